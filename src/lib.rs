@@ -1,0 +1,10 @@
+//! BestGuess: a command-line benchmarking instrument.
+//!
+//! The library holds everything; the two executables (`bestguess`, `bestreport`)
+//! are thin wrappers. The pipeline is described in `docs/DESIGN.md`:
+//! parse and validate options (`cli`), plan and run an experiment
+//! (`experiment`) through the launcher (`measure`), record raw data
+//! ([`data`]), analyse ([`stats`]) and render (`report`, `export`).
+
+pub mod data;
+pub mod stats;
