@@ -7,4 +7,5 @@
 //! ([`data`]), analyse ([`stats`]) and render (`report`, `export`).
 
 pub mod data;
+pub mod measure;
 pub mod stats;

@@ -1,0 +1,96 @@
+//! Measuring one run of one program.
+//!
+//! [`Executor`] is the seam between the experiment runner and the operating
+//! system: the real implementation is the [`launcher::Launcher`], tests use a
+//! scripted fake. [`split`] turns a command string into words with POSIX shell
+//! quoting, and [`resolve`] checks that a program can be started before any
+//! timing begins.
+
+pub mod launcher;
+pub mod protocol;
+pub mod resolve;
+pub mod split;
+pub mod sys;
+
+use std::io;
+use std::time::Duration;
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// The program exited with this code.
+    Exited(i32),
+    /// The program was killed by this signal.
+    Signaled(i32),
+}
+
+/// What the kernel reported about one run (from `wait4` and CLOCK_MONOTONIC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Measurement {
+    /// When the run started, microseconds since the Unix epoch (CLOCK_REALTIME).
+    pub start_unix_us: i64,
+    /// CLOCK_MONOTONIC from just before the spawn to just after the reap.
+    pub wall_us: i64,
+    pub user_us: i64,
+    pub system_us: i64,
+    /// Peak resident set size in bytes (Linux reports KiB; converted).
+    pub maxrss_bytes: i64,
+    pub minor_faults: i64,
+    pub major_faults: i64,
+    pub voluntary_csw: i64,
+    pub involuntary_csw: i64,
+    pub termination: Termination,
+    /// Killed by the launcher because it exceeded the timeout.
+    pub timed_out: bool,
+}
+
+impl Measurement {
+    /// The run ended normally with exit code 0.
+    pub fn succeeded(&self) -> bool {
+        self.termination == Termination::Exited(0) && !self.timed_out
+    }
+
+    /// The exit code to record: the code itself, or 128 + signal number (the
+    /// shell's convention) when a signal ended the run.
+    pub fn exit_code(&self) -> i32 {
+        match self.termination {
+            Termination::Exited(c) => c,
+            Termination::Signaled(s) => 128 + s,
+        }
+    }
+}
+
+/// One program to run.
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'a> {
+    /// The words to execute; the first is looked up in PATH.
+    pub argv: &'a [String],
+    /// Let the program use the tool's stdin, stdout and stderr.
+    pub show_output: bool,
+    /// Kill the program (and everything it started) after this long.
+    pub timeout: Option<Duration>,
+}
+
+/// The result of running a [`Job`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It ran to the end (or was killed by a timeout or a signal).
+    Finished(Measurement),
+    /// The tool was interrupted (SIGINT/SIGTERM) and the program was killed;
+    /// the partial run is not a measurement.
+    Cancelled,
+}
+
+/// Why a job could not be run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error("cannot start '{program}': {source}")]
+    Spawn { program: String, source: io::Error },
+    #[error("lost contact with the launcher process: {0}")]
+    Launcher(io::Error),
+}
+
+/// Runs programs and measures them.
+pub trait Executor {
+    fn execute(&mut self, job: &Job<'_>) -> Result<Outcome, ExecError>;
+}
