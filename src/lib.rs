@@ -7,5 +7,6 @@
 //! ([`data`]), analyse ([`stats`]) and render (`report`, `export`).
 
 pub mod data;
+pub mod experiment;
 pub mod measure;
 pub mod stats;
