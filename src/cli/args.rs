@@ -1,0 +1,276 @@
+//! Turning argv into [`Args`]: what the user wrote, checked for form only.
+//!
+//! Order matters on a BestGuess command line — `-n` names the command just
+//! before it, and hooks given once per command apply in order — so options
+//! are read one by one with `lexopt` instead of a declarative parser.
+//! Validation of meaning (ranges, combinations) happens in
+//! [`super::config`].
+
+use std::ffi::OsString;
+
+use super::flags::{self, Scope};
+use super::UsageError;
+
+/// A command from the command line or a `-f` file, with its optional name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommandArg {
+    pub text: String,
+    pub name: Option<String>,
+}
+
+/// Report switches, in the order given (later ones override earlier ones, as
+/// in BestGuess 0.7.5: `-Q -R` prints only the ranking).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportSwitch {
+    Quiet,
+    Summary,
+    Mini,
+    NoStats,
+    Ranking,
+    Explain,
+    Dist,
+    Tail,
+    Graph,
+    Boxplot,
+}
+
+/// Everything given on the command line, in the user's terms.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Args {
+    /// Commands (bestguess) or data files (bestreport), in order.
+    pub positional: Vec<CommandArg>,
+    pub warmup: Option<String>,
+    pub runs: Option<String>,
+    pub prepare: Vec<String>,
+    pub setup: Vec<String>,
+    pub conclude: Vec<String>,
+    pub cleanup: Vec<String>,
+    pub ignore_failure: bool,
+    pub show_output: bool,
+    pub shell: Option<String>,
+    pub files: Vec<String>,
+    pub output: Option<String>,
+    pub order: Option<String>,
+    pub seed: Option<String>,
+    pub timeout: Option<String>,
+    pub switches: Vec<ReportSwitch>,
+    pub settings: Vec<String>,
+    pub show_config: bool,
+    pub show_limits: bool,
+    pub export_csv: Option<String>,
+    pub hyperfine_csv: Option<String>,
+    pub export_json: Option<String>,
+    pub export_markdown: Option<String>,
+    pub action: Option<String>,
+    pub version: bool,
+    pub help: bool,
+}
+
+/// Parse `args` (without argv[0]). `running` selects which options exist.
+pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<Args, UsageError> {
+    use lexopt::Arg::{Long, Short, Value};
+    let mut parser = lexopt::Parser::from_args(args);
+    let mut out = Args::default();
+    while let Some(arg) = parser.next().map_err(|e| UsageError(e.to_string()))? {
+        let flag = match arg {
+            Short(c) => flags::by_short(c).ok_or_else(|| unknown(&format!("-{c}")))?,
+            Long(name) => flags::by_long(name).ok_or_else(|| unknown(&format!("--{name}")))?,
+            Value(v) => {
+                out.positional.push(CommandArg {
+                    text: string(v, "an argument")?,
+                    name: None,
+                });
+                continue;
+            }
+        };
+        if !running && flag.scope == Scope::Run {
+            return Err(UsageError(format!(
+                "--{} only applies when running commands (bestguess); bestreport reads saved data",
+                flag.long
+            )));
+        }
+        let value = match flag.value {
+            Some(_) => Some(string(
+                parser.value().map_err(|_| {
+                    UsageError(format!(
+                        "--{} needs a value ({})",
+                        flag.long,
+                        flag.value.unwrap_or("")
+                    ))
+                })?,
+                flag.long,
+            )?),
+            None => None,
+        };
+        let v = || value.clone().unwrap_or_default();
+        match flag.long {
+            "warmup" => out.warmup = Some(v()),
+            "runs" => out.runs = Some(v()),
+            "prepare" => out.prepare.push(v()),
+            "setup" => out.setup.push(v()),
+            "conclude" => out.conclude.push(v()),
+            "cleanup" => out.cleanup.push(v()),
+            "ignore-failure" => out.ignore_failure = true,
+            "show-output" => out.show_output = true,
+            "shell" => out.shell = Some(v()),
+            "name" => name_last(&mut out.positional, v())?,
+            "file" => out.files.push(v()),
+            "output" => out.output = Some(v()),
+            "order" => out.order = Some(v()),
+            "seed" => out.seed = Some(v()),
+            "timeout" => out.timeout = Some(v()),
+            "quiet" => out.switches.push(ReportSwitch::Quiet),
+            "summary" => out.switches.push(ReportSwitch::Summary),
+            "mini-stats" => out.switches.push(ReportSwitch::Mini),
+            "no-stats" => out.switches.push(ReportSwitch::NoStats),
+            "ranking" => out.switches.push(ReportSwitch::Ranking),
+            "explain" => out.switches.push(ReportSwitch::Explain),
+            "dist-stats" => out.switches.push(ReportSwitch::Dist),
+            "tail-stats" => out.switches.push(ReportSwitch::Tail),
+            "graph" => out.switches.push(ReportSwitch::Graph),
+            "boxplot" => out.switches.push(ReportSwitch::Boxplot),
+            "set" => out.settings.push(v()),
+            "config" => out.show_config = true,
+            "limits" => out.show_limits = true,
+            "export-csv" => out.export_csv = Some(v()),
+            "hyperfine-csv" => out.hyperfine_csv = Some(v()),
+            "export-json" => out.export_json = Some(v()),
+            "export-markdown" => out.export_markdown = Some(v()),
+            "action" => out.action = Some(v()),
+            "version" => out.version = true,
+            "help" => out.help = true,
+            other => return Err(unknown(&format!("--{other}"))),
+        }
+    }
+    Ok(out)
+}
+
+fn unknown(option: &str) -> UsageError {
+    UsageError(format!(
+        "unknown option '{option}'; see --help for the options"
+    ))
+}
+
+fn string(v: OsString, what: &str) -> Result<String, UsageError> {
+    v.into_string().map_err(|v| {
+        UsageError(format!(
+            "{what} is not valid UTF-8: {}",
+            v.to_string_lossy()
+        ))
+    })
+}
+
+/// `-n NAME` names the command just before it, once.
+pub fn name_last(commands: &mut [CommandArg], name: String) -> Result<(), UsageError> {
+    match commands.last_mut() {
+        None => Err(UsageError(format!(
+            "name '{name}' must follow a command: put -n NAME after the command it names"
+        ))),
+        Some(c) if c.name.is_some() => Err(UsageError(format!(
+            "command '{}' already has the name '{}'; give -n once per command",
+            c.text,
+            c.name.as_deref().unwrap_or("")
+        ))),
+        Some(c) => {
+            c.name = Some(name);
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_run(args: &[&str]) -> Result<Args, UsageError> {
+        parse(args.iter().map(OsString::from), true)
+    }
+
+    #[test]
+    fn values_in_all_four_spellings() {
+        for args in [
+            &["-r", "20", "ls"][..],
+            &["-r=20", "ls"],
+            &["--runs", "20", "ls"],
+            &["--runs=20", "ls"],
+        ] {
+            assert_eq!(
+                parse_run(args).unwrap().runs.as_deref(),
+                Some("20"),
+                "{args:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn flags_bundle_and_keep_their_order() {
+        let a = parse_run(&["-QR", "-iw", "3", "ls"]).unwrap();
+        assert_eq!(a.switches, [ReportSwitch::Quiet, ReportSwitch::Ranking]);
+        assert!(a.ignore_failure);
+        assert_eq!(a.warmup.as_deref(), Some("3"));
+    }
+
+    #[test]
+    fn names_attach_to_the_command_before_them() {
+        let a = parse_run(&["ls", "-n", "list", "ps", "--name=procs", "true"]).unwrap();
+        let named: Vec<_> = a
+            .positional
+            .iter()
+            .map(|c| (c.text.as_str(), c.name.as_deref()))
+            .collect();
+        assert_eq!(
+            named,
+            [("ls", Some("list")), ("ps", Some("procs")), ("true", None)]
+        );
+    }
+
+    #[test]
+    fn misplaced_names_are_usage_errors() {
+        assert!(parse_run(&["-n", "x", "ls"])
+            .unwrap_err()
+            .0
+            .contains("must follow a command"));
+        assert!(parse_run(&["ls", "-n", "a", "-n", "b"])
+            .unwrap_err()
+            .0
+            .contains("already has the name"));
+    }
+
+    #[test]
+    fn values_are_taken_whatever_they_look_like() {
+        let a = parse_run(&["-r", "-1", "ls"]).unwrap();
+        assert_eq!(a.runs.as_deref(), Some("-1"));
+        let a = parse_run(&["-o", "-", "ls"]).unwrap();
+        assert_eq!(a.output.as_deref(), Some("-"));
+    }
+
+    #[test]
+    fn unknown_and_valueless_options_are_reported() {
+        assert!(parse_run(&["--bogus"])
+            .unwrap_err()
+            .0
+            .contains("unknown option '--bogus'"));
+        assert!(parse_run(&["-z"]).unwrap_err().0.contains("'-z'"));
+        assert!(parse_run(&["ls", "-r"])
+            .unwrap_err()
+            .0
+            .contains("--runs needs a value"));
+        assert!(parse_run(&["--runs-x", "3"]).is_err(), "no prefix matching");
+    }
+
+    #[test]
+    fn x_is_an_alias_of_c_and_run_options_are_refused_by_bestreport() {
+        let a = parse_run(&["-x", "width=100", "-c", "alpha=0.01", "ls"]).unwrap();
+        assert_eq!(a.settings, ["width=100", "alpha=0.01"]);
+        let e = parse(["-r", "5", "f.csv"].map(OsString::from), false).unwrap_err();
+        assert!(e.0.contains("--runs only applies when running"), "{}", e.0);
+        let a = parse(["f.csv", "-M", "g.csv"].map(OsString::from), false).unwrap();
+        assert_eq!(a.positional.len(), 2, "options may follow file names");
+    }
+
+    #[test]
+    fn double_dash_ends_options() {
+        let a = parse_run(&["--", "-weird-command"]).unwrap();
+        assert_eq!(a.positional[0].text, "-weird-command");
+    }
+}

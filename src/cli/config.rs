@@ -1,0 +1,505 @@
+//! Validating [`Args`] into a [`Config`]: every range and combination is
+//! checked here, before anything runs, with a message that says what to do.
+
+use std::time::Duration;
+
+use super::args::{Args, CommandArg, ReportSwitch};
+use super::settings::Settings;
+use super::{cmdfile, UsageError};
+use crate::experiment::{CommandPlan, Hook, Hooks, Order, Plan};
+use crate::measure::split::split;
+
+/// Which reports to print, resolved from the switches in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    pub quiet: bool,
+    pub summary: bool,
+    pub mini: bool,
+    pub ranking: bool,
+    pub explain: bool,
+    pub dist: bool,
+    pub tail: bool,
+    pub graph: bool,
+    pub boxplot: bool,
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Selection {
+            quiet: false,
+            summary: true,
+            mini: false,
+            ranking: true,
+            explain: false,
+            dist: false,
+            tail: false,
+            graph: false,
+            boxplot: false,
+        }
+    }
+}
+
+impl Selection {
+    /// Apply switches in the order given (BestGuess 0.7.5 semantics: `-Q`
+    /// turns off summary, mini, ranking, explain, dist and tail; a later
+    /// switch turns its report back on; `-E` implies `-R`).
+    pub fn from_switches(switches: &[ReportSwitch]) -> Selection {
+        let mut s = Selection::default();
+        for sw in switches {
+            match sw {
+                ReportSwitch::Quiet => {
+                    s.quiet = true;
+                    s.summary = false;
+                    s.mini = false;
+                    s.ranking = false;
+                    s.explain = false;
+                    s.dist = false;
+                    s.tail = false;
+                }
+                ReportSwitch::Summary => {
+                    s.summary = true;
+                    s.mini = false;
+                }
+                ReportSwitch::Mini => {
+                    s.mini = true;
+                    s.summary = false;
+                }
+                ReportSwitch::NoStats => {
+                    s.summary = false;
+                    s.mini = false;
+                }
+                ReportSwitch::Ranking => s.ranking = true,
+                ReportSwitch::Explain => {
+                    s.explain = true;
+                    s.ranking = true;
+                }
+                ReportSwitch::Dist => s.dist = true,
+                ReportSwitch::Tail => s.tail = true,
+                ReportSwitch::Graph => s.graph = true,
+                ReportSwitch::Boxplot => s.boxplot = true,
+            }
+        }
+        s
+    }
+}
+
+/// Export files requested (`-` = standard output).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Exports {
+    pub csv: Option<String>,
+    pub hyperfine_csv: Option<String>,
+    pub json: Option<String>,
+    pub markdown: Option<String>,
+}
+
+impl Exports {
+    /// All requested exports as (option, path) pairs.
+    pub fn all(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("--export-csv", &self.csv),
+            ("--hyperfine-csv", &self.hyperfine_csv),
+            ("--export-json", &self.json),
+            ("--export-markdown", &self.markdown),
+        ]
+        .into_iter()
+        .filter_map(|(o, p)| p.as_deref().map(|p| (o, p)))
+        .collect()
+    }
+}
+
+/// What to report and export, common to both executables.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Output {
+    pub selection: Selection,
+    pub settings: Settings,
+    pub exports: Exports,
+}
+
+/// A validated command line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Config {
+    Help,
+    Version,
+    ShowConfig(Settings),
+    ShowLimits,
+    Run(Box<RunConfig>),
+    Report(ReportConfig),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunConfig {
+    pub plan: Plan,
+    /// `-o`: raw CSV path (`-` = standard output).
+    pub raw_output: Option<String>,
+    /// `--seed` was given (otherwise the seed is chosen and printed).
+    pub seed_given: bool,
+    pub output: Output,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportConfig {
+    pub files: Vec<String>,
+    pub output: Output,
+}
+
+/// Either kind of problem a command line can have.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error(transparent)]
+    Usage(#[from] UsageError),
+    #[error("cannot read command file {path}: {source}")]
+    CommandFile {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// Validate. `running` is true for `bestguess` unless `-A report` says
+/// otherwise.
+pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
+    if args.help {
+        return Ok(Config::Help);
+    }
+    if args.version {
+        return Ok(Config::Version);
+    }
+    let mut settings = Settings::default();
+    for s in &args.settings {
+        settings.apply(s)?;
+    }
+    if args.show_config {
+        return Ok(Config::ShowConfig(settings));
+    }
+    if args.show_limits {
+        return Ok(Config::ShowLimits);
+    }
+    let running = match args.action.as_deref() {
+        None => default_running,
+        Some("run") => true,
+        Some("report") => false,
+        Some(other) => {
+            return Err(UsageError(format!(
+            "unknown action '{other}': use -A run (run an experiment) or -A report (read raw data)"
+        ))
+            .into())
+        }
+    };
+    let output = Output {
+        selection: Selection::from_switches(&args.switches),
+        settings,
+        exports: Exports {
+            csv: args.export_csv.clone(),
+            hyperfine_csv: args.hyperfine_csv.clone(),
+            json: args.export_json.clone(),
+            markdown: args.export_markdown.clone(),
+        },
+    };
+    check_stdout_once(&args, &output.exports)?;
+    if !running {
+        if args.positional.is_empty() {
+            return Err(UsageError(
+                "no data files to read: give one or more raw CSV files (- for standard input)"
+                    .into(),
+            )
+            .into());
+        }
+        return Ok(Config::Report(ReportConfig {
+            files: args.positional.into_iter().map(|c| c.text).collect(),
+            output,
+        }));
+    }
+    run_config(args, output).map(|c| Config::Run(Box::new(c)))
+}
+
+/// At most one thing may write to standard output as a file.
+fn check_stdout_once(args: &Args, exports: &Exports) -> Result<(), UsageError> {
+    let mut users: Vec<&str> = exports
+        .all()
+        .into_iter()
+        .filter(|(_, p)| *p == "-")
+        .map(|(o, _)| o)
+        .collect();
+    if args.output.as_deref() == Some("-") {
+        users.push("-o");
+        if args.show_output {
+            return Err(UsageError(
+                "--show-output and -o - would mix the commands' output into the raw data; write the raw data to a file".into(),
+            ));
+        }
+    }
+    if users.len() > 1 {
+        return Err(UsageError(format!(
+            "{} all write to standard output (-); give all but one of them a file name",
+            users.join(" and ")
+        )));
+    }
+    Ok(())
+}
+
+fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
+    let runs = count(args.runs.as_deref(), "-r/--runs", 1)?.unwrap_or(1);
+    let warmup = count(args.warmup.as_deref(), "-w/--warmup", 0)?.unwrap_or(0);
+    let order = match args.order.as_deref() {
+        None => Order::Sequential,
+        Some(o) => o.parse().map_err(UsageError)?,
+    };
+    let seed = match args.seed.as_deref() {
+        None => None,
+        Some(s) => Some(s.parse::<u64>().map_err(|_| {
+            UsageError(format!(
+                "--seed expects a whole number from 0 to 18446744073709551615, got '{s}'"
+            ))
+        })?),
+    };
+    let timeout = match args.timeout.as_deref() {
+        None => None,
+        Some(t) => Some(
+            t.parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "--timeout expects a number of seconds greater than 0, got '{t}'"
+                    ))
+                })?,
+        ),
+    };
+    let shell = args.shell.clone().unwrap_or_default();
+    let shell_words = if shell.is_empty() {
+        None
+    } else {
+        let words = split(&shell).map_err(|e| UsageError(format!("-s/--shell: {e}")))?;
+        if words.is_empty() {
+            return Err(UsageError(
+                "-s/--shell is blank: give a shell such as \"/bin/sh -c\"".into(),
+            )
+            .into());
+        }
+        Some(words)
+    };
+    let mut commands: Vec<CommandArg> = args.positional.clone();
+    for path in &args.files {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::CommandFile {
+            path: path.clone(),
+            source,
+        })?;
+        commands.extend(cmdfile::parse(path, &text)?);
+    }
+    if commands.is_empty() {
+        return Err(UsageError(
+            "no commands to run: give at least one, e.g. bestguess -r 20 \"ls -l\"".into(),
+        )
+        .into());
+    }
+    let to_hook = |text: &str, what: &str| -> Result<Hook, UsageError> {
+        let argv = match &shell_words {
+            Some(words) => {
+                let mut argv = words.clone();
+                argv.push(text.to_string());
+                argv
+            }
+            None => {
+                let argv = split(text).map_err(|e| UsageError(format!("{what}: {e}")))?;
+                if argv.is_empty() {
+                    return Err(UsageError(format!(
+                        "{what} is empty: without a shell there is nothing to run; use -s \"/bin/sh -c\" to measure shell start-up"
+                    )));
+                }
+                argv
+            }
+        };
+        Ok(Hook {
+            text: text.to_string(),
+            argv,
+        })
+    };
+    let n = commands.len();
+    let hooks_for = |given: &[String], option: &str| -> Result<Vec<Option<Hook>>, UsageError> {
+        match given.len() {
+            0 => Ok(vec![None; n]),
+            1 => {
+                let h = to_hook(&given[0], option)?;
+                Ok(vec![Some(h); n])
+            }
+            k if k == n => given.iter().map(|g| to_hook(g, option).map(Some)).collect(),
+            k => Err(UsageError(format!(
+                "{option} given {k} times for {n} commands: give it once (for every command) or once per command"
+            ))),
+        }
+    };
+    let prepare = hooks_for(&args.prepare, "--prepare")?;
+    let setup = hooks_for(&args.setup, "--setup")?;
+    let conclude = hooks_for(&args.conclude, "--conclude")?;
+    let cleanup = hooks_for(&args.cleanup, "--cleanup")?;
+    let mut plans = Vec::with_capacity(n);
+    for (i, c) in commands.into_iter().enumerate() {
+        plans.push(CommandPlan {
+            command: to_hook(&c.text, &format!("command {} ('{}')", i + 1, c.text))?,
+            name: c.name,
+            hooks: Hooks {
+                prepare: prepare[i].clone(),
+                setup: setup[i].clone(),
+                conclude: conclude[i].clone(),
+                cleanup: cleanup[i].clone(),
+            },
+        });
+    }
+    Ok(RunConfig {
+        plan: Plan {
+            commands: plans,
+            shell,
+            warmup,
+            runs,
+            order,
+            seed: seed.unwrap_or(0),
+            timeout,
+            ignore_failure: args.ignore_failure,
+            show_output: args.show_output,
+        },
+        raw_output: args.output,
+        seed_given: seed.is_some(),
+        output,
+    })
+}
+
+/// A whole-number count of at least `min`.
+fn count(value: Option<&str>, option: &str, min: u64) -> Result<Option<u64>, UsageError> {
+    let Some(v) = value else { return Ok(None) };
+    match v.trim().parse::<u64>() {
+        Ok(n) if n >= min => Ok(Some(n)),
+        Ok(_) => Err(UsageError(format!(
+            "{option} is {v}, nothing to do: it must be at least {min}"
+        ))),
+        Err(_) => Err(UsageError(format!(
+            "{option} expects a whole number of at least {min}, got '{v}'"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    fn config(args: &[&str]) -> Result<Config, ConfigError> {
+        let a = super::super::args::parse(args.iter().map(OsString::from), true).unwrap();
+        build(a, true)
+    }
+
+    fn run(args: &[&str]) -> RunConfig {
+        match config(args).unwrap() {
+            Config::Run(r) => *r,
+            other => panic!("expected a run config, got {other:?}"),
+        }
+    }
+
+    fn usage(args: &[&str]) -> String {
+        match config(args) {
+            Err(ConfigError::Usage(e)) => e.0,
+            other => panic!("expected a usage error for {args:?}, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn commands_are_split_or_given_to_the_shell_whole() {
+        let r = run(&["-r", "3", "echo 'a b'", "-s", "/bin/sh -c", "x"]);
+        assert_eq!(r.plan.runs, 3);
+        assert_eq!(
+            r.plan.commands[0].command.argv,
+            ["/bin/sh", "-c", "echo 'a b'"]
+        );
+        let r = run(&["echo 'a b'"]);
+        assert_eq!(r.plan.commands[0].command.argv, ["echo", "a b"]);
+    }
+
+    #[test]
+    fn empty_commands_need_a_shell() {
+        assert!(usage(&[""]).contains("-s \"/bin/sh -c\""));
+        let r = run(&["-s", "/bin/sh -c", ""]);
+        assert_eq!(r.plan.commands[0].command.argv, ["/bin/sh", "-c", ""]);
+    }
+
+    #[test]
+    fn counts_are_validated() {
+        assert!(usage(&["-r", "0", "ls"]).contains("nothing to do"));
+        assert!(usage(&["-r", "-1", "ls"]).contains("whole number"));
+        assert!(usage(&["-r", "abc", "ls"]).contains("'abc'"));
+        assert!(usage(&["-w", "x", "ls"]).contains("-w/--warmup"));
+        assert!(usage(&["--timeout", "0", "ls"]).contains("--timeout"));
+        assert!(usage(&["--order", "zigzag", "ls"]).contains("sequential"));
+        assert!(usage(&["--seed", "-3", "ls"]).contains("--seed"));
+        assert!(usage(&["-r", "5"]).contains("no commands"));
+    }
+
+    #[test]
+    fn unbalanced_quotes_name_the_command() {
+        let e = usage(&["ls", "echo \"oops"]);
+        assert!(e.contains("command 2"), "{e}");
+        assert!(e.contains("unbalanced double quote"), "{e}");
+    }
+
+    #[test]
+    fn hooks_once_for_all_or_once_per_command() {
+        let r = run(&["-p", "sync", "a", "b"]);
+        assert!(r
+            .plan
+            .commands
+            .iter()
+            .all(|c| c.hooks.prepare.as_ref().unwrap().text == "sync"));
+        let r = run(&["--setup", "s1", "--setup", "s2", "a", "b"]);
+        assert_eq!(r.plan.commands[1].hooks.setup.as_ref().unwrap().text, "s2");
+        assert!(usage(&["--cleanup", "x", "--cleanup", "y", "a", "b", "c"])
+            .contains("given 2 times for 3 commands"));
+    }
+
+    #[test]
+    fn standard_output_has_one_writer() {
+        assert!(usage(&["-o", "-", "--export-json", "-", "ls"]).contains("standard output"));
+        assert!(usage(&["-o", "-", "--show-output", "ls"]).contains("--show-output"));
+    }
+
+    #[test]
+    fn report_switches_apply_in_order() {
+        let s = Selection::from_switches(&[ReportSwitch::Quiet, ReportSwitch::Ranking]);
+        assert!(s.ranking && !s.summary && s.quiet);
+        let s = Selection::from_switches(&[ReportSwitch::Explain, ReportSwitch::Quiet]);
+        assert!(!s.explain && !s.ranking);
+        let s = Selection::from_switches(&[ReportSwitch::Mini]);
+        assert!(s.mini && !s.summary && s.ranking);
+    }
+
+    #[test]
+    fn help_version_config_and_actions() {
+        assert_eq!(config(&["-v", "-h"]).unwrap(), Config::Help);
+        assert_eq!(config(&["-v"]).unwrap(), Config::Version);
+        assert!(
+            matches!(config(&["--config", "-c", "width=90"]).unwrap(), Config::ShowConfig(s) if s.width == 90)
+        );
+        assert!(
+            matches!(config(&["-A", "report", "f.csv"]).unwrap(), Config::Report(r) if r.files == ["f.csv"])
+        );
+        assert!(usage(&["-A", "dance"]).contains("-A run"));
+    }
+
+    #[test]
+    fn command_files_follow_command_line_commands() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cmds.txt");
+        std::fs::write(&path, "b\n-n bee\nc").unwrap();
+        let p = path.to_str().unwrap();
+        let r = run(&["a", "-f", p]);
+        let texts: Vec<_> = r
+            .plan
+            .commands
+            .iter()
+            .map(|c| c.command.text.as_str())
+            .collect();
+        assert_eq!(texts, ["a", "b", "c"]);
+        assert_eq!(r.plan.commands[1].name.as_deref(), Some("bee"));
+        assert!(matches!(
+            config(&["-f", "/no/such/file"]),
+            Err(ConfigError::CommandFile { .. })
+        ));
+    }
+}

@@ -1,0 +1,18 @@
+//! The command line: an option table ([`flags`]), form-only parsing
+//! ([`args`]), command files ([`cmdfile`]), `-c` settings ([`settings`]) and
+//! validation into a [`config::Config`]. Nothing outside this module sees
+//! raw arguments.
+
+pub mod args;
+pub mod cmdfile;
+pub mod config;
+pub mod flags;
+pub mod settings;
+
+pub use config::{Config, Output, ReportConfig, RunConfig, Selection};
+pub use settings::Settings;
+
+/// A problem with the command line itself (exit status 1).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
