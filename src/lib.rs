@@ -6,6 +6,7 @@
 //! (`experiment`) through the launcher (`measure`), record raw data
 //! ([`data`]), analyse ([`stats`]) and render (`report`, `export`).
 
+pub mod app;
 pub mod cli;
 pub mod data;
 pub mod experiment;

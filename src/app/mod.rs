@@ -1,0 +1,133 @@
+//! The two programs' top level: parse, validate, dispatch, and turn every
+//! error into one line on stderr and a documented exit status.
+//!
+//! Exit status: 0 success; 1 usage error; 2 a failure while running or
+//! reading (a command failed, a file could not be read or written); 130 or
+//! 143 when interrupted by SIGINT or SIGTERM.
+
+mod output;
+mod run;
+mod summary;
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use crate::cli::config::{self, ConfigError};
+use crate::cli::{args, flags, Config};
+
+pub use output::Destination;
+
+/// Exit statuses.
+pub mod exit {
+    pub const OK: i32 = 0;
+    pub const USAGE: i32 = 1;
+    pub const FAILURE: i32 = 2;
+}
+
+/// An error at the top level, with the exit status it maps to.
+#[derive(Debug)]
+pub struct AppError {
+    pub status: i32,
+    pub message: String,
+}
+
+impl AppError {
+    pub fn usage(message: impl Into<String>) -> Self {
+        AppError {
+            status: exit::USAGE,
+            message: message.into(),
+        }
+    }
+
+    pub fn failure(message: impl Into<String>) -> Self {
+        AppError {
+            status: exit::FAILURE,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<ConfigError> for AppError {
+    fn from(e: ConfigError) -> Self {
+        match e {
+            ConfigError::Usage(u) => AppError::usage(u.0),
+            other => AppError::failure(other.to_string()),
+        }
+    }
+}
+
+/// The program name to show in messages: argv[0]'s file name.
+fn program_name(argv0: Option<&OsString>, default: &str) -> String {
+    argv0
+        .and_then(|a| std::path::Path::new(a).file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| default.to_string())
+}
+
+/// `bestguess`: run an experiment (or, with `-A report`, report on files).
+pub fn bestguess(argv: Vec<OsString>) -> i32 {
+    main_with(argv, "bestguess", true)
+}
+
+/// `bestreport`: report on raw data files.
+pub fn bestreport(argv: Vec<OsString>) -> i32 {
+    main_with(argv, "bestreport", false)
+}
+
+fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
+    let program = program_name(argv.first(), default_name);
+    let result = (|| {
+        let parsed =
+            args::parse(argv.into_iter().skip(1), running).map_err(|e| AppError::usage(e.0))?;
+        if running && parsed.positional.is_empty() && parsed.files.is_empty() && no_action(&parsed)
+        {
+            return Err(AppError::usage(
+                "no commands to run: give at least one, e.g. bestguess -r 20 \"ls -l\"; see --help",
+            ));
+        }
+        let running = match parsed.action.as_deref() {
+            Some("report") => false,
+            Some("run") => true,
+            _ => running,
+        };
+        dispatch(config::build(parsed, running)?, &program, running)
+    })();
+    match result {
+        Ok(status) => status,
+        Err(e) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("{program}: error: {}", e.message);
+            e.status
+        }
+    }
+}
+
+fn no_action(a: &args::Args) -> bool {
+    !a.help && !a.version && !a.show_config && !a.show_limits && a.action.is_none()
+}
+
+fn dispatch(config: Config, program: &str, running: bool) -> Result<i32, AppError> {
+    let mut stdout = std::io::stdout().lock();
+    let print = |out: &mut dyn Write, text: &str| -> Result<i32, AppError> {
+        out.write_all(text.as_bytes())
+            .map_err(|e| AppError::failure(format!("cannot write to standard output: {e}")))?;
+        Ok(exit::OK)
+    };
+    match config {
+        Config::Help => print(&mut stdout, &flags::help(program, running)),
+        Config::Version => print(
+            &mut stdout,
+            &format!("{program} {}\n", env!("CARGO_PKG_VERSION")),
+        ),
+        Config::ShowConfig(settings) => print(&mut stdout, &settings.describe()),
+        Config::ShowLimits => print(&mut stdout, &run::limits()?),
+        Config::Run(rc) => {
+            drop(stdout);
+            run::run(*rc)
+        }
+        Config::Report(rc) => {
+            drop(stdout);
+            summary::report_files(&rc)
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! `bestguess` running an experiment: launcher, outputs, preflight checks,
+//! signal handling, the runner, then the reports.
+
+use std::io::Write;
+
+use super::output::Destination;
+use super::{exit, summary, AppError};
+use crate::cli::RunConfig;
+use crate::data::{Dataset, RawCsvWriter, RunRecord};
+use crate::experiment::{self, Order, RunSink, Stop};
+use crate::measure::launcher::{Launcher, LauncherKind};
+use crate::measure::{resolve, sys};
+
+/// Stores every run in memory and, with `-o`, writes it to the raw CSV
+/// (flushed per row).
+struct Sink {
+    raw: Option<RawCsvWriter<Destination>>,
+    records: Vec<RunRecord>,
+}
+
+impl RunSink for Sink {
+    fn record(&mut self, run: &RunRecord) -> std::io::Result<()> {
+        self.records.push(run.clone());
+        match &mut self.raw {
+            Some(w) => w.write_run(run),
+            None => Ok(()),
+        }
+    }
+}
+
+fn start_launcher() -> Result<Launcher, AppError> {
+    Launcher::start().map_err(|e| AppError::failure(format!("{e}")))
+}
+
+/// The `--limits` text.
+pub fn limits() -> Result<String, AppError> {
+    let mut launcher = start_launcher()?;
+    let floor = launcher
+        .floor_bytes()
+        .map_err(|e| AppError::failure(e.to_string()))?;
+    let kind = match launcher.kind() {
+        LauncherKind::Embedded => "static C launcher",
+        LauncherKind::Builtin => "built-in launcher (fallback)",
+    };
+    Ok(format!(
+        "Limits:\n\
+         \x20 Commands, runs, warmups, words per command, command length: no compiled-in limits\n\
+         \x20 (memory is the only limit; every run is kept).\n\
+         \x20 Max RSS floor: {floor} bytes ({:.2} MB), the peak RSS of the {kind} that\n\
+         \x20 spawns the commands; no command's max RSS can be reported below it.\n\
+         \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
+         \x20 accounted by the kernel (rusage, μs).\n\
+         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n",
+        floor as f64 / (1024.0 * 1024.0)
+    ))
+}
+
+pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
+    // The launcher comes first, before this process holds any data.
+    let mut launcher = start_launcher()?;
+    let raw = match rc.raw_output.as_deref() {
+        Some(path) => {
+            let dest = Destination::create(path, "-o")?;
+            Some(
+                RawCsvWriter::new(dest)
+                    .map_err(|e| AppError::failure(format!("-o {path}: cannot write: {e}")))?,
+            )
+        }
+        None => None,
+    };
+    preflight(&rc)?;
+    if rc.plan.order == Order::Random && !rc.seed_given {
+        rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
+    }
+    sys::catch_termination_signals(launcher.cancel_fd())
+        .map_err(|e| AppError::failure(format!("cannot install signal handlers: {e}")))?;
+
+    let selection = rc.output.selection;
+    let to_stderr = rc.raw_output.as_deref() == Some("-");
+    let mut out: Box<dyn Write> = if to_stderr {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    };
+    let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
+    if !selection.quiet {
+        if rc.raw_output.is_none() {
+            writeln!(
+                out,
+                "Use -o <FILE> or --output <FILE> to write raw data to a file.\n"
+            )
+            .map_err(write_err)?;
+        }
+        if rc.plan.order == Order::Random {
+            writeln!(
+                out,
+                "Random order, seed {} (repeat with --seed {}).\n",
+                rc.plan.seed, rc.plan.seed
+            )
+            .map_err(write_err)?;
+        }
+    }
+
+    let mut sink = Sink {
+        raw,
+        records: Vec::new(),
+    };
+    let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
+    drop(launcher);
+    let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
+    match result {
+        Ok(()) => {
+            summary::print(&mut out, &dataset, &rc.output).map_err(write_err)?;
+            Ok(exit::OK)
+        }
+        Err(Stop::Interrupted(sig)) => {
+            let _ = writeln!(
+                out,
+                "Interrupted by {}: {} completed runs are kept{}.\n",
+                sys::signal_name(sig),
+                dataset.run_count(),
+                if rc.raw_output.is_some() {
+                    " in the raw data file"
+                } else {
+                    ""
+                }
+            );
+            let _ = summary::print(&mut out, &dataset, &rc.output);
+            Ok(128 + sig)
+        }
+        Err(e) => Err(AppError::failure(e.to_string())),
+    }
+}
+
+/// Every program the experiment will start must exist and be executable,
+/// checked before any timing starts (also with `-i`).
+fn preflight(rc: &RunConfig) -> Result<(), AppError> {
+    for (i, c) in rc.plan.commands.iter().enumerate() {
+        let hooks = [
+            &c.hooks.prepare,
+            &c.hooks.setup,
+            &c.hooks.conclude,
+            &c.hooks.cleanup,
+        ];
+        for (what, hook) in std::iter::once((None, Some(&c.command))).chain(
+            ["--prepare", "--setup", "--conclude", "--cleanup"]
+                .into_iter()
+                .zip(hooks)
+                .map(|(o, h)| (Some(o), h.as_ref())),
+        ) {
+            let Some(hook) = hook else { continue };
+            let program = hook.argv.first().map(String::as_str).unwrap_or("");
+            if let Err(e) = resolve::resolve(program) {
+                let subject = match what {
+                    None => format!("command {} ('{}')", i + 1, c.command.text),
+                    Some(option) => {
+                        format!("the {option} command '{}' of command {}", hook.text, i + 1)
+                    }
+                };
+                let hint = if rc.plan.shell.is_empty() {
+                    "; for shell built-ins, pipes or redirections use -s \"/bin/sh -c\""
+                } else {
+                    ""
+                };
+                return Err(AppError::failure(format!(
+                    "{subject} cannot be started: {e}{hint}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
