@@ -337,11 +337,14 @@ mod tests {
     use crate::experiment::Hooks;
     use std::cell::Cell;
 
+    /// Answers a job from its text and its position in the call log.
+    type Rule = Box<dyn FnMut(&str, usize) -> Outcome>;
+
     /// A scripted executor: logs every argv it is asked to run and answers
     /// from a rule, so runner logic is tested without any real process.
     struct Fake {
         log: Vec<String>,
-        rule: Box<dyn FnMut(&str, usize) -> Outcome>,
+        rule: Rule,
     }
 
     impl Fake {
