@@ -1,1 +1,34 @@
-//! placeholder
+//! Statistics engine: pure numerics for describing and ranking samples.
+//!
+//! Everything BestGuess reports about a distribution, and every decision
+//! of its ranking, is computed here. The module does no I/O, imports
+//! nothing else from the crate, holds no `unsafe`, and never panics or
+//! returns NaN/∞ for a valid [`Sample`] (non-empty, finite, |x| ≤ 1e100);
+//! statistics that do not exist for a sample say why ([`NotApplicable`]).
+//! Each definition is the textbook one, named and cited where it is
+//! implemented, and pinned by golden values from scipy/statsmodels
+//! (`tools/golden.py`, `tests/stats_golden.rs`).
+//!
+//! * Per sample: [`Summary::of`] bundles [`Quantiles`] (Hyndman–Fan
+//!   type 7), [`half_sample_mode`], [`Moments`] (mean, sd, skewness G1,
+//!   excess kurtosis G2) and the [`anderson_darling`] normality test.
+//! * The normal distribution: [`normal_cdf`], [`normal_sf`],
+//!   [`normal_log_cdf`], [`normal_quantile`].
+
+mod mode;
+mod moments;
+mod normal;
+mod normality;
+mod not_applicable;
+mod quantile;
+mod sample;
+mod summary;
+
+pub use mode::half_sample_mode;
+pub use moments::{Moments, SHAPE_MIN_N};
+pub use normal::{normal_cdf, normal_log_cdf, normal_quantile, normal_sf};
+pub use normality::{anderson_darling, anderson_darling_p_value, AndersonDarling, NORMALITY_MIN_N};
+pub use not_applicable::NotApplicable;
+pub use quantile::{quantile, Quantiles, P95_MIN_N, P99_MIN_N};
+pub use sample::{Sample, SampleError};
+pub use summary::Summary;
