@@ -12,23 +12,48 @@
 //! * Per sample: [`Summary::of`] bundles [`Quantiles`] (Hyndman–Fan
 //!   type 7), [`half_sample_mode`], [`Moments`] (mean, sd, skewness G1,
 //!   excess kurtosis G2) and the [`anderson_darling`] normality test.
+//! * Two samples: [`compare`] bundles [`mann_whitney`], [`hodges_lehmann`],
+//!   [`shift_interval`] and the probability of superiority; pairwise
+//!   differences are selected, never materialised
+//!   ([`kth_pairwise_difference`]).
+//! * Many samples: [`rank`] orders commands and decides which performed
+//!   identically to the best, with [`holm_adjust`] across comparisons.
 //! * The normal distribution: [`normal_cdf`], [`normal_sf`],
 //!   [`normal_log_cdf`], [`normal_quantile`].
 
+mod compare;
+mod holm;
+mod mann_whitney;
 mod mode;
 mod moments;
 mod normal;
 mod normality;
 mod not_applicable;
 mod quantile;
+mod ranking;
 mod sample;
+mod select;
+mod shift;
 mod summary;
+mod u_distribution;
 
+pub use compare::{compare, Comparison};
+pub use holm::holm_adjust;
+pub use mann_whitney::{mann_whitney, MannWhitney, Method};
 pub use mode::half_sample_mode;
 pub use moments::{Moments, SHAPE_MIN_N};
 pub use normal::{normal_cdf, normal_log_cdf, normal_quantile, normal_sf};
 pub use normality::{anderson_darling, anderson_darling_p_value, AndersonDarling, NORMALITY_MIN_N};
 pub use not_applicable::NotApplicable;
 pub use quantile::{quantile, Quantiles, P95_MIN_N, P99_MIN_N};
+pub use ranking::{
+    rank, IdenticalReason, RankSettings, RankedEntry, Ranking, SettingsError, Threshold, Verdict,
+    MIN_VALUES_FOR_INFERENCE,
+};
 pub use sample::{Sample, SampleError};
+pub use shift::{
+    hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, shift_interval, Alpha,
+    InvalidAlpha, ShiftInterval,
+};
 pub use summary::Summary;
+pub use u_distribution::EXACT_LIMIT;
