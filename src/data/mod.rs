@@ -2,13 +2,25 @@
 //!
 //! BestGuess keeps every timed run. While an experiment runs, each run is
 //! written as one row of the raw CSV file the moment it completes
-//! ([`RawCsvWriter`]), so a killed experiment still leaves a usable file.
+//! ([`RawCsvWriter`]), so a killed experiment still leaves a usable file;
+//! `bestreport` reads such files back ([`read_raw_csv`]), including those
+//! written by the C reference, whose 13-field rows and backslash escapes
+//! are understood.
+//!
 //! The file format is fixed in `docs/DESIGN.md` ("Raw data CSV"); the column
-//! names live in [`columns`].
+//! names live in [`columns`]. Reading is lenient about what is unambiguous
+//! (line ends, blank lines, the reference's ragged rows, extra columns) and
+//! strict about everything else: a [`DataError`] names the file, line and
+//! column and says what to do.
 
 pub mod columns;
+pub mod csv_read;
 pub mod csv_write;
+pub mod error;
 pub mod record;
+mod tokenize;
 
+pub use csv_read::read_raw_csv;
 pub use csv_write::RawCsvWriter;
+pub use error::{DataError, RowProblem};
 pub use record::RunRecord;
