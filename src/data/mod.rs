@@ -3,9 +3,11 @@
 //! BestGuess keeps every timed run. While an experiment runs, each run is
 //! written as one row of the raw CSV file the moment it completes
 //! ([`RawCsvWriter`]), so a killed experiment still leaves a usable file;
-//! `bestreport` reads such files back ([`read_raw_csv`]), including those
-//! written by the C reference, whose 13-field rows and backslash escapes
-//! are understood.
+//! `bestreport` reads such files back ([`read_raw_csv`],
+//! [`Dataset::read_files`]), including those written by the C reference,
+//! whose 13-field rows and backslash escapes are understood. Both paths end
+//! in a [`Dataset`]: runs grouped into commands by batch, from which
+//! analysis takes per-metric columns ([`CommandRuns::metric`]).
 //!
 //! The file format is fixed in `docs/DESIGN.md` ("Raw data CSV"); the column
 //! names live in [`columns`]. Reading is lenient about what is unambiguous
@@ -16,11 +18,13 @@
 pub mod columns;
 pub mod csv_read;
 pub mod csv_write;
+pub mod dataset;
 pub mod error;
 pub mod record;
 mod tokenize;
 
 pub use csv_read::read_raw_csv;
 pub use csv_write::RawCsvWriter;
+pub use dataset::{CommandRuns, Dataset, Metric, Unit, STDIN_NAME};
 pub use error::{DataError, RowProblem};
 pub use record::RunRecord;
