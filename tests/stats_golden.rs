@@ -1,0 +1,331 @@
+//! Golden-vector tests of the statistics engine.
+//!
+//! `tools/golden.py` computed the expected values with numpy, scipy,
+//! statsmodels and mpmath (see its docstring for which library backs which
+//! number) and stored them, with the input data, in `tests/data/golden/`.
+//! Every statistic is compared through one tolerance helper: 1e-9 relative
+//! (1e-12 absolute floor) for statistics and asymptotic p-values, 1e-12
+//! relative for exact p-values; ranks and methods must match exactly.
+
+use std::path::PathBuf;
+
+use bestguess::stats::{compare, holm_adjust, Alpha, Method, NotApplicable, Sample, Summary};
+use serde_json::Value;
+
+/// A tolerance: |actual − expected| ≤ max(rel·|expected|, abs).
+#[derive(Debug, Clone, Copy)]
+struct Tolerance {
+    rel: f64,
+    abs: f64,
+}
+
+/// Statistics and asymptotic p-values.
+const STATISTIC: Tolerance = Tolerance {
+    rel: 1e-9,
+    abs: 1e-12,
+};
+
+/// Exact p-values: ratios of exact integer counts on both sides.
+const EXACT_P: Tolerance = Tolerance {
+    rel: 1e-12,
+    abs: 0.0,
+};
+
+/// Collects every mismatch so one run reports all of them.
+#[derive(Default)]
+struct Checker {
+    failures: Vec<String>,
+    comparisons: usize,
+}
+
+impl Checker {
+    fn close(&mut self, what: &str, actual: f64, expected: f64, tol: Tolerance) {
+        self.comparisons += 1;
+        let ok = actual.is_finite()
+            && (actual - expected).abs() <= (tol.rel * expected.abs()).max(tol.abs);
+        if !ok {
+            self.failures
+                .push(format!("{what}: got {actual:e}, expected {expected:e}"));
+        }
+    }
+
+    fn equal<T: PartialEq + std::fmt::Debug>(&mut self, what: &str, actual: T, expected: T) {
+        self.comparisons += 1;
+        if actual != expected {
+            self.failures
+                .push(format!("{what}: got {actual:?}, expected {expected:?}"));
+        }
+    }
+
+    fn finish(self, minimum_comparisons: usize) {
+        assert!(
+            self.failures.is_empty(),
+            "{} of {} comparisons failed:\n{}",
+            self.failures.len(),
+            self.comparisons,
+            self.failures.join("\n")
+        );
+        assert!(
+            self.comparisons >= minimum_comparisons,
+            "only {} comparisons made; is the golden file truncated?",
+            self.comparisons
+        );
+    }
+}
+
+fn load(name: &str) -> Value {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "golden", name]
+        .iter()
+        .collect();
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn numbers(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .expect("an array of numbers")
+        .iter()
+        .map(|x| x.as_f64().expect("a number"))
+        .collect()
+}
+
+fn num(v: &Value, key: &str) -> f64 {
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
+}
+
+fn sample(v: &Value) -> Sample {
+    Sample::new(numbers(v)).expect("golden data are valid samples")
+}
+
+/// The expected Err of a statistic that does not apply, if it does not.
+fn expected_not_applicable(v: &Value) -> Option<NotApplicable> {
+    match v.get("not_applicable")?.as_str()? {
+        "too_few_values" => Some(NotApplicable::TooFewValues {
+            n: v["n"].as_u64().unwrap() as usize,
+            min: v["min"].as_u64().unwrap() as usize,
+        }),
+        "zero_variance" => Some(NotApplicable::ZeroVariance),
+        other => panic!("unknown reason {other}"),
+    }
+}
+
+fn check_applicable(
+    c: &mut Checker,
+    what: &str,
+    actual: Result<f64, NotApplicable>,
+    expected: &Value,
+) {
+    match (actual, expected_not_applicable(expected)) {
+        (Ok(a), None) => c.close(what, a, num(expected, "value"), STATISTIC),
+        (actual, Some(reason)) => c.equal(what, actual, Err(reason)),
+        (Err(e), None) => c.equal(what, Err(e), Ok(num(expected, "value"))),
+    }
+}
+
+fn check_option(c: &mut Checker, what: &str, actual: Option<f64>, expected: &Value) {
+    match (actual, expected.as_f64()) {
+        (Some(a), Some(e)) => c.close(what, a, e, STATISTIC),
+        (a, e) => c.equal(what, a, e),
+    }
+}
+
+#[test]
+fn per_sample_statistics_match_numpy_scipy_statsmodels() {
+    let golden = load("samples.json");
+    let datasets = golden["samples"].as_array().unwrap();
+    let mut c = Checker::default();
+    let mut not_applicable = 0;
+    for d in datasets {
+        let name = d["name"].as_str().unwrap();
+        let e = &d["expected"];
+        let s = Summary::of(&sample(&d["values"]));
+        let q = &s.quantiles;
+        c.equal(&format!("{name} n"), s.n as u64, e["n"].as_u64().unwrap());
+        for (stat, actual) in [
+            ("min", q.min),
+            ("q1", q.q1),
+            ("median", q.median),
+            ("q3", q.q3),
+            ("max", q.max),
+            ("mode", s.mode),
+            ("mean", s.mean),
+        ] {
+            c.close(&format!("{name} {stat}"), actual, num(e, stat), STATISTIC);
+        }
+        c.close(
+            &format!("{name} iqr"),
+            q.iqr(),
+            num(e, "q3") - num(e, "q1"),
+            STATISTIC,
+        );
+        check_option(&mut c, &format!("{name} p95"), q.p95, &e["p95"]);
+        check_option(&mut c, &format!("{name} p99"), q.p99, &e["p99"]);
+        check_option(&mut c, &format!("{name} sd"), s.sd, &e["sd"]);
+        check_applicable(
+            &mut c,
+            &format!("{name} skewness"),
+            s.skewness,
+            &e["skewness"],
+        );
+        check_applicable(
+            &mut c,
+            &format!("{name} kurtosis"),
+            s.excess_kurtosis,
+            &e["excess_kurtosis"],
+        );
+        let ad = &e["normality"];
+        match (s.normality, expected_not_applicable(ad)) {
+            (Ok(r), None) => {
+                c.close(&format!("{name} A²"), r.a2, num(ad, "a2"), STATISTIC);
+                c.close(
+                    &format!("{name} A*²"),
+                    r.a2_star,
+                    num(ad, "a2_star"),
+                    STATISTIC,
+                );
+                c.close(
+                    &format!("{name} AD p"),
+                    r.p_value,
+                    num(ad, "p_value"),
+                    STATISTIC,
+                );
+            }
+            (actual, Some(reason)) => {
+                not_applicable += 1;
+                c.equal(
+                    &format!("{name} normality"),
+                    actual.map(|r| r.a2),
+                    Err(reason),
+                );
+            }
+            (Err(e), None) => c.equal(&format!("{name} normality"), Err(e), Ok(num(ad, "a2"))),
+        }
+    }
+    // The file must exercise both the computed and the not-applicable paths.
+    assert!(
+        datasets.len() >= 30 && not_applicable >= 5,
+        "golden samples look incomplete"
+    );
+    c.finish(datasets.len() * 15);
+}
+
+#[test]
+fn two_sample_statistics_match_scipy_and_brute_force() {
+    let golden = load("pairs.json");
+    let datasets = golden["pairs"].as_array().unwrap();
+    let mut c = Checker::default();
+    let mut methods = [0, 0];
+    for d in datasets {
+        let name = d["name"].as_str().unwrap();
+        let e = &d["expected"];
+        let alpha = Alpha::new(num(d, "alpha")).unwrap();
+        let r = compare(&sample(&d["best"]), &sample(&d["other"]), alpha);
+        let expected_method = match e["method"].as_str().unwrap() {
+            "exact" => Method::Exact,
+            "asymptotic" => Method::Asymptotic,
+            m => panic!("unknown method {m}"),
+        };
+        methods[usize::from(expected_method == Method::Exact)] += 1;
+        let mw = &r.mann_whitney;
+        c.equal(&format!("{name} p method"), mw.method, expected_method);
+        c.equal(
+            &format!("{name} CI method"),
+            r.interval.method,
+            expected_method,
+        );
+        c.close(&format!("{name} U"), mw.u, num(e, "u"), STATISTIC);
+        c.close(&format!("{name} W"), mw.w, num(e, "w"), STATISTIC);
+        let p_tolerance = if expected_method == Method::Exact {
+            EXACT_P
+        } else {
+            STATISTIC
+        };
+        c.close(
+            &format!("{name} p"),
+            mw.p_value,
+            num(e, "p_value"),
+            p_tolerance,
+        );
+        c.close(
+            &format!("{name} p adjusted"),
+            r.p_adjusted,
+            num(e, "p_value"),
+            p_tolerance,
+        );
+        c.close(
+            &format!("{name} shift"),
+            r.shift,
+            num(e, "shift"),
+            STATISTIC,
+        );
+        c.close(
+            &format!("{name} CI low"),
+            r.interval.low,
+            num(e, "ci_low"),
+            STATISTIC,
+        );
+        c.close(
+            &format!("{name} CI high"),
+            r.interval.high,
+            num(e, "ci_high"),
+            STATISTIC,
+        );
+        c.equal(
+            &format!("{name} CI ranks"),
+            (r.interval.low_rank, r.interval.high_rank),
+            (
+                u128::from(e["ci_low_rank"].as_u64().unwrap()),
+                u128::from(e["ci_high_rank"].as_u64().unwrap()),
+            ),
+        );
+        c.close(
+            &format!("{name} achieved confidence"),
+            r.interval.achieved_confidence,
+            num(e, "achieved_confidence"),
+            STATISTIC,
+        );
+        c.close(
+            &format!("{name} nominal confidence"),
+            r.interval.nominal_confidence,
+            1.0 - num(d, "alpha"),
+            STATISTIC,
+        );
+        c.close(
+            &format!("{name} superiority"),
+            r.superiority,
+            num(e, "superiority"),
+            STATISTIC,
+        );
+    }
+    assert!(datasets.len() >= 20, "golden pairs look incomplete");
+    assert!(
+        methods[0] >= 5 && methods[1] >= 5,
+        "need exact and asymptotic cases: {methods:?}"
+    );
+    c.finish(datasets.len() * 13);
+}
+
+#[test]
+fn holm_matches_statsmodels() {
+    let golden = load("holm.json");
+    let cases = golden["cases"].as_array().unwrap();
+    let mut c = Checker::default();
+    for (i, case) in cases.iter().enumerate() {
+        let adjusted = holm_adjust(&numbers(&case["p"]));
+        let expected = numbers(&case["adjusted"]);
+        c.equal(&format!("case {i} length"), adjusted.len(), expected.len());
+        for (j, (a, e)) in adjusted.iter().zip(&expected).enumerate() {
+            c.close(&format!("case {i} p[{j}]"), *a, *e, STATISTIC);
+        }
+    }
+    c.finish(30);
+}
+
+#[test]
+fn golden_files_hold_at_least_forty_datasets() {
+    let samples = load("samples.json")["samples"].as_array().unwrap().len();
+    let pairs = load("pairs.json")["pairs"].as_array().unwrap().len();
+    assert!(samples + pairs >= 40, "{samples} samples + {pairs} pairs");
+}

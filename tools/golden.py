@@ -1,0 +1,463 @@
+#!/usr/bin/env python3
+"""Golden vectors for BestGuess's statistics engine (src/stats).
+
+Writes tests/data/golden/{samples,pairs,holm}.json, which
+tests/stats_golden.rs compares against. Run from anywhere:
+
+    pip install numpy scipy statsmodels mpmath
+    python3 tools/golden.py
+
+CI does not run this script and the tests do not need Python: the input
+data are stored in the JSON next to the expected values. Re-running it
+with the same library versions reproduces the files byte for byte (the
+random data come from a fixed numpy seed).
+
+Where the values come from
+--------------------------
+* Quantiles: numpy.quantile(method="linear") (Hyndman-Fan type 7).
+* Half-sample mode: `hsm` below, a direct transcription of the definition
+  (Bickel & Fruehwirth 2006); no library implements it.
+* Mean, sd (ddof=1), skewness G1, excess kurtosis G2, Anderson-Darling A^2
+  and A*^2: computed with mpmath at 50 significant digits from the exact
+  input values, then rounded once. scipy.stats.skew/kurtosis(bias=False),
+  numpy std(ddof=1) and statsmodels normal_ad are run on every dataset as
+  a cross-check and the script stops if they disagree (normal_ad's own
+  tail, log1p(-cdf), loses accuracy when |z| > 5, so it is only compared
+  where max |z| < 5; numpy's moments lose digits when the spread is tiny
+  relative to the values, so the 1e12-scale datasets are checked loosely).
+* Anderson-Darling p: statsmodels normal_ad's four-piece formula applied to
+  that A*^2 (and cross-checked against normal_ad's p).
+* Mann-Whitney U and p: scipy.stats.mannwhitneyu(best, other), method
+  "exact" when both samples have < 50 values and the pooled sample has no
+  ties, else "asymptotic" with use_continuity=True. Exact p-values are
+  also computed with Python integers (`u_counts`) and must agree with
+  scipy to 1e-12; the integer-exact value is stored.
+* Hodges-Lehmann shift and confidence intervals: brute force over all
+  n1*n2 differences (numpy.subtract.outer(other, best)).
+* Holm: statsmodels.stats.multitest.multipletests(method="holm").
+"""
+
+import json
+import math
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import numpy as np
+import scipy
+import scipy.stats as st
+import statsmodels
+from scipy.stats._mannwhitneyu import _MWU
+from statsmodels.stats.diagnostic import normal_ad
+from statsmodels.stats.multitest import multipletests
+
+ROOT = Path(__file__).resolve().parent.parent
+MW_DIR = ROOT / "tests" / "data" / "mw"
+OUT_DIR = ROOT / "tests" / "data" / "golden"
+SEED = 20261122
+EXACT_LIMIT = 50
+mpmath.mp.dps = 50
+
+
+def fail(message):
+    sys.exit(f"golden.py: {message}")
+
+
+def check_close(what, ours, theirs, rel, abs_floor=0.0):
+    if ours is None or theirs is None:
+        if ours is not theirs:
+            fail(f"{what}: {ours} vs {theirs}")
+        return
+    if abs(ours - theirs) > max(rel * abs(theirs), abs_floor):
+        fail(f"{what}: reference {ours!r} but library says {theirs!r}")
+
+
+# ---------------------------------------------------------------- per sample
+
+
+def hsm(sorted_values):
+    """Half-sample mode, exactly as defined in src/stats/mode.rs."""
+    x = list(sorted_values)
+    while len(x) > 3:
+        h = (len(x) + 1) // 2
+        best, best_width = 0, x[h - 1] - x[0]
+        for j in range(1, len(x) - h + 1):
+            width = x[j + h - 1] - x[j]
+            if width < best_width:
+                best, best_width = j, width
+        x = x[best : best + h]
+    if len(x) == 3:
+        a, b, c = x
+        left, right = b - a, c - b
+        if left < right:
+            return (a + b) / 2
+        if right < left:
+            return (b + c) / 2
+        return b
+    if len(x) == 2:
+        return (x[0] + x[1]) / 2
+    return x[0]
+
+
+def ad_p_value(a2_star):
+    """statsmodels normal_ad's p-value pieces (D'Agostino & Stephens 1986)."""
+    a = a2_star
+    if a < 0.2:
+        return 1 - math.exp(-13.436 + 101.14 * a - 223.73 * a**2)
+    if a < 0.34:
+        return 1 - math.exp(-8.318 + 42.796 * a - 59.938 * a**2)
+    if a < 0.6:
+        return math.exp(0.9177 - 4.279 * a - 1.38 * a**2)
+    if a <= 13:
+        return math.exp(1.2937 - 5.709 * a + 0.0186 * a**2)
+    return 0.0
+
+
+def not_applicable(reason, n=None, minimum=None):
+    if reason == "too_few_values":
+        return {"not_applicable": reason, "n": n, "min": minimum}
+    return {"not_applicable": reason}
+
+
+def sample_expected(values, loose_moments=False):
+    x = np.sort(np.asarray(values, dtype=float))
+    n = len(x)
+    q = lambda p: float(np.quantile(x, p, method="linear"))
+    exp = {
+        "n": n,
+        "min": float(x[0]),
+        "q1": q(0.25),
+        "median": q(0.5),
+        "q3": q(0.75),
+        "p95": q(0.95) if n >= 20 else None,
+        "p99": q(0.99) if n >= 100 else None,
+        "max": float(x[-1]),
+        "mode": float(hsm([float(v) for v in x])),
+    }
+
+    xs = [mpmath.mpf(float(v)) for v in x]
+    mean = mpmath.fsum(xs) / n
+    exp["mean"] = float(mean)
+    check_close("mean vs numpy", exp["mean"], float(np.mean(x)), 1e-12)
+    constant = x[0] == x[-1]
+    if n == 1:
+        exp["sd"] = None
+    elif constant:
+        exp["sd"] = 0.0
+    else:
+        d = [v - mean for v in xs]
+        m2 = mpmath.fsum(v**2 for v in d) / n
+        sd = mpmath.sqrt(m2 * n / (n - 1))
+        exp["sd"] = float(sd)
+        check_close("sd vs numpy", exp["sd"], float(np.std(x, ddof=1)), 1e-6 if loose_moments else 1e-11)
+
+    if n < 8:
+        na = not_applicable("too_few_values", n, 8)
+        exp["skewness"] = exp["excess_kurtosis"] = exp["normality"] = na
+        return exp
+    if constant:
+        na = not_applicable("zero_variance")
+        exp["skewness"] = exp["excess_kurtosis"] = exp["normality"] = na
+        return exp
+
+    m3 = mpmath.fsum(v**3 for v in d) / n
+    m4 = mpmath.fsum(v**4 for v in d) / n
+    g1 = m3 / m2**1.5
+    g2 = m4 / m2**2 - 3
+    skew = mpmath.sqrt(n * (n - 1)) / (n - 2) * g1
+    kurt = mpmath.mpf(n - 1) / ((n - 2) * (n - 3)) * ((n + 1) * g2 + 6)
+    exp["skewness"] = {"value": float(skew)}
+    exp["excess_kurtosis"] = {"value": float(kurt)}
+    tol = 1e-4 if loose_moments else 1e-9
+    check_close("skew vs scipy", float(skew), float(st.skew(x, bias=False)), tol, 1e-12)
+    check_close("kurtosis vs scipy", float(kurt), float(st.kurtosis(x, bias=False)), tol, 1e-12)
+
+    # Anderson-Darling with estimated mean and sd (ddof = 1).
+    z = [v / sd for v in d]
+    total = mpmath.mpf(0)
+    for i, zi in enumerate(z, start=1):
+        lower = mpmath.log(mpmath.ncdf(zi))
+        upper = mpmath.log(mpmath.ncdf(-zi))
+        total += (2 * i - 1) * lower + (2 * (n - i) + 1) * upper
+    a2 = -n - total / n
+    a2_star = a2 * (1 + mpmath.mpf(0.75) / n + mpmath.mpf(2.25) / n**2)
+    normality = {"a2": float(a2), "a2_star": float(a2_star), "p_value": ad_p_value(float(a2_star))}
+    max_abs_z = float(max(abs(v) for v in z))
+    if max_abs_z < 5 and not loose_moments:
+        sm_a2, sm_p = normal_ad(x)
+        check_close("A^2 vs statsmodels", normality["a2"], float(sm_a2), 1e-8)
+        check_close("AD p vs statsmodels", normality["p_value"], float(sm_p), 1e-7, 1e-15)
+    exp["normality"] = normality
+    return exp
+
+
+# ---------------------------------------------------------------- two samples
+
+
+def u_counts(n1, n2):
+    """Counts of each U under the null, by subset-sum DP in Python integers.
+
+    Independent of the Gaussian-binomial construction in
+    src/stats/u_distribution.rs: counts the size-n1 subsets of ranks
+    0..n1+n2-1 by their sum.
+    """
+    total_n = n1 + n2
+    max_sum = sum(range(total_n - n1, total_n))
+    dp = np.zeros((n1 + 1, max_sum + 1), dtype=object)
+    dp[0, 0] = 1
+    for r in range(total_n):
+        for k in range(min(n1, r + 1), 0, -1):
+            if r:
+                dp[k, r:] = dp[k, r:] + dp[k - 1, :-r]
+            else:
+                dp[k, :] = dp[k, :] + dp[k - 1, :]
+    offset = n1 * (n1 - 1) // 2
+    counts = [int(c) for c in dp[n1, offset : offset + n1 * n2 + 1]]
+    if sum(counts) != math.comb(total_n, n1):
+        fail("u_counts does not sum to the binomial coefficient")
+    return counts
+
+
+def pair_expected(best, other, alpha):
+    x = np.sort(np.asarray(best, dtype=float))
+    y = np.sort(np.asarray(other, dtype=float))
+    n1, n2 = len(x), len(y)
+    m = n1 * n2
+    pooled = np.concatenate([x, y])
+    ties = len(np.unique(pooled)) < len(pooled)
+    exact = n1 < EXACT_LIMIT and n2 < EXACT_LIMIT and not ties
+    method = "exact" if exact else "asymptotic"
+    res = st.mannwhitneyu(x, y, use_continuity=True, alternative="two-sided", method=method)
+    u = float(res.statistic)
+    # U by definition, as a check on scipy's rank sums.
+    u_def = sum(float(np.sum(v > y)) + 0.5 * float(np.sum(v == y)) for v in x)
+    check_close("U by definition", u_def, u, 0.0)
+    p = float(res.pvalue)
+    counts = None
+    if exact:
+        counts = u_counts(n1, n2)
+        total = math.comb(n1 + n2, n1)
+        u_min = min(int(u), m - int(u))
+        p_int = min(Fraction(1), 2 * Fraction(sum(counts[: u_min + 1]), total))
+        check_close("exact p vs scipy", float(p_int), p, 1e-12)
+        p = float(p_int)
+
+    diffs = np.sort(np.subtract.outer(y, x).ravel())
+    shift = float(np.median(diffs))
+
+    if exact:
+        target = alpha / 2 - 10 * sys.float_info.epsilon
+        cumulative, k = 0, None
+        for q, c in enumerate(counts):
+            cumulative += c
+            if Fraction(cumulative, total) >= Fraction(target):
+                k = q
+                break
+        k = max(k, 1)
+        low_rank, high_rank = k, m - k + 1
+        achieved = 1 - 2 * Fraction(sum(counts[:k]), total)
+        achieved = float(achieved)
+        # scipy's distribution must agree on the probability used.
+        dist = _MWU(n1, n2)
+        check_close("P(U <= k-1) vs scipy", (1 - achieved) / 2, float(dist.cdf(np.asarray(k - 1))), 1e-10, 1e-300)
+    else:
+        sigma = math.sqrt(m * (n1 + n2 + 1) / 12)
+        z = -float(st.norm.ppf(alpha / 2))
+        raw = m / 2 - z * sigma
+        if abs(raw - round(raw)) < 1e-6 and raw > 0:
+            fail(f"asymptotic k is {raw}, too close to an integer to be a stable golden value")
+        k = max(0, math.floor(raw))
+        low_rank, high_rank = k + 1, m - k
+        achieved = 1 - 2 * float(st.norm.cdf((k - m / 2) / sigma))
+
+    return {
+        "u": u,
+        "w": u + n1 * (n1 + 1) / 2,
+        "p_value": p,
+        "method": method,
+        "shift": shift,
+        "ci_low": float(diffs[low_rank - 1]),
+        "ci_high": float(diffs[high_rank - 1]),
+        "ci_low_rank": low_rank,
+        "ci_high_rank": high_rank,
+        "achieved_confidence": achieved,
+        "superiority": u / m,
+    }
+
+
+# ---------------------------------------------------------------- data sets
+
+
+def read_textbook(name):
+    """Total time (user + system, columns 6 + 7) grouped by Batch (column 4)."""
+    groups = {}
+    lines = (MW_DIR / f"{name}.csv").read_text().splitlines()
+    for line in lines[1:]:
+        if not line.strip():
+            continue
+        fields = line.split(",")
+        if len(fields) != 13:
+            fail(f"{name}.csv: expected 13 fields, got {len(fields)}")
+        groups.setdefault(fields[3], []).append(int(fields[5]) + int(fields[6]))
+    if len(groups) != 2:
+        fail(f"{name}.csv: expected two batches")
+    return list(groups.values())
+
+
+def timing(rng, n, median_us=10_000, sigma=0.1, outliers=0.0):
+    """Lognormal run times in integer microseconds, with optional outliers."""
+    v = rng.lognormal(math.log(median_us), sigma, n)
+    if outliers:
+        hit = rng.random(n) < outliers
+        v[hit] *= rng.uniform(3, 20, hit.sum())
+    return [int(t) for t in np.round(v)]
+
+
+def datasets():
+    rng = np.random.default_rng(SEED)
+    samples = []  # (name, values, loose_moments)
+    pairs = []  # (name, best, other, alpha)
+
+    for book in ("brandAB", "farmboys", "minitab"):
+        a, b = read_textbook(book)
+        samples.append((f"{book}-first", a, False))
+        samples.append((f"{book}-second", b, False))
+        pairs.append((book, a, b, 0.05))
+
+    samples += [
+        ("n1", [1234], False),
+        ("n2", [10, 20], False),
+        ("n3-closer-left", [1, 2, 10], False),
+        ("n3-equal-gaps", [1, 4, 7], False),
+        ("n4-tie-lowest-window", [0, 1, 5, 6], False),
+        ("n5-last-window", [0, 10, 20, 21, 22], False),
+        ("n7", timing(rng, 7), False),
+        ("n8", timing(rng, 8), False),
+        ("n9", timing(rng, 9), False),
+        ("n10", timing(rng, 10), False),
+        ("n20", timing(rng, 20), False),
+        ("n50", timing(rng, 50, sigma=0.3), False),
+        ("n100", timing(rng, 100), False),
+        ("n1000-outliers", timing(rng, 1000, outliers=0.02), False),
+        ("n5000-outliers", timing(rng, 5000, median_us=2500, sigma=0.2, outliers=0.01), False),
+        ("constant-n1", [500], False),
+        ("constant-n3", [7, 7, 7], False),
+        ("constant-n10", [3000] * 10, False),
+        ("constant-n200", [42] * 200, False),
+        ("heavy-ties-4-values", [int(v) for v in rng.integers(100, 104, 200)], False),
+        ("heavy-ties-spike", [5000] * 950 + timing(rng, 50, 8000, 0.3), False),
+        ("huge-1e12", [int(v) for v in np.round(rng.normal(3e12, 2e11, 300))], True),
+        ("huge-1e12-lognormal", timing(rng, 400, median_us=1_000_000_000_000, sigma=0.5), True),
+        ("normal-floats", [float(v) for v in np.round(rng.normal(0, 1, 60), 6)], False),
+        ("bimodal", timing(rng, 250, 10_000, 0.05) + timing(rng, 150, 14_000, 0.05), False),
+        ("uniform-ints", [int(v) for v in rng.integers(0, 1000, 100)], False),
+        ("normal-ints-2000", [int(v) for v in np.round(rng.normal(10_000, 300, 2000))], False),
+        ("max-rss-bytes", [int(v) * 4096 for v in rng.integers(900, 1000, 300)], False),
+        ("context-switches", [int(v) for v in rng.poisson(3, 500)], False),
+    ]
+
+    used = set()
+
+    def distinct_floats(n, centre, spread):
+        """Values with 3 decimals, none repeated anywhere (exact methods need no ties)."""
+        out = []
+        while len(out) < n:
+            v = float(np.round(rng.normal(centre, spread), 3))
+            if v not in used:
+                used.add(v)
+                out.append(v)
+        return out
+
+    pairs += [
+        ("n1-n1", [100], [130], 0.05),
+        ("n1-n1-tied", [100], [100], 0.05),
+        ("n1-n7", [500], timing(rng, 7, 480), 0.05),
+        ("n5-n5-separated", [10, 11, 12, 13, 14], [20, 21, 22, 23, 24], 0.05),
+        ("n5-n5-interleaved", [10, 12, 14, 16, 18], [11, 13, 15, 17, 19], 0.05),
+        ("n20-n30-exact", distinct_floats(20, 10, 1), distinct_floats(30, 11, 1), 0.05),
+        ("n49-n49-exact", distinct_floats(49, 100, 5), distinct_floats(49, 103, 5), 0.05),
+        ("n49-n50-asymptotic", distinct_floats(49, 100, 5), distinct_floats(50, 103, 5), 0.05),
+        ("n10-n12-ties", [1, 2, 2, 3, 4, 5, 5, 6, 7, 8], [3, 4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 12], 0.05),
+        ("exact-alpha-0.01", distinct_floats(15, 50, 3), distinct_floats(18, 53, 3), 0.01),
+        ("exact-alpha-0.2", distinct_floats(8, 50, 3), distinct_floats(9, 51, 3), 0.2),
+        ("heavy-ties-200-300", [int(v) for v in rng.integers(1, 6, 200)], [int(v) for v in rng.integers(2, 7, 300)], 0.05),
+        ("identical-30", *(2 * [timing(rng, 30)]), 0.05),
+        ("identical-distinct-8", *(2 * [[1, 2, 3, 4, 5, 6, 7, 8]]), 0.05),
+        ("constant-equal", [5] * 10, [5] * 10, 0.05),
+        ("constant-different", [5] * 10, [7] * 12, 0.05),
+        ("unequal-5-2000", timing(rng, 5), timing(rng, 2000, 10_300), 0.05),
+        ("unequal-3000-40", timing(rng, 3000), timing(rng, 40, 10_500, outliers=0.05), 0.05),
+        ("large-2000-3000-shifted", timing(rng, 2000, outliers=0.01), timing(rng, 3000, 10_400, outliers=0.01), 0.05),
+        ("large-5000-5000-overlap", timing(rng, 5000, 2500, 0.2), timing(rng, 5000, 2510, 0.2), 0.05),
+        ("huge-1e12-pair", [int(v) for v in np.round(rng.normal(3e12, 1e10, 300))], [int(v) for v in np.round(rng.normal(3.002e12, 1e10, 300))], 0.05),
+        ("skewed-outliers-500", timing(rng, 500, 10_000, 0.15, 0.03), timing(rng, 500, 10_100, 0.15, 0.03), 0.05),
+        ("other-faster", timing(rng, 100, 10_000), timing(rng, 100, 9_000), 0.05),
+        ("alpha-0.01-asymptotic", timing(rng, 300), timing(rng, 300, 10_100), 0.01),
+        ("far-apart-1000", timing(rng, 1000, 1_000), timing(rng, 1000, 100_000), 0.05),
+    ]
+    return samples, pairs
+
+
+def holm_cases():
+    rng = np.random.default_rng(SEED + 1)
+    cases = [
+        [0.01, 0.04, 0.03, 0.02],
+        [0.2],
+        [0.5, 0.6],
+        [0.001, 0.001, 0.5, 0.04, 0.049],
+        [0.0, 1.0, 0.3],
+        [float(p) for p in rng.uniform(0, 0.1, 9)],
+        [float(p) for p in rng.uniform(0, 1, 30)],
+    ]
+    return [{"p": c, "adjusted": [float(v) for v in multipletests(c, method="holm")[1]]} for c in cases]
+
+
+def write(name, payload):
+    path = OUT_DIR / name
+    path.write_text(json.dumps(payload, indent=1) + "\n")
+    print(f"wrote {path.relative_to(ROOT)}")
+
+
+def main():
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    about = {
+        "generator": "tools/golden.py",
+        "seed": SEED,
+        "versions": {
+            "numpy": np.__version__,
+            "scipy": scipy.__version__,
+            "statsmodels": statsmodels.__version__,
+            "mpmath": mpmath.__version__,
+        },
+    }
+    samples, pairs = datasets()
+    names = [s[0] for s in samples] + [p[0] for p in pairs]
+    if len(set(names)) != len(names):
+        fail("dataset names must be unique")
+    write(
+        "samples.json",
+        {
+            **about,
+            "samples": [
+                {"name": name, "values": values, "expected": sample_expected(values, loose)}
+                for name, values, loose in samples
+            ],
+        },
+    )
+    write(
+        "pairs.json",
+        {
+            **about,
+            "pairs": [
+                {"name": name, "alpha": alpha, "best": best, "other": other, "expected": pair_expected(best, other, alpha)}
+                for name, best, other, alpha in pairs
+            ],
+        },
+    )
+    write("holm.json", {**about, "cases": holm_cases()})
+    print(f"{len(samples)} samples, {len(pairs)} pairs")
+
+
+if __name__ == "__main__":
+    main()
