@@ -8,7 +8,8 @@
 
 use super::mann_whitney::{exact_distribution, mann_whitney_with, pooled_ranks, MannWhitney};
 use super::sample::Sample;
-use super::shift::{hodges_lehmann, shift_interval_with, Alpha, ShiftInterval};
+use super::select::Differences;
+use super::shift::{hodges_lehmann_with, shift_interval_with, Alpha, ShiftInterval};
 
 /// The statistics of `other` compared with `best`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -39,11 +40,12 @@ pub fn compare(best: &Sample, other: &Sample, alpha: Alpha) -> Comparison {
     let ranks = pooled_ranks(best.sorted(), other.sorted());
     let exact = exact_distribution(n1, n2, &ranks);
     let mann_whitney = mann_whitney_with(n1, n2, &ranks, exact.as_ref());
+    let differences = Differences::new(best.sorted(), other.sorted());
     Comparison {
         mann_whitney,
         p_adjusted: mann_whitney.p_value,
-        shift: hodges_lehmann(best, other),
-        interval: shift_interval_with(best, other, alpha, exact.as_ref()),
+        shift: hodges_lehmann_with(&differences),
+        interval: shift_interval_with(&differences, n1, n2, alpha, exact.as_ref()),
         superiority: mann_whitney.u / (n1 as f64 * n2 as f64),
     }
 }
@@ -51,7 +53,7 @@ pub fn compare(best: &Sample, other: &Sample, alpha: Alpha) -> Comparison {
 #[cfg(test)]
 mod tests {
     use super::super::mann_whitney::mann_whitney;
-    use super::super::shift::shift_interval;
+    use super::super::shift::{hodges_lehmann, shift_interval};
     use super::*;
 
     #[test]

@@ -92,14 +92,20 @@ pub(crate) fn anderson_darling_with(
     let z = |v: f64| (v - moments.mean) / spread.scale / unit_sd;
     // Σ over sorted z₍ᵢ₎ of (2i−1)·ln Φ(z₍ᵢ₎) + (2(n−i)+1)·ln(1 − Φ(z₍ᵢ₎)),
     // which regroups the terms of the textbook formula by value.
+    // Measurements are integers, so large samples repeat values heavily;
+    // the tails are evaluated once per distinct value.
+    let nf = n as f64;
     let mut sum = CompensatedSum::default();
+    let mut previous = (f64::NAN, 0.0, 0.0);
     for (i, &v) in x.iter().enumerate() {
-        let (log_lower, log_upper) = normal_log_tails(z(v));
+        if v != previous.0 {
+            let (log_lower, log_upper) = normal_log_tails(z(v));
+            previous = (v, log_lower, log_upper);
+        }
+        let (_, log_lower, log_upper) = previous;
         let i = i as f64 + 1.0;
-        let nf = n as f64;
         sum.add((2.0 * i - 1.0) * log_lower + (2.0 * (nf - i) + 1.0) * log_upper);
     }
-    let nf = n as f64;
     let a2 = -nf - sum.value() / nf;
     if !a2.is_finite() {
         let max_abs_z = z(x[0]).abs().max(z(x[n - 1]).abs());

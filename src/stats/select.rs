@@ -12,8 +12,15 @@
 //! and X1 + X2 + … + Xm", SIAM J. Comput. 7, 147–153; Monahan 1984,
 //! "Algorithm 616: fast computation of the Hodges–Lehmann location
 //! estimator", ACM TOMS 10, 265–270), two pivots per round around the
-//! expected position as in Floyd & Rivest (1975). Once at most n1 + n2
-//! candidates remain they are gathered and selected directly.
+//! expected position as in Floyd & Rivest (1975). Once no more candidates
+//! remain than rows plus columns they are gathered and selected directly.
+//!
+//! Measurements are integers, so a large sample holds few distinct values
+//! (a million runs of a 10 ms command: a few thousand). Each sample is
+//! therefore reduced to its distinct values with multiplicities, the
+//! matrix has one row per distinct x and one column per distinct y, and
+//! every cell counts as many differences as the product of the
+//! multiplicities. Rows and columns, not runs, then set the cost.
 //!
 //! Expected cost O((n1 + n2) log M) time, O(n1 + n2) memory. The result is
 //! exact: an actual difference `y[j] - x[i]` as computed in floating point
@@ -35,190 +42,308 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
-    /// Uniform-enough integer in 0..bound (bound > 0; the modulo bias is
-    /// below 2⁻⁶⁴ relative and only affects pivot quality).
+    /// A nearly uniform integer in 0..bound (bound > 0). The bias (below
+    /// 2⁻⁶⁴ relative) only affects pivot quality, never the result.
     fn below(&mut self, bound: u128) -> u128 {
-        let r = (u128::from(self.next_u64()) << 64) | u128::from(self.next_u64());
-        r % bound
+        match u64::try_from(bound) {
+            // Lemire's multiply-shift: no division on the common path.
+            Ok(b) => (u128::from(self.next_u64()) * u128::from(b)) >> 64,
+            Err(_) => ((u128::from(self.next_u64()) << 64) | u128::from(self.next_u64())) % bound,
+        }
     }
 }
 
-/// Counts, per row i, of differences y[j] − x[i] on one side of a value.
+/// A sorted sample reduced to its distinct values.
 #[derive(Debug, Clone)]
-struct RowCounts {
+struct Distinct {
+    /// Distinct values, ascending.
+    values: Vec<f64>,
+    /// `cumulative[j]` = number of original values among the first j
+    /// distinct ones; `cumulative[0] = 0`, last = sample size.
+    cumulative: Vec<usize>,
+}
+
+impl Distinct {
+    fn new(sorted: &[f64]) -> Self {
+        let mut values: Vec<f64> = Vec::new();
+        let mut cumulative = vec![0];
+        for (i, &v) in sorted.iter().enumerate() {
+            if values.last() != Some(&v) {
+                if i > 0 {
+                    cumulative.push(i);
+                }
+                values.push(v);
+            }
+        }
+        cumulative.push(sorted.len());
+        Distinct { values, cumulative }
+    }
+
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    fn weight(&self, j: usize) -> usize {
+        self.cumulative[j + 1] - self.cumulative[j]
+    }
+}
+
+/// The n1·n2 differences `y[j] - x[i]` of two sorted samples, ready for
+/// repeated selection (the reduction to distinct values is done once).
+#[derive(Debug, Clone)]
+pub(crate) struct Differences {
+    x: Distinct,
+    y: Distinct,
+    /// n1·n2.
+    count: u128,
+    /// Materialise the remaining candidates once at most this many
+    /// distinct cells are left.
+    gather_at: usize,
+}
+
+/// Per distinct row i, a column boundary (a count of distinct y values),
+/// and the number of original differences left of the boundaries.
+#[derive(Debug, Clone)]
+struct Boundary {
     per_row: Vec<usize>,
     total: u128,
 }
 
-/// The k-th smallest (1-based) of { y[j] − x[i] } for sorted, non-empty
-/// `x` and `y`; k is clamped into 1..=n1·n2.
-pub(crate) fn kth_difference(x: &[f64], y: &[f64], k: u128) -> f64 {
-    kth_difference_gathering_below(x, y, k, x.len() + y.len())
-}
-
-/// The k-th smallest and the next larger order statistic, (d(k), d(k+1));
-/// for k = M both are d(M). One selection plus one O(n1 + n2) pass.
-pub(crate) fn kth_and_next_difference(x: &[f64], y: &[f64], k: u128) -> (f64, f64) {
-    let m = x.len() as u128 * y.len() as u128;
-    let kth = kth_difference(x, y, k);
-    if k >= m {
-        return (kth, kth);
-    }
-    let at_most = count_at_most(x, y, kth);
-    if at_most.total > k {
-        return (kth, kth);
-    }
-    // d(k+1) is the smallest difference above d(k): in each row the first
-    // element past the ones ≤ d(k).
-    let next = x
-        .iter()
-        .zip(&at_most.per_row)
-        .filter(|(_, &c)| c < y.len())
-        .map(|(&xi, &c)| y[c] - xi)
-        .min_by(f64::total_cmp)
-        .unwrap_or(kth);
-    (kth, next)
-}
-
-/// Per-row counts of differences ≤ t.
-fn count_at_most(x: &[f64], y: &[f64], t: f64) -> RowCounts {
-    let mut counts = RowCounts {
-        per_row: vec![0; x.len()],
-        total: 0,
-    };
-    let lower = vec![0; x.len()];
-    let upper = vec![y.len(); x.len()];
-    count_rows(x, y, t, &lower, &upper, true, &mut counts);
-    counts
-}
-
-/// Fills `out` with, per row, the number of differences ≤ t (`inclusive`)
-/// or < t, given that it lies within [lower[i], upper[i]].
-///
-/// As i grows the count cannot shrink (x[i] grows, differences fall), so
-/// one pointer sweeps y once: O(n1 + n2).
-fn count_rows(
-    x: &[f64],
-    y: &[f64],
-    t: f64,
-    lower: &[usize],
-    upper: &[usize],
-    inclusive: bool,
-    out: &mut RowCounts,
-) {
-    let mut j = 0;
-    let mut total = 0u128;
-    for (i, &xi) in x.iter().enumerate() {
-        j = j.max(lower[i]);
-        let end = upper[i];
-        if inclusive {
-            while j < end && y[j] - xi <= t {
-                j += 1;
-            }
-        } else {
-            while j < end && y[j] - xi < t {
-                j += 1;
-            }
+impl Differences {
+    /// Prepares selection among `y[j] - x[i]` for sorted, non-empty x, y.
+    pub(crate) fn new(x: &[f64], y: &[f64]) -> Self {
+        let (x, y) = (Distinct::new(x), Distinct::new(y));
+        let count = x.cumulative[x.len()] as u128 * y.cumulative[y.len()] as u128;
+        let gather_at = x.len() + y.len();
+        Differences {
+            x,
+            y,
+            count,
+            gather_at,
         }
-        out.per_row[i] = j;
-        total += j as u128;
     }
-    out.total = total;
+
+    /// Number of differences, n1·n2.
+    pub(crate) fn count(&self) -> u128 {
+        self.count
+    }
+
+    /// The k-th smallest difference (1-based; k is clamped into 1..=n1·n2).
+    pub(crate) fn kth(&self, k: u128) -> f64 {
+        let k = k.clamp(1, self.count);
+        let mut state = Selection::new(self);
+        state.run(self, k)
+    }
+
+    /// (d(k), d(k+1)); both are d(M) for k = M. One selection plus one pass.
+    pub(crate) fn kth_and_next(&self, k: u128) -> (f64, f64) {
+        let kth = self.kth(k);
+        if k >= self.count {
+            return (kth, kth);
+        }
+        let full = Boundary {
+            per_row: vec![self.y.len(); self.x.len()],
+            total: self.count,
+        };
+        let mut at_most = Boundary {
+            per_row: vec![0; self.x.len()],
+            total: 0,
+        };
+        let none = vec![0; self.x.len()];
+        self.count_rows(kth, &none, &full.per_row, true, &mut at_most);
+        if at_most.total > k {
+            return (kth, kth);
+        }
+        // d(k+1) is the smallest difference above d(k): in each row the
+        // first column past the ones ≤ d(k).
+        let next = self
+            .x
+            .values
+            .iter()
+            .zip(&at_most.per_row)
+            .filter(|(_, &c)| c < self.y.len())
+            .map(|(&xi, &c)| self.y.values[c] - xi)
+            .min_by(f64::total_cmp)
+            .unwrap_or(kth);
+        (kth, next)
+    }
+
+    /// Fills `out` with, per row, the number of distinct columns whose
+    /// difference is ≤ t (`inclusive`) or < t, known to lie within
+    /// [lower[i], upper[i]], and the number of original differences so
+    /// counted.
+    ///
+    /// As i grows the count cannot shrink (x grows, differences fall), so
+    /// one pointer sweeps the columns once: O(rows + columns).
+    fn count_rows(
+        &self,
+        t: f64,
+        lower: &[usize],
+        upper: &[usize],
+        inclusive: bool,
+        out: &mut Boundary,
+    ) {
+        let y = &self.y.values;
+        let mut j = 0;
+        let mut total = 0u128;
+        for (i, &xi) in self.x.values.iter().enumerate() {
+            j = j.max(lower[i]);
+            let end = upper[i];
+            if inclusive {
+                while j < end && y[j] - xi <= t {
+                    j += 1;
+                }
+            } else {
+                while j < end && y[j] - xi < t {
+                    j += 1;
+                }
+            }
+            out.per_row[i] = j;
+            total += self.x.weight(i) as u128 * self.y.cumulative[j] as u128;
+        }
+        out.total = total;
+    }
 }
 
-/// Selection with an explicit gathering threshold (0 in unit tests, so the
-/// pivoting loop alone must find the answer).
-fn kth_difference_gathering_below(x: &[f64], y: &[f64], k: u128, gather_at: usize) -> f64 {
-    let (n1, n2) = (x.len(), y.len());
-    let m = n1 as u128 * n2 as u128;
-    let k = k.clamp(1, m);
-    let mut rng = SplitMix64(0x5EED_B357_6E55_0001);
-    // Invariant: the answer is among the "active" differences d with
-    // lo < d < hi; row i's active ones are y[low.per_row[i]..high.per_row[i]] − x[i],
-    // and low.total < k ≤ high.total.
-    let mut low = RowCounts {
-        per_row: vec![0; n1],
-        total: 0,
-    };
-    let mut high = RowCounts {
-        per_row: vec![n2; n1],
-        total: m,
-    };
-    let mut scratch = low.clone();
-    let sample_size = ((n1 + n2) / 4).clamp(64, 1 << 16);
-    let mut positions: Vec<u128> = Vec::with_capacity(sample_size);
-    let mut pivots: Vec<f64> = Vec::with_capacity(sample_size);
-    loop {
-        let active = high.total - low.total;
-        if active <= gather_at as u128 {
-            let mut values = Vec::with_capacity(gather_at);
-            for (i, &xi) in x.iter().enumerate() {
-                let row = &y[low.per_row[i]..high.per_row[i]];
-                values.extend(row.iter().map(|&yj| yj - xi));
-            }
-            let index = (k - low.total - 1) as usize;
-            let (_, &mut v, _) = values.select_nth_unstable_by(index, f64::total_cmp);
-            return v;
-        }
+/// The state of one selection: the bracket (lo, hi) around the answer.
+struct Selection {
+    /// Per row, the columns with difference ≤ lo (none at the start).
+    low: Boundary,
+    /// Per row, the columns with difference < hi (all at the start).
+    high: Boundary,
+    scratch: Boundary,
+    rng: SplitMix64,
+}
 
-        // Draw candidate pivots uniformly from the active differences.
-        let draws = (sample_size as u128).min(active) as usize;
-        positions.clear();
-        positions.extend((0..draws).map(|_| rng.below(active)));
-        positions.sort_unstable();
-        pivots.clear();
-        let mut row_start = 0u128;
-        let mut p = positions.iter().peekable();
-        for (i, &xi) in x.iter().enumerate() {
-            let width = (high.per_row[i] - low.per_row[i]) as u128;
-            while let Some(&&pos) = p.peek() {
-                if pos >= row_start + width {
+impl Selection {
+    fn new(d: &Differences) -> Self {
+        let rows = d.x.len();
+        let low = Boundary {
+            per_row: vec![0; rows],
+            total: 0,
+        };
+        Selection {
+            scratch: low.clone(),
+            low,
+            high: Boundary {
+                per_row: vec![d.y.len(); rows],
+                total: d.count,
+            },
+            rng: SplitMix64(0x5EED_B357_6E55_0001),
+        }
+    }
+
+    /// Narrows the bracket until the k-th difference is found.
+    ///
+    /// Invariant: the answer is among the "active" differences, those with
+    /// lo < d < hi; in row i they are the columns
+    /// low.per_row[i]..high.per_row[i], and low.total < k ≤ high.total.
+    fn run(&mut self, d: &Differences, k: u128) -> f64 {
+        let sample_size = ((d.x.len() + d.y.len()) / 4).clamp(64, 1 << 16);
+        let mut positions: Vec<u128> = Vec::with_capacity(sample_size);
+        let mut pivots: Vec<f64> = Vec::with_capacity(sample_size);
+        loop {
+            let cells: usize = (0..d.x.len())
+                .map(|i| self.high.per_row[i] - self.low.per_row[i])
+                .sum();
+            if cells <= d.gather_at {
+                return self.gather(d, k, cells);
+            }
+
+            // Draw pivots uniformly from the active differences (weighted
+            // by multiplicity, so their ranks track the answer's).
+            let active = self.high.total - self.low.total;
+            let draws = (sample_size as u128).min(active) as usize;
+            positions.clear();
+            positions.extend((0..draws).map(|_| self.rng.below(active)));
+            positions.sort_unstable();
+            pivots.clear();
+            let mut row_start = 0u128;
+            let mut next = positions.iter().peekable();
+            for (i, &xi) in d.x.values.iter().enumerate() {
+                let (lo, hi) = (self.low.per_row[i], self.high.per_row[i]);
+                let (first, end) = (d.y.cumulative[lo], d.y.cumulative[hi]);
+                let span = (end - first) as u128;
+                let width = d.x.weight(i) as u128 * span;
+                while let Some(&&pos) = next.peek() {
+                    if pos >= row_start + width {
+                        break;
+                    }
+                    // The row repeats its span of y once per copy of x[i].
+                    let original = first + ((pos - row_start) % span) as usize;
+                    let column =
+                        d.y.cumulative[lo..=hi].partition_point(|&c| c <= original) - 1 + lo;
+                    pivots.push(d.y.values[column] - xi);
+                    next.next();
+                }
+                row_start += width;
+            }
+            pivots.sort_unstable_by(f64::total_cmp);
+
+            // Two pivots around where the answer should be among the draws.
+            let s = pivots.len() as f64;
+            let expected = (k - self.low.total) as f64 / active as f64 * s;
+            let spread = 2.0 * s.sqrt() + 1.0;
+            let last = pivots.len() - 1;
+            let below = ((expected - spread).floor().max(0.0) as usize).min(last);
+            let above = ((expected + spread).ceil().max(0.0) as usize).min(last);
+            let (p1, p2) = (pivots[below], pivots[above]);
+            let candidates = [p1, p2];
+            let candidates = if p1 == p2 {
+                &candidates[..1]
+            } else {
+                &candidates[..]
+            };
+            for &pivot in candidates {
+                // Differences < pivot.
+                d.count_rows(
+                    pivot,
+                    &self.low.per_row,
+                    &self.high.per_row,
+                    false,
+                    &mut self.scratch,
+                );
+                if self.scratch.total >= k {
+                    std::mem::swap(&mut self.high, &mut self.scratch);
                     break;
                 }
-                pivots.push(y[low.per_row[i] + (pos - row_start) as usize] - xi);
-                p.next();
+                // Differences ≤ pivot.
+                d.count_rows(
+                    pivot,
+                    &self.low.per_row,
+                    &self.high.per_row,
+                    true,
+                    &mut self.scratch,
+                );
+                if self.scratch.total >= k {
+                    return pivot;
+                }
+                std::mem::swap(&mut self.low, &mut self.scratch);
             }
-            row_start += width;
         }
-        pivots.sort_unstable_by(f64::total_cmp);
+    }
 
-        // Two pivots around where the answer should be among the draws.
-        let s = pivots.len() as f64;
-        let expected = (k - low.total) as f64 / active as f64 * s;
-        let spread = 2.0 * s.sqrt() + 1.0;
-        let last = pivots.len() - 1;
-        let below = ((expected - spread).floor().max(0.0) as usize).min(last);
-        let above = ((expected + spread).ceil().max(0.0) as usize).min(last);
-        let (p1, p2) = (pivots[below], pivots[above]);
-
-        let candidates = [p1, p2];
-        let candidates = if p1 == p2 {
-            &candidates[..1]
-        } else {
-            &candidates[..]
-        };
-        for &pivot in candidates {
-            // Differences < pivot.
-            count_rows(
-                x,
-                y,
-                pivot,
-                &low.per_row,
-                &high.per_row,
-                false,
-                &mut scratch,
-            );
-            if scratch.total >= k {
-                std::mem::swap(&mut high, &mut scratch);
-                break;
+    /// Selects directly among the few active cells, each weighted by its
+    /// number of original differences.
+    fn gather(&self, d: &Differences, k: u128, cells: usize) -> f64 {
+        let mut values: Vec<(f64, u128)> = Vec::with_capacity(cells);
+        for (i, &xi) in d.x.values.iter().enumerate() {
+            let wx = d.x.weight(i) as u128;
+            for j in self.low.per_row[i]..self.high.per_row[i] {
+                values.push((d.y.values[j] - xi, wx * d.y.weight(j) as u128));
             }
-            // Differences ≤ pivot.
-            count_rows(x, y, pivot, &low.per_row, &high.per_row, true, &mut scratch);
-            if scratch.total >= k {
-                return pivot;
-            }
-            std::mem::swap(&mut low, &mut scratch);
         }
+        values.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        let mut remaining = k - self.low.total;
+        for &(v, w) in &values {
+            if remaining <= w {
+                return v;
+            }
+            remaining -= w;
+        }
+        // Unreachable while the invariant holds (the weights of the active
+        // cells add up to high.total − low.total ≥ k − low.total).
+        values.last().map_or(0.0, |&(v, _)| v)
     }
 }
 
@@ -238,12 +363,15 @@ mod tests {
     fn check_all_ranks(x: &[f64], y: &[f64]) {
         let d = brute(x, y);
         for k in 1..=d.len() {
-            for gather in [0, x.len() + y.len()] {
-                let got = kth_difference_gathering_below(x, y, k as u128, gather);
+            for gather_at in [0, x.len() + y.len()] {
+                let differences = Differences {
+                    gather_at,
+                    ..Differences::new(x, y)
+                };
                 assert_eq!(
-                    got,
+                    differences.kth(k as u128),
                     d[k - 1],
-                    "k = {k}, gather = {gather}, x = {x:?}, y = {y:?}"
+                    "k = {k}, gather at {gather_at}, x = {x:?}, y = {y:?}"
                 );
             }
         }
@@ -278,7 +406,7 @@ mod tests {
         for k in 1..=d.len() {
             let expected = (d[k - 1], d[k.min(d.len() - 1)]);
             assert_eq!(
-                kth_and_next_difference(&xs, &ys, k as u128),
+                Differences::new(&xs, &ys).kth_and_next(k as u128),
                 expected,
                 "k = {k}"
             );
@@ -287,7 +415,7 @@ mod tests {
 
     #[test]
     fn rank_outside_the_range_is_clamped() {
-        assert_eq!(kth_difference(&[0.0, 1.0], &[5.0], 0), 4.0);
-        assert_eq!(kth_difference(&[0.0, 1.0], &[5.0], 99), 5.0);
+        assert_eq!(Differences::new(&[0.0, 1.0], &[5.0]).kth(0), 4.0);
+        assert_eq!(Differences::new(&[0.0, 1.0], &[5.0]).kth(99), 5.0);
     }
 }

@@ -17,7 +17,7 @@ use thiserror::Error;
 use super::mann_whitney::{exact_distribution, pooled_ranks, Method};
 use super::normal::{normal_cdf, normal_quantile};
 use super::sample::Sample;
-use super::select::{kth_and_next_difference, kth_difference};
+use super::select::Differences;
 use super::u_distribution::UDistribution;
 
 /// `alpha` is not a usable significance level.
@@ -81,19 +81,22 @@ pub fn kth_pairwise_difference(best: &Sample, other: &Sample, k: u128) -> Option
     let m = pairwise_difference_count(best, other);
     (1..=m)
         .contains(&k)
-        .then(|| kth_difference(best.sorted(), other.sorted(), k))
+        .then(|| Differences::new(best.sorted(), other.sorted()).kth(k))
 }
 
 /// Hodges–Lehmann shift Δ: the median of all differences other − best
 /// (the mean of the two middle ones when n1·n2 is even; = `numpy.median(
 /// numpy.subtract.outer(other, best))`). Positive when `other` is slower.
 pub fn hodges_lehmann(best: &Sample, other: &Sample) -> f64 {
-    let m = pairwise_difference_count(best, other);
-    let (x, y) = (best.sorted(), other.sorted());
+    hodges_lehmann_with(&Differences::new(best.sorted(), other.sorted()))
+}
+
+pub(crate) fn hodges_lehmann_with(differences: &Differences) -> f64 {
+    let m = differences.count();
     if m % 2 == 1 {
-        kth_difference(x, y, m / 2 + 1)
+        differences.kth(m / 2 + 1)
     } else {
-        let (a, b) = kth_and_next_difference(x, y, m / 2);
+        let (a, b) = differences.kth_and_next(m / 2);
         (a + b) / 2.0
     }
 }
@@ -113,16 +116,18 @@ pub fn hodges_lehmann(best: &Sample, other: &Sample) -> f64 {
 pub fn shift_interval(best: &Sample, other: &Sample, alpha: Alpha) -> ShiftInterval {
     let ranks = pooled_ranks(best.sorted(), other.sorted());
     let exact = exact_distribution(best.len(), other.len(), &ranks);
-    shift_interval_with(best, other, alpha, exact.as_ref())
+    let differences = Differences::new(best.sorted(), other.sorted());
+    shift_interval_with(&differences, best.len(), other.len(), alpha, exact.as_ref())
 }
 
 pub(crate) fn shift_interval_with(
-    best: &Sample,
-    other: &Sample,
+    differences: &Differences,
+    n1: usize,
+    n2: usize,
     alpha: Alpha,
     exact: Option<&UDistribution>,
 ) -> ShiftInterval {
-    let m = pairwise_difference_count(best, other);
+    let m = differences.count();
     let alpha = alpha.get();
     let (low_rank, achieved_confidence, method) = match exact {
         Some(distribution) => {
@@ -133,7 +138,7 @@ pub(crate) fn shift_interval_with(
             (k as u128, achieved, Method::Exact)
         }
         None => {
-            let (n1, n2) = (best.len() as f64, other.len() as f64);
+            let (n1, n2) = (n1 as f64, n2 as f64);
             let mf = m as f64;
             let sigma = (mf * (n1 + n2 + 1.0) / 12.0).sqrt();
             // Φ⁻¹(1 − α/2) as −Φ⁻¹(α/2), exact for tiny α. α/2 is within
@@ -147,10 +152,9 @@ pub(crate) fn shift_interval_with(
     };
     let low_rank = low_rank.min(m.div_ceil(2));
     let high_rank = m + 1 - low_rank;
-    let (x, y) = (best.sorted(), other.sorted());
     ShiftInterval {
-        low: kth_difference(x, y, low_rank),
-        high: kth_difference(x, y, high_rank),
+        low: differences.kth(low_rank),
+        high: differences.kth(high_rank),
         low_rank,
         high_rank,
         nominal_confidence: 1.0 - alpha,
