@@ -399,9 +399,10 @@ def datasets():
     return samples, pairs
 
 
-def holm_cases():
+def holm_cases(pair_p_values):
     rng = np.random.default_rng(SEED + 1)
     cases = [
+        pair_p_values,
         [0.01, 0.04, 0.03, 0.02],
         [0.2],
         [0.5, 0.6],
@@ -445,17 +446,14 @@ def main():
             ],
         },
     )
-    write(
-        "pairs.json",
-        {
-            **about,
-            "pairs": [
-                {"name": name, "alpha": alpha, "best": best, "other": other, "expected": pair_expected(best, other, alpha)}
-                for name, best, other, alpha in pairs
-            ],
-        },
-    )
-    write("holm.json", {**about, "cases": holm_cases()})
+    pair_records = [
+        {"name": name, "alpha": alpha, "best": best, "other": other, "expected": pair_expected(best, other, alpha)}
+        for name, best, other, alpha in pairs
+    ]
+    write("pairs.json", {**about, "pairs": pair_records})
+    # The first Holm case adjusts the p-values of all the pairs above.
+    pair_p_values = [r["expected"]["p_value"] for r in pair_records]
+    write("holm.json", {**about, "cases": holm_cases(pair_p_values)})
     print(f"{len(samples)} samples, {len(pairs)} pairs")
 
 

@@ -12,7 +12,7 @@
 //! * Per sample: [`Summary::of`] bundles [`Quantiles`] (Hyndman–Fan
 //!   type 7), [`half_sample_mode`], [`Moments`] (mean, sd, skewness G1,
 //!   excess kurtosis G2) and the [`anderson_darling`] normality test.
-//! * Two samples: [`compare`] bundles [`mann_whitney`], [`hodges_lehmann`],
+//! * Two samples: [`compare()`] bundles [`mann_whitney()`], [`hodges_lehmann`],
 //!   [`shift_interval`] and the probability of superiority; pairwise
 //!   differences are selected, never materialised
 //!   ([`kth_pairwise_difference`]).

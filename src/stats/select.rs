@@ -170,7 +170,7 @@ impl Differences {
 
     /// Fills `out` with, per row, the number of distinct columns whose
     /// difference is ≤ t (`inclusive`) or < t, known to lie within
-    /// [lower[i], upper[i]], and the number of original differences so
+    /// `[lower[i], upper[i]]`, and the number of original differences so
     /// counted.
     ///
     /// As i grows the count cannot shrink (x grows, differences fall), so
@@ -237,7 +237,7 @@ impl Selection {
     ///
     /// Invariant: the answer is among the "active" differences, those with
     /// lo < d < hi; in row i they are the columns
-    /// low.per_row[i]..high.per_row[i], and low.total < k ≤ high.total.
+    /// `low.per_row[i]..high.per_row[i]`, and `low.total < k ≤ high.total`.
     fn run(&mut self, d: &Differences, k: u128) -> f64 {
         let sample_size = ((d.x.len() + d.y.len()) / 4).clamp(64, 1 << 16);
         let mut positions: Vec<u128> = Vec::with_capacity(sample_size);
