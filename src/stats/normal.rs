@@ -28,7 +28,7 @@ const CENTRAL_LIMIT: f64 = 0.674_489_75;
 const SQRT_32: f64 = 5.656_854_249_492_381;
 
 /// Evaluates a polynomial with coefficients in ascending order of power.
-pub(crate) fn polynomial(coefficients: &[f64], x: f64) -> f64 {
+fn polynomial(coefficients: &[f64], x: f64) -> f64 {
     coefficients.iter().rev().fold(0.0, |acc, &c| acc * x + c)
 }
 
