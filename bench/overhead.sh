@@ -32,39 +32,45 @@ cc -O2 -static -o "$work/ref_loop" bench/ref_loop.c
 now() { date +%s%N; }
 median() { sort -n | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
-: > "$work/bg.txt"
-: > "$work/ref.txt"
-bg_elapsed=0
-ref_elapsed=0
+# Each round: bestguess then the reference, each on $runs runs. The ratio is
+# computed per round (the two halves of a round see the same machine state)
+# and the median over rounds is reported.
+: > "$work/ratios.txt"
 for r in $(seq "$rounds"); do
-    t0=$(now)
-    "$bg" -Q -r "$runs" -o "$work/bg.csv" "$prog"
-    t1=$(now)
-    "$work/ref_loop" "$runs" "$prog" >> "$work/ref.txt"
-    t2=$(now)
-    # Columns: 14 total time, 13 wall, 8 max RSS (bytes -> KiB).
-    tail -n +2 "$work/bg.csv" | awk -F, '{print $14, $13, $8/1024}' >> "$work/bg.txt"
-    bg_elapsed=$((bg_elapsed + t1 - t0))
-    ref_elapsed=$((ref_elapsed + t2 - t1))
+    # ABBA: alternate which tool goes first, so neither always meets the
+    # machine right after the other.
+    if (( r % 2 )); then
+        t0=$(now); "$bg" -Q -r "$runs" -o "$work/bg.csv" "$prog"; t1=$(now)
+        "$work/ref_loop" "$runs" "$prog" > "$work/ref.txt"; t2=$(now)
+        bg_ns=$((t1 - t0)); ref_ns=$((t2 - t1))
+    else
+        t0=$(now); "$work/ref_loop" "$runs" "$prog" > "$work/ref.txt"; t1=$(now)
+        "$bg" -Q -r "$runs" -o "$work/bg.csv" "$prog"; t2=$(now)
+        ref_ns=$((t1 - t0)); bg_ns=$((t2 - t1))
+    fi
+    # Raw CSV columns: 14 total CPU time, 13 wall, 8 max RSS (bytes).
+    tail -n +2 "$work/bg.csv" | awk -F, '{print $14, $13, $8/1024}' > "$work/bg.txt"
+    m() { awk -v c="$1" '{print $c}' "$2" | median; }
+    echo "$(m 1 "$work/bg.txt") $(m 1 "$work/ref.txt") $(m 2 "$work/bg.txt") $(m 2 "$work/ref.txt")" \
+         "$bg_ns $ref_ns $(m 3 "$work/bg.txt") $(m 3 "$work/ref.txt")" >> "$work/ratios.txt"
     echo "round $r/$rounds done" >&2
 done
 
-col() { awk -v c="$1" '{print $c}' "$2" | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
-n=$((runs * rounds))
-bg_cpu=$(col 1 "$work/bg.txt");  ref_cpu=$(col 1 "$work/ref.txt")
-bg_wall=$(col 2 "$work/bg.txt"); ref_wall=$(col 2 "$work/ref.txt")
-bg_rss=$(col 3 "$work/bg.txt");  ref_rss=$(col 3 "$work/ref.txt")
-bg_el=$(awk -v t="$bg_elapsed" -v n="$n" 'BEGIN {printf "%.1f", t / n / 1000}')
-ref_el=$(awk -v t="$ref_elapsed" -v n="$n" 'BEGIN {printf "%.1f", t / n / 1000}')
+# Per-round medians: 1 bg cpu, 2 ref cpu, 3 bg wall, 4 ref wall, 5 bg elapsed ns, 6 ref elapsed ns,
+# 7 bg rss, 8 ref rss.
+colmed() { awk -v c="$1" '{print $c}' "$work/ratios.txt" | median; }
+ratio_med() { awk -v a="$1" -v b="$2" '{printf "%.6f\n", $a / $b}' "$work/ratios.txt" | median; }
+fmt() { awk -v v="$1" 'BEGIN {printf "%.3f", v}'; }
+per_run() { awk -v v="$1" -v n="$runs" 'BEGIN {printf "%.1f", v / n / 1000}'; }
 
 echo
 echo "$prog, $rounds alternating rounds of $runs runs each ($(date -u +%F), $(nproc) cores)"
+echo "(values: median over rounds of each round's median; ratio: median of per-round ratios)"
 printf '%-28s %12s %12s %8s\n' "" bestguess reference ratio
-printf '%-28s %12s %12s %8s\n' "median CPU time (us)" "$bg_cpu" "$ref_cpu" "$(ratio "$bg_cpu" "$ref_cpu")"
-printf '%-28s %12s %12s %8s\n' "median wall time (us)" "$bg_wall" "$ref_wall" "$(ratio "$bg_wall" "$ref_wall")"
-printf '%-28s %12s %12s %8s\n' "elapsed per run (us)" "$bg_el" "$ref_el" "$(ratio "$bg_el" "$ref_el")"
-printf '%-28s %12s %12s %8s\n' "median max RSS (KiB)" "$bg_rss" "$ref_rss" "$(ratio "$bg_rss" "$ref_rss")"
+printf '%-28s %12s %12s %8s\n' "median CPU time (us)" "$(colmed 1)" "$(colmed 2)" "$(fmt "$(ratio_med 1 2)")"
+printf '%-28s %12s %12s %8s\n' "median wall time (us)" "$(colmed 3)" "$(colmed 4)" "$(fmt "$(ratio_med 3 4)")"
+printf '%-28s %12s %12s %8s\n' "elapsed per run (us)" "$(per_run "$(colmed 5)")" "$(per_run "$(colmed 6)")" "$(fmt "$(ratio_med 5 6)")"
+printf '%-28s %12s %12s %8s\n' "median max RSS (KiB)" "$(colmed 7)" "$(colmed 8)" "$(fmt "$(ratio_med 7 8)")"
 
 echo
 echo "20,000-run experiment: max RSS reported, first vs last thousand runs"

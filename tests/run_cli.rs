@@ -412,24 +412,31 @@ fn no_compiled_in_limits_on_commands_or_words() {
 }
 
 #[test]
-fn the_builtin_launcher_fallback_measures_too() {
+fn limits_show_the_launcher_floor() {
     bestguess()
-        .env("BESTGUESS_LAUNCHER", "builtin")
+        .arg("--limits")
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match("Max RSS floor: [0-9]+ bytes").unwrap())
+        .stdout(predicate::str::contains("no compiled-in limits"));
+}
+
+#[test]
+fn the_launcher_also_starts_from_a_temporary_file() {
+    // BESTGUESS_TEST_NO_MEMFD is honoured only to test this fallback path.
+    let dir = tmp();
+    bestguess()
+        .env("BESTGUESS_TEST_NO_MEMFD", "1")
+        .env("TMPDIR", dir.path())
         .args(["-r", "2", "-o", "-", "true"])
         .assert()
         .success()
         .stdout(predicate::str::contains("\"true\",\"\",\"\",1,0,"));
-    bestguess()
-        .env("BESTGUESS_LAUNCHER", "builtin")
-        .arg("--limits")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("built-in launcher"));
-    bestguess()
-        .arg("--limits")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("static C launcher"));
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "the temporary launcher file is removed"
+    );
 }
 
 // ---------------------------------------------------------------- faults
@@ -560,15 +567,16 @@ fn interrupt_after(
 ) -> (Option<i32>, String, Vec<RunRecord>, Duration) {
     let dir = tmp();
     let out = dir.path().join("raw.csv");
+    let counter = dir.path().join("counter");
     let child = Command::cargo_bin("bestguess")
         .unwrap()
         .args(["-r", "1000", "-s", "/bin/sh -c", "-o"])
         .arg(&out)
-        // Each run is quick except that the 4th and later take long: the
+        // The first `rows_wanted` runs are quick, the next one sleeps: the
         // signal lands while a command (and its child sleep) is running.
         .arg(format!(
-            "test $(wc -l < {}) -lt 4 || sleep {sleep}",
-            out.display()
+            "echo >> {c}; test $(wc -l < {c}) -le {rows_wanted} || sleep {sleep}",
+            c = counter.display()
         ))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -641,4 +649,24 @@ fn the_sleeping_grandchild_is_killed_on_interrupt() {
         .filter(|l| l.trim() == "sleep 32")
         .count();
     assert_eq!(survivors, 0, "a 'sleep 32' survived");
+}
+
+#[test]
+fn a_launcher_that_dies_is_an_error_not_a_hang() {
+    // Under -s the command's parent is the launcher itself.
+    let dir = tmp();
+    let out = dir.path().join("raw.csv");
+    let start = Instant::now();
+    bestguess()
+        .args(["-r", "3", "-s", "/bin/sh -c", "-o"])
+        .arg(&out)
+        .args(["true", "kill -9 $PPID"])
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "lost contact with the launcher process",
+        ));
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert_eq!(rows(&out).len(), 3, "the first command's runs are kept");
 }

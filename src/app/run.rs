@@ -8,7 +8,7 @@ use super::{exit, summary, AppError};
 use crate::cli::RunConfig;
 use crate::data::{Dataset, RawCsvWriter, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
-use crate::measure::launcher::{Launcher, LauncherKind};
+use crate::measure::launcher::Launcher;
 use crate::measure::{resolve, sys};
 
 /// Stores every run in memory and, with `-o`, writes it to the raw CSV
@@ -38,15 +38,11 @@ pub fn limits() -> Result<String, AppError> {
     let floor = launcher
         .floor_bytes()
         .map_err(|e| AppError::failure(e.to_string()))?;
-    let kind = match launcher.kind() {
-        LauncherKind::Embedded => "static C launcher",
-        LauncherKind::Builtin => "built-in launcher (fallback)",
-    };
     Ok(format!(
         "Limits:\n\
          \x20 Commands, runs, warmups, words per command, command length: no compiled-in limits\n\
          \x20 (memory is the only limit; every run is kept).\n\
-         \x20 Max RSS floor: {floor} bytes ({:.2} MB), the peak RSS of the {kind} that\n\
+         \x20 Max RSS floor: {floor} bytes ({:.2} MB), the peak RSS of the static C launcher that\n\
          \x20 spawns the commands; no command's max RSS can be reported below it.\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
@@ -72,7 +68,8 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
     }
-    sys::catch_termination_signals(launcher.cancel_fd())
+    launcher
+        .cancel_on_termination_signals()
         .map_err(|e| AppError::failure(format!("cannot install signal handlers: {e}")))?;
 
     let selection = rc.output.selection;

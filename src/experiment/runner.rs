@@ -1,9 +1,12 @@
 //! Running a [`Plan`]: warmups, timed runs in the chosen order, and hooks.
 //!
 //! The runner only sequences; measuring is the [`Executor`]'s job and storing
-//! is the [`RunSink`]'s. Every timed run — successful or not — is handed to
-//! the sink as soon as it completes, before the runner decides whether to go
-//! on, so a failure or an interrupt never loses what was measured.
+//! is the [`RunSink`]'s. It first lays out the whole experiment as a
+//! schedule of steps, then hands the schedule to the executor in batches
+//! (so the launcher goes from one run straight to the next) and handles each
+//! outcome as it arrives. Every timed run — successful or not — is given to
+//! the sink before the runner decides whether to go on, so a failure or an
+//! interrupt never loses what was measured.
 //!
 //! Event order for one command (sequential order):
 //! `setup`, then per warmup `prepare, warmup, conclude`, then per timed run
@@ -16,9 +19,30 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::data::RunRecord;
-use crate::measure::{sys, ExecError, Executor, Job, Measurement, Outcome, Termination};
+use crate::measure::{sys, Batch, ExecError, Executor, Measurement, Outcome, Program, Termination};
 
 use super::{CommandPlan, Hook, HookKind, Order, Plan, SplitMix64};
+
+/// The most steps sent to the executor at once (the launcher buffers at most
+/// this many results).
+const BATCH_STEPS: usize = 1024;
+
+/// How long a batch should take. The launcher reports a batch's results when
+/// it ends, so this bounds how long a completed run waits before its row is
+/// written; a run longer than this is written as soon as it completes.
+const BATCH_TARGET: Duration = Duration::from_millis(100);
+
+/// The next batch's size from the last one's: as many steps as fit in
+/// [`BATCH_TARGET`] at the pace just seen, growing at most fourfold.
+fn next_batch_size(last_size: usize, last_took: Duration) -> usize {
+    let per_step = last_took.as_secs_f64() / last_size.max(1) as f64;
+    let fits = if per_step > 0.0 {
+        (BATCH_TARGET.as_secs_f64() / per_step) as usize
+    } else {
+        BATCH_STEPS
+    };
+    fits.clamp(1, (last_size * 4).min(BATCH_STEPS))
+}
 
 /// Receives every timed run as it completes.
 pub trait RunSink {
@@ -116,33 +140,212 @@ pub enum Stop {
     Sink(std::io::Error),
 }
 
-/// Run the whole plan. `interrupted` is polled before every step and returns
-/// the signal that asked the tool to stop, if any.
+/// What one step of the schedule does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Hook(HookKind),
+    Warmup,
+    Run,
+}
+
+/// One step: what, for which command, and which program runs.
+#[derive(Clone, Copy, Debug)]
+struct ScheduledStep {
+    cmd: usize,
+    kind: Kind,
+    program: u32,
+}
+
+/// The programs of an experiment and, per command, the index of its command
+/// and of each of its hooks.
+struct Programs {
+    list: Vec<Program>,
+    /// Per command: command, prepare, setup, conclude, cleanup.
+    slots: Vec<[Option<u32>; 5]>,
+}
+
+impl Programs {
+    fn of(plan: &Plan) -> Programs {
+        let mut list = Vec::new();
+        let mut slots = Vec::with_capacity(plan.commands.len());
+        let mut add = |argv: &[String], show_output: bool| {
+            list.push(Program {
+                argv: argv.to_vec(),
+                show_output,
+            });
+            Some(list.len() as u32 - 1)
+        };
+        for c in &plan.commands {
+            let h = &c.hooks;
+            // Hooks are never timed and their output is always discarded.
+            let mut hook = |hook: &Option<Hook>| hook.as_ref().and_then(|h| add(&h.argv, false));
+            let prepare = hook(&h.prepare);
+            let setup = hook(&h.setup);
+            let conclude = hook(&h.conclude);
+            let cleanup = hook(&h.cleanup);
+            let command = add(&c.command.argv, plan.show_output);
+            slots.push([command, prepare, setup, conclude, cleanup]);
+        }
+        Programs { list, slots }
+    }
+
+    fn hook(&self, cmd: usize, kind: HookKind) -> Option<u32> {
+        let slot = match kind {
+            HookKind::Prepare => 1,
+            HookKind::Setup => 2,
+            HookKind::Conclude => 3,
+            HookKind::Cleanup => 4,
+        };
+        self.slots[cmd][slot]
+    }
+
+    fn command(&self, cmd: usize) -> u32 {
+        self.slots[cmd][0].unwrap_or_default()
+    }
+}
+
+/// Lay out the whole experiment, step by step.
+fn schedule(plan: &Plan, programs: &Programs) -> Vec<ScheduledStep> {
+    let mut steps = Vec::new();
+    let hook = |steps: &mut Vec<ScheduledStep>, cmd: usize, kind: HookKind| {
+        if let Some(program) = programs.hook(cmd, kind) {
+            steps.push(ScheduledStep {
+                cmd,
+                kind: Kind::Hook(kind),
+                program,
+            });
+        }
+    };
+    let one = |steps: &mut Vec<ScheduledStep>, cmd: usize, kind: Kind| {
+        hook(steps, cmd, HookKind::Prepare);
+        steps.push(ScheduledStep {
+            cmd,
+            kind,
+            program: programs.command(cmd),
+        });
+        hook(steps, cmd, HookKind::Conclude);
+    };
+    let start = |steps: &mut Vec<ScheduledStep>, cmd: usize| {
+        hook(steps, cmd, HookKind::Setup);
+        for _ in 0..plan.warmup {
+            one(steps, cmd, Kind::Warmup);
+        }
+    };
+    let n = plan.commands.len();
+    match plan.order {
+        Order::Sequential => {
+            for cmd in 0..n {
+                start(&mut steps, cmd);
+                for _ in 0..plan.runs {
+                    one(&mut steps, cmd, Kind::Run);
+                }
+                hook(&mut steps, cmd, HookKind::Cleanup);
+            }
+        }
+        Order::Interleave | Order::Random => {
+            for cmd in 0..n {
+                start(&mut steps, cmd);
+            }
+            let mut rng = SplitMix64::new(plan.seed);
+            let mut round: Vec<usize> = (0..n).collect();
+            for _ in 0..plan.runs {
+                if plan.order == Order::Random {
+                    rng.shuffle(&mut round);
+                }
+                for &cmd in &round {
+                    one(&mut steps, cmd, Kind::Run);
+                }
+            }
+            for cmd in 0..n {
+                hook(&mut steps, cmd, HookKind::Cleanup);
+            }
+        }
+    }
+    steps
+}
+
+/// Run the whole plan. `interrupted` is polled before every batch and after
+/// every step, and returns the signal that asked the tool to stop, if any.
 pub fn run(
     plan: &Plan,
     exec: &mut dyn Executor,
     sink: &mut dyn RunSink,
     interrupted: &dyn Fn() -> Option<i32>,
 ) -> Result<(), Stop> {
+    let programs = Programs::of(plan);
+    exec.define(&programs.list)?;
+    let steps = schedule(plan, &programs);
     let mut state = State {
         plan,
-        exec,
         sink,
         interrupted,
         sequence: 0,
         done: vec![0; plan.commands.len()],
         set_up: vec![false; plan.commands.len()],
     };
-    let result = state.run_all();
+    let result = run_steps(&mut state, exec, &steps);
     if let Err(Stop::Failed(_)) = &result {
-        state.cleanup_after_failure();
+        let cleanups: Vec<u32> = (0..plan.commands.len())
+            .filter(|&cmd| state.set_up[cmd])
+            .filter_map(|cmd| programs.hook(cmd, HookKind::Cleanup))
+            .collect();
+        if !cleanups.is_empty() {
+            // Best effort: the original failure is what gets reported.
+            let batch = Batch {
+                steps: &cleanups,
+                timeout: plan.timeout,
+                stop_on_failure: false,
+            };
+            let _ = exec.run_batch(&batch, &mut |_, _| true);
+        }
     }
     result
 }
 
+fn run_steps(
+    state: &mut State<'_>,
+    exec: &mut dyn Executor,
+    steps: &[ScheduledStep],
+) -> Result<(), Stop> {
+    let mut pos = 0;
+    let mut size = 1;
+    while pos < steps.len() {
+        if let Some(sig) = (state.interrupted)() {
+            return Err(Stop::Interrupted(sig));
+        }
+        let chunk = &steps[pos..(pos + size).min(steps.len())];
+        let started = std::time::Instant::now();
+        let programs: Vec<u32> = chunk.iter().map(|s| s.program).collect();
+        let batch = Batch {
+            steps: &programs,
+            timeout: state.plan.timeout,
+            stop_on_failure: !state.plan.ignore_failure,
+        };
+        let mut stop = None;
+        exec.run_batch(
+            &batch,
+            &mut |k, outcome| match state.handle(chunk[k], outcome) {
+                Ok(()) => true,
+                Err(s) => {
+                    // After a failure the executor ends the batch by itself (and
+                    // cleanups must still be able to run); anything else cancels.
+                    let cancel = !matches!(s, Stop::Failed(_));
+                    stop = Some(s);
+                    !cancel
+                }
+            },
+        )?;
+        if let Some(s) = stop {
+            return Err(s);
+        }
+        pos += chunk.len();
+        size = next_batch_size(chunk.len(), started.elapsed());
+    }
+    Ok(())
+}
+
 struct State<'a> {
     plan: &'a Plan,
-    exec: &'a mut dyn Executor,
     sink: &'a mut dyn RunSink,
     interrupted: &'a dyn Fn() -> Option<i32>,
     sequence: u64,
@@ -153,120 +356,55 @@ struct State<'a> {
 }
 
 impl State<'_> {
-    fn run_all(&mut self) -> Result<(), Stop> {
-        let n = self.plan.commands.len();
-        match self.plan.order {
-            Order::Sequential => {
-                for i in 0..n {
-                    self.start_command(i)?;
-                    for _ in 0..self.plan.runs {
-                        self.timed_run(i)?;
-                    }
-                    self.finish_command(i)?;
-                }
-            }
-            Order::Interleave | Order::Random => {
-                for i in 0..n {
-                    self.start_command(i)?;
-                }
-                let mut rng = SplitMix64::new(self.plan.seed);
-                let mut round: Vec<usize> = (0..n).collect();
-                for _ in 0..self.plan.runs {
-                    if self.plan.order == Order::Random {
-                        rng.shuffle(&mut round);
-                    }
-                    for &i in &round {
-                        self.timed_run(i)?;
-                    }
-                }
-                for i in 0..n {
-                    self.finish_command(i)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
     fn command(&self, i: usize) -> &CommandPlan {
         &self.plan.commands[i]
     }
 
-    fn start_command(&mut self, i: usize) -> Result<(), Stop> {
-        if let Some(setup) = self.command(i).hooks.setup.clone() {
-            self.hook(i, HookKind::Setup, &setup)?;
-        }
-        self.set_up[i] = true;
-        for _ in 0..self.plan.warmup {
-            self.around(i, HookKind::Prepare)?;
-            let argv = self.command(i).command.argv.clone();
-            let m = self.execute(&argv, self.plan.show_output)?;
-            self.check(i, Step::Warmup, None, &m)?;
-            self.around(i, HookKind::Conclude)?;
-        }
-        Ok(())
-    }
-
-    fn finish_command(&mut self, i: usize) -> Result<(), Stop> {
-        self.set_up[i] = false;
-        if let Some(cleanup) = self.command(i).hooks.cleanup.clone() {
-            self.hook(i, HookKind::Cleanup, &cleanup)?;
-        }
-        Ok(())
-    }
-
-    fn timed_run(&mut self, i: usize) -> Result<(), Stop> {
-        self.around(i, HookKind::Prepare)?;
-        let argv = self.command(i).command.argv.clone();
-        let m = self.execute(&argv, self.plan.show_output)?;
-        self.sequence += 1;
-        self.done[i] += 1;
-        let record = self.record(i, &m);
-        self.sink.record(&record).map_err(Stop::Sink)?;
-        self.check(
-            i,
-            Step::Run {
-                number: self.done[i],
-            },
-            None,
-            &m,
-        )?;
-        self.around(i, HookKind::Conclude)
-    }
-
-    /// Run the prepare or conclude hook of command `i`, if it has one.
-    fn around(&mut self, i: usize, kind: HookKind) -> Result<(), Stop> {
-        let hooks = &self.command(i).hooks;
-        let hook = match kind {
-            HookKind::Prepare => hooks.prepare.clone(),
-            HookKind::Conclude => hooks.conclude.clone(),
-            _ => None,
+    /// Take one outcome: record a timed run, then decide whether to go on.
+    fn handle(&mut self, step: ScheduledStep, outcome: Outcome) -> Result<(), Stop> {
+        let m = match outcome {
+            Outcome::Finished(m) => m,
+            Outcome::Cancelled => {
+                return Err(Stop::Interrupted(
+                    (self.interrupted)().unwrap_or(libc::SIGINT),
+                ))
+            }
         };
-        match hook {
-            Some(h) => self.hook(i, kind, &h),
+        let i = step.cmd;
+        let (what, hook) = match step.kind {
+            Kind::Run => {
+                self.sequence += 1;
+                self.done[i] += 1;
+                let record = self.record(i, &m);
+                self.sink.record(&record).map_err(Stop::Sink)?;
+                (
+                    Step::Run {
+                        number: self.done[i],
+                    },
+                    None,
+                )
+            }
+            Kind::Warmup => (Step::Warmup, None),
+            Kind::Hook(kind) => {
+                let hooks = &self.command(i).hooks;
+                let text = match kind {
+                    HookKind::Prepare => &hooks.prepare,
+                    HookKind::Setup => &hooks.setup,
+                    HookKind::Conclude => &hooks.conclude,
+                    HookKind::Cleanup => &hooks.cleanup,
+                };
+                (Step::Hook(kind), text.as_ref().map(|h| h.text.clone()))
+            }
+        };
+        self.check(i, what, hook, &m)?;
+        match step.kind {
+            Kind::Hook(HookKind::Setup) => self.set_up[i] = true,
+            Kind::Hook(HookKind::Cleanup) => self.set_up[i] = false,
+            _ => {}
+        }
+        match (self.interrupted)() {
+            Some(sig) => Err(Stop::Interrupted(sig)),
             None => Ok(()),
-        }
-    }
-
-    fn hook(&mut self, i: usize, kind: HookKind, hook: &Hook) -> Result<(), Stop> {
-        // Hooks are never timed and their output is always discarded.
-        let m = self.execute(&hook.argv, false)?;
-        self.check(i, Step::Hook(kind), Some(hook.text.clone()), &m)
-    }
-
-    fn execute(&mut self, argv: &[String], show_output: bool) -> Result<Measurement, Stop> {
-        if let Some(sig) = (self.interrupted)() {
-            return Err(Stop::Interrupted(sig));
-        }
-        let job = Job {
-            argv,
-            show_output,
-            timeout: self.plan.timeout,
-        };
-        match self.exec.execute(&job)? {
-            Outcome::Finished(m) => Ok(m),
-            Outcome::Cancelled => Err(Stop::Interrupted(
-                (self.interrupted)().unwrap_or(libc::SIGINT),
-            )),
         }
     }
 
@@ -316,25 +454,12 @@ impl State<'_> {
             timed_out: m.timed_out,
         }
     }
-
-    /// After a failure: attempt the cleanup of every command still set up.
-    /// Their own failures are ignored; the original failure is what matters.
-    fn cleanup_after_failure(&mut self) {
-        for i in 0..self.plan.commands.len() {
-            if self.set_up[i] {
-                self.set_up[i] = false;
-                if let Some(cleanup) = self.command(i).hooks.cleanup.clone() {
-                    let _ = self.execute(&cleanup.argv, false);
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::Hooks;
+    use crate::experiment::{Hook, Hooks};
     use std::cell::Cell;
 
     /// Answers a job from its text and its position in the call log.
@@ -343,32 +468,60 @@ mod tests {
     /// A scripted executor: logs every argv it is asked to run and answers
     /// from a rule, so runner logic is tested without any real process.
     struct Fake {
+        programs: Vec<String>,
         log: Vec<String>,
         rule: Rule,
+        cancelled: bool,
+        batches: usize,
     }
 
     impl Fake {
         fn ok() -> Self {
-            Fake {
-                log: Vec::new(),
-                rule: Box::new(|_, _| Outcome::Finished(measurement(Termination::Exited(0)))),
-            }
+            Fake::with(|_, _| Outcome::Finished(measurement(Termination::Exited(0))))
         }
 
         fn with(rule: impl FnMut(&str, usize) -> Outcome + 'static) -> Self {
             Fake {
+                programs: Vec::new(),
                 log: Vec::new(),
                 rule: Box::new(rule),
+                cancelled: false,
+                batches: 0,
             }
         }
     }
 
     impl Executor for Fake {
-        fn execute(&mut self, job: &Job<'_>) -> Result<Outcome, ExecError> {
-            let text = job.argv.join(" ");
-            self.log.push(text.clone());
-            let n = self.log.len();
-            Ok((self.rule)(&text, n))
+        fn define(&mut self, programs: &[Program]) -> Result<(), ExecError> {
+            self.programs = programs.iter().map(|p| p.argv.join(" ")).collect();
+            Ok(())
+        }
+
+        /// Follows the batch contract of [`Executor`] exactly as the
+        /// launcher does.
+        fn run_batch(
+            &mut self,
+            batch: &Batch<'_>,
+            each: &mut dyn FnMut(usize, Outcome) -> bool,
+        ) -> Result<(), ExecError> {
+            assert!(batch.steps.len() <= BATCH_STEPS);
+            self.batches += 1;
+            for (i, &p) in batch.steps.iter().enumerate() {
+                if self.cancelled {
+                    return Ok(());
+                }
+                let text = self.programs[p as usize].clone();
+                self.log.push(text.clone());
+                let n = self.log.len();
+                let outcome = (self.rule)(&text, n);
+                if !each(i, outcome) {
+                    self.cancelled = true;
+                }
+                if outcome.ends_batch(batch.stop_on_failure) {
+                    break;
+                }
+            }
+            Ok(())
         }
     }
 
@@ -594,18 +747,23 @@ mod tests {
     }
 
     #[test]
-    fn an_interrupt_stops_before_the_next_step_keeping_rows() {
-        let p = plan(&["A"], 0, 5, Order::Sequential);
-        let calls = Cell::new(0);
-        let interrupted = || {
-            calls.set(calls.get() + 1);
-            (calls.get() > 3).then_some(libc::SIGTERM)
-        };
-        let mut fake = Fake::ok();
+    fn an_interrupt_during_a_run_keeps_it_and_starts_nothing_more() {
+        let p = plan(&["A"], 0, 50, Order::Sequential);
+        // SIGTERM arrives while run 3 is running; the run still completes.
+        let signalled = std::rc::Rc::new(Cell::new(false));
+        let during = signalled.clone();
+        let mut fake = Fake::with(move |_, n| {
+            if n == 3 {
+                during.set(true);
+            }
+            Outcome::Finished(measurement(Termination::Exited(0)))
+        });
+        let interrupted = || signalled.get().then_some(libc::SIGTERM);
         let mut rows = Vec::new();
         let err = run(&p, &mut fake, &mut rows, &interrupted).unwrap_err();
         assert!(matches!(err, Stop::Interrupted(libc::SIGTERM)));
         assert_eq!(rows.len(), 3);
+        assert_eq!(fake.log.len(), 3, "nothing starts after the interrupt");
     }
 
     #[test]
@@ -631,6 +789,37 @@ mod tests {
         let mut fake = Fake::with(|_, _| Outcome::Finished(measurement(Termination::Exited(127))));
         let err = run(&p, &mut fake, &mut Vec::new(), &never).unwrap_err();
         assert!(err.to_string().contains("'-c'"), "{err}");
+    }
+
+    #[test]
+    fn batches_grow_to_the_time_target_and_shrink_for_slow_runs() {
+        let ms = Duration::from_millis;
+        assert_eq!(next_batch_size(1, ms(1)), 4, "grows at most fourfold");
+        assert_eq!(next_batch_size(256, ms(10)), 1024, "capped at BATCH_STEPS");
+        assert_eq!(
+            next_batch_size(100, ms(200)),
+            50,
+            "two runs per 0.1 s at 2 ms a run"
+        );
+        assert_eq!(
+            next_batch_size(8, ms(8000)),
+            1,
+            "a slow command is reported run by run"
+        );
+        assert_eq!(next_batch_size(3, Duration::ZERO), 12);
+    }
+
+    #[test]
+    fn long_experiments_are_cut_into_batches_without_losing_steps() {
+        let p = plan(&["A", "B"], 3, 2000, Order::Interleave);
+        let mut fake = Fake::ok();
+        let mut rows = Vec::new();
+        run(&p, &mut fake, &mut rows, &never).unwrap();
+        assert_eq!(rows.len(), 4000);
+        assert_eq!(fake.log.len(), 4006);
+        assert!(fake.batches > 4, "more than one batch: {}", fake.batches);
+        let seq: Vec<u64> = rows.iter().map(|r| r.sequence.unwrap()).collect();
+        assert_eq!(seq, (1..=4000).collect::<Vec<_>>());
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! [`Executor`] is the seam between the experiment runner and the operating
 //! system: the real implementation is the [`launcher::Launcher`], tests use a
-//! scripted fake. [`split`] turns a command string into words with POSIX shell
+//! scripted fake. It runs batches of steps so that the launcher can go from
+//! one run straight to the next. [`split`] turns a command string into words with POSIX shell
 //! quoting, and [`resolve`] checks that a program can be started before any
 //! timing begins.
 
@@ -60,28 +61,48 @@ impl Measurement {
     }
 }
 
-/// One program to run.
-#[derive(Clone, Copy, Debug)]
-pub struct Job<'a> {
+/// A program the experiment runs (a command or a hook), defined once and then
+/// referred to by its index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
     /// The words to execute; the first is looked up in PATH.
-    pub argv: &'a [String],
-    /// Let the program use the tool's stdin, stdout and stderr.
+    pub argv: Vec<String>,
+    /// Let the program use the tool's stdin, stdout and stderr (otherwise
+    /// they are /dev/null and it runs in a process group of its own).
     pub show_output: bool,
-    /// Kill the program (and everything it started) after this long.
-    pub timeout: Option<Duration>,
 }
 
-/// The result of running a [`Job`].
+/// A sequence of steps (program indices) to run back to back.
+#[derive(Clone, Copy, Debug)]
+pub struct Batch<'a> {
+    pub steps: &'a [u32],
+    /// Kill a run (and everything it started) after this long.
+    pub timeout: Option<Duration>,
+    /// End the batch after the first run that does not exit 0.
+    pub stop_on_failure: bool,
+}
+
+/// The result of running one step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// It ran to the end (or was killed by a timeout or a signal).
     Finished(Measurement),
-    /// The tool was interrupted (SIGINT/SIGTERM) and the program was killed;
-    /// the partial run is not a measurement.
+    /// The tool was interrupted (SIGINT/SIGTERM) and the program was killed
+    /// or not started; a partial run is not a measurement.
     Cancelled,
 }
 
-/// Why a job could not be run at all.
+impl Outcome {
+    /// Whether a batch ends after this outcome.
+    pub fn ends_batch(&self, stop_on_failure: bool) -> bool {
+        match self {
+            Outcome::Cancelled => true,
+            Outcome::Finished(m) => stop_on_failure && !m.succeeded(),
+        }
+    }
+}
+
+/// Why a step could not be run at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ExecError {
     #[error("cannot start '{program}': {source}")]
@@ -91,6 +112,21 @@ pub enum ExecError {
 }
 
 /// Runs programs and measures them.
+///
+/// A batch ends after its last step, after a [`Outcome::Cancelled`], after a
+/// step that cannot be started (reported as [`ExecError::Spawn`], once the
+/// earlier outcomes have been delivered), and — with `stop_on_failure` —
+/// after the first run that did not exit 0.
 pub trait Executor {
-    fn execute(&mut self, job: &Job<'_>) -> Result<Outcome, ExecError>;
+    /// Define the programs that batches refer to.
+    fn define(&mut self, programs: &[Program]) -> Result<(), ExecError>;
+
+    /// Run `batch`, calling `each(step, outcome)` for every step as it
+    /// completes. If `each` returns false, the rest of the batch is
+    /// cancelled and the executor refuses to start anything afterwards.
+    fn run_batch(
+        &mut self,
+        batch: &Batch<'_>,
+        each: &mut dyn FnMut(usize, Outcome) -> bool,
+    ) -> Result<(), ExecError>;
 }

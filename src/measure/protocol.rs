@@ -1,48 +1,77 @@
-//! The byte protocol between the tool and its launcher process.
+//! The byte protocol between the tool and its launcher process (the other
+//! side is `launcher.c`; the layout is described at its top).
 //!
-//! Requests and responses are small length-prefixed frames of little-endian
-//! integers over two pipes. A request carries the argv of one program to run
-//! (each word NUL-terminated, so the launcher can pass pointers into its
-//! receive buffer straight to `posix_spawnp` without allocating per run).
+//! Requests are length-prefixed frames of little-endian integers: a program
+//! table sent once (so a long command crosses the pipe once, not per run),
+//! then batches of steps that refer to it by index. Responses are fixed-size,
+//! so reading one needs no allocation.
 
 use std::io::{self, Read, Write};
 
-/// What the launcher should do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    /// Run the program and report its measurement.
-    Run = 0,
-    /// Report the launcher's own peak RSS (its `VmHWM`), in KiB.
-    Floor = 1,
-}
+pub const OP_FLOOR: u8 = 1;
+pub const OP_PROGRAMS: u8 = 2;
+pub const OP_BATCH: u8 = 3;
 
-/// How to run a program.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RunFlags {
-    /// stdin, stdout and stderr are /dev/null (otherwise inherited).
-    pub null_stdio: bool,
-    /// Put the program in a process group of its own.
-    pub new_group: bool,
-}
-
-/// One run request, as the tool sends it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Request {
-    pub op: Op,
-    pub flags: RunFlags,
-    /// Kill the program after this many milliseconds (0 = never).
-    pub timeout_ms: u64,
-    pub argv: Vec<String>,
-}
-
-/// The outcome kinds a response can carry.
+/// Response kinds.
 pub const FINISHED: u8 = 0;
 pub const SPAWN_ERROR: u8 = 1;
 pub const CANCELLED: u8 = 2;
 pub const FLOOR: u8 = 3;
 pub const PROTOCOL_ERROR: u8 = 4;
+pub const DEFINED: u8 = 5;
 
-/// A response frame: fixed size, so reading it needs no allocation.
+/// Program flag: stdin, stdout and stderr are /dev/null.
+pub const NULL_STDIO: u8 = 1;
+/// Program flag: a process group of its own (so everything it starts can be
+/// killed on timeout or interrupt).
+pub const NEW_GROUP: u8 = 2;
+
+/// Bytes in one response.
+pub const RESPONSE_LEN: usize = 1 + 8 * 11 + 1 + 4 + 1;
+
+fn frame(op: u8, body: &[u8]) -> Vec<u8> {
+    let mut f = Vec::with_capacity(5 + body.len());
+    f.extend_from_slice(&((body.len() + 1) as u32).to_le_bytes());
+    f.push(op);
+    f.extend_from_slice(body);
+    f
+}
+
+/// The FLOOR request.
+pub fn floor_request() -> Vec<u8> {
+    frame(OP_FLOOR, &[])
+}
+
+/// The PROGRAMS request: each program is (flags, argv).
+pub fn programs_request<'a>(
+    programs: impl ExactSizeIterator<Item = (u8, &'a [String])>,
+) -> Vec<u8> {
+    let mut body = Vec::new();
+    body.extend_from_slice(&(programs.len() as u32).to_le_bytes());
+    for (flags, argv) in programs {
+        body.push(flags);
+        body.extend_from_slice(&(argv.len() as u32).to_le_bytes());
+        for word in argv {
+            body.extend_from_slice(word.as_bytes());
+            body.push(0);
+        }
+    }
+    frame(OP_PROGRAMS, &body)
+}
+
+/// The BATCH request.
+pub fn batch_request(steps: &[u32], timeout_ms: u64, stop_on_failure: bool) -> Vec<u8> {
+    let mut body = Vec::with_capacity(13 + 4 * steps.len());
+    body.push(u8::from(stop_on_failure));
+    body.extend_from_slice(&timeout_ms.to_le_bytes());
+    body.extend_from_slice(&(steps.len() as u32).to_le_bytes());
+    for s in steps {
+        body.extend_from_slice(&s.to_le_bytes());
+    }
+    frame(OP_BATCH, &body)
+}
+
+/// One response frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Response {
     pub kind: u8,
@@ -63,87 +92,51 @@ pub struct Response {
     pub timed_out: u8,
 }
 
-const RESPONSE_LEN: usize = 1 + 8 * 11 + 1 + 4 + 1;
-
-impl Request {
-    /// Serialise as one frame: `u32 length`, then `op`, `flags`, `timeout`,
-    /// `argc`, and the NUL-terminated words.
-    pub fn write_to(&self, w: &mut impl Write) -> io::Result<()> {
-        let words: usize = self.argv.iter().map(|a| a.len() + 1).sum();
-        let len = 1 + 1 + 8 + 4 + words;
-        let mut frame = Vec::with_capacity(4 + len);
-        frame.extend_from_slice(&(len as u32).to_le_bytes());
-        frame.push(self.op as u8);
-        frame.push(u8::from(self.flags.null_stdio) | (u8::from(self.flags.new_group) << 1));
-        frame.extend_from_slice(&self.timeout_ms.to_le_bytes());
-        frame.extend_from_slice(&(self.argv.len() as u32).to_le_bytes());
-        for word in &self.argv {
-            frame.extend_from_slice(word.as_bytes());
-            frame.push(0);
-        }
-        w.write_all(&frame)?;
-        w.flush()
-    }
-}
-
-/// A request as the launcher sees it: borrowed words inside the receive
-/// buffer, each still NUL-terminated.
-pub struct RawRequest<'a> {
-    pub op: Op,
-    pub flags: RunFlags,
-    pub timeout_ms: u64,
-    pub words: Vec<&'a std::ffi::CStr>,
-}
-
-/// Read one request frame into `buf` (reused). `Ok(None)` at end of input:
-/// the tool has finished or died, and the launcher should exit.
-pub fn read_request_frame(r: &mut impl Read, buf: &mut Vec<u8>) -> io::Result<Option<()>> {
-    let mut len = [0u8; 4];
-    match r.read_exact(&mut len) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
-        Err(e) => return Err(e),
-    }
-    let len = u32::from_le_bytes(len) as usize;
-    buf.clear();
-    buf.resize(len, 0);
-    r.read_exact(buf)?;
-    Ok(Some(()))
-}
-
-/// Decode a frame read by [`read_request_frame`].
-pub fn parse_request(buf: &[u8]) -> Result<RawRequest<'_>, &'static str> {
-    if buf.len() < 14 {
-        return Err("short request");
-    }
-    let op = match buf[0] {
-        0 => Op::Run,
-        1 => Op::Floor,
-        _ => return Err("unknown op"),
-    };
-    let flags = RunFlags {
-        null_stdio: buf[1] & 1 != 0,
-        new_group: buf[1] & 2 != 0,
-    };
-    let timeout_ms = u64::from_le_bytes(buf[2..10].try_into().map_err(|_| "bad timeout")?);
-    let argc = u32::from_le_bytes(buf[10..14].try_into().map_err(|_| "bad argc")?) as usize;
-    let mut words = Vec::with_capacity(argc);
-    let mut rest = &buf[14..];
-    for _ in 0..argc {
-        let word = std::ffi::CStr::from_bytes_until_nul(rest).map_err(|_| "unterminated word")?;
-        rest = &rest[word.to_bytes().len() + 1..];
-        words.push(word);
-    }
-    Ok(RawRequest {
-        op,
-        flags,
-        timeout_ms,
-        words,
-    })
-}
-
 impl Response {
-    pub fn write_to(&self, w: &mut impl Write) -> io::Result<()> {
+    /// The run ended with exit code 0 (no signal, no timeout).
+    pub fn succeeded(&self) -> bool {
+        self.kind == FINISHED && self.signaled == 0 && self.code == 0 && self.timed_out == 0
+    }
+
+    /// Whether the launcher ends a batch after this response (the same rule
+    /// as `run_batch` in launcher.c).
+    pub fn ends_batch(&self, stop_on_failure: bool) -> bool {
+        self.kind != FINISHED || (stop_on_failure && !self.succeeded())
+    }
+
+    pub fn read_from(r: &mut impl Read) -> io::Result<Response> {
+        let mut b = [0u8; RESPONSE_LEN];
+        r.read_exact(&mut b)?;
+        Ok(Self::decode(&b))
+    }
+
+    fn decode(b: &[u8; RESPONSE_LEN]) -> Response {
+        let int = |i: usize| {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(&b[1 + 8 * i..9 + 8 * i]);
+            i64::from_le_bytes(bytes)
+        };
+        let o = 1 + 8 * 11;
+        Response {
+            kind: b[0],
+            value: int(0),
+            start_unix_us: int(1),
+            wall_ns: int(2) as u64,
+            user_us: int(3),
+            system_us: int(4),
+            maxrss_kib: int(5),
+            minor_faults: int(6),
+            major_faults: int(7),
+            voluntary_csw: int(8),
+            involuntary_csw: int(9),
+            signaled: b[o],
+            code: i32::from_le_bytes([b[o + 1], b[o + 2], b[o + 3], b[o + 4]]),
+            timed_out: b[o + 5],
+        }
+    }
+
+    /// Encode as the launcher does (for tests of the decoder).
+    pub fn encode(&self) -> [u8; RESPONSE_LEN] {
         let mut b = [0u8; RESPONSE_LEN];
         b[0] = self.kind;
         let ints = [
@@ -157,42 +150,23 @@ impl Response {
             self.major_faults,
             self.voluntary_csw,
             self.involuntary_csw,
+            0,
         ];
         for (i, v) in ints.iter().enumerate() {
             b[1 + 8 * i..9 + 8 * i].copy_from_slice(&v.to_le_bytes());
         }
-        // The 11th 8-byte slot is reserved (kept zero) for future fields.
         let o = 1 + 8 * 11;
         b[o] = self.signaled;
         b[o + 1..o + 5].copy_from_slice(&self.code.to_le_bytes());
         b[o + 5] = self.timed_out;
-        w.write_all(&b)?;
-        w.flush()
+        b
     }
+}
 
-    pub fn read_from(r: &mut impl Read) -> io::Result<Response> {
-        let mut b = [0u8; RESPONSE_LEN];
-        r.read_exact(&mut b)?;
-        let int =
-            |i: usize| i64::from_le_bytes(b[1 + 8 * i..9 + 8 * i].try_into().unwrap_or([0; 8]));
-        let o = 1 + 8 * 11;
-        Ok(Response {
-            kind: b[0],
-            value: int(0),
-            start_unix_us: int(1),
-            wall_ns: int(2) as u64,
-            user_us: int(3),
-            system_us: int(4),
-            maxrss_kib: int(5),
-            minor_faults: int(6),
-            major_faults: int(7),
-            voluntary_csw: int(8),
-            involuntary_csw: int(9),
-            signaled: b[o],
-            code: i32::from_le_bytes(b[o + 1..o + 5].try_into().unwrap_or([0; 4])),
-            timed_out: b[o + 5],
-        })
-    }
+/// Write a whole request and flush it.
+pub fn send(w: &mut impl Write, request: &[u8]) -> io::Result<()> {
+    w.write_all(request)?;
+    w.flush()
 }
 
 #[cfg(test)]
@@ -200,50 +174,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn request_round_trips_through_a_frame() {
-        let req = Request {
-            op: Op::Run,
-            flags: RunFlags {
-                null_stdio: true,
-                new_group: false,
-            },
-            timeout_ms: 1234,
-            argv: vec!["ls".into(), "-l".into(), "".into(), "a b".into()],
-        };
-        let mut bytes = Vec::new();
-        req.write_to(&mut bytes).unwrap();
-        let mut buf = Vec::new();
-        read_request_frame(&mut bytes.as_slice(), &mut buf)
-            .unwrap()
-            .unwrap();
-        let raw = parse_request(&buf).unwrap();
-        assert_eq!(raw.op, Op::Run);
-        assert_eq!(raw.flags, req.flags);
-        assert_eq!(raw.timeout_ms, 1234);
-        let words: Vec<_> = raw.words.iter().map(|w| w.to_str().unwrap()).collect();
-        assert_eq!(words, ["ls", "-l", "", "a b"]);
+    fn frames_carry_their_length_and_op() {
+        let f = batch_request(&[0, 1, 0], 1500, true);
+        assert_eq!(
+            u32::from_le_bytes(f[0..4].try_into().unwrap()) as usize,
+            f.len() - 4
+        );
+        assert_eq!(f[4], OP_BATCH);
+        assert_eq!(f[5], 1);
+        assert_eq!(u64::from_le_bytes(f[6..14].try_into().unwrap()), 1500);
+        assert_eq!(u32::from_le_bytes(f[14..18].try_into().unwrap()), 3);
+        assert_eq!(f.len(), 4 + 1 + 13 + 12);
     }
 
     #[test]
-    fn end_of_input_is_not_an_error() {
-        let mut buf = Vec::new();
-        assert!(read_request_frame(&mut [].as_slice(), &mut buf)
-            .unwrap()
-            .is_none());
+    fn program_tables_are_nul_separated_words() {
+        let argv = vec!["ls".to_string(), "-l".to_string(), String::new()];
+        let f = programs_request([(NULL_STDIO | NEW_GROUP, argv.as_slice())].into_iter());
+        assert_eq!(
+            &f[4..],
+            b"\x02\x01\x00\x00\x00\x03\x03\x00\x00\x00ls\0-l\0\0"
+        );
     }
 
     #[test]
-    fn truncated_words_are_rejected_not_panicking() {
-        let mut buf = vec![0u8, 0];
-        buf.extend_from_slice(&0u64.to_le_bytes());
-        buf.extend_from_slice(&2u32.to_le_bytes());
-        buf.extend_from_slice(b"abc");
-        assert!(parse_request(&buf).is_err());
-    }
-
-    #[test]
-    fn response_round_trips() {
-        let resp = Response {
+    fn responses_round_trip_and_know_where_a_batch_ends() {
+        let r = Response {
             kind: FINISHED,
             value: -3,
             start_unix_us: 1_700_000_000_000_000,
@@ -255,13 +211,19 @@ mod tests {
             major_faults: 5,
             voluntary_csw: 6,
             involuntary_csw: 7,
-            signaled: 1,
+            signaled: 0,
             code: 9,
-            timed_out: 1,
+            timed_out: 0,
         };
-        let mut bytes = Vec::new();
-        resp.write_to(&mut bytes).unwrap();
-        assert_eq!(bytes.len(), RESPONSE_LEN);
-        assert_eq!(Response::read_from(&mut bytes.as_slice()).unwrap(), resp);
+        let bytes = r.encode();
+        assert_eq!(Response::read_from(&mut bytes.as_slice()).unwrap(), r);
+        assert!(r.ends_batch(true) && !r.ends_batch(false));
+        let ok = Response { code: 0, ..r };
+        assert!(!ok.ends_batch(true));
+        let cancelled = Response {
+            kind: CANCELLED,
+            ..ok
+        };
+        assert!(cancelled.ends_batch(false));
     }
 }
