@@ -6,9 +6,12 @@
 //! (`experiment`) through the launcher (`measure`), record raw data
 //! ([`data`]), analyse ([`stats`]) and render (`report`, `export`).
 
+pub mod analysis;
 pub mod app;
 pub mod cli;
 pub mod data;
 pub mod experiment;
+pub mod export;
 pub mod measure;
+pub mod report;
 pub mod stats;

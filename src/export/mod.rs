@@ -1,0 +1,1 @@
+//! Exports for other programs: one file per format, each a pure writer.

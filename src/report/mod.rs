@@ -1,0 +1,1 @@
+//! Terminal reports: pure renderers from an `Analysis` into `impl Write`.

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Writes the synthetic raw-data fixtures in tests/data/fixtures/ used by the
+report and export snapshot tests: UTF-8 names, one run, many commands,
+all-zero times, identical commands, failed runs, and a mix of microsecond and
+second-scale commands. Deterministic (fixed seed); not run by CI.
+
+Usage: python3 tools/make_fixtures.py
+"""
+import os
+import random
+
+random.seed(7)
+OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "fixtures")
+HEADER = ("Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),"
+          "Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,"
+          "Wall clock (us),Total time (us),Total Context Switches,Sequence,"
+          "Start time (us since epoch),Signal,Timed out")
+
+
+def q(s):
+    return '"' + s.replace('"', '""') + '"'
+
+
+def write(name, cmds):
+    rows, seq, t0 = [], 0, 1795358000000000
+    for batch, (cmd, shell, nm, runs) in enumerate(cmds, 1):
+        for (u, s, rss, vcs, ics, wall, code) in runs:
+            seq += 1
+            rows.append(f"{q(cmd)},{q(shell)},{q(nm)},{batch},{code},{u},{s},{rss},{100 + seq % 7},0,"
+                        f"{vcs},{ics},{wall},{u + s},{vcs + ics},{seq},{t0 + seq * 5000},,0")
+    with open(os.path.join(OUT, name), "w") as f:
+        f.write(HEADER + "\n" + "\n".join(rows) + "\n")
+
+
+def gen(n, base, spread, rss=2_000_000, code=0):
+    out = []
+    for _ in range(n):
+        tot = int(base * random.lognormvariate(0, spread))
+        u = int(tot * 0.7)
+        out.append((u, tot - u, rss + 4096 * random.randint(0, 20), random.randint(0, 3),
+                    random.randint(0, 30), tot + random.randint(50, 400), code))
+    return out
+
+
+os.makedirs(OUT, exist_ok=True)
+write("utf8.csv", [("ls -l", "", "naïve ⛄ snowman", gen(12, 1500, 0.1)),
+                   ("sort big.txt", "", "日本語のコマンド名前がとても長いですね本当に長い名前です", gen(12, 9000, 0.1)),
+                   ("echo 🚀", "/bin/sh -c", "", gen(12, 1600, 0.1))])
+write("one_run.csv", [("true", "", "", gen(1, 800, 0.1)), ("ls", "", "", gen(1, 1200, 0.1))])
+write("many.csv", [(f"cmd{i:02d} --flag", "", " ", gen(6, 1000 + 150 * i, 0.05)) for i in range(30)])
+write("zeros.csv", [("noop", "", "", [(0, 0, 0, 0, 0, 0, 0)] * 8), ("noop2", "", "", [(0, 0, 0, 0, 0, 0, 0)] * 8)])
+same = gen(20, 3000, 0.2)
+write("identical.csv", [("a", "", "first", same), ("b", "", "second", same)])
+write("failures.csv", [("flaky", "", "", gen(10, 2000, 0.1) + gen(3, 500, 0.1, code=1))])
+write("seconds_mixed.csv", [("quick", "", "", gen(25, 400, 0.3)),
+                            ("slow", "", "", gen(25, 2_400_000, 0.05, rss=3_000_000_000))])
