@@ -155,8 +155,10 @@ mod tests {
 
     #[test]
     fn percentage_thresholds_become_relative() {
-        let mut s = Settings::default();
-        s.effect = Amount::Percent(2.0);
+        let s = Settings {
+            effect: Amount::Percent(2.0),
+            ..Settings::default()
+        };
         let r = rank_settings(&s);
         assert_eq!(r.effect, Threshold::Relative(0.02));
         assert_eq!(r.epsilon, Threshold::Absolute(250.0));
