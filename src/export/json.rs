@@ -1,0 +1,414 @@
+//! The JSON export (`--export-json`): Hyperfine 1.x's shape, plus everything
+//! BestGuess knows.
+//!
+//! Many people keep scripts around Hyperfine's JSON (its own
+//! `scripts/advanced_statistics.py`, `plot_whisker.py`, `plot_histogram.py`
+//! …). So the top level is Hyperfine 1.x's `{"results": [...]}`, and each
+//! result starts with exactly the keys and types Hyperfine writes: the
+//! command, wall-clock mean, stddev, median, min and max in seconds, mean
+//! user and system time in seconds, and the per-run `times`,
+//! `memory_usage_byte` and `exit_codes`. Those values are what Hyperfine
+//! would report for the same runs, mean and standard deviation included,
+//! because that is what those scripts expect.
+//!
+//! BestGuess's own results go under a `bestguess` key, which Hyperfine's
+//! readers ignore: per result, every run's raw measurements (integers, in
+//! µs, bytes and counts), order-statistic summaries, the shape of the
+//! total CPU time distribution and the comparison with the best; at the
+//! top level, the version, the settings and the ranking. `docs/JSON.md`
+//! documents every field.
+//!
+//! The document is written by a small pretty-printer over an ordered tree
+//! ([`Node`]) rather than through `serde_json::Value`: without serde_json's
+//! `preserve_order` feature, `Value` objects are sorted maps, which would put
+//! `bestguess` before `command`; and the per-run arrays are streamed from the
+//! dataset instead of being copied into a tree (a million runs is routine).
+//! serde_json still formats every scalar, so strings are escaped and numbers
+//! printed (shortest round-trip form) exactly as serde_json and Hyperfine do.
+//! A statistic that does not exist, or any non-finite number, is `null`.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+use crate::analysis::{Analysis, CommandStats};
+use crate::cli::settings::Amount;
+use crate::data::{CommandRuns, Metric, RunRecord};
+use crate::stats::{
+    Comparison, IdenticalReason, Method, RankedEntry, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
+};
+
+/// Writes the whole document, pretty-printed with two-space indentation
+/// (as `serde_json::to_writer_pretty` and Hyperfine do), ending in a
+/// newline.
+pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    let results = (0..analysis.commands.len())
+        .map(|i| result(analysis, i))
+        .collect();
+    let root = Node::Object(vec![
+        ("results", Node::Array(results)),
+        ("bestguess", top_level(analysis)),
+    ]);
+    emit(&mut out, &root, 0)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// A JSON value whose objects keep their keys in the order given.
+enum Node<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// Written as `null` unless finite.
+    Num(f64),
+    Str(Cow<'a, str>),
+    Array(Vec<Node<'a>>),
+    Object(Vec<(&'static str, Node<'a>)>),
+    /// An array with one value per run, computed while writing.
+    PerRun(&'a [RunRecord], fn(&RunRecord) -> Node<'static>),
+}
+
+fn text(s: &str) -> Node<'_> {
+    Node::Str(Cow::Borrowed(s))
+}
+
+fn count(n: usize) -> Node<'static> {
+    Node::Int(i64::try_from(n).unwrap_or(i64::MAX))
+}
+
+fn optional(x: Option<f64>) -> Node<'static> {
+    x.map_or(Node::Null, Node::Num)
+}
+
+fn seconds(us: f64) -> Node<'static> {
+    Node::Num(us / 1e6)
+}
+
+/// One element of `results`: Hyperfine's keys, then `bestguess`.
+fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
+    let runs = analysis.runs(i);
+    let stats = &analysis.commands[i];
+    let wall = stats.metric(Metric::Wall);
+    let q = &wall.quantiles;
+    Node::Object(vec![
+        ("command", text(&runs.command)),
+        ("mean", seconds(wall.mean)),
+        ("stddev", wall.sd.map_or(Node::Null, seconds)),
+        ("median", seconds(q.median)),
+        ("user", seconds(stats.metric(Metric::User).mean)),
+        ("system", seconds(stats.metric(Metric::System).mean)),
+        ("min", seconds(q.min)),
+        ("max", seconds(q.max)),
+        (
+            "times",
+            Node::PerRun(&runs.runs, |r| Node::Num(r.wall_us as f64 / 1e6)),
+        ),
+        (
+            "memory_usage_byte",
+            Node::PerRun(&runs.runs, |r| Node::Int(r.maxrss_bytes)),
+        ),
+        // As in Hyperfine, a run ended by a signal has no exit code.
+        (
+            "exit_codes",
+            Node::PerRun(&runs.runs, |r| match r.signal {
+                Some(_) => Node::Null,
+                None => Node::Int(r.exit_code.into()),
+            }),
+        ),
+        ("bestguess", own_result(analysis, i, runs, stats)),
+    ])
+}
+
+/// The `bestguess` object of one result.
+fn own_result<'a>(
+    analysis: &'a Analysis<'_>,
+    i: usize,
+    runs: &'a CommandRuns,
+    stats: &'a CommandStats,
+) -> Node<'a> {
+    let total = stats.metric(Metric::Total);
+    let normality = total.normality.ok();
+    let entry = analysis.ranking.entry(i);
+    let mut fields = vec![
+        ("name", text(&runs.name)),
+        ("shell", text(&runs.shell)),
+        (
+            "batch",
+            Node::Int(i64::try_from(runs.batch).unwrap_or(i64::MAX)),
+        ),
+        ("runs", count(stats.runs)),
+        ("failed", count(stats.failed)),
+        ("verdict", text(entry.map_or("not_compared", verdict))),
+        ("per_run", per_run(&runs.runs)),
+    ];
+    let summaries = [
+        ("total_us", Metric::Total),
+        ("user_us", Metric::User),
+        ("system_us", Metric::System),
+        ("wall_us", Metric::Wall),
+        ("maxrss_bytes", Metric::MaxRss),
+        ("context_switches", Metric::TotalCsw),
+    ];
+    for (key, metric) in summaries {
+        fields.push((key, summary(stats.metric(metric))));
+    }
+    fields.extend([
+        ("ad_statistic", optional(normality.map(|ad| ad.a2_star))),
+        ("ad_p_value", optional(normality.map(|ad| ad.p_value))),
+        ("skew", optional(total.skewness.ok())),
+        ("excess_kurtosis", optional(total.excess_kurtosis.ok())),
+    ]);
+    if let (Some(entry), Some(best)) = (entry, analysis.ranking.best()) {
+        if let Some(c) = &entry.comparison {
+            fields.push(("comparison", comparison(c, entry, best.index)));
+        }
+    }
+    Node::Object(fields)
+}
+
+fn verdict(entry: &RankedEntry) -> &'static str {
+    match entry.verdict {
+        Verdict::Best => "best",
+        Verdict::Identical { .. } => "identical",
+        Verdict::Slower => "slower",
+        Verdict::NotCompared { .. } => "not_compared",
+    }
+}
+
+/// Every run's raw measurements, in run order.
+fn per_run(runs: &[RunRecord]) -> Node<'_> {
+    Node::Object(vec![
+        ("total_us", Node::PerRun(runs, |r| Node::Int(r.total_us()))),
+        ("user_us", Node::PerRun(runs, |r| Node::Int(r.user_us))),
+        ("system_us", Node::PerRun(runs, |r| Node::Int(r.system_us))),
+        ("wall_us", Node::PerRun(runs, |r| Node::Int(r.wall_us))),
+        (
+            "maxrss_bytes",
+            Node::PerRun(runs, |r| Node::Int(r.maxrss_bytes)),
+        ),
+        (
+            "context_switches",
+            Node::PerRun(runs, |r| Node::Int(r.total_csw())),
+        ),
+        (
+            "exit_code",
+            Node::PerRun(runs, |r| Node::Int(r.exit_code.into())),
+        ),
+        (
+            "signal",
+            Node::PerRun(runs, |r| {
+                r.signal.map_or(Node::Null, |s| Node::Int(s.into()))
+            }),
+        ),
+    ])
+}
+
+fn summary(s: &Summary) -> Node<'static> {
+    let q = &s.quantiles;
+    Node::Object(vec![
+        ("mode", Node::Num(s.mode)),
+        ("min", Node::Num(q.min)),
+        ("q1", Node::Num(q.q1)),
+        ("median", Node::Num(q.median)),
+        ("q3", Node::Num(q.q3)),
+        ("p95", optional(q.p95)),
+        ("p99", optional(q.p99)),
+        ("max", Node::Num(q.max)),
+    ])
+}
+
+fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static> {
+    let mw = &c.mann_whitney;
+    let reasons = match &entry.verdict {
+        Verdict::Identical { reasons } => reasons.as_slice(),
+        _ => &[],
+    };
+    Node::Object(vec![
+        ("against", count(best)),
+        ("u", Node::Num(mw.u)),
+        ("w", Node::Num(mw.w)),
+        ("p_value", Node::Num(mw.p_value)),
+        ("p_value_adjusted", Node::Num(c.p_adjusted)),
+        ("method", text(method(mw.method))),
+        ("hl_shift_us", Node::Num(c.shift)),
+        ("ci_low_us", Node::Num(c.interval.low)),
+        ("ci_high_us", Node::Num(c.interval.high)),
+        ("ci_confidence", Node::Num(c.interval.achieved_confidence)),
+        ("ci_method", text(method(c.interval.method))),
+        ("prob_superiority", Node::Num(c.superiority)),
+        (
+            "identical",
+            Node::Bool(matches!(entry.verdict, Verdict::Identical { .. })),
+        ),
+        (
+            "reasons",
+            Node::Array(reasons.iter().map(|r| text(reason(*r))).collect()),
+        ),
+    ])
+}
+
+fn method(m: Method) -> &'static str {
+    match m {
+        Method::Exact => "exact",
+        Method::Asymptotic => "asymptotic",
+    }
+}
+
+fn reason(r: IdenticalReason) -> &'static str {
+    match r {
+        IdenticalReason::NotSignificant => "not_significant",
+        IdenticalReason::CiContainsZero => "ci_contains_zero",
+        IdenticalReason::EffectTooSmall => "effect_too_small",
+        IdenticalReason::HighSuperiority => "high_superiority",
+    }
+}
+
+/// The top-level `bestguess` object: version, settings, ranking.
+fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
+    let s = &analysis.settings;
+    let r = &analysis.ranking;
+    Node::Object(vec![
+        ("version", text(env!("CARGO_PKG_VERSION"))),
+        (
+            "settings",
+            Node::Object(vec![
+                ("width", count(s.width)),
+                ("alpha", Node::Num(s.alpha)),
+                ("epsilon", Node::Str(amount(s.epsilon).into())),
+                ("effect", Node::Str(amount(s.effect).into())),
+                ("super", Node::Num(s.superiority)),
+            ]),
+        ),
+        ("epsilon_us", Node::Num(r.epsilon)),
+        ("effect_us", Node::Num(r.effect)),
+        ("ranked_metric", text("total_us")),
+        ("min_runs_for_inference", count(MIN_VALUES_FOR_INFERENCE)),
+        ("inference", Node::Bool(r.inference)),
+        (
+            "ranking",
+            Node::Array(r.order().into_iter().map(count).collect()),
+        ),
+    ])
+}
+
+/// A threshold as it would be given to `-c`: `250us` or `2%`.
+fn amount(a: Amount) -> String {
+    match a {
+        Amount::Micros(us) => format!("{us}us"),
+        Amount::Percent(p) => format!("{p}%"),
+    }
+}
+
+/// Writes `node` pretty-printed; `depth` is the nesting level of `node`.
+fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
+    match node {
+        Node::Null => out.write_all(b"null"),
+        Node::Bool(b) => write!(out, "{b}"),
+        Node::Int(i) => write!(out, "{i}"),
+        Node::Num(x) => match serde_json::Number::from_f64(*x) {
+            Some(n) => write!(out, "{n}"),
+            None => out.write_all(b"null"),
+        },
+        Node::Str(s) => serde_json::to_writer(&mut *out, s.as_ref()).map_err(io::Error::from),
+        Node::Array(items) => list(out, depth, b"[]", items, |out, item| {
+            emit(out, item, depth + 1)
+        }),
+        Node::Object(fields) => list(out, depth, b"{}", fields, |out, (key, value)| {
+            serde_json::to_writer(&mut *out, key).map_err(io::Error::from)?;
+            out.write_all(b": ")?;
+            emit(out, value, depth + 1)
+        }),
+        Node::PerRun(runs, f) => list(out, depth, b"[]", runs, |out, run| {
+            emit(out, &f(run), depth + 1)
+        }),
+    }
+}
+
+/// Writes a bracketed, comma-separated list, one item per line; an empty
+/// list stays on one line (`[]`, `{}`), as serde_json writes it.
+fn list<W: Write, T>(
+    out: &mut W,
+    depth: usize,
+    brackets: &[u8; 2],
+    items: &[T],
+    mut each: impl FnMut(&mut W, &T) -> io::Result<()>,
+) -> io::Result<()> {
+    out.write_all(&brackets[..1])?;
+    for (k, item) in items.iter().enumerate() {
+        out.write_all(if k == 0 { b"\n" } else { b",\n" })?;
+        indent(out, depth + 1)?;
+        each(out, item)?;
+    }
+    if !items.is_empty() {
+        out.write_all(b"\n")?;
+        indent(out, depth)?;
+    }
+    out.write_all(&brackets[1..])
+}
+
+fn indent(out: &mut impl Write, depth: usize) -> io::Result<()> {
+    for _ in 0..depth {
+        out.write_all(b"  ")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(node: &Node<'_>) -> String {
+        let mut v = Vec::new();
+        emit(&mut v, node, 0).unwrap();
+        String::from_utf8(v).unwrap()
+    }
+
+    #[test]
+    fn printer_matches_serde_json_pretty() {
+        let runs = [
+            RunRecord {
+                wall_us: 1133,
+                ..RunRecord::default()
+            },
+            RunRecord {
+                wall_us: 2_000_000,
+                ..RunRecord::default()
+            },
+        ];
+        let node = Node::Object(vec![
+            ("a \"q\"", text("x\ny\u{1}")),
+            ("b", Node::Array(vec![])),
+            ("c", Node::Object(vec![])),
+            ("d", Node::Num(f64::NAN)),
+            ("e", Node::Num(f64::INFINITY)),
+            ("f", Node::Num(0.0)),
+            ("g", Node::Num(1e-7)),
+            ("h", Node::Int(-3)),
+            ("i", Node::Bool(false)),
+            ("j", Node::Null),
+            ("k", Node::PerRun(&runs, |r| seconds(r.wall_us as f64))),
+            (
+                "l",
+                Node::Array(vec![Node::Object(vec![("m", Node::Num(2.5))])]),
+            ),
+        ]);
+        let expected = serde_json::json!({
+            "a \"q\"": "x\ny\u{1}", "b": [], "c": {}, "d": null, "e": null, "f": 0.0,
+            "g": 1e-7, "h": -3, "i": false, "j": null, "k": [0.001133, 2.0],
+            "l": [{"m": 2.5}],
+        });
+        let ours = render(&node);
+        // Same text as serde_json's pretty printer (whose keys happen to be
+        // in sorted order here), and the same value when parsed back.
+        assert_eq!(ours, serde_json::to_string_pretty(&expected).unwrap());
+        let parsed: serde_json::Value = serde_json::from_str(&ours).unwrap();
+        assert_eq!(parsed, expected);
+    }
+
+    #[test]
+    fn amounts_round_trip_as_settings() {
+        assert_eq!(amount(Amount::Micros(250.0)), "250us");
+        assert_eq!(amount(Amount::Micros(0.5)), "0.5us");
+        assert_eq!(amount(Amount::Percent(2.0)), "2%");
+    }
+}
