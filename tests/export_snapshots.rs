@@ -227,10 +227,7 @@ fn text_with_commas_quotes_and_newlines_keeps_the_columns() {
         .collect();
     assert_eq!(table.len(), dataset.commands.len() + 2, "{markdown}");
     for line in table {
-        let pipes = line
-            .match_indices('|')
-            .filter(|(i, _)| *i == 0 || line.as_bytes()[i - 1] != b'\\');
-        assert_eq!(pipes.count(), 6, "{line}");
+        assert_eq!(cell_separators(line), 6, "{line}");
     }
     insta::assert_snapshot!("awkward_markdown", markdown);
 }
@@ -424,4 +421,75 @@ fn an_empty_dataset_exports_headers_only() {
     let doc = json(&render(&dataset, Format::Json));
     assert_eq!(doc["results"], serde_json::json!([]));
     assert!(render(&dataset, Format::Markdown).contains("No commands."));
+}
+
+/// Text that exercises every character CSV, JSON and Markdown treat
+/// specially, or anything at all.
+fn awkward_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    prop_oneof![
+        "[a-z ,\"\n\r|`\\\\\té🚀]{0,12}",
+        any::<String>().prop_map(|s| s.chars().take(12).collect()),
+    ]
+}
+
+/// Unescaped pipes: GitHub's table scanner takes a `|` right after a
+/// backslash into the cell, whatever precedes the backslash.
+fn cell_separators(line: &str) -> usize {
+    line.match_indices('|')
+        .filter(|(i, _)| *i == 0 || line.as_bytes()[i - 1] != b'\\')
+        .count()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_text_keeps_every_format_well_formed(
+        texts in proptest::collection::vec((awkward_text(), awkward_text(), awkward_text()), 1..4),
+        runs in 1i64..7,
+    ) {
+        let mut records = Vec::new();
+        for (k, (command, shell, name)) in texts.iter().enumerate() {
+            for run in 0..runs {
+                records.push(RunRecord {
+                    command: command.clone(),
+                    shell: shell.clone(),
+                    name: name.clone(),
+                    batch: k as u64 + 1,
+                    user_us: 1000 * (k as i64 + 1) + 13 * run,
+                    wall_us: 2000 + run,
+                    ..RunRecord::default()
+                });
+            }
+        }
+        let dataset = Dataset::from_records(records);
+        let n = dataset.commands.len();
+
+        let rows = csv_rows(&render(&dataset, Format::SummaryCsv));
+        proptest::prop_assert_eq!(rows.len(), n + 1);
+        for (row, c) in rows.iter().skip(1).zip(&dataset.commands) {
+            proptest::prop_assert_eq!(row.len(), 70);
+            proptest::prop_assert_eq!((&row[0], &row[1], &row[68]), (&*c.command, &*c.shell, &*c.name));
+        }
+
+        let rows = csv_rows(&render(&dataset, Format::HyperfineCsv));
+        proptest::prop_assert_eq!(rows.len(), n + 1);
+        for row in &rows {
+            proptest::prop_assert_eq!(row.len(), 8);
+        }
+
+        let doc = json(&render(&dataset, Format::Json));
+        for (r, c) in doc["results"].as_array().unwrap().iter().zip(&dataset.commands) {
+            proptest::prop_assert_eq!(&r["command"], &Value::from(c.command.as_str()));
+            proptest::prop_assert_eq!(&r["bestguess"]["name"], &Value::from(c.name.as_str()));
+        }
+
+        let markdown = render(&dataset, Format::Markdown);
+        let table: Vec<&str> = markdown.split('\n').take_while(|l| l.starts_with('|')).collect();
+        proptest::prop_assert_eq!(table.len(), n + 2, "{}", markdown);
+        for line in table {
+            proptest::prop_assert_eq!(cell_separators(line), 6, "{}", line);
+        }
+    }
 }
