@@ -1,0 +1,385 @@
+//! Display units and number formatting for every report.
+//!
+//! Statistics are kept in recording units (µs, bytes, counts) until they are
+//! printed; here one [`Scale`] is chosen per block of numbers (a table, a
+//! row, an axis) so that the largest value reads naturally: μs / ms / s for
+//! times, B / KB / MB / GB (1024-based) for memory, ct / K / M / G for
+//! counts. The unit is chosen from the value *as it will be printed*, so
+//! 999.6 μs becomes "1.00 ms" rather than "1000 μs". A number never overflows
+//! its column: a block whose largest value does not fit gets fewer decimals,
+//! and a single value that still does not fit is written in scientific
+//! notation (only absurd values, such as 10¹⁰ s, get there). No function
+//! here ever prints NaN or infinity; a non-finite input (which the
+//! statistics never produce) prints as `--`.
+
+use crate::data::Unit;
+
+/// One rung of a unit ladder.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Rung {
+    symbol: &'static str,
+    divisor: f64,
+    decimals: usize,
+}
+
+const fn rung(symbol: &'static str, divisor: f64, decimals: usize) -> Rung {
+    Rung {
+        symbol,
+        divisor,
+        decimals,
+    }
+}
+
+const TIME: [Rung; 3] = [rung("μs", 1.0, 0), rung("ms", 1e3, 2), rung("s", 1e6, 2)];
+const KIB: f64 = 1024.0;
+const SPACE: [Rung; 4] = [
+    rung("B", 1.0, 0),
+    rung("KB", KIB, 2),
+    rung("MB", KIB * KIB, 2),
+    rung("GB", KIB * KIB * KIB, 2),
+];
+const COUNT: [Rung; 4] = [
+    rung("ct", 1.0, 0),
+    rung("K", 1e3, 2),
+    rung("M", 1e6, 2),
+    rung("G", 1e9, 2),
+];
+
+fn ladder(unit: Unit) -> (&'static [Rung], f64) {
+    match unit {
+        Unit::Microseconds => (&TIME, 1000.0),
+        Unit::Bytes => (&SPACE, KIB),
+        Unit::Count => (&COUNT, 1000.0),
+    }
+}
+
+/// How a block of values of one unit is printed: divide by `divisor`, show
+/// `decimals` decimals, label with `symbol`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    symbol: &'static str,
+    divisor: f64,
+    decimals: usize,
+}
+
+impl Scale {
+    /// The smallest unit in which `max_abs` (in recording units) prints
+    /// below the next unit's threshold (1000, or 1024 for memory); the
+    /// largest unit if none.
+    pub fn choose(unit: Unit, max_abs: f64) -> Scale {
+        let (rungs, base) = ladder(unit);
+        let max_abs = if max_abs.is_finite() {
+            max_abs.abs()
+        } else {
+            0.0
+        };
+        let chosen = rungs
+            .iter()
+            .find(|r| round_to(max_abs / r.divisor, r.decimals) < base)
+            .unwrap_or(&rungs[rungs.len() - 1]);
+        Scale {
+            symbol: chosen.symbol,
+            divisor: chosen.divisor,
+            decimals: chosen.decimals,
+        }
+    }
+
+    /// [`Scale::choose`] for a time in µs.
+    pub fn time(max_abs_us: f64) -> Scale {
+        Scale::choose(Unit::Microseconds, max_abs_us)
+    }
+
+    /// This scale with as many of its decimals as let every value of
+    /// `values` fit in `width` columns (at least 0 decimals).
+    pub fn fitted(mut self, values: &[f64], width: usize) -> Scale {
+        while self.decimals > 0 && values.iter().any(|&v| self.number(v).len() > width) {
+            self.decimals -= 1;
+        }
+        self
+    }
+
+    /// This scale with more decimals if needed for `spread` (a difference
+    /// such as an IQR, in recording units) to show `digits` significant
+    /// digits: seconds data 2.3512…2.3587 s would otherwise print as
+    /// 2.35…2.36. Unchanged when that would take more decimals than the
+    /// integer recording units have (3 per step of 1000) or more than 4:
+    /// then the spread is too small to show in this unit anyway.
+    pub fn resolving(mut self, spread: f64, digits: usize) -> Scale {
+        if !(spread.is_finite() && spread > 0.0) {
+            return self;
+        }
+        let x = spread / self.divisor;
+        let needed = (digits as f64 - 1.0 - x.log10().floor()).max(0.0) as usize;
+        let limit = (self.divisor.log10().round() as usize).min(4);
+        if needed <= limit {
+            self.decimals = self.decimals.max(needed);
+        }
+        self
+    }
+
+    /// This scale with exactly `decimals` decimals.
+    pub fn with_decimals(mut self, decimals: usize) -> Scale {
+        self.decimals = decimals;
+        self
+    }
+
+    /// The unit symbol, e.g. `ms`.
+    pub fn symbol(&self) -> &'static str {
+        self.symbol
+    }
+
+    /// The divisor from recording units to this unit.
+    pub fn divisor(&self) -> f64 {
+        self.divisor
+    }
+
+    /// Number of decimals shown.
+    pub fn decimals(&self) -> usize {
+        self.decimals
+    }
+
+    /// The symbol padded to two columns (`s ` lines up with `ms`).
+    pub fn unit(&self) -> String {
+        format!("{:<2}", self.symbol)
+    }
+
+    /// `v` (recording units) in this unit, without padding or symbol.
+    pub fn number(&self, v: f64) -> String {
+        fixed(v / self.divisor, self.decimals)
+    }
+
+    /// `v` right-aligned in exactly `width` columns if at all possible:
+    /// with fewer decimals, then in scientific notation, when too wide.
+    pub fn number_in(&self, v: f64, width: usize) -> String {
+        let x = v / self.divisor;
+        let mut text = fixed(x, self.decimals);
+        let mut decimals = self.decimals;
+        while text.len() > width && decimals > 0 {
+            decimals -= 1;
+            text = fixed(x, decimals);
+        }
+        if text.len() > width {
+            text = scientific(x, width);
+        }
+        format!("{text:>width$}")
+    }
+
+    /// `v` in `width` columns followed by a space and the padded symbol,
+    /// e.g. `   1.24 ms` for width 7.
+    pub fn with_unit(&self, v: f64, width: usize) -> String {
+        format!("{} {}", self.number_in(v, width), self.unit())
+    }
+
+    /// `v` with its symbol and no padding, e.g. `1.24 ms`.
+    pub fn compact(&self, v: f64) -> String {
+        format!("{} {}", self.number(v), self.symbol)
+    }
+}
+
+/// A time in µs with the unit chosen for it alone, e.g. `250 μs`, `1.50 ms`.
+pub fn time(us: f64) -> String {
+    Scale::time(us).compact(us)
+}
+
+/// `x` rounded to `decimals` decimals (for comparisons, not printing).
+fn round_to(x: f64, decimals: usize) -> f64 {
+    let f = 10f64.powi(decimals as i32);
+    (x * f).round() / f
+}
+
+/// `x` with `decimals` decimals; never `-0.00`, never NaN or inf.
+pub fn fixed(x: f64, decimals: usize) -> String {
+    if !x.is_finite() {
+        return "--".to_owned();
+    }
+    let text = format!("{x:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_owned(),
+        _ => text,
+    }
+}
+
+/// `x` in scientific notation in at most `width` columns where possible
+/// (`1.23e12`), for values no unit can hold.
+fn scientific(x: f64, width: usize) -> String {
+    if !x.is_finite() {
+        return "--".to_owned();
+    }
+    for precision in (0..=3).rev() {
+        let text = format!("{x:.precision$e}");
+        if text.len() <= width {
+            return text;
+        }
+    }
+    format!("{x:.0e}")
+}
+
+/// A p-value: three decimals, or `< 0.001`.
+pub fn p_value(p: f64) -> String {
+    if p < 0.001 {
+        "< 0.001".to_owned()
+    } else {
+        fixed(p, 3)
+    }
+}
+
+/// A setting such as alpha or super as the user would write it (`0.05`,
+/// `0.333`), with at most four decimals.
+pub fn plain(x: f64) -> String {
+    if !x.is_finite() {
+        return "--".to_owned();
+    }
+    let text = format!("{x}");
+    if text.len() <= 6 {
+        return text;
+    }
+    let text = format!("{x:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    text.to_owned()
+}
+
+/// A fraction as a percentage with at most one decimal: `0.333` → `33.3%`,
+/// `0.5` → `50%`.
+pub fn percent(fraction: f64) -> String {
+    let text = fixed(fraction * 100.0, 1);
+    let text = text.strip_suffix(".0").unwrap_or(&text);
+    format!("{text}%")
+}
+
+/// A ratio such as `1.23x` in at most 8 columns (fewer decimals for large
+/// ratios); `—` when it is undefined (a zero denominator).
+pub fn ratio(numerator: f64, denominator: f64) -> String {
+    let r = numerator / denominator;
+    if denominator == 0.0 || !r.is_finite() {
+        return "—".to_owned();
+    }
+    let text = [2, 1, 0]
+        .iter()
+        .map(|&d| fixed(r, d))
+        .find(|t| t.len() <= 7)
+        .unwrap_or_else(|| scientific(r, 7));
+    format!("{text}x")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(us: f64) -> String {
+        time(us)
+    }
+
+    #[test]
+    fn time_unit_boundaries() {
+        assert_eq!(t(0.0), "0 μs");
+        assert_eq!(t(999.0), "999 μs");
+        assert_eq!(t(999.4), "999 μs");
+        // Would print as "1000 μs": the next unit reads better.
+        assert_eq!(t(999.6), "1.00 ms");
+        assert_eq!(t(1000.0), "1.00 ms");
+        assert_eq!(t(999_990.0), "999.99 ms");
+        assert_eq!(t(999_994.0), "999.99 ms");
+        assert_eq!(t(999_995.0), "1.00 s");
+        assert_eq!(t(1_000_000.0), "1.00 s");
+        assert_eq!(t(4_418_639.0), "4.42 s");
+        assert_eq!(t(-1500.0), "-1.50 ms");
+    }
+
+    #[test]
+    fn memory_units_are_1024_based() {
+        let s = |b: f64| Scale::choose(Unit::Bytes, b).compact(b);
+        assert_eq!(s(0.0), "0 B");
+        assert_eq!(s(1023.0), "1023 B");
+        assert_eq!(s(1024.0), "1.00 KB");
+        assert_eq!(s(1_884_160.0), "1.80 MB");
+        assert_eq!(s(1024.0 * 1024.0 - 1.0), "1.00 MB");
+        assert_eq!(s(1024.0 * 1024.0 * 1024.0), "1.00 GB");
+        assert_eq!(s(5.5 * 1024.0 * 1024.0 * 1024.0), "5.50 GB");
+    }
+
+    #[test]
+    fn count_units_are_1000_based() {
+        let s = |c: f64| Scale::choose(Unit::Count, c).compact(c);
+        assert_eq!(s(0.0), "0 ct");
+        assert_eq!(s(999.0), "999 ct");
+        assert_eq!(s(1000.0), "1.00 K");
+        assert_eq!(s(41_036.0), "41.04 K");
+        assert_eq!(s(2_500_000.0), "2.50 M");
+        assert_eq!(s(3e9), "3.00 G");
+    }
+
+    #[test]
+    fn numbers_never_overflow_their_column() {
+        let s = Scale::time(1e12); // 10^6 s
+        assert_eq!(s.symbol(), "s");
+        assert_eq!(s.number_in(1e12, 7), "1000000");
+        assert_eq!(s.number_in(1e13, 7), "1.000e7");
+        assert_eq!(s.number_in(1.5e9, 7), "1500.00");
+        assert_eq!(s.number_in(1.5e10, 7), "15000.0");
+        for v in [
+            0.0, 1.0, 999.0, 1e6, 1e9, 1e12, 1e15, 9.2e18, -9.2e18, 1e100,
+        ] {
+            for unit in [Unit::Microseconds, Unit::Bytes, Unit::Count] {
+                let scale = Scale::choose(unit, v);
+                assert!(scale.number_in(v, 7).len() <= 7, "{v} {unit:?}");
+            }
+        }
+        // A fitted block drops decimals for all its values alike.
+        let s = Scale::time(2.5e10).fitted(&[2.5e10, 1e6], 7);
+        assert_eq!(
+            (s.number(2.5e10), s.number(1e6)),
+            ("25000.0".into(), "1.0".into())
+        );
+    }
+
+    #[test]
+    fn narrow_spreads_get_more_decimals() {
+        let s = Scale::time(2.36e6);
+        assert_eq!(s.resolving(9_800.0, 2).number(2_351_234.0), "2.3512");
+        assert_eq!(s.resolving(9_800.0, 1).number(2_351_234.0), "2.351");
+        // Already enough: unchanged.
+        assert_eq!(Scale::time(5e3).resolving(2_120.0, 2).decimals(), 2);
+        assert_eq!(Scale::time(5e3).resolving(50.0, 1).decimals(), 2);
+        // Never beyond the recording precision (1 µs = 0.001 ms).
+        assert_eq!(Scale::time(5e3).resolving(10.0, 2).decimals(), 3);
+        assert_eq!(Scale::time(5e3).resolving(1.0, 2).decimals(), 2);
+        assert_eq!(Scale::time(500.0).resolving(1.0, 2).decimals(), 0);
+        // A spread of a few KB in GB would need 6 decimals: not shown.
+        let gb = Scale::choose(Unit::Bytes, 3e9);
+        assert_eq!(gb.resolving(4096.0, 1).decimals(), 2);
+        // Nothing to resolve.
+        assert_eq!(Scale::time(5e3).resolving(0.0, 2).decimals(), 2);
+        assert_eq!(Scale::time(5e3).resolving(f64::NAN, 2).decimals(), 2);
+    }
+
+    #[test]
+    fn padded_units_line_up() {
+        assert_eq!(Scale::time(1e6).with_unit(2.36e6, 7), "   2.36 s ");
+        assert_eq!(Scale::time(1.0).with_unit(12.0, 7), "     12 μs");
+    }
+
+    #[test]
+    fn no_negative_zero_and_no_nan() {
+        assert_eq!(fixed(-0.001, 2), "0.00");
+        assert_eq!(fixed(-0.0, 0), "0");
+        assert_eq!(fixed(f64::NAN, 2), "--");
+        assert_eq!(fixed(f64::INFINITY, 2), "--");
+        assert_eq!(ratio(5.0, 0.0), "—");
+        assert_eq!(ratio(0.0, 0.0), "—");
+    }
+
+    #[test]
+    fn small_formats() {
+        assert_eq!(p_value(0.0123), "0.012");
+        assert_eq!(p_value(0.0009), "< 0.001");
+        assert_eq!(p_value(1.0), "1.000");
+        assert_eq!(plain(0.05), "0.05");
+        assert_eq!(plain(0.333), "0.333");
+        assert_eq!(plain(1.0 / 3.0), "0.3333");
+        assert_eq!(percent(0.333), "33.3%");
+        assert_eq!(percent(0.5), "50%");
+        assert_eq!(ratio(1.23, 1.0), "1.23x");
+        assert_eq!(ratio(53725.3, 1.0), "53725.3x");
+        assert_eq!(ratio(1e9, 1.0), "1.000e9x");
+    }
+}
