@@ -31,9 +31,12 @@
 //! formatting), [`text`] (display-width truncation and padding) and
 //! [`frame`] (the rounded frame of the `-D`, `-T` and `-E` tables).
 
+mod boxplot;
 mod dist;
+mod explain;
 mod frame;
 mod graph;
+mod ranking;
 mod summary;
 mod tail;
 pub mod text;
@@ -48,8 +51,8 @@ use crate::data::{CommandRuns, Metric};
 /// Narrowest and widest plot accepted (the `width` setting's range).
 const WIDTH_RANGE: (usize, usize) = (40, 1024);
 
-/// Prints every report the selection asks for: the per-command blocks
-/// (the box plot and the ranking are still to come).
+/// Prints every report the selection asks for: the per-command blocks,
+/// then the box plot and the ranking.
 pub fn render(
     analysis: &Analysis<'_>,
     selection: &Selection,
@@ -58,7 +61,7 @@ pub fn render(
     for index in 0..analysis.commands.len() {
         render_command(analysis, index, selection, out)?;
     }
-    Ok(())
+    render_overall(analysis, selection, out)
 }
 
 /// Prints the per-command blocks of command `index` (dataset order):
@@ -104,6 +107,22 @@ pub fn render_command(
     if s.tail {
         tail::write(out, stats.metric(Metric::Total))?;
         writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// Prints the reports about all commands together: the box plot and the
+/// ranking, as selected.
+pub fn render_overall(
+    analysis: &Analysis<'_>,
+    selection: &Selection,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if selection.boxplot {
+        boxplot::write(out, analysis, plot_width(analysis))?;
+    }
+    if selection.ranking {
+        ranking::write(out, analysis, selection.explain)?;
     }
     Ok(())
 }
