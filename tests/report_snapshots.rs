@@ -1,0 +1,429 @@
+//! Every terminal report, pinned by insta snapshots on fixed data: the C
+//! reference's own files (`tests/data/reference/`) and synthetic edge cases
+//! (`tests/data/fixtures/`: Unicode names, one run, 30 commands, all-zero
+//! times, identical commands, failed runs, seconds and gigabytes).
+//!
+//! Selections are built from the report switches exactly as the command
+//! line builds them (`-G` alone still prints the summary and the ranking),
+//! so each snapshot is what a user sees for that command line. Besides the
+//! snapshots: alignment checks by display width on every report of every
+//! file, and a property test that no dataset makes `render` panic or print
+//! NaN or infinity.
+
+use std::path::PathBuf;
+
+use bestguess::analysis::Analysis;
+use bestguess::cli::args::ReportSwitch::{self, *};
+use bestguess::cli::settings::{Amount, Settings};
+use bestguess::cli::Selection;
+use bestguess::data::{Dataset, RunRecord};
+use bestguess::report::{render, text};
+use proptest::prelude::*;
+
+const REFERENCE: [&str; 9] = [
+    "raw1.csv",
+    "raw100.csv",
+    "rawps1.csv",
+    "pi1.csv",
+    "seconds.csv",
+    "brandAB.csv",
+    "farmboys.csv",
+    "minitab.csv",
+    "rosie-grep-awk.csv",
+];
+
+const FIXTURES: [&str; 7] = [
+    "utf8.csv",
+    "one_run.csv",
+    "many.csv",
+    "zeros.csv",
+    "identical.csv",
+    "failures.csv",
+    "seconds_mixed.csv",
+];
+
+/// `tests/data/reference/<file>` or `tests/data/fixtures/<file>`.
+fn path(file: &str) -> String {
+    let dir = if REFERENCE.contains(&file) {
+        "reference"
+    } else {
+        "fixtures"
+    };
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(dir)
+        .join(file)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn dataset(file: &str) -> Dataset {
+    Dataset::read_files(&[path(file)]).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn render_dataset(d: &Dataset, switches: &[ReportSwitch], settings: Settings) -> String {
+    let analysis = Analysis::new(d, settings).unwrap();
+    let selection = Selection::from_switches(switches);
+    let mut out = Vec::new();
+    render(&analysis, &selection, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// The report of `file` for the given switches, default settings.
+fn report(file: &str, switches: &[ReportSwitch]) -> String {
+    render_dataset(&dataset(file), switches, Settings::default())
+}
+
+fn with_width(width: usize) -> Settings {
+    Settings {
+        width,
+        ..Settings::default()
+    }
+}
+
+/// A snapshot named `<name>` of the report.
+macro_rules! snap {
+    ($name:expr, $text:expr) => {
+        insta::assert_snapshot!($name, $text)
+    };
+}
+
+#[test]
+fn default_report_of_every_file() {
+    for file in REFERENCE.iter().chain(FIXTURES.iter()) {
+        snap!(format!("default__{file}"), report(file, &[]));
+    }
+}
+
+#[test]
+fn mini_summary() {
+    for file in ["raw1.csv", "seconds.csv", "utf8.csv", "seconds_mixed.csv"] {
+        snap!(format!("mini__{file}"), report(file, &[Mini]));
+    }
+}
+
+#[test]
+fn graph() {
+    for file in ["raw1.csv", "zeros.csv", "failures.csv", "one_run.csv"] {
+        snap!(format!("graph__{file}"), report(file, &[NoStats, Graph]));
+    }
+    snap!(
+        "graph_width_120__raw1.csv",
+        render_dataset(&dataset("raw1.csv"), &[NoStats, Graph], with_width(120))
+    );
+}
+
+#[test]
+fn distribution() {
+    for file in [
+        "raw1.csv",
+        "raw100.csv",
+        "rawps1.csv",
+        "pi1.csv",
+        "seconds.csv",
+        "zeros.csv",
+        "one_run.csv",
+        "identical.csv",
+        "failures.csv",
+    ] {
+        snap!(format!("dist__{file}"), report(file, &[NoStats, Dist]));
+    }
+}
+
+#[test]
+fn tail() {
+    for file in ["raw1.csv", "raw100.csv", "seconds.csv", "zeros.csv"] {
+        snap!(format!("tail__{file}"), report(file, &[NoStats, Tail]));
+    }
+}
+
+#[test]
+fn box_plot_at_80_and_120_columns() {
+    for file in [
+        "raw1.csv",
+        "raw100.csv",
+        "utf8.csv",
+        "many.csv",
+        "zeros.csv",
+        "one_run.csv",
+        "seconds_mixed.csv",
+        "rosie-grep-awk.csv",
+        "pi1.csv",
+    ] {
+        snap!(
+            format!("boxplot_80__{file}"),
+            report(file, &[Quiet, Boxplot])
+        );
+    }
+    for file in ["raw1.csv", "utf8.csv", "many.csv", "seconds_mixed.csv"] {
+        snap!(
+            format!("boxplot_120__{file}"),
+            render_dataset(&dataset(file), &[Quiet, Boxplot], with_width(120))
+        );
+    }
+}
+
+/// 120 commands of 1 to 3 runs each: numbering beyond 99 in the box plot,
+/// and a ranking without inference.
+fn hundred_and_twenty() -> Dataset {
+    let records = (0..120u64).flat_map(|c| {
+        (0..1 + c % 3).map(move |r| RunRecord {
+            command: format!("cmd{c}"),
+            batch: c + 1,
+            user_us: (1000 + 37 * c + 11 * r) as i64,
+            system_us: 100,
+            wall_us: 2000,
+            ..RunRecord::default()
+        })
+    });
+    Dataset::from_records(records.collect::<Vec<_>>())
+}
+
+#[test]
+fn box_plot_of_more_than_99_commands() {
+    let d = hundred_and_twenty();
+    let text = render_dataset(&d, &[Quiet, Boxplot], Settings::default());
+    assert!(text.contains("\n120:"), "{text}");
+    for line in text
+        .lines()
+        .take_while(|l| !l.starts_with("Box plot legend"))
+    {
+        assert!(text::width(line) <= 80, "{line}");
+    }
+    snap!("boxplot_80__120_commands", text);
+}
+
+#[test]
+fn ranking_alone() {
+    for file in ["raw1.csv", "many.csv", "one_run.csv", "utf8.csv"] {
+        snap!(format!("ranking__{file}"), report(file, &[Quiet, Ranking]));
+    }
+    snap!(
+        "ranking__120_commands",
+        render_dataset(
+            &hundred_and_twenty(),
+            &[Quiet, Ranking],
+            Settings::default()
+        )
+    );
+}
+
+#[test]
+fn explained_ranking() {
+    for file in [
+        "raw1.csv",
+        "identical.csv",
+        "many.csv",
+        "brandAB.csv",
+        "farmboys.csv",
+        "minitab.csv",
+        "rosie-grep-awk.csv",
+        "seconds_mixed.csv",
+        "utf8.csv",
+        "one_run.csv",
+        "failures.csv",
+    ] {
+        snap!(format!("explain__{file}"), report(file, &[Quiet, Explain]));
+    }
+}
+
+#[test]
+fn explained_ranking_with_relative_thresholds() {
+    let settings = Settings {
+        effect: Amount::Percent(2.0),
+        epsilon: Amount::Percent(1.0),
+        alpha: 0.01,
+        superiority: 0.25,
+        ..Settings::default()
+    };
+    snap!(
+        "explain_relative__pi1.csv",
+        render_dataset(&dataset("pi1.csv"), &[Quiet, Explain], settings)
+    );
+}
+
+#[test]
+fn quiet_prints_nothing() {
+    for file in REFERENCE.iter().chain(FIXTURES.iter()) {
+        assert_eq!(report(file, &[Quiet]), "", "{file}");
+    }
+    snap!("quiet__raw1.csv", report("raw1.csv", &[Quiet]));
+}
+
+#[test]
+fn combinations() {
+    snap!("tail_dist__raw100.csv", report("raw100.csv", &[Tail, Dist]));
+    snap!(
+        "boxplot_explain__raw1.csv",
+        report("raw1.csv", &[Boxplot, Explain])
+    );
+    snap!(
+        "everything__utf8.csv",
+        report("utf8.csv", &[Mini, Graph, Dist, Tail, Boxplot, Explain])
+    );
+    snap!(
+        "everything__zeros.csv",
+        report("zeros.csv", &[Graph, Dist, Tail, Boxplot, Explain])
+    );
+    snap!(
+        "quiet_then_boxplot__raw1.csv",
+        report("raw1.csv", &[Quiet, Boxplot])
+    );
+}
+
+/// Every switch that adds a report.
+const EVERYTHING: [ReportSwitch; 6] = [Graph, Dist, Tail, Boxplot, Explain, Summary];
+
+#[test]
+fn tables_align_by_display_width_in_every_report() {
+    for file in REFERENCE.iter().chain(FIXTURES.iter()) {
+        for extra in [None, Some(Mini)] {
+            let mut switches = EVERYTHING.to_vec();
+            switches.extend(extra);
+            let text = report(file, &switches);
+            check_alignment(file, &text);
+        }
+    }
+    check_alignment(
+        "120",
+        &render_dataset(&hundred_and_twenty(), &EVERYTHING, Settings::default()),
+    );
+}
+
+fn check_alignment(file: &str, text: &str) {
+    let mini = text.contains("Median      Max   ╮");
+    let mut frame_width = None;
+    for line in text.lines() {
+        let w = text::width(line);
+        let trimmed = line.trim_start();
+        // Frames: every line from ╭ to ╰ is as wide as the top.
+        if trimmed.starts_with('╭') {
+            frame_width = Some(w);
+        }
+        if let Some(fw) = frame_width {
+            assert_eq!(w, fw, "{file}: frame line {line:?}");
+        }
+        if trimmed.starts_with('╰') {
+            frame_width = None;
+            continue;
+        }
+        if frame_width.is_some() {
+            continue;
+        }
+        // Summary rows end in their bar at column 79 (61 for the mini one).
+        if line.starts_with("  ") && line.ends_with(['│', '╮', '╯']) {
+            assert_eq!(w, if mini { 61 } else { 79 }, "{file}: {line:?}");
+            assert_eq!(
+                columns(line, 30, 31),
+                if line.ends_with('╮') {
+                    "╭"
+                } else if line.ends_with('╯') {
+                    "╰"
+                } else {
+                    "│"
+                },
+                "{file}: {line:?}"
+            );
+        }
+        // Ranking rows: mark, "NNNN: label" in 40 columns, 2 spaces, then
+        // the median with its unit in 10 columns.
+        if is_ranking_row(line) {
+            assert_eq!(columns(line, 43, 45), "  ", "{file}: {line:?}");
+            let median = columns(line, 45, 55);
+            assert!(
+                ["μs", "ms", "s "].iter().any(|u| median.ends_with(u)) || median.ends_with(" s"),
+                "{file}: median {median:?} in {line:?}"
+            );
+            assert!(
+                matches!(columns(line, 55, 56).as_str(), "" | " "),
+                "{file}: {line:?}"
+            );
+        }
+    }
+}
+
+/// The characters of `line` that start in display columns `from..to`.
+fn columns(line: &str, from: usize, to: usize) -> String {
+    let mut column = 0;
+    let mut out = String::new();
+    for c in line.chars() {
+        if (from..to).contains(&column) {
+            out.push(c);
+        }
+        column += text::width(&c.to_string());
+    }
+    out
+}
+
+/// `  ✻   1: …` or `      1: …`.
+fn is_ranking_row(line: &str) -> bool {
+    let c: Vec<char> = line.chars().collect();
+    c.len() > 9
+        && c[0] == ' '
+        && c[1] == ' '
+        && (c[2] == '✻' || c[2] == ' ')
+        && c[3..7].iter().all(|d| *d == ' ' || d.is_ascii_digit())
+        && c[6].is_ascii_digit()
+        && c[7] == ':'
+        && c[8] == ' '
+}
+
+/// Tokens such as `NaN` or `inf` (whole words, not inside "inferential").
+fn has_non_finite(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|t| matches!(t, "NaN" | "nan" | "inf" | "Inf" | "infinity"))
+}
+
+fn arbitrary_dataset() -> impl Strategy<Value = Vec<Vec<i64>>> {
+    let value = prop_oneof![Just(0i64), 0i64..1000, 0i64..1_000_000, 0i64..1_000_000_000,];
+    let command = prop_oneof![
+        prop::collection::vec(value.clone(), 1..30),
+        (1usize..30).prop_map(|n| vec![0; n]),
+        (1usize..30, 0i64..1_000_000_000).prop_map(|(n, v)| vec![v; n]),
+    ];
+    prop::collection::vec(command, 1..=4)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn render_never_panics_nor_prints_non_finite_numbers(
+        commands in arbitrary_dataset(),
+        width in 40usize..200,
+        relative in any::<bool>(),
+        mini in any::<bool>(),
+    ) {
+        let records: Vec<RunRecord> = commands
+            .iter()
+            .enumerate()
+            .flat_map(|(c, totals)| {
+                totals.iter().map(move |&t| RunRecord {
+                    command: format!("cmd {c} 日本語 🚀"),
+                    batch: c as u64 + 1,
+                    user_us: t - t / 3,
+                    system_us: t / 3,
+                    wall_us: t * 2,
+                    maxrss_bytes: t * 1024,
+                    voluntary_csw: t % 97,
+                    involuntary_csw: t % 13,
+                    exit_code: i32::from(t % 5 == 0),
+                    ..RunRecord::default()
+                })
+            })
+            .collect();
+        let dataset = Dataset::from_records(records);
+        let mut settings = with_width(width);
+        if relative {
+            settings.effect = Amount::Percent(2.0);
+            settings.epsilon = Amount::Percent(1.0);
+        }
+        let mut switches = EVERYTHING.to_vec();
+        if mini {
+            switches.push(Mini);
+        }
+        let text = render_dataset(&dataset, &switches, settings);
+        prop_assert!(!has_non_finite(&text), "{}", text);
+        check_alignment("proptest", &text);
+    }
+}
