@@ -427,3 +427,46 @@ proptest! {
         check_alignment("proptest", &text);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Values far outside real timings (negative, up to 10^15 µs), widths
+    /// outside the setting's range and names with control characters,
+    /// combining marks and emoji still render without panicking.
+    #[test]
+    fn extreme_values_and_widths_still_render(
+        commands in prop::collection::vec(
+            prop::collection::vec(-1_000_000_000_000_000i64..1_000_000_000_000_000, 1..12),
+            1..=3,
+        ),
+        width in prop_oneof![Just(0usize), 1usize..40, 40usize..2000, Just(usize::MAX)],
+        name in "[a-z\n\t\u{301}\u{200D}🚀日]{0,60}",
+    ) {
+        let records: Vec<RunRecord> = commands
+            .iter()
+            .enumerate()
+            .flat_map(|(c, totals)| {
+                let name = name.clone();
+                totals.iter().map(move |&t| RunRecord {
+                    command: format!("cmd{c}"),
+                    name: name.clone(),
+                    batch: c as u64 + 1,
+                    user_us: t,
+                    wall_us: t,
+                    maxrss_bytes: t.saturating_abs(),
+                    voluntary_csw: t.saturating_abs(),
+                    ..RunRecord::default()
+                })
+            })
+            .collect();
+        let dataset = Dataset::from_records(records);
+        let mut switches = EVERYTHING.to_vec();
+        switches.push(Mini);
+        let text = render_dataset(&dataset, &switches, with_width(width));
+        prop_assert!(!has_non_finite(&text), "{}", text);
+        for line in text.lines() {
+            prop_assert!(!line.contains(['\n', '\t']));
+        }
+    }
+}
