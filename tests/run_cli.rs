@@ -323,7 +323,7 @@ fn random_order_without_a_seed_prints_the_seed() {
         .args(["--order", "random", "-r", "2", "true", "pwd"])
         .assert()
         .success()
-        .stdout(
+        .stderr(
             predicate::str::is_match("Random order, seed [0-9]+ \\(repeat with --seed [0-9]+\\)")
                 .unwrap(),
         );
@@ -560,6 +560,7 @@ fn an_uncreatable_output_file_fails_before_any_run() {
 
 /// Start bestguess on a long experiment, wait until `rows_wanted` runs are in
 /// the raw file, send `signal`, and return (exit status, stdout, rows).
+/// Returns (exit status, stdout + stderr, rows, time from signal to exit).
 fn interrupt_after(
     signal: i32,
     rows_wanted: usize,
@@ -602,7 +603,7 @@ fn interrupt_after(
     let took = signalled.elapsed();
     (
         output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stdout).unwrap() + &String::from_utf8(output.stderr).unwrap(),
         rows(&out),
         took,
     )

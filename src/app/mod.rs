@@ -6,8 +6,8 @@
 //! 143 when interrupted by SIGINT or SIGTERM.
 
 mod output;
+mod report;
 mod run;
-mod summary;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -127,7 +127,7 @@ fn dispatch(config: Config, program: &str, running: bool) -> Result<i32, AppErro
         }
         Config::Report(rc) => {
             drop(stdout);
-            summary::report_files(&rc)
+            report::report_files(&rc)
         }
     }
 }

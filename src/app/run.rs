@@ -4,7 +4,8 @@
 use std::io::Write;
 
 use super::output::Destination;
-use super::{exit, summary, AppError};
+use super::report::{self, OpenExports};
+use super::{exit, AppError};
 use crate::cli::RunConfig;
 use crate::data::{Dataset, RawCsvWriter, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
@@ -64,6 +65,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         }
         None => None,
     };
+    let exports = OpenExports::open(&rc.output.exports)?;
     preflight(&rc)?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
@@ -72,8 +74,12 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         .cancel_on_termination_signals()
         .map_err(|e| AppError::failure(format!("cannot install signal handlers: {e}")))?;
 
+    // Standard output carries the report, unless the raw data or an export
+    // goes there; notes about the run itself go to standard error, so that
+    // the report is byte-identical to what bestreport prints.
     let selection = rc.output.selection;
-    let to_stderr = rc.raw_output.as_deref() == Some("-");
+    let to_stderr =
+        rc.raw_output.as_deref() == Some("-") || OpenExports::uses_stdout(&rc.output.exports);
     let mut out: Box<dyn Write> = if to_stderr {
         Box::new(std::io::stderr())
     } else {
@@ -89,12 +95,10 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
             .map_err(write_err)?;
         }
         if rc.plan.order == Order::Random {
-            writeln!(
-                out,
-                "Random order, seed {} (repeat with --seed {}).\n",
+            eprintln!(
+                "Random order, seed {} (repeat with --seed {}).",
                 rc.plan.seed, rc.plan.seed
-            )
-            .map_err(write_err)?;
+            );
         }
     }
 
@@ -107,13 +111,12 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
     match result {
         Ok(()) => {
-            summary::print(&mut out, &dataset, &rc.output).map_err(write_err)?;
+            report::finish(&dataset, &rc.output, &mut out, exports)?;
             Ok(exit::OK)
         }
         Err(Stop::Interrupted(sig)) => {
-            let _ = writeln!(
-                out,
-                "Interrupted by {}: {} completed runs are kept{}.\n",
+            eprintln!(
+                "Interrupted by {}: {} completed runs are kept{}.",
                 sys::signal_name(sig),
                 dataset.run_count(),
                 if rc.raw_output.is_some() {
@@ -122,7 +125,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
                     ""
                 }
             );
-            let _ = summary::print(&mut out, &dataset, &rc.output);
+            report::finish(&dataset, &rc.output, &mut out, exports)?;
             Ok(128 + sig)
         }
         Err(e) => Err(AppError::failure(e.to_string())),

@@ -1,0 +1,87 @@
+//! Reports and exports, shared by both programs: one [`Analysis`] of one
+//! [`Dataset`], rendered by the same code. That is what makes the report
+//! `bestguess -o FILE` prints identical to `bestreport FILE`.
+
+use std::io::Write;
+
+use super::output::Destination;
+use super::{exit, AppError};
+use crate::analysis::Analysis;
+use crate::cli::config::Exports;
+use crate::cli::{Output, ReportConfig};
+use crate::data::Dataset;
+use crate::export::Format;
+use crate::report;
+
+/// Export files, created before anything runs or is read so that a bad path
+/// fails fast.
+pub struct OpenExports(Vec<(Format, String, Destination)>);
+
+impl OpenExports {
+    pub fn open(exports: &Exports) -> Result<OpenExports, AppError> {
+        let wanted = [
+            (Format::SummaryCsv, "--export-csv", &exports.csv),
+            (
+                Format::HyperfineCsv,
+                "--hyperfine-csv",
+                &exports.hyperfine_csv,
+            ),
+            (Format::Json, "--export-json", &exports.json),
+            (Format::Markdown, "--export-markdown", &exports.markdown),
+        ];
+        let mut open = Vec::new();
+        for (format, option, path) in wanted {
+            if let Some(path) = path {
+                open.push((
+                    format,
+                    format!("{option} {path}"),
+                    Destination::create(path, option)?,
+                ));
+            }
+        }
+        Ok(OpenExports(open))
+    }
+
+    /// Whether an export writes to standard output (reports then go to
+    /// standard error).
+    pub fn uses_stdout(exports: &Exports) -> bool {
+        exports.all().iter().any(|(_, p)| *p == "-")
+    }
+}
+
+/// Analyse `dataset`, print the selected reports to `out` and write every
+/// export.
+pub fn finish(
+    dataset: &Dataset,
+    output: &Output,
+    out: &mut dyn Write,
+    exports: OpenExports,
+) -> Result<(), AppError> {
+    if dataset.is_empty() {
+        return Ok(());
+    }
+    let analysis =
+        Analysis::new(dataset, output.settings).map_err(|e| AppError::failure(e.to_string()))?;
+    report::render(&analysis, &output.selection, out)
+        .and_then(|()| out.flush())
+        .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;
+    for (format, what, mut dest) in exports.0 {
+        format
+            .write(&analysis, &mut dest)
+            .and_then(|()| dest.flush())
+            .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
+    }
+    Ok(())
+}
+
+/// `bestreport FILE…` (and `bestguess -A report FILE…`).
+pub fn report_files(rc: &ReportConfig) -> Result<i32, AppError> {
+    let exports = OpenExports::open(&rc.output.exports)?;
+    let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
+    if OpenExports::uses_stdout(&rc.output.exports) {
+        finish(&dataset, &rc.output, &mut std::io::stderr().lock(), exports)?;
+    } else {
+        finish(&dataset, &rc.output, &mut std::io::stdout().lock(), exports)?;
+    }
+    Ok(exit::OK)
+}

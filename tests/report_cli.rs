@@ -1,0 +1,301 @@
+//! `bestreport` (and `bestguess -A report`) through the real binaries: every
+//! reference data file, the round trip from `bestguess -o`, exports from both
+//! programs, and every kind of bad input.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+fn bestreport() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("bestreport").unwrap()
+}
+
+fn bestguess() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("bestguess").unwrap()
+}
+
+fn reference(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/reference")
+        .join(name)
+}
+
+fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+}
+
+#[test]
+fn reads_every_raw_data_file_of_the_reference() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 24,
+        "all the reference's raw files are here: {files:?}"
+    );
+    for file in &files {
+        let a = bestreport().arg(file).arg("-BDTE").assert().success();
+        let out = stdout_of(&a);
+        assert!(out.contains("Command 1:"), "{}: {out}", file.display());
+        assert!(
+            out.contains("Best guess ranking") || out.contains("No ranking"),
+            "{}",
+            file.display()
+        );
+        let not_a_number = predicate::str::is_match(r"(?i)\b(nan|inf|infinity)\b").unwrap();
+        assert!(
+            !not_a_number.eval(&out),
+            "{} printed a non-number: {out}",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn the_textbook_examples_with_13_column_headers_are_ranked() {
+    let out = stdout_of(
+        &bestreport()
+            .arg(reference("brandAB.csv"))
+            .assert()
+            .success(),
+    );
+    assert!(out.contains("cmd1") && out.contains("cmd2"), "{out}");
+    let out = stdout_of(
+        &bestreport()
+            .arg(reference("farmboys.csv"))
+            .assert()
+            .success(),
+    );
+    assert!(
+        out.contains("performed identically"),
+        "farm vs town are identical: {out}"
+    );
+    let out = stdout_of(
+        &bestreport()
+            .arg(reference("minitab.csv"))
+            .assert()
+            .success(),
+    );
+    assert!(
+        out.contains("Lacking the 5 timed runs"),
+        "minitab has too few runs: {out}"
+    );
+}
+
+#[test]
+fn the_report_after_a_run_is_byte_identical_to_bestreport() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    for (i, options) in [
+        &[][..],
+        &["-M"],
+        &["-E", "-B"],
+        &["-D", "-T", "-G"],
+        &["-Q", "-R"],
+        &["-c", "width=120,effect=2%", "-BE"],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let order = if i % 2 == 0 {
+            "sequential"
+        } else {
+            "interleave"
+        };
+        let run = bestguess()
+            .args(["-r", "6", "--order", order, "-o"])
+            .arg(&raw)
+            .args(*options)
+            .args(["ls /", "-n", "listing", "true"])
+            .assert()
+            .success();
+        let report = bestreport().arg(&raw).args(*options).assert().success();
+        assert_eq!(stdout_of(&run), stdout_of(&report), "options {options:?}");
+        let via_action = bestguess()
+            .args(["-A", "report"])
+            .arg(&raw)
+            .args(*options)
+            .assert()
+            .success();
+        assert_eq!(stdout_of(&report), stdout_of(&via_action));
+    }
+}
+
+#[test]
+fn options_may_follow_file_names_and_dash_reads_stdin() {
+    let before = stdout_of(
+        &bestreport()
+            .args(["-M"])
+            .arg(reference("raw1.csv"))
+            .assert()
+            .success(),
+    );
+    let after = stdout_of(
+        &bestreport()
+            .arg(reference("raw1.csv"))
+            .arg("-M")
+            .assert()
+            .success(),
+    );
+    assert_eq!(before, after);
+    let stdin = fs::read(reference("raw1.csv")).unwrap();
+    let piped = stdout_of(
+        &bestreport()
+            .args(["-", "-M"])
+            .write_stdin(stdin)
+            .assert()
+            .success(),
+    );
+    assert_eq!(before, piped);
+}
+
+#[test]
+fn the_same_command_in_two_files_is_two_commands() {
+    let raw1 = reference("raw1.csv");
+    let out = stdout_of(&bestreport().arg(&raw1).arg(&raw1).assert().success());
+    assert!(out.contains("Command 4: ps Aux"), "{out}");
+}
+
+#[test]
+fn exports_come_from_both_programs() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let paths: Vec<PathBuf> = ["s.csv", "h.csv", "r.json", "r.md"]
+        .iter()
+        .map(|n| dir.path().join(n))
+        .collect();
+    let export_args = |paths: &[PathBuf]| -> Vec<String> {
+        [
+            "--export-csv",
+            "--hyperfine-csv",
+            "--export-json",
+            "--export-markdown",
+        ]
+        .iter()
+        .zip(paths)
+        .flat_map(|(o, p)| [o.to_string(), p.display().to_string()])
+        .collect()
+    };
+    bestguess()
+        .args(["-r", "5", "-o"])
+        .arg(&raw)
+        .args(export_args(&paths))
+        .args(["true", "ls"])
+        .assert()
+        .success();
+    let from_run: Vec<Vec<u8>> = paths.iter().map(|p| fs::read(p).unwrap()).collect();
+    let again: Vec<PathBuf> = ["s2.csv", "h2.csv", "r2.json", "r2.md"]
+        .iter()
+        .map(|n| dir.path().join(n))
+        .collect();
+    bestreport()
+        .arg(&raw)
+        .args(export_args(&again))
+        .assert()
+        .success();
+    for (a, b) in from_run
+        .iter()
+        .zip(again.iter().map(|p| fs::read(p).unwrap()))
+    {
+        assert_eq!(a, &b, "exports are the same from both programs");
+    }
+    let summary = String::from_utf8(from_run[0].clone()).unwrap();
+    assert!(summary.starts_with("Command,Shell,Runs (ct),Failed (ct),Total mode (μs)"));
+    let json: serde_json::Value = serde_json::from_slice(&from_run[2]).unwrap();
+    assert_eq!(json["results"].as_array().unwrap().len(), 2);
+    assert_eq!(json["results"][0]["times"].as_array().unwrap().len(), 5);
+    assert!(String::from_utf8(from_run[3].clone())
+        .unwrap()
+        .contains("| `true` |"));
+}
+
+#[test]
+fn an_export_to_stdout_sends_the_report_to_stderr() {
+    let a = bestreport()
+        .arg(reference("raw1.csv"))
+        .args(["--export-json", "-"])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    assert_eq!(json["results"].as_array().unwrap().len(), 2);
+    assert!(String::from_utf8_lossy(&a.get_output().stderr).contains("Best guess ranking"));
+}
+
+#[test]
+fn bad_input_is_one_line_naming_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        fs::write(&p, text).unwrap();
+        p
+    };
+    let header = "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,Wall clock (us)\n";
+    let bad_number = write(
+        "bad.csv",
+        &format!("{header}\"ls\",\"\",\"\",1,0,12x,0,1,1,0,0,0,10\n"),
+    );
+    let stray_quote = write(
+        "quote.csv",
+        &format!("{header}ls -l\",\"\",\"\",1,0,1,0,1,1,0,0,0,10\n"),
+    );
+    let short = write("short.csv", &format!("{header}\"ls\",\"\",\"\",1,0,1\n"));
+    let empty = write("empty.csv", "");
+    let header_only = write("header.csv", header);
+    for (file, says) in [
+        (&bad_number, "line 2, column 6"),
+        (&stray_quote, "line 2"),
+        (&short, "line 2"),
+        (&empty, "empty"),
+        (&header_only, "no data"),
+    ] {
+        let a = bestreport()
+            .arg(file)
+            .timeout(std::time::Duration::from_secs(10))
+            .assert()
+            .code(2);
+        let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(
+            err.contains(file.file_name().unwrap().to_str().unwrap()),
+            "names the file: {err}"
+        );
+        assert!(err.to_lowercase().contains(says), "{says}: {err}");
+    }
+    bestreport()
+        .arg(dir.path().join("missing.csv"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing.csv"));
+    bestreport()
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no data files"));
+    bestreport()
+        .args(["-r", "5"])
+        .arg(reference("raw1.csv"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--runs only applies when running"));
+}
+
+#[test]
+fn settings_are_checked_and_shown() {
+    bestreport()
+        .args(["-c", "width=10"])
+        .arg(reference("raw1.csv"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("40 to 1024"));
+    bestreport()
+        .args(["--config", "-c", "alpha=0.01,effect=3%"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("alpha = 0.01").and(predicate::str::contains("effect = 3%")),
+        );
+}
