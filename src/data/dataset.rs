@@ -167,13 +167,13 @@ impl Dataset {
 }
 
 impl CommandRuns {
-    /// How the command is shown in reports: its name if it has one, else
-    /// the command string. An empty command (which measures shell
+    /// How the command is shown in reports: its name if it has one (a name
+    /// of only blanks counts as none), else the command string. An empty command (which measures shell
     /// start-up) is shown as the shell with an empty argument, e.g.
     /// `/bin/sh -c ""`, which is literally what ran; without a shell (which
     /// cannot be run, but a file may say so) as `(empty)`.
     pub fn label(&self) -> Cow<'_, str> {
-        if !self.name.is_empty() {
+        if !self.name.trim().is_empty() {
             Cow::Borrowed(&self.name)
         } else if !self.command.is_empty() {
             Cow::Borrowed(&self.command)
@@ -417,6 +417,8 @@ mod tests {
         assert_eq!(c.label(), "ls -l");
         c.name = "listing".into();
         assert_eq!(c.label(), "listing");
+        c.name = "  \t".into();
+        assert_eq!(c.label(), "ls -l", "a blank name names nothing");
         c.name.clear();
         c.command.clear();
         assert_eq!(c.label(), "(empty)");

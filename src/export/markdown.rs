@@ -20,11 +20,10 @@
 //! span as `|`), and line breaks become spaces, which is how Markdown
 //! renders a line break inside a code span anyway.
 
-use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::analysis::Analysis;
-use crate::data::{CommandRuns, Metric};
+use crate::data::Metric;
 use crate::stats::{Comparison, IdenticalReason, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
 
 /// Writes the table and the ranking's verdicts.
@@ -45,7 +44,7 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "| {} | {} | {} … {} | {} … {} | {} |",
-            code(&label(analysis.runs(i))),
+            code(&analysis.runs(i).label()),
             unit.format(q.median),
             unit.format(q.q1),
             unit.format(q.q3),
@@ -80,7 +79,7 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, out: &mut impl Write) -> io
     if ranking.entries.len() == 1 {
         return Ok(());
     }
-    let shown = |e: &RankedEntry| code(&label(analysis.runs(e.index)));
+    let shown = |e: &RankedEntry| code(&analysis.runs(e.index).label());
     if !ranking.inference {
         let runs = if best.n == 1 { "run" } else { "runs" };
         return writeln!(
@@ -221,25 +220,6 @@ fn p_value(p: f64, analysis: &Analysis<'_>) -> String {
     }
 }
 
-/// The label of the terminal reports, except that a blank name (only
-/// spaces) names nothing, so the command is shown instead.
-fn label(runs: &CommandRuns) -> Cow<'_, str> {
-    if runs.name.is_empty() || !runs.name.trim().is_empty() {
-        runs.label()
-    } else if !runs.command.is_empty() {
-        Cow::Borrowed(&runs.command)
-    } else {
-        let unnamed = CommandRuns {
-            command: String::new(),
-            shell: runs.shell.clone(),
-            name: String::new(),
-            batch: runs.batch,
-            runs: Vec::new(),
-        };
-        Cow::Owned(unnamed.label().into_owned())
-    }
-}
-
 /// A note on failed runs, which are part of every statistic above.
 fn failures(analysis: &Analysis<'_>, out: &mut impl Write) -> io::Result<()> {
     let failed: Vec<String> = analysis
@@ -250,7 +230,7 @@ fn failures(analysis: &Analysis<'_>, out: &mut impl Write) -> io::Result<()> {
         .map(|(i, s)| {
             format!(
                 "{} {} of {}",
-                code(&label(analysis.runs(i))),
+                code(&analysis.runs(i).label()),
                 s.failed,
                 s.runs
             )
@@ -347,21 +327,6 @@ mod tests {
         assert_eq!(code("x\ny\r\nz"), "`x y  z`");
         assert_eq!(code(" a "), "`  a  `");
         assert_eq!(code(" "), "` `");
-    }
-
-    #[test]
-    fn a_blank_name_shows_the_command() {
-        let mut c = CommandRuns {
-            command: "ls".into(),
-            name: "  ".into(),
-            ..CommandRuns::default()
-        };
-        assert_eq!(label(&c), "ls");
-        c.command.clear();
-        c.shell = "/bin/sh -c".into();
-        assert_eq!(label(&c), "/bin/sh -c \"\"");
-        c.name = "named".into();
-        assert_eq!(label(&c), "named");
     }
 
     #[test]

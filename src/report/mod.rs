@@ -128,23 +128,9 @@ pub fn render_overall(
 }
 
 /// How a command is named in every report: [`CommandRuns::label`] on one
-/// line (control characters made spaces, trailing spaces dropped), except
-/// that a blank name (only spaces) names nothing, so the command is shown
-/// instead, as the Markdown export does.
+/// line (control characters made spaces, trailing spaces dropped).
 pub(crate) fn label(runs: &CommandRuns) -> String {
-    let label = if !runs.name.is_empty() && runs.name.trim().is_empty() {
-        let unnamed = CommandRuns {
-            command: runs.command.clone(),
-            shell: runs.shell.clone(),
-            name: String::new(),
-            batch: runs.batch,
-            runs: Vec::new(),
-        };
-        unnamed.label().into_owned()
-    } else {
-        runs.label().into_owned()
-    };
-    text::trim_end(&text::clean(&label)).to_owned()
+    text::trim_end(&text::clean(&runs.label())).to_owned()
 }
 
 /// The `width` setting, within its valid range.
