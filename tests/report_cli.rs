@@ -299,3 +299,26 @@ fn settings_are_checked_and_shown() {
             predicate::str::contains("alpha = 0.01").and(predicate::str::contains("effect = 3%")),
         );
 }
+
+#[test]
+fn commands_keep_their_input_numbers_under_random_order() {
+    // Regression: commands were numbered by their first run, which under
+    // --order random can be any of them.
+    for seed in ["1", "2", "3"] {
+        let out = stdout_of(
+            &bestguess()
+                .args(["-r", "3", "--order", "random", "--seed", seed, "-M"])
+                .args([
+                    "true", "-n", "first", "pwd", "-n", "second", "echo", "-n", "third",
+                ])
+                .assert()
+                .success(),
+        );
+        let headers: Vec<&str> = out.lines().filter(|l| l.starts_with("Command ")).collect();
+        assert_eq!(
+            headers,
+            ["Command 1: first", "Command 2: second", "Command 3: third"],
+            "seed {seed}"
+        );
+    }
+}

@@ -56,6 +56,9 @@ impl Dataset {
     ///
     /// Rows with the same Batch belong to the same command wherever they
     /// are; command, shell and name come from each batch's first row.
+    /// Commands are in batch order, which is the order they were given to
+    /// `bestguess` whatever order they ran in (with `--order random` the
+    /// first row of the file may belong to any command).
     pub fn from_records(records: impl IntoIterator<Item = RunRecord>) -> Self {
         let mut dataset = Dataset::default();
         dataset.add_source(records, 0);
@@ -141,6 +144,7 @@ impl Dataset {
         records: impl IntoIterator<Item = RunRecord>,
         offset: u64,
     ) -> Option<u64> {
+        let first = self.commands.len();
         // Original batch number -> index into self.commands.
         let mut by_batch: HashMap<u64, usize> = HashMap::new();
         let mut largest = None;
@@ -162,6 +166,9 @@ impl Dataset {
                 }
             }
         }
+        // The offset is the same for the whole source, so this is the
+        // source's own batch order (stable: equal batches cannot occur).
+        self.commands[first..].sort_by_key(|c| c.batch);
         largest
     }
 }
@@ -344,7 +351,7 @@ mod tests {
     }
 
     #[test]
-    fn interleaved_batches_group_by_batch_in_first_appearance_order() {
+    fn interleaved_batches_group_by_batch_in_batch_order() {
         let d = Dataset::from_records(vec![
             run("b", 2, 1),
             run("a", 1, 2),
@@ -353,7 +360,8 @@ mod tests {
         ]);
         assert_eq!(
             shape(&d),
-            vec![("b".into(), 2, vec![1, 3]), ("a".into(), 1, vec![2, 4])]
+            vec![("a".into(), 1, vec![2, 4]), ("b".into(), 2, vec![1, 3])],
+            "a random run order does not renumber the commands"
         );
     }
 
