@@ -21,22 +21,14 @@
 
 use std::time::{Duration, Instant};
 
-use bestguess::stats::{rank, RankSettings, Sample, Summary, Verdict};
+use bestguess::stats::{rank, RankSettings, Sample, SplitMix64, Summary, Verdict};
 
 /// SplitMix64 plus Box–Muller: enough randomness for synthetic data.
-struct Rng(u64);
+struct Rng(SplitMix64);
 
 impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
     fn uniform(&mut self) -> f64 {
-        ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+        self.0.uniform()
     }
 
     fn normal(&mut self) -> f64 {
@@ -127,7 +119,7 @@ fn peak_rss_mib() -> Option<f64> {
 }
 
 fn scenario(commands: usize, runs: usize, repeats: usize) -> Duration {
-    let mut rng = Rng(0xBE57_6E55 + commands as u64);
+    let mut rng = Rng(SplitMix64::new(0xBE57_6E55 + commands as u64));
     let data: Vec<Runs> = (0..commands)
         .map(|i| generate(&mut rng, runs, 1.0 + 0.01 * i as f64))
         .collect();
@@ -148,7 +140,7 @@ fn scenario(commands: usize, runs: usize, repeats: usize) -> Duration {
 /// Ranking two commands whose values are all distinct: every run is its
 /// own row and column of the difference matrix.
 fn worst_case_ranking(runs: usize) -> Duration {
-    let mut rng = Rng(0xD15_7111C7);
+    let mut rng = Rng(SplitMix64::new(0xD15_7111C7));
     let mut distinct = |median: f64| {
         let values = (0..runs).map(|_| rng.lognormal(median, 0.1) as f64 + rng.uniform());
         Sample::new(values.collect()).expect("finite")

@@ -31,6 +31,7 @@ mod normality;
 mod not_applicable;
 mod quantile;
 mod ranking;
+mod rng;
 mod sample;
 mod select;
 mod shift;
@@ -50,6 +51,7 @@ pub use ranking::{
     rank, IdenticalReason, RankSettings, RankedEntry, Ranking, SettingsError, Threshold, Verdict,
     MIN_VALUES_FOR_INFERENCE,
 };
+pub use rng::SplitMix64;
 pub use sample::{Sample, SampleError};
 pub use shift::{
     hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, shift_interval, Alpha,

@@ -27,31 +27,7 @@
 //! (rounding is monotone, so the matrix order holds for computed values
 //! too), equal to what sorting all of them would give, ties included.
 
-/// A small deterministic generator for pivot sampling (SplitMix64,
-/// Steele, Lea & Flood 2014). Randomness only affects speed, never the
-/// result, and a fixed seed makes runs reproducible.
-#[derive(Debug, Clone)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A nearly uniform integer in 0..bound (bound > 0). The bias (below
-    /// 2⁻⁶⁴ relative) only affects pivot quality, never the result.
-    fn below(&mut self, bound: u128) -> u128 {
-        match u64::try_from(bound) {
-            // Lemire's multiply-shift: no division on the common path.
-            Ok(b) => (u128::from(self.next_u64()) * u128::from(b)) >> 64,
-            Err(_) => ((u128::from(self.next_u64()) << 64) | u128::from(self.next_u64())) % bound,
-        }
-    }
-}
+use super::rng::SplitMix64;
 
 /// A sorted sample reduced to its distinct values.
 #[derive(Debug, Clone)]
@@ -229,7 +205,7 @@ impl Selection {
                 per_row: vec![d.y.len(); rows],
                 total: d.count,
             },
-            rng: SplitMix64(0x5EED_B357_6E55_0001),
+            rng: SplitMix64::new(0x5EED_B357_6E55_0001),
         }
     }
 
@@ -255,7 +231,7 @@ impl Selection {
             let active = self.high.total - self.low.total;
             let draws = (sample_size as u128).min(active) as usize;
             positions.clear();
-            positions.extend((0..draws).map(|_| self.rng.below(active)));
+            positions.extend((0..draws).map(|_| self.rng.below_u128(active)));
             positions.sort_unstable();
             pivots.clear();
             let mut row_start = 0u128;
