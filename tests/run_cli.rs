@@ -671,3 +671,42 @@ fn a_launcher_that_dies_is_an_error_not_a_hang() {
     assert!(start.elapsed() < Duration::from_secs(10));
     assert_eq!(rows(&out).len(), 3, "the first command's runs are kept");
 }
+
+#[test]
+fn progress_is_shown_only_on_a_terminal() {
+    // Piped stderr: nothing but errors.
+    bestguess()
+        .args(["-N", "-r", "20", "true"])
+        .assert()
+        .success()
+        .stderr("");
+    // On a terminal (script(1) provides one): a progress line, then cleared.
+    let bin = assert_cmd::cargo::cargo_bin("bestguess");
+    let cmd = format!("{} -N -r 300 'sleep 0.002' true", bin.display());
+    let Ok(out) = Command::new("script")
+        .args(["-q", "-c", &cmd, "/dev/null"])
+        .output()
+    else {
+        eprintln!("script(1) is not installed; skipping the terminal half of this test");
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("run 1/600 · command 1/2: sleep 0.002"),
+        "{text}"
+    );
+    assert!(text.contains("\r\x1b[K"), "the line is redrawn and cleared");
+    let quiet = Command::new("script")
+        .args([
+            "-q",
+            "-c",
+            &format!("{} -Q -r 50 true", bin.display()),
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&quiet.stdout).contains("run 1/"),
+        "-Q shows no progress"
+    );
+}

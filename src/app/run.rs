@@ -1,7 +1,7 @@
 //! `bestguess` running an experiment: launcher, outputs, preflight checks,
 //! signal handling, the runner, then the reports.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use super::output::Destination;
 use super::report::{self, OpenExports};
@@ -13,18 +13,75 @@ use crate::measure::launcher::Launcher;
 use crate::measure::{resolve, sys};
 
 /// Stores every run in memory and, with `-o`, writes it to the raw CSV
-/// (flushed per row).
+/// (flushed per row); shows progress if asked to.
 struct Sink {
     raw: Option<RawCsvWriter<Destination>>,
     records: Vec<RunRecord>,
+    progress: Option<Progress>,
 }
 
 impl RunSink for Sink {
     fn record(&mut self, run: &RunRecord) -> std::io::Result<()> {
         self.records.push(run.clone());
+        if let Some(p) = &mut self.progress {
+            p.update(run);
+        }
         match &mut self.raw {
             Some(w) => w.write_run(run),
             None => Ok(()),
+        }
+    }
+}
+
+/// A one-line progress display on standard error (a terminal): which run of
+/// how many, and of which command. Results arrive a batch at a time (about
+/// every 0.1 s), and the line is redrawn at most four times a second, so it
+/// adds no wake-ups while commands are measured.
+struct Progress {
+    total: u64,
+    commands: usize,
+    labels: Vec<String>,
+    last: Option<std::time::Instant>,
+}
+
+impl Progress {
+    const EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+    fn new(plan: &crate::experiment::Plan) -> Progress {
+        Progress {
+            total: plan.runs * plan.commands.len() as u64,
+            commands: plan.commands.len(),
+            labels: plan
+                .commands
+                .iter()
+                .map(|c| c.name.clone().unwrap_or_else(|| c.command.text.clone()))
+                .collect(),
+            last: None,
+        }
+    }
+
+    fn update(&mut self, run: &RunRecord) {
+        if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
+            return;
+        }
+        self.last = Some(std::time::Instant::now());
+        let label = self
+            .labels
+            .get(run.batch as usize - 1)
+            .map_or("", String::as_str);
+        let line = format!(
+            "run {}/{} · command {}/{}: {label}",
+            run.sequence.unwrap_or(0),
+            self.total,
+            run.batch,
+            self.commands
+        );
+        eprint!("\r\x1b[K{}", crate::report::text::truncate(&line, 78));
+    }
+
+    fn clear(&self) {
+        if self.last.is_some() {
+            eprint!("\r\x1b[K");
         }
     }
 }
@@ -102,12 +159,17 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         }
     }
 
+    let show_progress = !selection.quiet && std::io::stderr().is_terminal();
     let mut sink = Sink {
         raw,
         records: Vec::new(),
+        progress: show_progress.then(|| Progress::new(&rc.plan)),
     };
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
     drop(launcher);
+    if let Some(p) = &sink.progress {
+        p.clear();
+    }
     let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
     match result {
         Ok(()) => {
