@@ -21,15 +21,16 @@ struct Sink {
 }
 
 impl RunSink for Sink {
-    fn record(&mut self, run: &RunRecord) -> std::io::Result<()> {
-        self.records.push(run.clone());
+    fn record(&mut self, run: RunRecord) -> std::io::Result<()> {
         if let Some(p) = &mut self.progress {
-            p.update(run);
+            p.update(&run);
         }
-        match &mut self.raw {
-            Some(w) => w.write_run(run),
+        let written = match &mut self.raw {
+            Some(w) => w.write_run(&run),
             None => Ok(()),
-        }
+        };
+        self.records.push(run);
+        written
     }
 }
 

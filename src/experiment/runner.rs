@@ -46,12 +46,12 @@ fn next_batch_size(last_size: usize, last_took: Duration) -> usize {
 
 /// Receives every timed run as it completes.
 pub trait RunSink {
-    fn record(&mut self, run: &RunRecord) -> std::io::Result<()>;
+    fn record(&mut self, run: RunRecord) -> std::io::Result<()>;
 }
 
 impl RunSink for Vec<RunRecord> {
-    fn record(&mut self, run: &RunRecord) -> std::io::Result<()> {
-        self.push(run.clone());
+    fn record(&mut self, run: RunRecord) -> std::io::Result<()> {
+        self.push(run);
         Ok(())
     }
 }
@@ -376,7 +376,7 @@ impl State<'_> {
                 self.sequence += 1;
                 self.done[i] += 1;
                 let record = self.record(i, &m);
-                self.sink.record(&record).map_err(Stop::Sink)?;
+                self.sink.record(record).map_err(Stop::Sink)?;
                 (
                     Step::Run {
                         number: self.done[i],
