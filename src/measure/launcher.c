@@ -181,6 +181,10 @@ static void set_timer(uint64_t ms) {
 }
 
 static void run(char **argv, uint8_t flags, uint64_t timeout_ms, int devnull, struct response *r) {
+    if (cancelled_flag) { /* bestguess is stopping: start nothing new */
+        r->kind = CANCELLED;
+        return;
+    }
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     sigset_t empty, defaults;
@@ -205,10 +209,6 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_ms, int devnull, st
     posix_spawnattr_setflags(&attr, sflags);
 
     pid_t pid;
-    if (cancelled_flag) { /* bestguess is stopping: start nothing new */
-        r->kind = CANCELLED;
-        return;
-    }
     timed_out_flag = 0;
     block_signals(SIG_BLOCK); /* until child_pid is set */
     r->ints[1] = (int64_t)(clock_ns(CLOCK_REALTIME) / 1000u);
