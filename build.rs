@@ -12,7 +12,8 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
         .join("bestguess-launcher");
     let cc = env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    let base = ["-Os", "-std=c11", "-Wall", "-Wextra", "-o"];
+    // -s: no symbol table, 10 % less to copy into the memfd at every start.
+    let base = ["-Os", "-s", "-std=c11", "-Wall", "-Wextra", "-o"];
     // Static first: that is what keeps the launcher's peak RSS below the
     // commands it measures. A dynamic build still works, with a higher floor
     // that `--limits` reports.
