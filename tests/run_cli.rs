@@ -497,6 +497,29 @@ fn a_failing_command_stops_keeping_rows_and_suggesting_i() {
 }
 
 #[test]
+fn after_a_failure_what_was_measured_is_still_reported_and_exported() {
+    let dir = tmp();
+    let json = dir.path().join("r.json");
+    let assert = bestguess()
+        .args(["-r", "5", "--export-json"])
+        .arg(&json)
+        .args(["true", "false"])
+        .assert()
+        .code(2);
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.contains("Command 1: true") && stdout.contains("Command 2: false"),
+        "{stdout}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["results"][0]["times"].as_array().unwrap().len(), 5);
+    assert_eq!(
+        v["results"][1]["exit_codes"][0], 1,
+        "the failed run is in the export"
+    );
+}
+
+#[test]
 fn a_command_killed_by_a_signal_is_recorded_and_stops_unless_i() {
     let dir = tmp();
     let out = dir.path().join("raw.csv");

@@ -191,7 +191,12 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
             report::finish(&dataset, &rc.output, &mut out, exports)?;
             Ok(128 + sig)
         }
-        Err(e) => Err(AppError::failure(e.to_string())),
+        Err(e) => {
+            // What was measured before the failure is still reported (and
+            // exported), as after an interrupt; the error comes last.
+            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            Err(AppError::failure(e.to_string()))
+        }
     }
 }
 
