@@ -79,18 +79,7 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     let result = (|| {
         let parsed =
             args::parse(argv.into_iter().skip(1), running).map_err(|e| AppError::usage(e.0))?;
-        if running && parsed.positional.is_empty() && parsed.files.is_empty() && no_action(&parsed)
-        {
-            return Err(AppError::usage(
-                "no commands to run: give at least one, e.g. bestguess -r 20 \"ls -l\"; see --help",
-            ));
-        }
-        let running = match parsed.action.as_deref() {
-            Some("report") => false,
-            Some("run") => true,
-            _ => running,
-        };
-        dispatch(config::build(parsed, running)?, &program, running)
+        dispatch(config::build(parsed, running)?, &program)
     })();
     match result {
         Ok(status) => status,
@@ -102,11 +91,7 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     }
 }
 
-fn no_action(a: &args::Args) -> bool {
-    !a.help && !a.version && !a.show_config && !a.show_limits && a.action.is_none()
-}
-
-fn dispatch(config: Config, program: &str, running: bool) -> Result<i32, AppError> {
+fn dispatch(config: Config, program: &str) -> Result<i32, AppError> {
     let mut stdout = std::io::stdout().lock();
     let print = |out: &mut dyn Write, text: &str| -> Result<i32, AppError> {
         out.write_all(text.as_bytes())
@@ -114,7 +99,7 @@ fn dispatch(config: Config, program: &str, running: bool) -> Result<i32, AppErro
         Ok(exit::OK)
     };
     match config {
-        Config::Help => print(&mut stdout, &flags::help(program, running)),
+        Config::Help { running } => print(&mut stdout, &flags::help(program, running)),
         Config::Version => print(
             &mut stdout,
             &format!("{program} {}\n", env!("CARGO_PKG_VERSION")),

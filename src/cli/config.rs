@@ -118,7 +118,10 @@ pub struct Output {
 /// A validated command line.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Config {
-    Help,
+    /// Help for running (`bestguess`) or for reporting (`bestreport`).
+    Help {
+        running: bool,
+    },
     Version,
     ShowConfig(Settings),
     ShowLimits,
@@ -157,8 +160,12 @@ pub enum ConfigError {
 /// Validate. `running` is true for `bestguess` unless `-A report` says
 /// otherwise.
 pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
+    let action = running(args.action.as_deref(), default_running);
     if args.help {
-        return Ok(Config::Help);
+        // Help wins even over a bad -A; it then describes this program.
+        return Ok(Config::Help {
+            running: action.clone().unwrap_or(default_running),
+        });
     }
     if args.version {
         return Ok(Config::Version);
@@ -173,17 +180,7 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     if args.show_limits {
         return Ok(Config::ShowLimits);
     }
-    let running = match args.action.as_deref() {
-        None => default_running,
-        Some("run") => true,
-        Some("report") => false,
-        Some(other) => {
-            return Err(UsageError(format!(
-            "unknown action '{other}': use -A run (run an experiment) or -A report (read raw data)"
-        ))
-            .into())
-        }
-    };
+    let running = action?;
     let output = Output {
         selection: Selection::from_switches(&args.switches),
         settings,
@@ -209,6 +206,18 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         }));
     }
     run_config(args, output).map(|c| Config::Run(Box::new(c)))
+}
+
+/// Whether `-A` (or, without it, the program's name) asks to run commands.
+fn running(action: Option<&str>, default_running: bool) -> Result<bool, UsageError> {
+    match action {
+        None => Ok(default_running),
+        Some("run") => Ok(true),
+        Some("report") => Ok(false),
+        Some(other) => Err(UsageError(format!(
+            "unknown action '{other}': use -A run (run an experiment) or -A report (read raw data)"
+        ))),
+    }
 }
 
 /// At most one thing may write to standard output as a file.
@@ -288,7 +297,8 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     }
     if commands.is_empty() {
         return Err(UsageError(
-            "no commands to run: give at least one, e.g. bestguess -r 20 \"ls -l\"".into(),
+            "no commands to run: give at least one, e.g. bestguess -r 20 \"ls -l\"; see --help"
+                .into(),
         )
         .into());
     }
@@ -471,7 +481,18 @@ mod tests {
 
     #[test]
     fn help_version_config_and_actions() {
-        assert_eq!(config(&["-v", "-h"]).unwrap(), Config::Help);
+        assert_eq!(
+            config(&["-v", "-h"]).unwrap(),
+            Config::Help { running: true }
+        );
+        assert_eq!(
+            config(&["-h", "-A", "report"]).unwrap(),
+            Config::Help { running: false }
+        );
+        assert_eq!(
+            config(&["-h", "-A", "dance"]).unwrap(),
+            Config::Help { running: true }
+        );
         assert_eq!(config(&["-v"]).unwrap(), Config::Version);
         assert!(
             matches!(config(&["--config", "-c", "width=90"]).unwrap(), Config::ShowConfig(s) if s.width == 90)
