@@ -15,6 +15,9 @@
 //!   `bestguess` keys. The schema is in `docs/JSON.md`.
 //! * [`markdown`] (`--export-markdown`): a Hyperfine-style table of total
 //!   CPU time with the ranking's verdicts below it.
+//! * [`html`] (`--export-html`): a self-contained page with the figures of
+//!   [`crate::figure`] inline, the summary, settings, metadata and the
+//!   `-E` ranking. (`--export-svg DIR` writes the same figures as files.)
 //!
 //! Every writer takes the finished [`Analysis`] and an output stream and
 //! does nothing else: no statistics are computed here beyond unit
@@ -27,6 +30,7 @@ use std::io;
 
 use crate::analysis::Analysis;
 
+pub mod html;
 pub mod hyperfine_csv;
 pub mod json;
 pub mod markdown;
@@ -43,6 +47,8 @@ pub enum Format {
     Json,
     /// `--export-markdown`: see [`markdown`].
     Markdown,
+    /// `--export-html`: see [`html`].
+    Html,
 }
 
 impl Format {
@@ -56,6 +62,7 @@ impl Format {
             Format::HyperfineCsv => hyperfine_csv::write(analysis, out),
             Format::Json => json::write(analysis, out),
             Format::Markdown => markdown::write(analysis, out),
+            Format::Html => html::write(analysis, out),
         }
     }
 }
@@ -98,5 +105,6 @@ mod tests {
         assert!(render(Format::HyperfineCsv).starts_with("command,mode,iqr"));
         assert!(render(Format::Json).starts_with("{\n  \"results\": ["));
         assert!(render(Format::Markdown).starts_with("| Command |"));
+        assert!(render(Format::Html).starts_with("<!DOCTYPE html>"));
     }
 }
