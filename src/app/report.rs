@@ -60,8 +60,8 @@ pub fn finish(
     if dataset.is_empty() {
         return Ok(());
     }
-    let analysis =
-        Analysis::new(dataset, output.settings).map_err(|e| AppError::failure(e.to_string()))?;
+    let analysis = Analysis::new(dataset, output.ranking.clone())
+        .map_err(|e| AppError::failure(e.to_string()))?;
     report::render(&analysis, &output.selection, out)
         .and_then(|()| out.flush())
         .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;

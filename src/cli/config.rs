@@ -6,38 +6,11 @@ use std::time::Duration;
 use super::args::{Args, CommandArg, ReportSwitch};
 use super::settings::Settings;
 use super::{cmdfile, UsageError};
+use crate::analysis::RankingSettings;
 use crate::experiment::{CommandPlan, Hook, Hooks, Order, Plan};
 use crate::measure::split::split;
 
-/// Which reports to print, resolved from the switches in order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Selection {
-    pub quiet: bool,
-    pub summary: bool,
-    pub mini: bool,
-    pub ranking: bool,
-    pub explain: bool,
-    pub dist: bool,
-    pub tail: bool,
-    pub graph: bool,
-    pub boxplot: bool,
-}
-
-impl Default for Selection {
-    fn default() -> Self {
-        Selection {
-            quiet: false,
-            summary: true,
-            mini: false,
-            ranking: true,
-            explain: false,
-            dist: false,
-            tail: false,
-            graph: false,
-            boxplot: false,
-        }
-    }
-}
+pub use crate::report::Selection;
 
 impl Selection {
     /// Apply switches in the order given (BestGuess 0.7.5 semantics: `-Q`
@@ -110,8 +83,10 @@ impl Exports {
 /// What to report and export, common to both executables.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Output {
+    /// The reports, and `-c width=`.
     pub selection: Selection,
-    pub settings: Settings,
+    /// The ranking's settings (`-c` and the ranking's options).
+    pub ranking: RankingSettings,
     pub exports: Exports,
 }
 
@@ -182,8 +157,11 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     }
     let running = action?;
     let output = Output {
-        selection: Selection::from_switches(&args.switches),
-        settings,
+        selection: Selection {
+            width: settings.width,
+            ..Selection::from_switches(&args.switches)
+        },
+        ranking: settings.ranking,
         exports: Exports {
             csv: args.export_csv.clone(),
             hyperfine_csv: args.hyperfine_csv.clone(),

@@ -75,7 +75,7 @@ fn csv_writer(out: &mut dyn io::Write) -> csv::Writer<&mut dyn io::Write> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Settings;
+    use crate::analysis::RankingSettings;
     use crate::data::{Dataset, RunRecord};
 
     #[test]
@@ -88,7 +88,7 @@ mod tests {
             ..RunRecord::default()
         });
         let dataset = Dataset::from_records(records);
-        let analysis = Analysis::new(&dataset, Settings::default()).unwrap();
+        let analysis = Analysis::new(&dataset, RankingSettings::default()).unwrap();
         let render = |f: Format| {
             let mut v = Vec::new();
             f.write(&analysis, &mut v).unwrap();
