@@ -9,11 +9,11 @@
 
 use std::io::{self, Write};
 
-use crate::analysis::Analysis;
-use crate::cli::Selection;
+use crate::analysis::{threshold, Analysis};
+
 use crate::figure::svg::escape;
 use crate::figure::{Figure, Input};
-use crate::report;
+use crate::report::{self, Selection};
 
 const STYLE: &str = "\
 body{font-family:sans-serif;margin:2em auto;max-width:800px;color:#111;background:#fff;padding:0 1em}\
@@ -109,31 +109,44 @@ fn summary_table(input: &Input<'_>, out: &mut dyn Write) -> io::Result<()> {
 fn settings_table(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     let s = &analysis.settings;
     let r = &analysis.ranking;
+    let reference = s
+        .reference
+        .as_ref()
+        .map_or_else(|| "the best".to_owned(), |r| r.to_string());
     let rows = [
         (
+            "metric",
+            "The metric ranked and drawn",
+            s.metric.label().to_owned(),
+        ),
+        ("ref", "The command the others are compared with", reference),
+        (
             "alpha",
-            "Significance level, 1 − confidence".to_owned(),
+            "Significance level, 1 − confidence",
             s.alpha.to_string(),
         ),
         (
             "epsilon",
-            "A confidence interval end this close to 0 counts as 0".to_owned(),
-            format!("{} (= {})", s.epsilon, report::units::time(r.epsilon)),
+            "A confidence interval end this close to 0 counts as 0",
+            format!(
+                "{} (= {})",
+                threshold(s.epsilon),
+                report::units::time(r.epsilon)
+            ),
         ),
         (
             "effect",
-            "Smallest shift that matters (the shaded band)".to_owned(),
-            format!("{} (= {})", s.effect, report::units::time(r.effect)),
+            "Smallest difference that matters (the shaded band)",
+            format!(
+                "{} (= {})",
+                threshold(s.effect),
+                report::units::time(r.effect)
+            ),
         ),
         (
             "super",
-            "Largest probability of superiority for \"slower\"".to_owned(),
+            "Largest probability of superiority for \"slower\"",
             s.superiority.to_string(),
-        ),
-        (
-            "width",
-            "Terminal plot width".to_owned(),
-            s.width.to_string(),
         ),
     ];
     writeln!(out, "<table>\n<tr><th class=\"text\">Setting</th><th class=\"text\">Meaning</th><th class=\"text\">Value</th></tr>")?;
@@ -141,7 +154,7 @@ fn settings_table(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()
         writeln!(
             out,
             "<tr><td class=\"text\"><code>{name}</code></td><td class=\"text\">{}</td><td class=\"text\">{}</td></tr>",
-            escape(&meaning),
+            escape(meaning),
             escape(&value)
         )?;
     }

@@ -61,6 +61,7 @@ impl Format {
         Format::HyperfineCsv,
         Format::Json,
         Format::Markdown,
+        Format::Html,
     ];
 
     /// The long option that asks for this format, without `--`.
@@ -70,6 +71,7 @@ impl Format {
             Format::HyperfineCsv => "hyperfine-csv",
             Format::Json => "export-json",
             Format::Markdown => "export-markdown",
+            Format::Html => "export-html",
         }
     }
 
@@ -82,6 +84,7 @@ impl Format {
                 "Write results as JSON (Hyperfine-compatible, plus everything BestGuess knows)"
             }
             Format::Markdown => "Write a Markdown table of the results",
+            Format::Html => "Write a self-contained HTML page with figures of the results",
         }
     }
 

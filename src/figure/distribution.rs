@@ -100,9 +100,9 @@ pub fn render(input: &Input<'_>) -> String {
         height,
         &format!("Distribution of {} by command", input.metric_name()),
         &format!(
-            "Violin, box and median of {} for each of {} commands on one {} axis.",
+            "Violin, box and median of {} for each of {} on one {} axis.",
             input.metric_name(),
-            n,
+            super::commands(n),
             if axis.log { "logarithmic" } else { "linear" }
         ),
     );

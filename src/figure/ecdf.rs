@@ -55,8 +55,8 @@ pub fn render(input: &Input<'_>) -> String {
         height,
         &heading,
         &format!(
-            "Empirical cumulative distribution functions of {metric} of {} commands, overlaid.",
-            input.series.len()
+            "Empirical cumulative distribution functions of {metric} of {}, overlaid.",
+            super::commands(input.series.len())
         ),
     );
     title(&mut svg, &heading);

@@ -38,7 +38,7 @@ pub struct Series {
 /// Everything the figures need.
 pub struct Input<'a> {
     pub analysis: &'a Analysis<'a>,
-    /// The metric drawn: the one the ranking uses.
+    /// The metric drawn: the one the ranking compares.
     pub metric: Metric,
     pub series: Vec<Series>,
     /// Positions are the global execution order (else per command).
@@ -49,7 +49,7 @@ pub struct Input<'a> {
 
 impl<'a> Input<'a> {
     pub fn new(analysis: &'a Analysis<'a>) -> Input<'a> {
-        let metric = Metric::Total;
+        let metric = analysis.settings.metric;
         let global_order = analysis
             .dataset
             .commands

@@ -132,6 +132,15 @@ pub fn shorten(s: &str, max: usize) -> String {
     }
 }
 
+/// `1 command`, `2 commands`.
+fn commands(n: usize) -> String {
+    if n == 1 {
+        "1 command".to_owned()
+    } else {
+        format!("{n} commands")
+    }
+}
+
 /// The figure's visible title.
 fn title(svg: &mut Svg, text: &str) {
     svg.text(

@@ -65,7 +65,6 @@ pub fn render(input: &Input<'_>) -> String {
     let x = Axis::fit(&xe, false, LEFT, WIDTH - RIGHT);
     let y = Axis::fit(&ye, true, bottom, TOP);
 
-    let metric = input.metric_name();
     let heading = format!("{} of every run in execution order", input.metric.label());
     let runs = input.runs();
     let envelope = runs > POINTS_LIMIT;
@@ -75,8 +74,9 @@ pub fn render(input: &Input<'_>) -> String {
         height,
         &heading,
         &format!(
-            "{metric} of each of {runs} runs against its position in the execution order, \
-             coloured by command; {failed} failed and {timed_out} timed-out runs marked."
+            "{} of each of {runs} runs against its position in the execution order, \
+             coloured by command; {failed} failed and {timed_out} timed-out runs marked.",
+            input.metric.label()
         ),
     );
     title(&mut svg, &heading);

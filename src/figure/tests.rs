@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::analysis::Analysis;
-use crate::cli::Settings;
+use crate::analysis::RankingSettings as Settings;
 use crate::data::{Dataset, RunRecord};
 
 /// A run of command `batch` taking `us` µs of CPU time, at position `seq`.
