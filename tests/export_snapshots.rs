@@ -8,7 +8,7 @@
 //! (`INSTA_UPDATE=always cargo test --test export_snapshots` rewrites them).
 
 use bestguess::analysis::Analysis;
-use bestguess::cli::Settings;
+use bestguess::analysis::RankingSettings;
 use bestguess::data::{Dataset, RunRecord};
 use bestguess::export::Format;
 use serde_json::Value;
@@ -42,7 +42,7 @@ fn load(path: &str) -> Dataset {
 }
 
 fn render(dataset: &Dataset, format: Format) -> String {
-    let analysis = Analysis::new(dataset, Settings::default()).expect("analysis");
+    let analysis = Analysis::new(dataset, RankingSettings::default()).expect("analysis");
     let mut out = Vec::new();
     format.write(&analysis, &mut out).expect("writing to a Vec");
     String::from_utf8(out).expect("exports are UTF-8")

@@ -21,9 +21,8 @@ use super::frame::Frame;
 use super::text::{pad, trim_end, Align};
 use super::units::{self, Scale};
 use crate::analysis::Analysis;
-use crate::cli::settings::Amount;
 use crate::stats::{
-    IdenticalReason, Method, RankedEntry, Ranking, Verdict, MIN_VALUES_FOR_INFERENCE,
+    IdenticalReason, Method, RankedEntry, Ranking, Threshold, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
 
 const LABEL: usize = 22;
@@ -34,9 +33,9 @@ pub fn legend(analysis: &Analysis<'_>) -> Frame {
     let s = &analysis.settings;
     let r = &analysis.ranking;
     // A relative threshold takes a second line for its value in µs.
-    let amount = |a: Amount, resolved: f64| match a {
-        Amount::Micros(us) => (units::time(us), None),
-        Amount::Percent(p) => (
+    let amount = |a: Threshold, resolved: f64| match a {
+        Threshold::Absolute(us) => (units::time(us), None),
+        Threshold::Percent(p) => (
             format!("{}% of best median", units::plain(p)),
             Some(format!("(= {})", units::time(resolved))),
         ),
