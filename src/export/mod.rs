@@ -66,6 +66,8 @@ impl Format {
         Format::HyperfineCsv,
         Format::Json,
         Format::Markdown,
+        Format::AsciiDoc,
+        Format::OrgMode,
     ];
 
     /// The long option that asks for this format, without `--`.
@@ -75,6 +77,8 @@ impl Format {
             Format::HyperfineCsv => "hyperfine-csv",
             Format::Json => "export-json",
             Format::Markdown => "export-markdown",
+            Format::AsciiDoc => "export-asciidoc",
+            Format::OrgMode => "export-orgmode",
         }
     }
 
@@ -87,6 +91,8 @@ impl Format {
                 "Write results as JSON (Hyperfine-compatible, plus everything BestGuess knows)"
             }
             Format::Markdown => "Write a Markdown table of the results",
+            Format::AsciiDoc => "Write an AsciiDoc table of the results",
+            Format::OrgMode => "Write an Org-mode table of the results",
         }
     }
 
