@@ -1,16 +1,18 @@
 //! From a [`Dataset`] to everything reports and exports need, computed once.
 //!
 //! Every renderer takes an [`Analysis`]: per command, the full [`Summary`] of
-//! each metric; across commands, the [`Ranking`] of total CPU time. Both
+//! each metric; across commands, the [`Ranking`] of the metric of interest
+//! (total CPU time unless [`RankingSettings::metric`] says otherwise). Both
 //! executables build it the same way from the same dataset, which is what
 //! makes a report printed by `bestguess` byte-identical to `bestreport` on
 //! the saved raw data.
 
-use crate::cli::settings::{Amount, Settings};
+mod settings;
+
+pub use settings::{threshold, RankingSettings, Reference};
+
 use crate::data::{CommandRuns, Dataset, Metric};
-use crate::stats::{
-    rank, RankSettings, Ranking, Sample, SampleError, SettingsError, Summary, Threshold,
-};
+use crate::stats::{rank, Ranking, Sample, SampleError, SettingsError, Summary};
 
 /// Statistics of one command.
 #[derive(Clone, Debug)]
@@ -46,62 +48,62 @@ pub struct Analysis<'a> {
     pub dataset: &'a Dataset,
     /// Per command, in dataset order.
     pub commands: Vec<CommandStats>,
-    /// The ranking by total CPU time.
+    /// The ranking by the metric of interest.
     pub ranking: Ranking,
-    /// The settings in force (width, alpha, epsilon, effect, super).
-    pub settings: Settings,
+    /// The ranking's settings in force.
+    pub settings: RankingSettings,
 }
 
-/// The ranking settings from the command-line settings.
-pub fn rank_settings(s: &Settings) -> RankSettings {
-    let threshold = |a: Amount| match a {
-        Amount::Micros(us) => Threshold::Absolute(us),
-        Amount::Percent(p) => Threshold::Relative(p / 100.0),
-    };
-    RankSettings {
-        alpha: s.alpha,
-        epsilon: threshold(s.epsilon),
-        effect: threshold(s.effect),
-        superiority: s.superiority,
-    }
-}
-
-fn summarise(index: usize, c: &CommandRuns) -> Result<(CommandStats, Sample), AnalysisError> {
+/// The summaries of command `index` and the sample of the ranked metric.
+fn summarise(
+    index: usize,
+    c: &CommandRuns,
+    ranked: Metric,
+) -> Result<(CommandStats, Sample), AnalysisError> {
     let sample = |m: Metric| {
         Sample::new(c.metric(m)).map_err(|source| AnalysisError::Sample {
             command: index + 1,
             source,
         })
     };
-    let total = sample(Metric::Total)?;
     let mut summaries = Vec::with_capacity(Metric::ALL.len());
+    let mut of_interest = None;
     for m in Metric::ALL {
-        summaries.push(match m {
-            Metric::Total => Summary::of(&total),
-            other => Summary::of(&sample(other)?),
-        });
+        let s = sample(m)?;
+        summaries.push(Summary::of(&s));
+        if m == ranked {
+            of_interest = Some(s);
+        }
     }
+    let of_interest = match of_interest {
+        Some(s) => s,
+        None => sample(ranked)?,
+    };
     Ok((
         CommandStats {
             runs: c.len(),
             failed: c.failed(),
             summaries,
         },
-        total,
+        of_interest,
     ))
 }
 
 impl<'a> Analysis<'a> {
     /// Analyse every command of `dataset` and rank them.
-    pub fn new(dataset: &'a Dataset, settings: Settings) -> Result<Analysis<'a>, AnalysisError> {
+    pub fn new(
+        dataset: &'a Dataset,
+        settings: RankingSettings,
+    ) -> Result<Analysis<'a>, AnalysisError> {
+        settings.validate()?;
         let mut commands = Vec::with_capacity(dataset.commands.len());
-        let mut totals = Vec::with_capacity(dataset.commands.len());
+        let mut ranked = Vec::with_capacity(dataset.commands.len());
         for (i, c) in dataset.commands.iter().enumerate() {
-            let (stats, total) = summarise(i, c)?;
+            let (stats, sample) = summarise(i, c, settings.metric)?;
             commands.push(stats);
-            totals.push(total);
+            ranked.push(sample);
         }
-        let ranking = rank(&totals, &rank_settings(&settings))?;
+        let ranking = rank(&ranked, &settings.rule())?;
         Ok(Analysis {
             dataset,
             commands,
@@ -141,7 +143,7 @@ mod tests {
         let mut records = runs("slow", 1, &[5000, 5100, 5200, 5300, 5400, 5500]);
         records.extend(runs("fast", 2, &[1000, 1100, 1200, 1300, 1400, 1500]));
         let dataset = Dataset::from_records(records);
-        let a = Analysis::new(&dataset, Settings::default()).unwrap();
+        let a = Analysis::new(&dataset, RankingSettings::default()).unwrap();
         assert_eq!(a.commands.len(), 2);
         assert_eq!(a.commands[0].metric(Metric::Total).quantiles.median, 5250.0);
         assert_eq!(a.commands[1].metric(Metric::Wall).quantiles.median, 1260.0);
@@ -154,13 +156,34 @@ mod tests {
     }
 
     #[test]
-    fn percentage_thresholds_become_relative() {
-        let s = Settings {
-            effect: Amount::Percent(2.0),
-            ..Settings::default()
+    fn the_metric_of_interest_is_ranked() {
+        // Fast in CPU time, slow in wall time.
+        let mut records = runs("a", 1, &[1000, 1100, 1200, 1300, 1400, 1500]);
+        for r in &mut records {
+            r.wall_us = 900_000;
+        }
+        records.extend(runs("b", 2, &[5000, 5100, 5200, 5300, 5400, 5500]));
+        let dataset = Dataset::from_records(records);
+        let cpu = Analysis::new(&dataset, RankingSettings::default()).unwrap();
+        assert_eq!(cpu.ranking.order(), [0, 1]);
+        let wall = RankingSettings {
+            metric: Metric::Wall,
+            ..RankingSettings::default()
         };
-        let r = rank_settings(&s);
-        assert_eq!(r.effect, Threshold::Relative(0.02));
-        assert_eq!(r.epsilon, Threshold::Absolute(250.0));
+        let wall = Analysis::new(&dataset, wall).unwrap();
+        assert_eq!(wall.ranking.order(), [1, 0]);
+    }
+
+    #[test]
+    fn invalid_settings_are_refused() {
+        let dataset = Dataset::from_records(runs("a", 1, &[1, 2, 3]));
+        let s = RankingSettings {
+            alpha: 2.0,
+            ..RankingSettings::default()
+        };
+        assert!(matches!(
+            Analysis::new(&dataset, s),
+            Err(AnalysisError::Settings(_))
+        ));
     }
 }

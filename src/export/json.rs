@@ -30,8 +30,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::analysis::{Analysis, CommandStats};
-use crate::cli::settings::Amount;
+use crate::analysis::{threshold, Analysis, CommandStats};
 use crate::data::{CommandRuns, Metric, RunRecord};
 use crate::stats::{
     Comparison, IdenticalReason, Method, RankedEntry, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
@@ -272,10 +271,9 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
         (
             "settings",
             Node::Object(vec![
-                ("width", count(s.width)),
                 ("alpha", Node::Num(s.alpha)),
-                ("epsilon", Node::Str(amount(s.epsilon).into())),
-                ("effect", Node::Str(amount(s.effect).into())),
+                ("epsilon", Node::Str(threshold(s.epsilon).into())),
+                ("effect", Node::Str(threshold(s.effect).into())),
                 ("super", Node::Num(s.superiority)),
             ]),
         ),
@@ -289,14 +287,6 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
             Node::Array(r.order().into_iter().map(count).collect()),
         ),
     ])
-}
-
-/// A threshold as it would be given to `-c`: `250us` or `2%`.
-fn amount(a: Amount) -> String {
-    match a {
-        Amount::Micros(us) => format!("{us}us"),
-        Amount::Percent(p) => format!("{p}%"),
-    }
 }
 
 /// Writes `node` pretty-printed; `depth` is the nesting level of `node`.
@@ -403,12 +393,5 @@ mod tests {
         assert_eq!(ours, serde_json::to_string_pretty(&expected).unwrap());
         let parsed: serde_json::Value = serde_json::from_str(&ours).unwrap();
         assert_eq!(parsed, expected);
-    }
-
-    #[test]
-    fn amounts_round_trip_as_settings() {
-        assert_eq!(amount(Amount::Micros(250.0)), "250us");
-        assert_eq!(amount(Amount::Micros(0.5)), "0.5us");
-        assert_eq!(amount(Amount::Percent(2.0)), "2%");
     }
 }
