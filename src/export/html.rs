@@ -1,6 +1,8 @@
-//! `--export-html`: one self-contained page with every figure of
-//! [`crate::figure`] inline as SVG, a summary table, the settings, the
-//! metadata and the ranking's verdicts as `-E` prints them.
+//! `--export-html`: one self-contained page with the results table and
+//! verdict sentences of the format-neutral [`Document`] (the words of the
+//! other markup exports), every figure of [`crate::figure`] inline as SVG,
+//! the ranking with its evidence as `-E` prints it, the settings and the
+//! metadata.
 //!
 //! Self-contained means the file works offline, forever, anywhere: no
 //! scripts at all, no external styles, fonts or images; one inline
@@ -11,6 +13,7 @@ use std::io::{self, Write};
 
 use crate::analysis::{threshold, Analysis};
 
+use super::document::{Align, Block, Document, Inline, Line};
 use crate::figure::svg::escape;
 use crate::figure::{Figure, Input};
 use crate::report::{self, Selection};
@@ -37,16 +40,13 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
         out,
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
     )?;
-    writeln!(out, "<title>BestGuess: {n} commands, {runs} runs</title>")?;
+    let heading = format!("BestGuess: {}, {runs} runs", crate::figure::commands(n));
+    writeln!(out, "<title>{heading}</title>")?;
     writeln!(out, "<style>{STYLE}</style>\n</head>\n<body>")?;
-    writeln!(out, "<h1>BestGuess: {n} commands, {runs} runs</h1>")?;
+    writeln!(out, "<h1>{heading}</h1>")?;
 
-    writeln!(
-        out,
-        "<h2 id=\"summary\">Summary of {}</h2>",
-        escape(&input.metric_name())
-    )?;
-    summary_table(&input, &mut out)?;
+    writeln!(out, "<h2 id=\"results\">Results and verdicts</h2>")?;
+    document(analysis, &mut out)?;
 
     writeln!(out, "<h2 id=\"figures\">Figures</h2>")?;
     for f in Figure::ALL {
@@ -80,30 +80,50 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     out.flush()
 }
 
-fn summary_table(input: &Input<'_>, out: &mut dyn Write) -> io::Result<()> {
-    let u = input.scale;
-    writeln!(
-        out,
-        "<table>\n<tr><th>#</th><th class=\"text\">Command</th><th>Runs</th><th>Failed</th>\
-         <th>Min</th><th>Q1</th><th>Median</th><th>Q3</th><th>Max</th></tr>"
-    )?;
-    for (i, s) in input.series.iter().enumerate() {
-        let stats = &input.analysis.commands[i];
-        let q = &stats.metric(input.metric).quantiles;
-        write!(
-            out,
-            "<tr><td>{}</td><td class=\"text\"><code>{}</code></td><td>{}</td><td>{}</td>",
-            i + 1,
-            escape(&s.label),
-            stats.runs,
-            stats.failed
-        )?;
-        for v in [q.min, q.q1, q.median, q.q3, q.max] {
-            write!(out, "<td>{}</td>", escape(&u.compact(v)))?;
-        }
-        writeln!(out, "</tr>")?;
+/// The format-neutral document (results table and verdict sentences, the
+/// same words as the Markdown, AsciiDoc and Org-mode exports) as HTML.
+fn document(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn line(l: &Line) -> String {
+        l.iter()
+            .map(|inline| match inline {
+                Inline::Text(t) => escape(t),
+                Inline::Code(t) => format!("<code>{}</code>", escape(t)),
+                Inline::Strong(t) => format!("<strong>{}</strong>", escape(t)),
+            })
+            .collect()
     }
-    writeln!(out, "</table>")
+    for block in Document::build(analysis).blocks {
+        match block {
+            Block::Table(t) => {
+                let class = |a: &Align| match a {
+                    Align::Left => " class=\"text\"",
+                    Align::Right => "",
+                };
+                write!(out, "<table>\n<tr>")?;
+                for (name, a) in &t.columns {
+                    write!(out, "<th{}>{}</th>", class(a), escape(name))?;
+                }
+                writeln!(out, "</tr>")?;
+                for row in &t.rows {
+                    write!(out, "<tr>")?;
+                    for (cell, (_, a)) in row.iter().zip(&t.columns) {
+                        write!(out, "<td{}>{}</td>", class(a), line(cell))?;
+                    }
+                    writeln!(out, "</tr>")?;
+                }
+                writeln!(out, "</table>")?;
+            }
+            Block::Paragraph(l) => writeln!(out, "<p>{}</p>", line(&l))?,
+            Block::List(items) => {
+                writeln!(out, "<ul>")?;
+                for item in &items {
+                    writeln!(out, "<li>{}</li>", line(item))?;
+                }
+                writeln!(out, "</ul>")?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn settings_table(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {

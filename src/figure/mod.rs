@@ -133,7 +133,7 @@ pub fn shorten(s: &str, max: usize) -> String {
 }
 
 /// `1 command`, `2 commands`.
-fn commands(n: usize) -> String {
+pub(crate) fn commands(n: usize) -> String {
     if n == 1 {
         "1 command".to_owned()
     } else {
