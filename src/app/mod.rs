@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use crate::cli::config::{self, ConfigError};
-use crate::cli::{args, flags, Config};
+use crate::cli::{args, help, Config};
 
 pub use output::Destination;
 
@@ -99,7 +99,7 @@ fn dispatch(config: Config, program: &str) -> Result<i32, AppError> {
         Ok(exit::OK)
     };
     match config {
-        Config::Help { running } => print(&mut stdout, &flags::help(program, running)),
+        Config::Help { running } => print(&mut stdout, &help::help(program, running)),
         Config::Version => print(
             &mut stdout,
             &format!("{program} {}\n", env!("CARGO_PKG_VERSION")),

@@ -19,25 +19,14 @@ pub struct OpenExports(Vec<(Format, String, Destination)>);
 
 impl OpenExports {
     pub fn open(exports: &Exports) -> Result<OpenExports, AppError> {
-        let wanted = [
-            (Format::SummaryCsv, "--export-csv", &exports.csv),
-            (
-                Format::HyperfineCsv,
-                "--hyperfine-csv",
-                &exports.hyperfine_csv,
-            ),
-            (Format::Json, "--export-json", &exports.json),
-            (Format::Markdown, "--export-markdown", &exports.markdown),
-        ];
         let mut open = Vec::new();
-        for (format, option, path) in wanted {
-            if let Some(path) = path {
-                open.push((
-                    format,
-                    format!("{option} {path}"),
-                    Destination::create(path, option)?,
-                ));
-            }
+        for (format, path) in &exports.0 {
+            let option = format!("--{}", format.option());
+            open.push((
+                *format,
+                format!("{option} {path}"),
+                Destination::create(path, &option)?,
+            ));
         }
         Ok(OpenExports(open))
     }

@@ -46,6 +46,39 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order `--help` lists their options. Each one
+    /// becomes a command-line option (`cli::flags` builds it from
+    /// [`Format::option`] and [`Format::help`]); adding a format here is all
+    /// the command line needs.
+    pub const ALL: &'static [Format] = &[
+        Format::SummaryCsv,
+        Format::HyperfineCsv,
+        Format::Json,
+        Format::Markdown,
+    ];
+
+    /// The long option that asks for this format, without `--`.
+    pub fn option(self) -> &'static str {
+        match self {
+            Format::SummaryCsv => "export-csv",
+            Format::HyperfineCsv => "hyperfine-csv",
+            Format::Json => "export-json",
+            Format::Markdown => "export-markdown",
+        }
+    }
+
+    /// One line for `--help` and the man page.
+    pub fn help(self) -> &'static str {
+        match self {
+            Format::SummaryCsv => "Write the summary statistics as CSV",
+            Format::HyperfineCsv => "Write a Hyperfine-style summary CSV",
+            Format::Json => {
+                "Write results as JSON (Hyperfine-compatible, plus everything BestGuess knows)"
+            }
+            Format::Markdown => "Write a Markdown table of the results",
+        }
+    }
+
     /// Writes `analysis` in this format to `out`.
     ///
     /// Each writer buffers internally and flushes before returning, so `out`
