@@ -123,7 +123,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         }
         None => None,
     };
-    let exports = OpenExports::open(&rc.output.exports)?;
+    let exports = OpenExports::open(&rc.output)?;
     preflight(&rc)?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
