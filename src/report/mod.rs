@@ -36,6 +36,7 @@ mod dist;
 mod explain;
 mod frame;
 mod graph;
+pub mod progress;
 mod ranking;
 mod summary;
 mod tail;
