@@ -13,8 +13,11 @@
 //!   Hyperfine's analysis scripts run on it unchanged, with everything
 //!   BestGuess knows (every run, every summary, the ranking) added under
 //!   `bestguess` keys. The schema is in `docs/JSON.md`.
-//! * [`markdown`] (`--export-markdown`): a Hyperfine-style table of total
-//!   CPU time with the ranking's verdicts below it.
+//! * [`markdown`] (`--export-markdown`), [`asciidoc`] (`--export-asciidoc`)
+//!   and [`orgmode`] (`--export-orgmode`): a Hyperfine-style table of total
+//!   CPU time with the ranking's verdicts below it. What they say is built
+//!   once as a format-neutral [`document`]; each is a thin [`markup`] layer
+//!   that only spells it.
 //!
 //! Every writer takes the finished [`Analysis`] and an output stream and
 //! does nothing else: no statistics are computed here beyond unit
@@ -27,9 +30,13 @@ use std::io;
 
 use crate::analysis::Analysis;
 
+pub mod asciidoc;
+pub mod document;
 pub mod hyperfine_csv;
 pub mod json;
 pub mod markdown;
+pub mod markup;
+pub mod orgmode;
 pub mod summary_csv;
 
 /// An export format, named after the option that asks for it.
@@ -43,6 +50,10 @@ pub enum Format {
     Json,
     /// `--export-markdown`: see [`markdown`].
     Markdown,
+    /// `--export-asciidoc`: see [`asciidoc`].
+    AsciiDoc,
+    /// `--export-orgmode`: see [`orgmode`].
+    OrgMode,
 }
 
 impl Format {
@@ -55,6 +66,8 @@ impl Format {
         Format::HyperfineCsv,
         Format::Json,
         Format::Markdown,
+        Format::AsciiDoc,
+        Format::OrgMode,
     ];
 
     /// The long option that asks for this format, without `--`.
@@ -64,6 +77,8 @@ impl Format {
             Format::HyperfineCsv => "hyperfine-csv",
             Format::Json => "export-json",
             Format::Markdown => "export-markdown",
+            Format::AsciiDoc => "export-asciidoc",
+            Format::OrgMode => "export-orgmode",
         }
     }
 
@@ -76,6 +91,8 @@ impl Format {
                 "Write results as JSON (Hyperfine-compatible, plus everything BestGuess knows)"
             }
             Format::Markdown => "Write a Markdown table of the results",
+            Format::AsciiDoc => "Write an AsciiDoc table of the results",
+            Format::OrgMode => "Write an Org-mode table of the results",
         }
     }
 
@@ -88,7 +105,9 @@ impl Format {
             Format::SummaryCsv => summary_csv::write(analysis, out),
             Format::HyperfineCsv => hyperfine_csv::write(analysis, out),
             Format::Json => json::write(analysis, out),
-            Format::Markdown => markdown::write(analysis, out),
+            Format::Markdown => markup::write(&markdown::Markdown, analysis, out),
+            Format::AsciiDoc => markup::write(&asciidoc::AsciiDoc, analysis, out),
+            Format::OrgMode => markup::write(&orgmode::OrgMode, analysis, out),
         }
     }
 }

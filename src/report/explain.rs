@@ -121,13 +121,35 @@ fn method(m: Method) -> &'static str {
     }
 }
 
+/// Why a command counts as identical to the best, in a few words: the
+/// threshold it met. `-E` prints this beside the statistic that caused it,
+/// and the markup exports ([`crate::export::document`]) use the same words,
+/// followed by the observed value.
+pub fn reason(r: IdenticalReason, ranking: &Ranking) -> String {
+    match r {
+        IdenticalReason::NotSignificant => {
+            format!("Non-signif. (α = {})", units::plain(ranking.settings.alpha))
+        }
+        IdenticalReason::EffectTooSmall => {
+            format!("Effect size < {}", units::time(ranking.effect))
+        }
+        IdenticalReason::CiContainsZero => {
+            format!("CI ± {} contains 0", units::time(ranking.epsilon))
+        }
+        IdenticalReason::HighSuperiority => format!(
+            "Pr. faster obv. > {}",
+            units::percent(ranking.settings.superiority)
+        ),
+    }
+}
+
 /// The detail lines of one ranked command (none for the best).
 pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
     let reasons: &[IdenticalReason] = match &entry.verdict {
         Verdict::Identical { reasons } => reasons,
         _ => &[],
     };
-    let flag = |r: IdenticalReason, text: String| reasons.contains(&r).then_some(text);
+    let flag = |r: IdenticalReason| reasons.contains(&r).then(|| reason(r, ranking));
     let mut lines = Vec::new();
     let Some(c) = &entry.comparison else {
         if let Verdict::NotCompared { n } = entry.verdict {
@@ -156,10 +178,7 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
     lines.push(line(
         "p-value (adjusted)",
         &format!("{}  ({})", p_is(mw.p_value), units::p_value(c.p_adjusted)),
-        flag(
-            IdenticalReason::NotSignificant,
-            format!("Non-signif. (α = {})", units::plain(ranking.settings.alpha)),
-        ),
+        flag(IdenticalReason::NotSignificant),
     ));
     let methods = if mw.method == c.interval.method {
         method(mw.method).to_owned()
@@ -170,10 +189,7 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
     lines.push(line(
         "Hodges-Lehmann",
         &format!("Δ = {}", units::time(c.shift)),
-        flag(
-            IdenticalReason::EffectTooSmall,
-            format!("Effect size < {}", units::time(ranking.effect)),
-        ),
+        flag(IdenticalReason::EffectTooSmall),
     ));
     lines.push(line(
         "Confidence interval",
@@ -182,21 +198,12 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
             c.interval.high,
             c.interval.achieved_confidence,
         ),
-        flag(
-            IdenticalReason::CiContainsZero,
-            format!("CI ± {} contains 0", units::time(ranking.epsilon)),
-        ),
+        flag(IdenticalReason::CiContainsZero),
     ));
     lines.push(line(
         "Prob. of superiority",
         &format!("Â = {}", units::fixed(c.superiority, 3)),
-        flag(
-            IdenticalReason::HighSuperiority,
-            format!(
-                "Pr. faster obv. > {}",
-                units::percent(ranking.settings.superiority)
-            ),
-        ),
+        flag(IdenticalReason::HighSuperiority),
     ));
     lines
 }

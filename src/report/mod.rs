@@ -33,7 +33,7 @@
 
 mod boxplot;
 mod dist;
-mod explain;
+pub mod explain;
 mod frame;
 mod graph;
 pub mod progress;
