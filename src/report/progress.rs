@@ -80,7 +80,12 @@ impl Display {
     }
 
     /// Replaces the block on screen by `lines` (each cut to `width − 1`).
-    pub fn redraw(&mut self, out: &mut impl Write, width: usize, lines: &[String]) -> io::Result<()> {
+    pub fn redraw(
+        &mut self,
+        out: &mut impl Write,
+        width: usize,
+        lines: &[String],
+    ) -> io::Result<()> {
         let mut buf = Vec::new();
         self.rewind(&mut buf);
         for (i, line) in lines.iter().enumerate() {
@@ -232,7 +237,12 @@ pub fn live_lines(metric: &str, rows: &[LiveRow], width: usize) -> Vec<String> {
     };
     let mut lines = vec![row("Command", "Runs", metric, "vs reference")];
     for r in rows {
-        lines.push(row(&r.label, &r.runs.to_string(), &r.location, &r.difference));
+        lines.push(row(
+            &r.label,
+            &r.runs.to_string(),
+            &r.location,
+            &r.difference,
+        ));
     }
     lines.push(format!("  {LIVE_REMINDER}"));
     lines
