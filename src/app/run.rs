@@ -3,9 +3,10 @@
 
 use std::io::{IsTerminal, Write};
 
+use super::baseline::Baseline;
 use super::output::Destination;
 use super::report::{self, OpenExports};
-use super::{exit, AppError};
+use super::AppError;
 use crate::cli::RunConfig;
 use crate::data::{Dataset, RawCsvWriter, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
@@ -124,6 +125,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         None => None,
     };
     let exports = OpenExports::open(&rc.output.exports)?;
+    let baseline = Baseline::load(rc.output.gate.as_ref())?;
     preflight(&rc)?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
@@ -173,10 +175,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     }
     let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
     match result {
-        Ok(()) => {
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
-            Ok(exit::OK)
-        }
+        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref()),
         Err(Stop::Interrupted(sig)) => {
             eprintln!(
                 "Interrupted by {}: {} completed runs are kept{}.",
@@ -188,13 +187,13 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
                     ""
                 }
             );
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())?;
             Ok(128 + sig)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())?;
             Err(AppError::failure(e.to_string()))
         }
     }

@@ -61,6 +61,9 @@ pub struct Args {
     /// Export options, in the order given.
     pub exports: Vec<(Format, String)>,
     pub action: Option<String>,
+    /// `--baseline FILE` and `--fail-if-slower PCT`.
+    pub baseline: Option<String>,
+    pub fail_if_slower: Option<String>,
     /// `--generate`: man page or completions.
     pub generate: Option<String>,
     pub version: bool,

@@ -10,6 +10,7 @@ use super::{cmdfile, UsageError};
 use crate::analysis::RankingSettings;
 use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
 use crate::export::Format;
+use crate::gate::GateOptions;
 use crate::measure::split::split;
 
 pub use crate::report::Selection;
@@ -92,6 +93,8 @@ pub struct Output {
     /// The ranking's settings (`-c` and the ranking's options).
     pub ranking: RankingSettings,
     pub exports: Exports,
+    /// `--baseline` and `--fail-if-slower`.
+    pub gate: Option<GateOptions>,
 }
 
 /// A validated command line.
@@ -172,6 +175,7 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         },
         ranking: settings.ranking,
         exports: Exports::from_args(&args.exports),
+        gate: gate_options(&args)?,
     };
     check_stdout_once(&args, &output.exports)?;
     if !running {
@@ -188,6 +192,46 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         }));
     }
     run_config(args, output).map(|c| Config::Run(Box::new(c)))
+}
+
+/// `--baseline FILE` and `--fail-if-slower PCT` (only with a baseline).
+fn gate_options(args: &Args) -> Result<Option<GateOptions>, UsageError> {
+    let margin = match args.fail_if_slower.as_deref() {
+        None => None,
+        Some(v) => Some(
+            v.trim()
+                .trim_end_matches('%')
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|p| p.is_finite() && *p >= 0.0)
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "--fail-if-slower expects a percentage of 0 or more, such as 5, got '{v}'"
+                    ))
+                })?,
+        ),
+    };
+    match &args.baseline {
+        None if margin.is_some() => Err(UsageError(
+            "--fail-if-slower needs --baseline FILE: the raw data to compare with".into(),
+        )),
+        None => Ok(None),
+        Some(path) if path.is_empty() => Err(UsageError(
+            "--baseline is empty: give the raw data file of the baseline".into(),
+        )),
+        Some(path) => {
+            if path == "-" && args.positional.iter().any(|p| p.text == "-") {
+                return Err(UsageError(
+                    "--baseline - and a data file - both read standard input; give the baseline a file name".into(),
+                ));
+            }
+            Ok(Some(GateOptions {
+                baseline: path.clone(),
+                fail_if_slower: margin,
+            }))
+        }
+    }
 }
 
 /// Whether `-A` (or, without it, the program's name) asks to run commands.
