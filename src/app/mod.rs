@@ -8,6 +8,7 @@
 
 mod baseline;
 mod output;
+mod progress;
 mod report;
 mod run;
 

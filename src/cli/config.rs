@@ -93,6 +93,8 @@ pub struct Output {
     /// The ranking's settings (`-c` and the ranking's options).
     pub ranking: RankingSettings,
     pub exports: Exports,
+    /// `--export-svg`: the directory to write every figure into.
+    pub svg_dir: Option<String>,
     /// `--baseline` and `--fail-if-slower`.
     pub gate: Option<GateOptions>,
 }
@@ -175,8 +177,15 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         },
         ranking: settings.ranking,
         exports: Exports::from_args(&args.exports),
+        svg_dir: args.svg_dir.clone(),
         gate: gate_options(&args)?,
     };
+    if output.svg_dir.as_deref() == Some("-") {
+        return Err(UsageError(
+            "--export-svg needs a directory (it writes one file per figure), not -".into(),
+        )
+        .into());
+    }
     check_stdout_once(&args, &output.exports)?;
     if !running {
         if args.positional.is_empty() {

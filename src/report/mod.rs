@@ -37,6 +37,7 @@ pub mod explain;
 mod frame;
 pub mod gate;
 mod graph;
+pub mod progress;
 mod ranking;
 mod summary;
 mod tail;
