@@ -18,6 +18,9 @@
 //!   CPU time with the ranking's verdicts below it. What they say is built
 //!   once as a format-neutral [`document`]; each is a thin [`markup`] layer
 //!   that only spells it.
+//! * [`html`] (`--export-html`): a self-contained page with the figures of
+//!   [`crate::figure`] inline, the summary, settings, metadata and the
+//!   `-E` ranking. (`--export-svg DIR` writes the same figures as files.)
 //!
 //! Every writer takes the finished [`Analysis`] and an output stream and
 //! does nothing else: no statistics are computed here beyond unit
@@ -32,6 +35,7 @@ use crate::analysis::Analysis;
 
 pub mod asciidoc;
 pub mod document;
+pub mod html;
 pub mod hyperfine_csv;
 pub mod json;
 pub mod markdown;
@@ -54,6 +58,8 @@ pub enum Format {
     AsciiDoc,
     /// `--export-orgmode`: see [`orgmode`].
     OrgMode,
+    /// `--export-html`: see [`html`].
+    Html,
 }
 
 impl Format {
@@ -68,6 +74,7 @@ impl Format {
         Format::Markdown,
         Format::AsciiDoc,
         Format::OrgMode,
+        Format::Html,
     ];
 
     /// The long option that asks for this format, without `--`.
@@ -79,6 +86,7 @@ impl Format {
             Format::Markdown => "export-markdown",
             Format::AsciiDoc => "export-asciidoc",
             Format::OrgMode => "export-orgmode",
+            Format::Html => "export-html",
         }
     }
 
@@ -93,6 +101,7 @@ impl Format {
             Format::Markdown => "Write a Markdown table of the results",
             Format::AsciiDoc => "Write an AsciiDoc table of the results",
             Format::OrgMode => "Write an Org-mode table of the results",
+            Format::Html => "Write a self-contained HTML page with figures of the results",
         }
     }
 
@@ -108,6 +117,7 @@ impl Format {
             Format::Markdown => markup::write(&markdown::Markdown, analysis, out),
             Format::AsciiDoc => markup::write(&asciidoc::AsciiDoc, analysis, out),
             Format::OrgMode => markup::write(&orgmode::OrgMode, analysis, out),
+            Format::Html => html::write(analysis, out),
         }
     }
 }
@@ -150,5 +160,6 @@ mod tests {
         assert!(render(Format::HyperfineCsv).starts_with("command,mode,iqr"));
         assert!(render(Format::Json).starts_with("{\n  \"results\": ["));
         assert!(render(Format::Markdown).starts_with("| Command |"));
+        assert!(render(Format::Html).starts_with("<!DOCTYPE html>"));
     }
 }
