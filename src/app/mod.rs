@@ -116,6 +116,9 @@ fn dispatch(config: Config, program: &str, running: bool) -> Result<i32, AppErro
         Config::ShowLimits => print(&mut stdout, &run::limits()?),
         Config::Run(rc) => {
             drop(stdout);
+            for warning in &rc.warnings {
+                eprintln!("{program}: warning: {warning}");
+            }
             run::run(*rc)
         }
         Config::Report(rc) => {
