@@ -251,7 +251,7 @@ fn problems(s: &Session<'_>, figures_expected: usize) -> Vec<String> {
     }
     for f in figures {
         for key in ["width", "height", "drawnWidth", "drawnHeight"] {
-            if !(f[key].as_f64().unwrap_or(0.0) > 0.0) {
+            if f[key].as_f64().filter(|v| *v > 0.0).is_none() {
                 problems.push(format!("figure {} has {key} {}", f["id"], f[key]));
             }
         }
