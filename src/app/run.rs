@@ -152,12 +152,13 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
             )
             .map_err(write_err)?;
         }
-        if rc.plan.order == Order::Random {
-            eprintln!(
-                "Random order, seed {} (repeat with --seed {}).",
-                rc.plan.seed, rc.plan.seed
-            );
-        }
+    }
+    // Always, even with -Q: the seed is what reproduces the order.
+    if rc.plan.order == Order::Random {
+        eprintln!(
+            "Random order, seed {} (repeat with --seed {}).",
+            rc.plan.seed, rc.plan.seed
+        );
     }
 
     let show_progress = !selection.quiet && std::io::stderr().is_terminal();

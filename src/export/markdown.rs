@@ -24,7 +24,8 @@ use std::io::{self, Write};
 
 use crate::analysis::Analysis;
 use crate::data::Metric;
-use crate::stats::{Comparison, IdenticalReason, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
+use crate::report::units::change_interval;
+use crate::stats::{Comparison, Design, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
 
 /// Writes the table and the ranking's verdicts.
 pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
@@ -91,55 +92,67 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, out: &mut impl Write) -> io
             best.n,
         );
     }
-    writeln!(out, "\n**Best:** {}", shown(best))?;
+    let against = if ranking.fixed_reference {
+        "the reference"
+    } else {
+        "the best"
+    };
+    let title = if ranking.fixed_reference {
+        "Reference"
+    } else {
+        "Best"
+    };
+    writeln!(out, "\n**{title}:** {}", shown(best))?;
+    let design = match ranking.design {
+        Design::Paired { rounds } => format!("paired by round ({rounds} complete rounds)"),
+        Design::Independent => "independent samples".to_owned(),
+    };
+    writeln!(
+        out,
+        "\nIntervals hold together at {:.1}% confidence (Bonferroni over {} {}); {design}.",
+        100.0 * ranking.simultaneous_confidence,
+        ranking.family,
+        if ranking.fixed_reference {
+            "comparisons"
+        } else {
+            "pairs"
+        },
+    )?;
 
-    let group = |wanted: fn(&Verdict) -> bool| -> Vec<&RankedEntry> {
+    let group = |wanted: Verdict| -> Vec<&RankedEntry> {
         ranking
             .entries
             .iter()
-            .filter(|e| wanted(&e.verdict))
+            .filter(|e| e.verdict == wanted)
             .collect()
     };
-    let identical = group(|v| matches!(v, Verdict::Identical { .. }));
-    if !identical.is_empty() {
-        writeln!(out, "\n**Performed identically to the best:**\n")?;
-        for e in identical {
-            if let (Some(c), Verdict::Identical { reasons }) = (&e.comparison, &e.verdict) {
-                let why: Vec<String> = reasons
-                    .iter()
-                    .map(|r| reason(*r, c, analysis, unit))
-                    .collect();
-                writeln!(out, "- {}: {}", shown(e), why.join("; "))?;
-            }
+    for (verdict, heading) in [
+        (Verdict::Slower, format!("Slower than {against}")),
+        (Verdict::Faster, format!("Faster than {against}")),
+        (
+            Verdict::Equivalent,
+            format!("Equivalent to {against} (within ±epsilon)"),
+        ),
+        (
+            Verdict::Inconclusive,
+            "Inconclusive (more runs could tell)".to_owned(),
+        ),
+    ] {
+        let entries = group(verdict);
+        if entries.is_empty() {
+            continue;
         }
-    }
-    let slower = group(|v| matches!(v, Verdict::Slower));
-    if !slower.is_empty() {
-        writeln!(out, "\n**Slower than the best:**\n")?;
-        for e in slower {
+        writeln!(out, "\n**{heading}:**\n")?;
+        for e in entries {
             if let Some(c) = &e.comparison {
-                let percent = if best.median > 0.0 {
-                    format!(" ({:+.1}%)", 100.0 * c.shift / best.median)
-                } else {
-                    String::new()
-                };
-                writeln!(
-                    out,
-                    "- {}: by {} {}{percent}, {} CI {} … {} {}, {}",
-                    shown(e),
-                    unit.format(c.shift),
-                    unit.symbol(),
-                    confidence(c),
-                    unit.format(c.interval.low),
-                    unit.format(c.interval.high),
-                    unit.symbol(),
-                    p_value(c.p_adjusted, analysis),
-                )?;
+                writeln!(out, "- {}: {}", shown(e), evidence(c, analysis, unit))?;
             }
         }
     }
-    let uncompared: Vec<String> = group(|v| matches!(v, Verdict::NotCompared { .. }))
-        .into_iter()
+    let uncompared: Vec<String> = ranking
+        .entries
+        .iter()
+        .filter(|e| matches!(e.verdict, Verdict::NotCompared { .. }))
         .map(|e| {
             format!(
                 "{} ({} {})",
@@ -159,43 +172,21 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, out: &mut impl Write) -> io
     Ok(())
 }
 
-/// One reason, short, with the numbers that triggered it.
-fn reason(r: IdenticalReason, c: &Comparison, analysis: &Analysis<'_>, unit: TimeUnit) -> String {
-    let ranking = &analysis.ranking;
+/// The ratio with its interval, Δ and the adjusted p-value.
+fn evidence(c: &Comparison, analysis: &Analysis<'_>, unit: TimeUnit) -> String {
     let u = unit.symbol();
-    match r {
-        IdenticalReason::NotSignificant => format!(
-            "not significant ({} ≥ α = {})",
-            p_value(c.p_adjusted, analysis),
-            ranking.settings.alpha
-        ),
-        IdenticalReason::CiContainsZero => {
-            let (low, high) = (c.interval.low, c.interval.high);
-            let ci = format!(
-                "{} CI {} … {} {u}",
-                confidence(c),
-                unit.format(low),
-                unit.format(high)
-            );
-            if low <= 0.0 && 0.0 <= high {
-                format!("{ci} includes 0")
-            } else {
-                format!(
-                    "{ci} ends within ε = {} {u} of 0",
-                    unit.format(ranking.epsilon)
-                )
-            }
-        }
-        IdenticalReason::EffectTooSmall => format!(
-            "|Δ| = {} {u} < effect {} {u}",
-            unit.format(c.shift.abs()),
-            unit.format(ranking.effect),
-        ),
-        IdenticalReason::HighSuperiority => format!(
-            "Â = {:.2} > {}",
-            c.superiority, ranking.settings.superiority
-        ),
-    }
+    let ratio = c.ratio.map_or_else(
+        || "no ratio (a time is 0)".to_owned(),
+        |r| change_interval(r.estimate, r.low, r.high),
+    );
+    format!(
+        "{ratio}; Hodges–Lehmann shift Δ = {} {u}, {} interval {} … {} {u}; {}",
+        unit.format(c.shift),
+        confidence(c),
+        unit.format(c.interval.low),
+        unit.format(c.interval.high),
+        p_value(c.p_adjusted, analysis),
+    )
 }
 
 /// The confidence actually achieved, e.g. `95.2%`.
@@ -203,16 +194,14 @@ fn confidence(c: &Comparison) -> String {
     format!("{:.1}%", 100.0 * c.interval.achieved_confidence)
 }
 
-/// A comparison's p-value, said to be adjusted when Holm's adjustment
-/// changed anything (more than one comparison).
+/// A comparison's p-value, said to be adjusted when the adjustment
+/// changed anything (a family of more than one comparison).
 fn p_value(p: f64, analysis: &Analysis<'_>) -> String {
-    let compared = analysis
-        .ranking
-        .entries
-        .iter()
-        .filter(|e| e.comparison.is_some())
-        .count();
-    let name = if compared > 1 { "Holm-adjusted p" } else { "p" };
+    let name = if analysis.ranking.family > 1 {
+        "adjusted p"
+    } else {
+        "p"
+    };
     if p < 0.001 {
         format!("{name} < 0.001")
     } else {

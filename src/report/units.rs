@@ -261,9 +261,40 @@ pub fn ratio(numerator: f64, denominator: f64) -> String {
     format!("{text}x")
 }
 
+/// A ratio as a signed change in percent with one decimal: 1.452 →
+/// `+45.2 %`, 0.9 → `-10.0 %`.
+pub fn change(ratio: f64) -> String {
+    let p = (ratio - 1.0) * 100.0;
+    let text = fixed(p.abs(), 1);
+    let sign = if text.trim_start_matches(['0', '.']).is_empty() {
+        "±"
+    } else if p < 0.0 {
+        "-"
+    } else {
+        "+"
+    };
+    format!("{sign}{text} %")
+}
+
+/// A ratio with its interval as changes: `+45.2 % [+40.1 %, +50.3 %]`.
+pub fn change_interval(estimate: f64, low: f64, high: f64) -> String {
+    format!("{} [{}, {}]", change(estimate), change(low), change(high))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn changes_are_signed_percentages() {
+        assert_eq!(
+            change_interval(1.452, 1.401, 1.503),
+            "+45.2 % [+40.1 %, +50.3 %]"
+        );
+        assert_eq!(change(0.9), "-10.0 %");
+        assert_eq!(change(1.0), "±0.0 %");
+        assert_eq!(change(0.99999), "±0.0 %");
+    }
 
     fn t(us: f64) -> String {
         time(us)

@@ -16,8 +16,12 @@
 //!   [`shift_interval`] and the probability of superiority; pairwise
 //!   differences are selected, never materialised
 //!   ([`kth_pairwise_difference`]).
-//! * Many samples: [`rank`] orders commands and decides which performed
-//!   identically to the best, with [`holm_adjust`] across comparisons.
+//! * Paired differences (complete rounds): [`signed_rank()`] and
+//!   [`paired_shift`]; [`compare_paired`] bundles them.
+//! * Many samples: [`rank_with`] chooses the reference, compares every
+//!   command with it at a simultaneous level and decides slower /
+//!   equivalent / inconclusive on the intervals ([`holm_adjust`] remains
+//!   available for families of p-values).
 //! * The normal distribution: [`normal_cdf`], [`normal_sf`],
 //!   [`normal_log_cdf`], [`normal_quantile`].
 
@@ -35,10 +39,11 @@ mod rng;
 mod sample;
 mod select;
 mod shift;
+mod signed_rank;
 mod summary;
 mod u_distribution;
 
-pub use compare::{compare, Comparison};
+pub use compare::{compare, compare_paired, Bounds, Comparison, Design, Ratio};
 pub use holm::holm_adjust;
 pub use mann_whitney::{mann_whitney, MannWhitney, Method};
 pub use mode::half_sample_mode;
@@ -48,9 +53,10 @@ pub use normality::{anderson_darling, anderson_darling_p_value, AndersonDarling,
 pub use not_applicable::NotApplicable;
 pub use quantile::{quantile, Quantiles, P95_MIN_N, P99_MIN_N};
 pub use ranking::{
-    rank, IdenticalReason, RankSettings, RankedEntry, Ranking, SettingsError, Threshold, Verdict,
-    MIN_VALUES_FOR_INFERENCE,
+    rank, rank_with, RankOptions, RankSettings, RankedEntry, Ranking, Reason, SettingsError,
+    Threshold, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
+pub use signed_rank::{paired_shift, signed_rank, SignedRank, SIGNED_RANK_EXACT_LIMIT};
 pub use rng::SplitMix64;
 pub use sample::{Sample, SampleError};
 pub use shift::{
