@@ -12,9 +12,7 @@ mod settings;
 pub use settings::{threshold, RankingSettings, Reference};
 
 use crate::data::{CommandRuns, Dataset, Metric};
-use crate::stats::{
-    rank_with, RankOptions, Ranking, Sample, SampleError, SettingsError, Summary,
-};
+use crate::stats::{rank_with, RankOptions, Ranking, Sample, SampleError, SettingsError, Summary};
 
 /// Statistics of one command.
 #[derive(Clone, Debug)]

@@ -271,6 +271,7 @@ fn reason(r: Reason) -> &'static str {
     match r {
         Reason::WithinEffect => "within_effect",
         Reason::Superiority => "superiority",
+        Reason::TooFewRuns => "too_few_runs",
     }
 }
 
@@ -301,7 +302,10 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
         ),
         ("comparisons_family", count(r.family)),
         ("confidence_each", Node::Num(r.confidence_each)),
-        ("simultaneous_confidence", Node::Num(r.simultaneous_confidence)),
+        (
+            "simultaneous_confidence",
+            Node::Num(r.simultaneous_confidence),
+        ),
         ("ranked_metric", text("total_us")),
         ("min_runs_for_inference", count(MIN_VALUES_FOR_INFERENCE)),
         ("inference", Node::Bool(r.inference)),

@@ -107,16 +107,23 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, out: &mut impl Write) -> io
         Design::Paired { rounds } => format!("paired by round ({rounds} complete rounds)"),
         Design::Independent => "independent samples".to_owned(),
     };
+    let family = if ranking.family > 1 {
+        format!(
+            " (Bonferroni over {} {})",
+            ranking.family,
+            if ranking.fixed_reference {
+                "comparisons"
+            } else {
+                "pairs"
+            }
+        )
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "\nIntervals hold together at {:.1}% confidence (Bonferroni over {} {}); {design}.",
+        "\nIntervals hold together at {:.1}% confidence{family}; {design}.",
         100.0 * ranking.simultaneous_confidence,
-        ranking.family,
-        if ranking.fixed_reference {
-            "comparisons"
-        } else {
-            "pairs"
-        },
     )?;
 
     let group = |wanted: Verdict| -> Vec<&RankedEntry> {

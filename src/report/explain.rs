@@ -160,11 +160,7 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
     ));
     match (c.design, c.signed_rank) {
         (Design::Paired { rounds }, Some(sr)) => {
-            lines.push(line(
-                "Analysis",
-                &format!("paired, {rounds} rounds"),
-                None,
-            ));
+            lines.push(line("Analysis", &format!("paired, {rounds} rounds"), None));
             lines.push(line(
                 "Wilcoxon signed-rank",
                 &format!("T+ = {}  ({})", statistic(sr.t_plus), method(sr.method)),
@@ -247,7 +243,17 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
             ),
         ),
     ));
-    lines.push(line("Verdict", entry.verdict.word(), None));
+    lines.push(line(
+        "Verdict",
+        entry.verdict.word(),
+        flag(
+            Reason::TooFewRuns,
+            format!(
+                "interval short of {} (more runs)",
+                units::confidence(ranking.confidence_each)
+            ),
+        ),
+    ));
     lines
 }
 
@@ -256,7 +262,10 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
 fn interval(c: &Comparison) -> String {
     let (low, high) = (c.interval.low, c.interval.high);
     let scale = Scale::time(low.abs().max(high.abs()));
-    let confidence = format!("{}%", units::fixed(c.interval.achieved_confidence * 100.0, 2));
+    let confidence = format!(
+        "{}%",
+        units::fixed(c.interval.achieved_confidence * 100.0, 2)
+    );
     let text = |s: Scale| {
         format!(
             "{confidence} [{}, {}] {}",

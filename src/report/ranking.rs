@@ -64,6 +64,12 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
     } else {
         writeln!(out, "Best guess ranking: {}", headline(ranking))?;
         writeln!(out, "  {}", method_line(ranking))?;
+        if ranking.ambiguous_best {
+            writeln!(
+                out,
+                "  No command is estimated faster than every other (the estimates are intransitive): the first is the closest to it."
+            )?;
+        }
     }
     writeln!(out)?;
 
@@ -153,14 +159,14 @@ fn method_line(ranking: &Ranking) -> String {
             } else {
                 "pairs"
             },
-            units::percent(ranking.confidence_each)
+            units::confidence(ranking.confidence_each)
         )
     } else {
         String::new()
     };
     format!(
         "Intervals: {} simultaneous{family}; {analysis}",
-        units::percent(ranking.simultaneous_confidence),
+        units::confidence(ranking.simultaneous_confidence),
     )
 }
 

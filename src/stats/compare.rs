@@ -126,12 +126,17 @@ fn superiority(best: &Sample, other: &Sample, u: f64, alpha: Alpha) -> (f64, Bou
     let (x, y) = (best.sorted(), other.sorted());
     let (n1, n2) = (x.len() as f64, y.len() as f64);
     let a = u / (n1 * n2);
-    // Placements: for each reference value, the share of `other` below it
-    // (ties ½); for each other value, the share of the reference above.
-    let below = |v: f64, s: &[f64]| {
-        let lt = s.partition_point(|&w| w < v);
-        let le = s.partition_point(|&w| w <= v);
-        (lt as f64 + (le - lt) as f64 / 2.0, s.len() - le)
+    // Placements: for each reference value, the share of `other` below it,
+    // and for each other value, the share of the reference above it; ties
+    // count ½.
+    let counts = |v: f64, s: &[f64]| {
+        let below = s.partition_point(|&w| w < v);
+        let at_most = s.partition_point(|&w| w <= v);
+        (
+            below as f64,
+            (at_most - below) as f64,
+            (s.len() - at_most) as f64,
+        )
     };
     let var = |values: &mut dyn Iterator<Item = f64>, n: f64| {
         let v: Vec<f64> = values.collect();
@@ -139,14 +144,25 @@ fn superiority(best: &Sample, other: &Sample, u: f64, alpha: Alpha) -> (f64, Bou
         v.iter().map(|p| (p - mean) * (p - mean)).sum::<f64>() / (n - 1.0)
     };
     if n1 < 2.0 || n2 < 2.0 {
-        return (a, Bounds { low: 0.0, high: 1.0 });
+        return (
+            a,
+            Bounds {
+                low: 0.0,
+                high: 1.0,
+            },
+        );
     }
-    let sv = var(&mut x.iter().map(|&v| below(v, y).0 / n2), n1);
+    let sv = var(
+        &mut x.iter().map(|&v| {
+            let (below, tied, _) = counts(v, y);
+            (below + tied / 2.0) / n2
+        }),
+        n1,
+    );
     let sw = var(
         &mut y.iter().map(|&v| {
-            let (lt, above) = below(v, x);
-            // Reference values above v, ties ½.
-            (above as f64 + (x.len() as f64 - lt - above as f64) / 2.0) / n1
+            let (_, tied, above) = counts(v, x);
+            (above + tied / 2.0) / n1
         }),
         n2,
     );
@@ -170,14 +186,7 @@ pub fn compare(best: &Sample, other: &Sample, alpha: Alpha) -> Comparison {
     let exact = exact_distribution(n1, n2, &ranks);
     let mann_whitney = mann_whitney_with(n1, n2, &ranks, exact.as_ref());
     let differences = Differences::new(best.sorted(), other.sorted());
-    let interval = shift_interval_with(
-        &differences,
-        n1,
-        n2,
-        alpha,
-        exact.as_ref(),
-        ranks.tie_term,
-    );
+    let interval = shift_interval_with(&differences, n1, n2, alpha, exact.as_ref(), ranks.tie_term);
     let ratio = (positive(best) && positive(other)).then(|| {
         let logs = Differences::new(&ln_sorted(best), &ln_sorted(other));
         Ratio {
@@ -279,12 +288,15 @@ mod tests {
         assert!(r.low <= r.estimate && r.estimate <= r.high);
         assert!(r.estimate > 1.0 && c.shift > 0.0);
         // Scaling both samples leaves the ratio unchanged.
-        let scale = |s: &Sample| {
-            Sample::new(s.sorted().iter().map(|x| x * 1000.0).collect()).unwrap()
-        };
+        let scale =
+            |s: &Sample| Sample::new(s.sorted().iter().map(|x| x * 1000.0).collect()).unwrap();
         let c2 = compare(&scale(&best), &scale(&other), alpha);
         let r2 = c2.ratio.unwrap();
-        for (a, b) in [(r.estimate, r2.estimate), (r.low, r2.low), (r.high, r2.high)] {
+        for (a, b) in [
+            (r.estimate, r2.estimate),
+            (r.low, r2.low),
+            (r.high, r2.high),
+        ] {
             assert!((a - b).abs() < 1e-12 * a, "{a} vs {b}");
         }
     }

@@ -56,12 +56,12 @@ pub use ranking::{
     rank, rank_with, RankOptions, RankSettings, RankedEntry, Ranking, Reason, SettingsError,
     Threshold, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
-pub use signed_rank::{paired_shift, signed_rank, SignedRank, SIGNED_RANK_EXACT_LIMIT};
 pub use rng::SplitMix64;
 pub use sample::{Sample, SampleError};
 pub use shift::{
     hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, shift_interval, Alpha,
     InvalidAlpha, ShiftInterval,
 };
+pub use signed_rank::{paired_shift, signed_rank, SignedRank, SIGNED_RANK_EXACT_LIMIT};
 pub use summary::Summary;
 pub use u_distribution::EXACT_LIMIT;

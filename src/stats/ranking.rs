@@ -35,7 +35,9 @@
 //!      one-sided tests, Schuirmann 1987, each at level α/(2m));
 //!    * *inconclusive*: otherwise — more runs could tell.
 //!
-//!    Each unmet condition of "slower" is recorded as a [`Reason`].
+//!    Each unmet condition of "slower" is recorded as a [`Reason`]. An
+//!    interval that cannot reach the per-comparison level (too few runs
+//!    for the size of the family) decides nothing: "inconclusive".
 //!
 //! Commands with fewer than five values are left uncompared.
 
@@ -146,6 +148,10 @@ pub enum Reason {
     /// The upper end of Â's interval exceeds `super` (applied only when
     /// super < 0.5).
     Superiority,
+    /// The interval could not reach its confidence level: with so few
+    /// runs even the widest order-statistic interval is less sure than
+    /// the family requires (the verdict is then "inconclusive").
+    TooFewRuns,
 }
 
 /// What the ranking concludes about one command.
@@ -219,6 +225,12 @@ pub struct Ranking {
     pub settings: RankSettings,
     /// Whether the reference was fixed in advance (`--reference`).
     pub fixed_reference: bool,
+    /// No command had a non-negative estimate against every other one
+    /// (the pairwise estimates were intransitive, which happens only when
+    /// they are tiny beside their intervals); the reference is then the
+    /// command whose most negative estimate is closest to zero, and some
+    /// "slower by" can be slightly negative.
+    pub ambiguous_best: bool,
     /// The analysis used for every comparison (paired only when the
     /// rounds were complete).
     pub design: Design,
@@ -320,11 +332,15 @@ pub fn rank_with<S: Borrow<Sample>>(
     let inference = reference.is_some_and(|r| eligible.contains(&r));
     // A ratio is used for ordering when every compared value is positive.
     let all_positive = eligible.iter().all(|&i| samples[i].borrow().min() > 0.0);
-    let estimate = |r: usize, i: usize| -> f64 {
-        point_estimate(samples, rounds, all_positive, r, i)
-    };
+    let estimate =
+        |r: usize, i: usize| -> f64 { point_estimate(samples, rounds, all_positive, r, i) };
+    let mut ambiguous_best = false;
     let reference = match (reference, fixed, inference) {
-        (Some(r), None, true) => Some(choose_best(r, &eligible, &estimate)),
+        (Some(r), None, true) => {
+            let (best, clear) = choose_best(r, &eligible, &estimate);
+            ambiguous_best = !clear;
+            Some(best)
+        }
         (r, _, _) => r,
     };
     let best_median = reference.map_or(0.0, |r| medians[r]);
@@ -361,7 +377,7 @@ pub fn rank_with<S: Borrow<Sample>>(
                 }
                 .unwrap_or_else(|| compare(samples[r].borrow(), samples[i].borrow(), alpha_each));
                 c.p_adjusted = (c.p_value() * m).min(1.0);
-                let (verdict, reasons) = decide(&c, settings, epsilon, effect);
+                let (verdict, reasons) = decide(&c, settings, epsilon, effect, confidence_each);
                 RankedEntry {
                     index: i,
                     n: samples[i].borrow().len(),
@@ -372,8 +388,13 @@ pub fn rank_with<S: Borrow<Sample>>(
                 }
             })
             .collect();
+        // Over the intervals that decide verdicts (those short of their
+        // level are inconclusive), or over all if none does.
+        let deciding = |e: &&RankedEntry| !e.reasons.contains(&Reason::TooFewRuns);
+        let any_deciding = compared.iter().any(|e| deciding(&e));
         let lowest = compared
             .iter()
+            .filter(|e| !any_deciding || deciding(e))
             .filter_map(|e| e.comparison.as_ref())
             .map(|c| c.interval.achieved_confidence)
             .fold(1.0, f64::min);
@@ -431,6 +452,7 @@ pub fn rank_with<S: Borrow<Sample>>(
         entries,
         settings: *settings,
         fixed_reference: fixed.is_some(),
+        ambiguous_best,
         design,
         family,
         confidence_each,
@@ -440,9 +462,12 @@ pub fn rank_with<S: Borrow<Sample>>(
     })
 }
 
-/// The point estimate of command `i` against `r`, by the estimator the
-/// comparison will show: log-ratio (when every value is positive) or Δ,
-/// paired when the rounds are complete.
+/// The point estimate of command `i` against `r`, by the estimators the
+/// comparison will show, paired when the rounds are complete: the
+/// log-ratio when every value is positive, else Δ. Negative when either
+/// shown estimate (the ratio's or Δ's) is negative: the two can disagree
+/// in sign only by a hair, when the middle pair of differences straddles
+/// zero, and then −(smallest positive) still marks `i` as faster.
 fn point_estimate<S: Borrow<Sample>>(
     samples: &[S],
     rounds: Option<&[Vec<f64>]>,
@@ -450,27 +475,45 @@ fn point_estimate<S: Borrow<Sample>>(
     r: usize,
     i: usize,
 ) -> f64 {
-    let f = |x: f64| if logs { x.ln() } else { x };
-    if let Some(rs) = rounds {
-        let d: Vec<f64> = rs[i].iter().zip(&rs[r]).map(|(o, b)| f(*o) - f(*b)).collect();
-        // The confidence level does not affect the point estimate.
-        if let Some((e, _)) = Alpha::new(0.5).ok().and_then(|a| paired_shift(&d, a)) {
-            return e;
+    let one = |f: fn(f64) -> f64| -> f64 {
+        if let Some(rs) = rounds {
+            let d: Vec<f64> = rs[i]
+                .iter()
+                .zip(&rs[r])
+                .map(|(o, b)| f(*o) - f(*b))
+                .collect();
+            // The confidence level does not affect the point estimate.
+            if let Some((e, _)) = Alpha::new(0.5).ok().and_then(|a| paired_shift(&d, a)) {
+                return e;
+            }
         }
-    }
-    if logs {
-        let ln = |s: &Sample| Sample::new(s.sorted().iter().map(|x| x.ln()).collect());
-        if let (Ok(a), Ok(b)) = (ln(samples[r].borrow()), ln(samples[i].borrow())) {
-            return hodges_lehmann(&a, &b);
+        let t = |s: &Sample| Sample::new(s.sorted().iter().map(|&x| f(x)).collect());
+        match (t(samples[r].borrow()), t(samples[i].borrow())) {
+            (Ok(a), Ok(b)) => hodges_lehmann(&a, &b),
+            _ => 0.0,
         }
+    };
+    let shift = one(|x| x);
+    if !logs {
+        return shift;
     }
-    hodges_lehmann(samples[r].borrow(), samples[i].borrow())
+    let log_ratio = one(f64::ln);
+    if log_ratio >= 0.0 && shift < 0.0 {
+        -f64::MIN_POSITIVE
+    } else {
+        log_ratio
+    }
 }
 
 /// Moves from `start` to any command estimated faster, until none is
 /// (or a candidate repeats, which only intransitive estimates can cause;
 /// then the candidate whose most negative estimate is closest to zero).
-fn choose_best(start: usize, eligible: &[usize], estimate: &dyn Fn(usize, usize) -> f64) -> usize {
+/// Returns the best and whether it is clear (no command estimated faster).
+fn choose_best(
+    start: usize,
+    eligible: &[usize],
+    estimate: &dyn Fn(usize, usize) -> f64,
+) -> (usize, bool) {
     let mut candidate = start;
     let mut visited: Vec<(usize, f64)> = Vec::new();
     loop {
@@ -478,16 +521,20 @@ fn choose_best(start: usize, eligible: &[usize], estimate: &dyn Fn(usize, usize)
             .iter()
             .filter(|&&i| i != candidate)
             .map(|&i| (i, estimate(candidate, i)))
-            .fold((candidate, 0.0), |acc, (i, e)| if e < acc.1 { (i, e) } else { acc });
+            .fold(
+                (candidate, 0.0),
+                |acc, (i, e)| if e < acc.1 { (i, e) } else { acc },
+            );
         if lowest >= 0.0 {
-            return candidate;
+            return (candidate, true);
         }
         visited.push((candidate, lowest));
         if visited.iter().any(|&(v, _)| v == fastest) || visited.len() > eligible.len() {
-            return visited
+            let best = visited
                 .iter()
                 .max_by(|a, b| a.1.total_cmp(&b.1))
                 .map_or(candidate, |v| v.0);
+            return (best, false);
         }
         candidate = fastest;
     }
@@ -499,7 +546,12 @@ fn decide(
     settings: &RankSettings,
     epsilon: f64,
     effect: f64,
+    confidence_each: f64,
 ) -> (Verdict, Vec<Reason>) {
+    // An interval short of its level decides nothing.
+    if c.interval.achieved_confidence < confidence_each - 1e-12 {
+        return (Verdict::Inconclusive, vec![Reason::TooFewRuns]);
+    }
     // The interval on the scale of each threshold: the ratio's, minus 1,
     // against a relative threshold; Δ's against an absolute one (or when
     // there is no ratio, a relative threshold resolved to the unit).
@@ -587,7 +639,12 @@ mod tests {
 
     #[test]
     fn the_family_covers_every_pair_unless_the_reference_is_fixed() {
-        let samples = [around(10_000.0), around(10_050.0), around(10_020.0), around(9_990.0)];
+        let samples = [
+            around(10_000.0),
+            around(10_050.0),
+            around(10_020.0),
+            around(9_990.0),
+        ];
         let r = rank(&samples, &c_rule()).unwrap();
         assert_eq!(r.family, 6);
         assert!((r.confidence_each - (1.0 - 0.05 / 6.0)).abs() < 1e-15);

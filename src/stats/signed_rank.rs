@@ -316,7 +316,10 @@ pub(crate) fn walsh_at(d: &[f64], ranks: &[u128]) -> Option<(f64, Vec<f64>)> {
     let mut sorted = d.to_vec();
     sorted.sort_by(f64::total_cmp);
     let walsh = WalshAverages::new(&sorted);
-    Some((walsh.median(), ranks.iter().map(|&k| walsh.kth(k)).collect()))
+    Some((
+        walsh.median(),
+        ranks.iter().map(|&k| walsh.kth(k)).collect(),
+    ))
 }
 
 #[cfg(test)]
@@ -377,6 +380,9 @@ mod tests {
         let (e1, c1) = paired_shift(&d, a).unwrap();
         let moved: Vec<f64> = d.iter().map(|x| x + 10.0).collect();
         let (e2, c2) = paired_shift(&moved, a).unwrap();
-        assert_eq!((e2 - e1, c2.low - c1.low, c2.high - c1.high), (10.0, 10.0, 10.0));
+        assert_eq!(
+            (e2 - e1, c2.low - c1.low, c2.high - c1.high),
+            (10.0, 10.0, 10.0)
+        );
     }
 }
