@@ -7,12 +7,17 @@
 //! makes a report printed by `bestguess` byte-identical to `bestreport` on
 //! the saved raw data.
 
+mod diagnostics;
 mod settings;
 
+pub use diagnostics::{in_time_order, time_order, Diagnostics, HalvesShift, Warning};
 pub use settings::{threshold, RankingSettings, Reference};
 
 use crate::data::{CommandRuns, Dataset, Metric};
-use crate::stats::{rank_with, RankOptions, Ranking, Sample, SampleError, SettingsError, Summary};
+use crate::stats::{
+    rank_with, BestCaseSettingsError, RankOptions, Ranking, Sample, SampleError, SettingsError,
+    Summary,
+};
 
 /// Statistics of one command.
 #[derive(Clone, Debug)]
@@ -42,6 +47,8 @@ pub enum AnalysisError {
     Settings(#[from] SettingsError),
     #[error("--reference {0}")]
     Reference(String),
+    #[error("invalid setting: {0}")]
+    BestCase(#[from] BestCaseSettingsError),
 }
 
 /// The input position of the reference command, checked against the data.
@@ -116,6 +123,8 @@ pub struct Analysis<'a> {
     pub ranking: Ranking,
     /// The ranking's settings in force.
     pub settings: RankingSettings,
+    /// Per command, in dataset order: did the machine change while it ran?
+    pub diagnostics: Vec<Diagnostics>,
 }
 
 /// The summaries of command `index` and the sample of the ranked metric.
@@ -177,11 +186,25 @@ impl<'a> Analysis<'a> {
             reference,
         };
         let ranking = rank_with(&ranked, options, &settings.rule())?;
+        let best_case = settings.best_case.validated()?;
+        let series: Vec<Vec<f64>> = dataset
+            .commands
+            .iter()
+            .map(|c| in_time_order(&c.runs, &c.metric(settings.metric)))
+            .collect();
+        let diagnostics =
+            diagnostics::diagnose(&series, &best_case, settings.alpha, settings.effect).map_err(
+                |(i, source)| AnalysisError::Sample {
+                    command: i + 1,
+                    source,
+                },
+            )?;
         Ok(Analysis {
             dataset,
             commands,
             ranking,
             settings,
+            diagnostics,
         })
     }
 

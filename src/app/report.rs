@@ -3,6 +3,7 @@
 //! `bestguess -o FILE` prints identical to `bestreport FILE`.
 
 use std::io::Write;
+use std::path::Path;
 
 use super::output::Destination;
 use super::{exit, AppError};
@@ -11,35 +12,43 @@ use crate::cli::config::Exports;
 use crate::cli::{Output, ReportConfig};
 use crate::data::Dataset;
 use crate::export::Format;
+use crate::figure::{Figure, Input};
 use crate::report;
 
 /// Export files, created before anything runs or is read so that a bad path
-/// fails fast.
-pub struct OpenExports(Vec<(Format, String, Destination)>);
+/// fails fast: one per export format, and one per figure for
+/// `--export-svg DIR` (the directory is created if needed).
+pub struct OpenExports {
+    files: Vec<(Format, String, Destination)>,
+    figures: Vec<(Figure, String, Destination)>,
+}
 
 impl OpenExports {
-    pub fn open(exports: &Exports) -> Result<OpenExports, AppError> {
-        let wanted = [
-            (Format::SummaryCsv, "--export-csv", &exports.csv),
-            (
-                Format::HyperfineCsv,
-                "--hyperfine-csv",
-                &exports.hyperfine_csv,
-            ),
-            (Format::Json, "--export-json", &exports.json),
-            (Format::Markdown, "--export-markdown", &exports.markdown),
-        ];
-        let mut open = Vec::new();
-        for (format, option, path) in wanted {
-            if let Some(path) = path {
-                open.push((
-                    format,
-                    format!("{option} {path}"),
-                    Destination::create(path, option)?,
-                ));
+    pub fn open(output: &Output) -> Result<OpenExports, AppError> {
+        let mut files = Vec::new();
+        for (format, path) in &output.exports.0 {
+            let option = format!("--{}", format.option());
+            files.push((
+                *format,
+                format!("{option} {path}"),
+                Destination::create(path, &option)?,
+            ));
+        }
+        let mut figures = Vec::new();
+        if let Some(dir) = &output.svg_dir {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                AppError::failure(format!(
+                    "--export-svg {dir}: cannot create the directory: {e}"
+                ))
+            })?;
+            for figure in Figure::ALL {
+                let path = Path::new(dir).join(format!("{}.svg", figure.name()));
+                let path = path.to_string_lossy().into_owned();
+                let dest = Destination::create(&path, "--export-svg")?;
+                figures.push((figure, format!("--export-svg {path}"), dest));
             }
         }
-        Ok(OpenExports(open))
+        Ok(OpenExports { files, figures })
     }
 
     /// Whether an export writes to standard output (reports then go to
@@ -65,18 +74,28 @@ pub fn finish(
     report::render(&analysis, &output.selection, out)
         .and_then(|()| out.flush())
         .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;
-    for (format, what, mut dest) in exports.0 {
+    for (format, what, mut dest) in exports.files {
         format
             .write(&analysis, &mut dest)
             .and_then(|()| dest.flush())
             .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
     }
+    let input = (!exports.figures.is_empty()).then(|| Input::new(&analysis));
+    for (f, what, mut dest) in exports.figures {
+        let Some(input) = &input else { break };
+        f.write(input, &mut dest)
+            .and_then(|()| dest.flush())
+            .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
+    }
+    // Warnings last, on standard error: seen after the reports, never
+    // inside an export written to standard output.
+    let _ = report::warnings::write(&mut std::io::stderr().lock(), &analysis);
     Ok(())
 }
 
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
 pub fn report_files(rc: &ReportConfig) -> Result<i32, AppError> {
-    let exports = OpenExports::open(&rc.output.exports)?;
+    let exports = OpenExports::open(&rc.output)?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
     if OpenExports::uses_stdout(&rc.output.exports) {
         finish(&dataset, &rc.output, &mut std::io::stderr().lock(), exports)?;

@@ -136,6 +136,29 @@ fn method(m: Method) -> &'static str {
     }
 }
 
+/// A condition of "slower" that a comparison did not meet, in a few
+/// words with the bound it was compared with. `-E` prints it beside the
+/// numbers that show it, and the markup exports
+/// ([`crate::export::document`]) use the same words.
+pub fn reason(r: Reason, ranking: &Ranking) -> String {
+    match (r, ranking.settings.effect) {
+        (Reason::WithinEffect, Threshold::Percent(p)) => {
+            format!("low end ≤ effect +{}%", units::plain(p))
+        }
+        (Reason::WithinEffect, Threshold::Absolute(_)) => {
+            format!("low end ≤ effect {}", units::time(ranking.effect))
+        }
+        (Reason::Superiority, _) => format!(
+            "high end > super {}",
+            units::plain(ranking.settings.superiority)
+        ),
+        (Reason::TooFewRuns, _) => format!(
+            "interval short of {} (more runs)",
+            units::confidence(ranking.confidence_each)
+        ),
+    }
+}
+
 /// The detail lines of one ranked command (none for the reference).
 pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
     let mut lines = Vec::new();
@@ -255,6 +278,43 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
         ),
     ));
     lines
+}
+
+/// The time-order lines of command `index`: its best-case estimate with
+/// the halves' agreement, and the trend test against run order.
+pub fn diagnostics(analysis: &Analysis<'_>, index: usize) -> Vec<String> {
+    let Some(d) = analysis.diagnostics.get(index) else {
+        return Vec::new();
+    };
+    let (estimate, _) = super::tail::best_case_text(&d.best_case, analysis.settings.metric.unit());
+    let best = match &d.best_case {
+        Ok(b) => {
+            let apart = b.distance.map_or_else(
+                || "halves without spread".to_owned(),
+                |x| format!("halves {} sd apart", units::fixed(x, 1)),
+            );
+            let verdict = if b.stable { "stable" } else { "unstable" };
+            format!("{estimate}  ({apart}: {verdict})")
+        }
+        Err(_) => estimate,
+    };
+    let trend = match (&d.trend, d.trend_p_adjusted) {
+        (Ok(t), Some(p)) => format!(
+            "τ = {}  (adjusted {}){}",
+            units::fixed(t.tau, 2),
+            p_is(p),
+            if d.drifted { ": speed changed" } else { "" }
+        ),
+        (Err(crate::stats::NotApplicable::TooFewValues { n, min }), _) => {
+            format!("n/a (needs {min} runs, has {n})")
+        }
+        (Err(e), _) => format!("n/a ({e})"),
+        (Ok(_), None) => "n/a".to_owned(),
+    };
+    vec![
+        line("Best case", &best, None),
+        line("Trend with run order", &trend, None),
+    ]
 }
 
 /// `95.47% [388, 510] μs`: the achieved confidence and both ends in one

@@ -33,14 +33,16 @@
 
 mod boxplot;
 mod dist;
-mod explain;
+pub mod explain;
 mod frame;
 mod graph;
+pub mod progress;
 mod ranking;
 mod summary;
 mod tail;
 pub mod text;
 pub mod units;
+pub mod warnings;
 
 use std::io::{self, Write};
 
@@ -139,7 +141,11 @@ pub fn render_command(
         writeln!(out)?;
     }
     if s.tail {
-        tail::write(out, stats.metric(Metric::Total))?;
+        let best = analysis.diagnostics.get(index).map_or(
+            Err(crate::stats::NotApplicable::TooFewValues { n: 0, min: 0 }),
+            |d| d.best_case,
+        );
+        tail::write(out, stats.metric(Metric::Total), &best)?;
         writeln!(out)?;
     }
     Ok(())

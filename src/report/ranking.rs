@@ -99,7 +99,8 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
             writeln!(out, "  {line}")?;
         }
         if explain {
-            let details = explain::details(e, ranking);
+            let mut details = explain::details(e, ranking);
+            details.extend(explain::diagnostics(analysis, e.index));
             if !details.is_empty() {
                 writeln!(out)?;
                 for d in details {

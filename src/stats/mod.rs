@@ -22,9 +22,14 @@
 //!   command with it at a simultaneous level and decides slower /
 //!   equivalent / inconclusive on the intervals ([`holm_adjust`] remains
 //!   available for families of p-values).
+//! * In time order ([`Series`]): the [`best_case`] estimate and its
+//!   stability between the experiment's halves (after `tim`), and the
+//!   [`mann_kendall`] test for a trend, which say whether the machine
+//!   changed while the experiment ran.
 //! * The normal distribution: [`normal_cdf`], [`normal_sf`],
 //!   [`normal_log_cdf`], [`normal_quantile`].
 
+mod best_case;
 mod compare;
 mod holm;
 mod mann_whitney;
@@ -38,11 +43,17 @@ mod ranking;
 mod rng;
 mod sample;
 mod select;
+mod series;
 mod shift;
 mod signed_rank;
 mod summary;
+mod trend;
 mod u_distribution;
 
+pub use best_case::{
+    best_case, BestCase, BestCaseSettings, BestCaseSettingsError, HalfBest, DEFAULT_BEST_K,
+    DEFAULT_MAX_DISTANCE,
+};
 pub use compare::{compare, compare_paired, Bounds, Comparison, Design, Ratio};
 pub use holm::holm_adjust;
 pub use mann_whitney::{mann_whitney, MannWhitney, Method};
@@ -58,10 +69,12 @@ pub use ranking::{
 };
 pub use rng::SplitMix64;
 pub use sample::{Sample, SampleError};
+pub use series::Series;
 pub use shift::{
     hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, shift_interval, Alpha,
     InvalidAlpha, ShiftInterval,
 };
 pub use signed_rank::{paired_shift, signed_rank, SignedRank, SIGNED_RANK_EXACT_LIMIT};
 pub use summary::Summary;
+pub use trend::{mann_kendall, MannKendall, TREND_MIN_N};
 pub use u_distribution::EXACT_LIMIT;
