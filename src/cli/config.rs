@@ -168,6 +168,7 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     let output = Output {
         selection: Selection {
             width: settings.width,
+            graph_scale: settings.graph_scale,
             ..Selection::from_switches(&args.switches)
         },
         ranking: settings.ranking,
