@@ -35,6 +35,7 @@ mod boxplot;
 mod dist;
 pub mod explain;
 mod frame;
+pub mod gate;
 mod graph;
 pub mod progress;
 mod ranking;
