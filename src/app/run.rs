@@ -3,15 +3,17 @@
 
 use std::io::Write;
 
+use super::baseline::Baseline;
 use super::output::Destination;
 use super::progress::{self, Progress};
 use super::report::{self, OpenExports};
-use super::{exit, AppError};
+use super::AppError;
 use crate::cli::RunConfig;
 use crate::data::{Dataset, RawCsvWriter, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
+use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
-use crate::measure::{resolve, sys};
+use crate::measure::{counters, resolve, sys};
 
 /// Stores every run in memory and, with `-o`, writes it to the raw CSV
 /// (flushed per row); shows progress if asked to.
@@ -53,9 +55,27 @@ pub fn limits() -> Result<String, AppError> {
          \x20 spawns the commands; no command's max RSS can be reported below it.\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
-         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n",
-        floor as f64 / (1024.0 * 1024.0)
+         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}",
+        floor as f64 / (1024.0 * 1024.0),
+        probe_counters(&mut launcher)
     ))
+}
+
+/// What `--limits` says about CPU time accounting and counters: every
+/// counter is opened once by the launcher to see which work here.
+fn probe_counters(launcher: &mut Launcher) -> String {
+    let all = ExtrasConfig {
+        counters: counters::COUNTERS.iter().collect(),
+        ..ExtrasConfig::default()
+    };
+    match launcher.set_up(&all) {
+        Ok(reply) => counters::limits_text(
+            &reply.counter_errors,
+            counters::paranoid_level(),
+            counters::cpu_accounting(),
+        ),
+        Err(e) => format!("  Counters: could not be probed ({e}).\n"),
+    }
 }
 
 pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
@@ -72,6 +92,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         None => None,
     };
     let exports = OpenExports::open(&rc.output)?;
+    let baseline = Baseline::load(rc.output.gate.as_ref())?;
     preflight(&rc)?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
@@ -121,10 +142,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     }
     let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
     match result {
-        Ok(()) => {
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
-            Ok(exit::OK)
-        }
+        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref()),
         Err(Stop::Interrupted(sig)) => {
             eprintln!(
                 "Interrupted by {}: {} completed runs are kept{}.",
@@ -136,13 +154,13 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
                     ""
                 }
             );
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())?;
             Ok(128 + sig)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())?;
             Err(AppError::failure(e.to_string()))
         }
     }
