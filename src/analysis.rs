@@ -1,13 +1,15 @@
 //! From a [`Dataset`] to everything reports and exports need, computed once.
 //!
 //! Every renderer takes an [`Analysis`]: per command, the full [`Summary`] of
-//! each metric; across commands, the [`Ranking`] of total CPU time. Both
+//! each metric of the dataset's catalogue that the command has (a metric no
+//! run of it measured has no summary, never a summary of zeros); across
+//! commands, the [`Ranking`] of total CPU time. Both
 //! executables build it the same way from the same dataset, which is what
 //! makes a report printed by `bestguess` byte-identical to `bestreport` on
 //! the saved raw data.
 
 use crate::cli::settings::{Amount, Settings};
-use crate::data::{CommandRuns, Dataset, Metric};
+use crate::data::{Catalogue, CommandRuns, Dataset, Metric};
 use crate::stats::{
     rank, RankSettings, Ranking, Sample, SampleError, SettingsError, Summary, Threshold,
 };
@@ -19,15 +21,15 @@ pub struct CommandStats {
     pub runs: usize,
     /// Runs that did not exit 0 (they are included in every statistic).
     pub failed: usize,
-    /// One summary per metric, in [`Metric::ALL`] order.
-    summaries: Vec<Summary>,
+    /// Indexed by [`Metric`]: the summary of the runs that have the
+    /// metric, `None` if none has.
+    summaries: Vec<Option<Summary>>,
 }
 
 impl CommandStats {
-    /// The summary of `metric`.
-    pub fn metric(&self, metric: Metric) -> &Summary {
-        let i = Metric::ALL.iter().position(|m| *m == metric).unwrap_or(0);
-        &self.summaries[i]
+    /// The summary of `metric`, if any run of the command has it.
+    pub fn metric(&self, metric: Metric) -> Option<&Summary> {
+        self.summaries.get(metric.index()).and_then(Option::as_ref)
     }
 }
 
@@ -36,6 +38,8 @@ impl CommandStats {
 pub enum AnalysisError {
     #[error("command {command}: {source}")]
     Sample { command: usize, source: SampleError },
+    #[error("command {command} has no {metric} values to rank by; give data that has them")]
+    Missing { command: usize, metric: String },
     #[error("invalid setting: {0}")]
     Settings(#[from] SettingsError),
 }
@@ -66,20 +70,30 @@ pub fn rank_settings(s: &Settings) -> RankSettings {
     }
 }
 
-fn summarise(index: usize, c: &CommandRuns) -> Result<(CommandStats, Sample), AnalysisError> {
-    let sample = |m: Metric| {
-        Sample::new(c.metric(m)).map_err(|source| AnalysisError::Sample {
+/// Summarises every metric of `catalogue` that command `index` has; also
+/// returns the sample of `ranked`, if the command has it.
+fn summarise(
+    index: usize,
+    c: &CommandRuns,
+    catalogue: &Catalogue,
+    ranked: Metric,
+) -> Result<(CommandStats, Option<Sample>), AnalysisError> {
+    let mut summaries = Vec::with_capacity(catalogue.len());
+    let mut ranked_sample = None;
+    for metric in catalogue.metrics() {
+        let values = c.metric(metric);
+        if values.is_empty() {
+            summaries.push(None);
+            continue;
+        }
+        let sample = Sample::new(values).map_err(|source| AnalysisError::Sample {
             command: index + 1,
             source,
-        })
-    };
-    let total = sample(Metric::Total)?;
-    let mut summaries = Vec::with_capacity(Metric::ALL.len());
-    for m in Metric::ALL {
-        summaries.push(match m {
-            Metric::Total => Summary::of(&total),
-            other => Summary::of(&sample(other)?),
-        });
+        })?;
+        summaries.push(Some(Summary::of(&sample)));
+        if metric == ranked {
+            ranked_sample = Some(sample);
+        }
     }
     Ok((
         CommandStats {
@@ -87,7 +101,7 @@ fn summarise(index: usize, c: &CommandRuns) -> Result<(CommandStats, Sample), An
             failed: c.failed(),
             summaries,
         },
-        total,
+        ranked_sample,
     ))
 }
 
@@ -96,10 +110,14 @@ impl<'a> Analysis<'a> {
     pub fn new(dataset: &'a Dataset, settings: Settings) -> Result<Analysis<'a>, AnalysisError> {
         let mut commands = Vec::with_capacity(dataset.commands.len());
         let mut totals = Vec::with_capacity(dataset.commands.len());
+        let ranked = Metric::TOTAL;
         for (i, c) in dataset.commands.iter().enumerate() {
-            let (stats, total) = summarise(i, c)?;
+            let (stats, total) = summarise(i, c, &dataset.catalogue, ranked)?;
             commands.push(stats);
-            totals.push(total);
+            totals.push(total.ok_or_else(|| AnalysisError::Missing {
+                command: i + 1,
+                metric: dataset.catalogue.def(ranked).label.to_string(),
+            })?);
         }
         let ranking = rank(&totals, &rank_settings(&settings))?;
         Ok(Analysis {
@@ -125,13 +143,16 @@ mod tests {
     fn runs(command: &str, batch: u64, totals: &[i64]) -> Vec<RunRecord> {
         totals
             .iter()
-            .map(|&t| RunRecord {
-                command: command.into(),
-                batch,
-                user_us: t,
-                wall_us: t + 10,
-                maxrss_bytes: 1 << 20,
-                ..RunRecord::default()
+            .map(|&t| {
+                RunRecord {
+                    command: command.into(),
+                    batch,
+                    ..RunRecord::default()
+                }
+                .with(Metric::USER, t)
+                .with(Metric::SYSTEM, 0)
+                .with(Metric::WALL, t + 10)
+                .with(Metric::MAXRSS, 1 << 20)
             })
             .collect()
     }
@@ -143,14 +164,34 @@ mod tests {
         let dataset = Dataset::from_records(records);
         let a = Analysis::new(&dataset, Settings::default()).unwrap();
         assert_eq!(a.commands.len(), 2);
-        assert_eq!(a.commands[0].metric(Metric::Total).quantiles.median, 5250.0);
-        assert_eq!(a.commands[1].metric(Metric::Wall).quantiles.median, 1260.0);
-        assert_eq!(
-            a.commands[1].metric(Metric::MaxRss).quantiles.max,
-            1048576.0
-        );
+        let median = |c: usize, m| a.commands[c].metric(m).unwrap().quantiles.median;
+        assert_eq!(median(0, Metric::TOTAL), 5250.0);
+        assert_eq!(median(1, Metric::WALL), 1260.0);
+        assert_eq!(median(1, Metric::MAXRSS), 1048576.0);
+        // Never measured: no summary, not a summary of zeros.
+        assert!(a.commands[1].metric(Metric::VOLUNTARY_CSW).is_none());
+        assert!(a.commands[1].metric(Metric::TOTAL_CSW).is_none());
         assert_eq!(a.ranking.order(), [1, 0]);
         assert!(matches!(a.ranking.entries[1].verdict, Verdict::Slower));
+    }
+
+    #[test]
+    fn a_command_without_the_ranked_metric_is_an_error_not_a_zero() {
+        let mut records = runs("a", 1, &[1, 2, 3]);
+        records.push(
+            RunRecord {
+                command: "b".into(),
+                batch: 2,
+                ..RunRecord::default()
+            }
+            .with(Metric::WALL, 5),
+        );
+        let dataset = Dataset::from_records(records);
+        let e = Analysis::new(&dataset, Settings::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "command 2 has no Total CPU time values to rank by; give data that has them"
+        );
     }
 
     #[test]

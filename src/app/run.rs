@@ -7,16 +7,16 @@ use super::output::Destination;
 use super::report::{self, OpenExports};
 use super::{exit, AppError};
 use crate::cli::RunConfig;
-use crate::data::{Dataset, RawCsvWriter, RunRecord};
+use crate::data::{Catalogue, DatasetBuilder, RawCsvWriter, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
 use crate::measure::launcher::Launcher;
 use crate::measure::{resolve, sys};
 
-/// Stores every run in memory and, with `-o`, writes it to the raw CSV
-/// (flushed per row); shows progress if asked to.
+/// Stores every run in memory (in the dataset's columns) and, with `-o`,
+/// writes it to the raw CSV (flushed per row); shows progress if asked to.
 struct Sink {
     raw: Option<RawCsvWriter<Destination>>,
-    records: Vec<RunRecord>,
+    runs: DatasetBuilder,
     progress: Option<Progress>,
 }
 
@@ -29,7 +29,7 @@ impl RunSink for Sink {
             Some(w) => w.write_run(&run),
             None => Ok(()),
         };
-        self.records.push(run);
+        self.runs.push(&run);
         written
     }
 }
@@ -113,11 +113,13 @@ pub fn limits() -> Result<String, AppError> {
 pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     // The launcher comes first, before this process holds any data.
     let mut launcher = start_launcher()?;
+    // The metrics every run records: the raw CSV's columns and the dataset's.
+    let catalogue = Catalogue::new();
     let raw = match rc.raw_output.as_deref() {
         Some(path) => {
             let dest = Destination::create(path, "-o")?;
             Some(
-                RawCsvWriter::new(dest)
+                RawCsvWriter::new(dest, &catalogue)
                     .map_err(|e| AppError::failure(format!("-o {path}: cannot write: {e}")))?,
             )
         }
@@ -163,7 +165,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let show_progress = !selection.quiet && std::io::stderr().is_terminal();
     let mut sink = Sink {
         raw,
-        records: Vec::new(),
+        runs: DatasetBuilder::new(catalogue),
         progress: show_progress.then(|| Progress::new(&rc.plan)),
     };
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
@@ -171,7 +173,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     if let Some(p) = &sink.progress {
         p.clear();
     }
-    let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
+    let dataset = sink.runs.finish();
     match result {
         Ok(()) => {
             report::finish(&dataset, &rc.output, &mut out, exports)?;

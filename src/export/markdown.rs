@@ -40,7 +40,10 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     )?;
     writeln!(out, "|:---|---:|---:|---:|---:|")?;
     for (i, stats) in analysis.commands.iter().enumerate() {
-        let q = &stats.metric(Metric::Total).quantiles;
+        let Some(total) = stats.metric(Metric::TOTAL) else {
+            continue; // Never ranked without it (see Analysis::new).
+        };
+        let q = &total.quantiles;
         writeln!(
             out,
             "| {} | {} | {} … {} | {} … {} | {} |",

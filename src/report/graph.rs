@@ -11,11 +11,15 @@
 use std::io::{self, Write};
 
 use super::{text, units};
-use crate::data::CommandRuns;
+use crate::data::{CommandRuns, Metric};
 
 /// Writes the graph of `runs` in `width` columns.
 pub fn write(out: &mut dyn Write, runs: &CommandRuns, width: usize) -> io::Result<()> {
-    let totals: Vec<i64> = runs.runs.iter().map(|r| r.total_us()).collect();
+    // A run without the metric gets an empty bar.
+    let totals: Vec<i64> = runs
+        .values(Metric::TOTAL)
+        .map(|v| v.and_then(|v| v.as_int()).unwrap_or(0))
+        .collect();
     let max = totals.iter().copied().max().unwrap_or(0);
     let room = width.saturating_sub(1);
     let right = format!("max = {}", units::time(max as f64));

@@ -92,20 +92,20 @@ pub fn render_command(
         )?;
     }
     if s.mini || s.summary {
-        summary::write(out, stats, s.mini)?;
+        summary::write(out, stats, &analysis.dataset.catalogue, s.mini)?;
         writeln!(out)?;
     }
     if s.graph {
         graph::write(out, runs, plot_width(analysis))?;
         writeln!(out)?;
     }
-    if s.dist {
-        let total = stats.metric(Metric::Total);
+    let ranked = stats.metric(Metric::TOTAL);
+    if let (true, Some(total)) = (s.dist, ranked) {
         dist::write(out, total, stats.failed, analysis.settings.alpha)?;
         writeln!(out)?;
     }
-    if s.tail {
-        tail::write(out, stats.metric(Metric::Total))?;
+    if let (true, Some(total)) = (s.tail, ranked) {
+        tail::write(out, total)?;
         writeln!(out)?;
     }
     Ok(())
