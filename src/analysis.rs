@@ -3,15 +3,21 @@
 //! Every renderer takes an [`Analysis`]: per command, the full [`Summary`] of
 //! each metric of the dataset's catalogue that the command has (a metric no
 //! run of it measured has no summary, never a summary of zeros); across
-//! commands, the [`Ranking`] of total CPU time. Both
+//! commands, the [`Ranking`] of the metric of interest
+//! (total CPU time unless [`RankingSettings::metric`] says otherwise). Both
 //! executables build it the same way from the same dataset, which is what
 //! makes a report printed by `bestguess` byte-identical to `bestreport` on
 //! the saved raw data.
 
-use crate::cli::settings::{Amount, Settings};
+mod diagnostics;
+mod settings;
+
+pub use diagnostics::{in_time_order, time_order, Diagnostics, HalvesShift, Warning};
+pub use settings::{threshold, RankingSettings, Reference};
+
 use crate::data::{Catalogue, CommandRuns, Dataset, Metric};
 use crate::stats::{
-    rank, RankSettings, Ranking, Sample, SampleError, SettingsError, Summary, Threshold,
+    rank, BestCaseSettingsError, Ranking, Sample, SampleError, SettingsError, Summary,
 };
 
 /// Statistics of one command.
@@ -21,7 +27,7 @@ pub struct CommandStats {
     pub runs: usize,
     /// Runs that did not exit 0 (they are included in every statistic).
     pub failed: usize,
-    /// Indexed by [`Metric`]: the summary of the runs that have the
+    /// Indexed by [`Metric::index`]: the summary of the runs that have the
     /// metric, `None` if none has.
     summaries: Vec<Option<Summary>>,
 }
@@ -38,10 +44,12 @@ impl CommandStats {
 pub enum AnalysisError {
     #[error("command {command}: {source}")]
     Sample { command: usize, source: SampleError },
-    #[error("command {command} has no {metric} values to rank by; give data that has them")]
+    #[error("command {command} has no {metric} values to rank by; choose another metric or give data that has them")]
     Missing { command: usize, metric: String },
     #[error("invalid setting: {0}")]
     Settings(#[from] SettingsError),
+    #[error("invalid setting: {0}")]
+    BestCase(#[from] BestCaseSettingsError),
 }
 
 /// Everything the reports show, for one dataset.
@@ -50,24 +58,12 @@ pub struct Analysis<'a> {
     pub dataset: &'a Dataset,
     /// Per command, in dataset order.
     pub commands: Vec<CommandStats>,
-    /// The ranking by total CPU time.
+    /// The ranking by the metric of interest.
     pub ranking: Ranking,
-    /// The settings in force (width, alpha, epsilon, effect, super).
-    pub settings: Settings,
-}
-
-/// The ranking settings from the command-line settings.
-pub fn rank_settings(s: &Settings) -> RankSettings {
-    let threshold = |a: Amount| match a {
-        Amount::Micros(us) => Threshold::Absolute(us),
-        Amount::Percent(p) => Threshold::Relative(p / 100.0),
-    };
-    RankSettings {
-        alpha: s.alpha,
-        epsilon: threshold(s.epsilon),
-        effect: threshold(s.effect),
-        superiority: s.superiority,
-    }
+    /// The ranking's settings in force.
+    pub settings: RankingSettings,
+    /// Per command, in dataset order: did the machine change while it ran?
+    pub diagnostics: Vec<Diagnostics>,
 }
 
 /// Summarises every metric of `catalogue` that command `index` has; also
@@ -78,21 +74,20 @@ fn summarise(
     catalogue: &Catalogue,
     ranked: Metric,
 ) -> Result<(CommandStats, Option<Sample>), AnalysisError> {
-    let mut summaries = Vec::with_capacity(catalogue.len());
-    let mut ranked_sample = None;
+    let mut summaries = vec![None; catalogue.index_bound()];
+    let mut of_interest = None;
     for metric in catalogue.metrics() {
         let values = c.metric(metric);
         if values.is_empty() {
-            summaries.push(None);
             continue;
         }
         let sample = Sample::new(values).map_err(|source| AnalysisError::Sample {
             command: index + 1,
             source,
         })?;
-        summaries.push(Some(Summary::of(&sample)));
+        summaries[metric.index()] = Some(Summary::of(&sample));
         if metric == ranked {
-            ranked_sample = Some(sample);
+            of_interest = Some(sample);
         }
     }
     Ok((
@@ -101,30 +96,47 @@ fn summarise(
             failed: c.failed(),
             summaries,
         },
-        ranked_sample,
+        of_interest,
     ))
 }
 
 impl<'a> Analysis<'a> {
     /// Analyse every command of `dataset` and rank them.
-    pub fn new(dataset: &'a Dataset, settings: Settings) -> Result<Analysis<'a>, AnalysisError> {
+    pub fn new(
+        dataset: &'a Dataset,
+        settings: RankingSettings,
+    ) -> Result<Analysis<'a>, AnalysisError> {
+        settings.validate()?;
         let mut commands = Vec::with_capacity(dataset.commands.len());
-        let mut totals = Vec::with_capacity(dataset.commands.len());
-        let ranked = Metric::TOTAL;
+        let mut ranked = Vec::with_capacity(dataset.commands.len());
         for (i, c) in dataset.commands.iter().enumerate() {
-            let (stats, total) = summarise(i, c, &dataset.catalogue, ranked)?;
+            let (stats, sample) = summarise(i, c, &dataset.catalogue, settings.metric)?;
             commands.push(stats);
-            totals.push(total.ok_or_else(|| AnalysisError::Missing {
+            ranked.push(sample.ok_or_else(|| AnalysisError::Missing {
                 command: i + 1,
-                metric: dataset.catalogue.def(ranked).label.to_string(),
+                metric: settings.metric.label().to_owned(),
             })?);
         }
-        let ranking = rank(&totals, &rank_settings(&settings))?;
+        let ranking = rank(&ranked, &settings.rule())?;
+        let best_case = settings.best_case.validated()?;
+        let series: Vec<Vec<f64>> = dataset
+            .commands
+            .iter()
+            .map(|c| in_time_order(c, settings.metric))
+            .collect();
+        let diagnostics =
+            diagnostics::diagnose(&series, &best_case, settings.alpha, settings.effect).map_err(
+                |(i, source)| AnalysisError::Sample {
+                    command: i + 1,
+                    source,
+                },
+            )?;
         Ok(Analysis {
             dataset,
             commands,
             ranking,
             settings,
+            diagnostics,
         })
     }
 
@@ -162,7 +174,7 @@ mod tests {
         let mut records = runs("slow", 1, &[5000, 5100, 5200, 5300, 5400, 5500]);
         records.extend(runs("fast", 2, &[1000, 1100, 1200, 1300, 1400, 1500]));
         let dataset = Dataset::from_records(records);
-        let a = Analysis::new(&dataset, Settings::default()).unwrap();
+        let a = Analysis::new(&dataset, RankingSettings::default()).unwrap();
         assert_eq!(a.commands.len(), 2);
         let median = |c: usize, m| a.commands[c].metric(m).unwrap().quantiles.median;
         assert_eq!(median(0, Metric::TOTAL), 5250.0);
@@ -173,6 +185,25 @@ mod tests {
         assert!(a.commands[1].metric(Metric::TOTAL_CSW).is_none());
         assert_eq!(a.ranking.order(), [1, 0]);
         assert!(matches!(a.ranking.entries[1].verdict, Verdict::Slower));
+    }
+
+    #[test]
+    fn the_metric_of_interest_is_ranked() {
+        // Fast in CPU time, slow in wall time.
+        let mut records = runs("a", 1, &[1000, 1100, 1200, 1300, 1400, 1500]);
+        for r in &mut records {
+            *r = r.clone().with(Metric::WALL, 900_000);
+        }
+        records.extend(runs("b", 2, &[5000, 5100, 5200, 5300, 5400, 5500]));
+        let dataset = Dataset::from_records(records);
+        let cpu = Analysis::new(&dataset, RankingSettings::default()).unwrap();
+        assert_eq!(cpu.ranking.order(), [0, 1]);
+        let wall = RankingSettings {
+            metric: Metric::WALL,
+            ..RankingSettings::default()
+        };
+        let wall = Analysis::new(&dataset, wall).unwrap();
+        assert_eq!(wall.ranking.order(), [1, 0]);
     }
 
     #[test]
@@ -187,21 +218,24 @@ mod tests {
             .with(Metric::WALL, 5),
         );
         let dataset = Dataset::from_records(records);
-        let e = Analysis::new(&dataset, Settings::default()).unwrap_err();
+        let e = Analysis::new(&dataset, RankingSettings::default()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "command 2 has no Total CPU time values to rank by; give data that has them"
+            "command 2 has no Total CPU time values to rank by; choose another metric or \
+             give data that has them"
         );
     }
 
     #[test]
-    fn percentage_thresholds_become_relative() {
-        let s = Settings {
-            effect: Amount::Percent(2.0),
-            ..Settings::default()
+    fn invalid_settings_are_refused() {
+        let dataset = Dataset::from_records(runs("a", 1, &[1, 2, 3]));
+        let s = RankingSettings {
+            alpha: 2.0,
+            ..RankingSettings::default()
         };
-        let r = rank_settings(&s);
-        assert_eq!(r.effect, Threshold::Relative(0.02));
-        assert_eq!(r.epsilon, Threshold::Absolute(250.0));
+        assert!(matches!(
+            Analysis::new(&dataset, s),
+            Err(AnalysisError::Settings(_))
+        ));
     }
 }

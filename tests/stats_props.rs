@@ -2,9 +2,10 @@
 //! input, checked on random samples (proptest), including heavy ties and
 //! values spanning the whole accepted range.
 
+use bestguess::analysis::RankingSettings;
 use bestguess::stats::{
     compare, hodges_lehmann, holm_adjust, kth_pairwise_difference, mann_whitney,
-    pairwise_difference_count, quantile, rank, Alpha, RankSettings, Sample, Summary, Verdict,
+    pairwise_difference_count, quantile, rank, Alpha, Sample, Summary, Verdict,
 };
 use proptest::prelude::*;
 
@@ -187,7 +188,7 @@ proptest! {
         commands in prop::collection::vec(int_sample(0..20_000, 30), 0..6)
     ) {
         let samples: Vec<Sample> = commands.iter().map(|v| sample(v)).collect();
-        let r = rank(&samples, &RankSettings::default()).unwrap();
+        let r = rank(&samples, &RankingSettings::default().rule()).unwrap();
         let mut order = r.order();
         prop_assert!(r.entries.windows(2).all(|w| w[0].median <= w[1].median));
         order.sort_unstable();

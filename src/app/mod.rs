@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use crate::cli::config::{self, ConfigError};
-use crate::cli::{args, flags, Config};
+use crate::cli::{args, help, Config};
 
 pub use output::Destination;
 
@@ -79,7 +79,7 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     let result = (|| {
         let parsed =
             args::parse(argv.into_iter().skip(1), running).map_err(|e| AppError::usage(e.0))?;
-        dispatch(config::build(parsed, running)?, &program)
+        dispatch(config::build(parsed, running)?, &program, running)
     })();
     match result {
         Ok(status) => status,
@@ -91,7 +91,8 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     }
 }
 
-fn dispatch(config: Config, program: &str) -> Result<i32, AppError> {
+/// `running`: this is `bestguess` (whatever `-A` says), for `--generate`.
+fn dispatch(config: Config, program: &str, running: bool) -> Result<i32, AppError> {
     let mut stdout = std::io::stdout().lock();
     let print = |out: &mut dyn Write, text: &str| -> Result<i32, AppError> {
         out.write_all(text.as_bytes())
@@ -99,11 +100,12 @@ fn dispatch(config: Config, program: &str) -> Result<i32, AppError> {
         Ok(exit::OK)
     };
     match config {
-        Config::Help { running } => print(&mut stdout, &flags::help(program, running)),
+        Config::Help { running } => print(&mut stdout, &help::help(program, running)),
         Config::Version => print(
             &mut stdout,
             &format!("{program} {}\n", env!("CARGO_PKG_VERSION")),
         ),
+        Config::Generate(what) => print(&mut stdout, &what.render(program, running)),
         Config::ShowConfig(settings) => print(&mut stdout, &settings.describe()),
         Config::ShowLimits => print(&mut stdout, &run::limits()?),
         Config::Run(rc) => {

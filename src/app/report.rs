@@ -19,25 +19,14 @@ pub struct OpenExports(Vec<(Format, String, Destination)>);
 
 impl OpenExports {
     pub fn open(exports: &Exports) -> Result<OpenExports, AppError> {
-        let wanted = [
-            (Format::SummaryCsv, "--export-csv", &exports.csv),
-            (
-                Format::HyperfineCsv,
-                "--hyperfine-csv",
-                &exports.hyperfine_csv,
-            ),
-            (Format::Json, "--export-json", &exports.json),
-            (Format::Markdown, "--export-markdown", &exports.markdown),
-        ];
         let mut open = Vec::new();
-        for (format, option, path) in wanted {
-            if let Some(path) = path {
-                open.push((
-                    format,
-                    format!("{option} {path}"),
-                    Destination::create(path, option)?,
-                ));
-            }
+        for (format, path) in &exports.0 {
+            let option = format!("--{}", format.option());
+            open.push((
+                *format,
+                format!("{option} {path}"),
+                Destination::create(path, &option)?,
+            ));
         }
         Ok(OpenExports(open))
     }
@@ -60,8 +49,8 @@ pub fn finish(
     if dataset.is_empty() {
         return Ok(());
     }
-    let analysis =
-        Analysis::new(dataset, output.settings).map_err(|e| AppError::failure(e.to_string()))?;
+    let analysis = Analysis::new(dataset, output.ranking.clone())
+        .map_err(|e| AppError::failure(e.to_string()))?;
     report::render(&analysis, &output.selection, out)
         .and_then(|()| out.flush())
         .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;
@@ -71,6 +60,9 @@ pub fn finish(
             .and_then(|()| dest.flush())
             .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
     }
+    // Warnings last, on standard error: seen after the reports, never
+    // inside an export written to standard output.
+    let _ = report::warnings::write(&mut std::io::stderr().lock(), &analysis);
     Ok(())
 }
 

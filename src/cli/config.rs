@@ -4,40 +4,15 @@
 use std::time::Duration;
 
 use super::args::{Args, CommandArg, ReportSwitch};
+use super::generate::Generate;
 use super::settings::Settings;
 use super::{cmdfile, UsageError};
-use crate::experiment::{CommandPlan, Hook, Hooks, Order, Plan};
+use crate::analysis::RankingSettings;
+use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
+use crate::export::Format;
 use crate::measure::split::split;
 
-/// Which reports to print, resolved from the switches in order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Selection {
-    pub quiet: bool,
-    pub summary: bool,
-    pub mini: bool,
-    pub ranking: bool,
-    pub explain: bool,
-    pub dist: bool,
-    pub tail: bool,
-    pub graph: bool,
-    pub boxplot: bool,
-}
-
-impl Default for Selection {
-    fn default() -> Self {
-        Selection {
-            quiet: false,
-            summary: true,
-            mini: false,
-            ranking: true,
-            explain: false,
-            dist: false,
-            tail: false,
-            graph: false,
-            boxplot: false,
-        }
-    }
-}
+pub use crate::report::Selection;
 
 impl Selection {
     /// Apply switches in the order given (BestGuess 0.7.5 semantics: `-Q`
@@ -83,35 +58,39 @@ impl Selection {
     }
 }
 
-/// Export files requested (`-` = standard output).
+/// Export files requested (`-` = standard output), one per format: a
+/// format given twice keeps its last path.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Exports {
-    pub csv: Option<String>,
-    pub hyperfine_csv: Option<String>,
-    pub json: Option<String>,
-    pub markdown: Option<String>,
-}
+pub struct Exports(pub Vec<(Format, String)>);
 
 impl Exports {
+    fn from_args(given: &[(Format, String)]) -> Exports {
+        let mut out: Vec<(Format, String)> = Vec::new();
+        for (format, path) in given {
+            match out.iter_mut().find(|(f, _)| f == format) {
+                Some(slot) => slot.1 = path.clone(),
+                None => out.push((*format, path.clone())),
+            }
+        }
+        Exports(out)
+    }
+
     /// All requested exports as (option, path) pairs.
-    pub fn all(&self) -> Vec<(&'static str, &str)> {
-        [
-            ("--export-csv", &self.csv),
-            ("--hyperfine-csv", &self.hyperfine_csv),
-            ("--export-json", &self.json),
-            ("--export-markdown", &self.markdown),
-        ]
-        .into_iter()
-        .filter_map(|(o, p)| p.as_deref().map(|p| (o, p)))
-        .collect()
+    pub fn all(&self) -> Vec<(String, &str)> {
+        self.0
+            .iter()
+            .map(|(f, p)| (format!("--{}", f.option()), p.as_str()))
+            .collect()
     }
 }
 
 /// What to report and export, common to both executables.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Output {
+    /// The reports, and `-c width=`.
     pub selection: Selection,
-    pub settings: Settings,
+    /// The ranking's settings (`-c` and the ranking's options).
+    pub ranking: RankingSettings,
     pub exports: Exports,
 }
 
@@ -123,6 +102,8 @@ pub enum Config {
         running: bool,
     },
     Version,
+    /// `--generate`: the man page or a completion script for this program.
+    Generate(Generate),
     ShowConfig(Settings),
     ShowLimits,
     Run(Box<RunConfig>),
@@ -170,6 +151,9 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     if args.version {
         return Ok(Config::Version);
     }
+    if let Some(word) = &args.generate {
+        return Ok(Config::Generate(Generate::parse(word)?));
+    }
     let mut settings = Settings::default();
     for s in &args.settings {
         settings.apply(s)?;
@@ -182,14 +166,12 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     }
     let running = action?;
     let output = Output {
-        selection: Selection::from_switches(&args.switches),
-        settings,
-        exports: Exports {
-            csv: args.export_csv.clone(),
-            hyperfine_csv: args.hyperfine_csv.clone(),
-            json: args.export_json.clone(),
-            markdown: args.export_markdown.clone(),
+        selection: Selection {
+            width: settings.width,
+            ..Selection::from_switches(&args.switches)
         },
+        ranking: settings.ranking,
+        exports: Exports::from_args(&args.exports),
     };
     check_stdout_once(&args, &output.exports)?;
     if !running {
@@ -222,14 +204,14 @@ fn running(action: Option<&str>, default_running: bool) -> Result<bool, UsageErr
 
 /// At most one thing may write to standard output as a file.
 fn check_stdout_once(args: &Args, exports: &Exports) -> Result<(), UsageError> {
-    let mut users: Vec<&str> = exports
+    let mut users: Vec<String> = exports
         .all()
         .into_iter()
         .filter(|(_, p)| *p == "-")
         .map(|(o, _)| o)
         .collect();
     if args.output.as_deref() == Some("-") {
-        users.push("-o");
+        users.push("-o".into());
         if args.show_output {
             return Err(UsageError(
                 "--show-output and -o - would mix the commands' output into the raw data; write the raw data to a file".into(),
@@ -338,10 +320,17 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
             ))),
         }
     };
-    let prepare = hooks_for(&args.prepare, "--prepare")?;
-    let setup = hooks_for(&args.setup, "--setup")?;
-    let conclude = hooks_for(&args.conclude, "--conclude")?;
-    let cleanup = hooks_for(&args.cleanup, "--cleanup")?;
+    let given = |kind: HookKind| -> Vec<String> {
+        args.hooks
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, text)| text.clone())
+            .collect()
+    };
+    let prepare = hooks_for(&given(HookKind::Prepare), HookKind::Prepare.option())?;
+    let setup = hooks_for(&given(HookKind::Setup), HookKind::Setup.option())?;
+    let conclude = hooks_for(&given(HookKind::Conclude), HookKind::Conclude.option())?;
+    let cleanup = hooks_for(&given(HookKind::Cleanup), HookKind::Cleanup.option())?;
     let mut plans = Vec::with_capacity(n);
     for (i, c) in commands.into_iter().enumerate() {
         plans.push(CommandPlan {

@@ -288,13 +288,15 @@ impl CommandRuns {
 
     fn push(&mut self, run: &RunRecord, catalogue: &Catalogue) {
         let n = self.len;
-        if self.metrics.len() < catalogue.len() {
-            self.metrics.resize_with(catalogue.len(), Column::default);
+        if self.metrics.len() < catalogue.index_bound() {
+            self.metrics
+                .resize_with(catalogue.index_bound(), Column::default);
         }
-        for ((metric, def), column) in catalogue.iter().zip(&mut self.metrics) {
+        for (metric, def) in catalogue.iter() {
             if def.source != Source::Stored {
                 continue;
             }
+            let column = &mut self.metrics[metric.index()];
             // A metric registered after this command's first runs.
             while column.len() < n {
                 column.push(None);

@@ -26,10 +26,14 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Mutex;
 
-/// Identifies a metric: an index into a [`Catalogue`]. The fixed metrics
-/// have the same index in every catalogue (the associated constants);
-/// registered ones are numbered after them, in registration order.
+/// Identifies a metric. The fixed metrics are the associated constants;
+/// metrics registered at run time ([`Catalogue::register`]) get the next
+/// numbers, process-wide: each distinct description is interned once (and
+/// lives as long as the process), so a `Metric` alone knows its description
+/// ([`Metric::def`]) wherever it goes. A [`Catalogue`] says which metrics a
+/// dataset or an experiment has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Metric(u16);
 
@@ -49,7 +53,7 @@ impl Metric {
     /// Voluntary + involuntary context switches.
     pub const TOTAL_CSW: Metric = Metric(9);
 
-    /// Position in its catalogue (and in a [`Values`]).
+    /// Its number (its position in a [`Values`]).
     pub fn index(self) -> usize {
         usize::from(self.0)
     }
@@ -58,6 +62,59 @@ impl Metric {
     pub fn builtin(self) -> Option<&'static MetricDef> {
         BUILTINS.get(self.index())
     }
+
+    /// Its description.
+    pub fn def(self) -> &'static MetricDef {
+        match self.builtin() {
+            Some(d) => d,
+            None => {
+                let registry = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
+                // Only `intern` makes registered metrics, so the index exists.
+                registry[self.index() - BUILTINS.len()]
+            }
+        }
+    }
+
+    /// The label in reports ("Total CPU time").
+    pub fn label(self) -> &'static str {
+        self.def().label.as_ref()
+    }
+
+    /// The unit its values are recorded in.
+    pub fn unit(self) -> Unit {
+        self.def().unit
+    }
+
+    /// The short name users give (`--metric wall`).
+    pub fn name(self) -> &'static str {
+        self.def().name.as_ref()
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// Every registered description, interned (see [`Metric`]).
+static REGISTRY: Mutex<Vec<&'static MetricDef>> = Mutex::new(Vec::new());
+
+/// The metric of `def`: the one already interned with this very
+/// description, or a new one. `None` when the numbers are exhausted.
+fn intern(def: MetricDef) -> Option<Metric> {
+    let mut registry = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
+    let index = match registry.iter().position(|d| **d == def) {
+        Some(i) => i,
+        None => {
+            if BUILTINS.len() + registry.len() > usize::from(u16::MAX) {
+                return None;
+            }
+            registry.push(Box::leak(Box::new(def)));
+            registry.len() - 1
+        }
+    };
+    Some(Metric((BUILTINS.len() + index) as u16))
 }
 
 /// The unit a metric is recorded in. Values stay in this unit until they are
@@ -398,10 +455,18 @@ pub static BUILTINS: [MetricDef; 10] = [
 ];
 
 /// The metrics of one experiment or dataset: the fixed ones, then those
-/// registered at run time.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// registered at run time, in that order (report order).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Catalogue {
-    registered: Vec<MetricDef>,
+    metrics: Vec<Metric>,
+}
+
+impl Default for Catalogue {
+    fn default() -> Self {
+        Catalogue {
+            metrics: (0..BUILTINS.len()).map(|i| Metric(i as u16)).collect(),
+        }
+    }
 }
 
 /// Why a metric could not be registered.
@@ -409,7 +474,7 @@ pub struct Catalogue {
 pub enum CatalogueError {
     #[error("a metric named '{0}' (or with that column or key) already exists with another meaning; choose another name")]
     Clash(String),
-    #[error("too many metrics (at most {0}); measure fewer counters or custom metrics")]
+    #[error("too many different metrics (at most {0}); measure fewer counters or custom metrics")]
     Full(usize),
     #[error("a registered metric must be stored, appended and optional ('{0}')")]
     NotAppended(String),
@@ -423,33 +488,42 @@ impl Catalogue {
 
     /// Number of metrics (fixed and registered).
     pub fn len(&self) -> usize {
-        BUILTINS.len() + self.registered.len()
+        self.metrics.len()
     }
 
     /// Never empty: the fixed metrics are always there.
     pub fn is_empty(&self) -> bool {
-        false
+        self.metrics.is_empty()
     }
 
     /// Every metric, fixed ones first, in report order.
-    pub fn metrics(&self) -> impl ExactSizeIterator<Item = Metric> + Clone {
-        (0..self.len()).map(|i| Metric(i as u16))
+    pub fn metrics(&self) -> impl ExactSizeIterator<Item = Metric> + Clone + '_ {
+        self.metrics.iter().copied()
     }
 
     /// Every metric with its description.
-    pub fn iter(&self) -> impl Iterator<Item = (Metric, &MetricDef)> + Clone + '_ {
-        self.metrics().map(move |m| (m, self.def(m)))
+    pub fn iter(&self) -> impl Iterator<Item = (Metric, &'static MetricDef)> + Clone + '_ {
+        self.metrics().map(|m| (m, m.def()))
     }
 
-    /// The description of `metric`.
-    ///
-    /// # Panics
-    /// If `metric` came from another, larger catalogue (a programming error).
-    pub fn def(&self, metric: Metric) -> &MetricDef {
-        let i = metric.index();
-        BUILTINS
-            .get(i)
-            .unwrap_or_else(|| &self.registered[i - BUILTINS.len()])
+    /// The description of `metric` (the same as [`Metric::def`]).
+    pub fn def(&self, metric: Metric) -> &'static MetricDef {
+        metric.def()
+    }
+
+    /// Whether this catalogue has `metric`.
+    pub fn contains(&self, metric: Metric) -> bool {
+        self.metrics.contains(&metric)
+    }
+
+    /// One past the largest metric number here (the length a per-metric
+    /// table indexed by [`Metric::index`] needs).
+    pub fn index_bound(&self) -> usize {
+        self.metrics
+            .iter()
+            .map(|m| m.index() + 1)
+            .max()
+            .unwrap_or(0)
     }
 
     /// The metric with this raw CSV column header, if any.
@@ -474,7 +548,8 @@ impl Catalogue {
 
     /// Adds a metric known only at run time (a counter, a custom metric) and
     /// returns its id; registering the same description again returns the
-    /// same id. It must be stored, appended to the raw CSV and optional.
+    /// same id. It must be stored, appended to the raw CSV and optional, and
+    /// its name, column and key must be new to this catalogue.
     pub fn register(&mut self, def: MetricDef) -> Result<Metric, CatalogueError> {
         if def.raw != RawColumn::Appended || def.source != Source::Stored || !def.optional {
             return Err(CatalogueError::NotAppended(def.name.into_owned()));
@@ -491,16 +566,13 @@ impl Catalogue {
                 };
             }
         }
-        let limit = usize::from(u16::MAX);
-        if self.len() >= limit {
-            return Err(CatalogueError::Full(limit));
-        }
-        self.registered.push(def);
-        Ok(Metric((self.len() - 1) as u16))
+        let metric = intern(def).ok_or(CatalogueError::Full(usize::from(u16::MAX)))?;
+        self.metrics.push(metric);
+        Ok(metric)
     }
 
     /// The registered (appended) metrics, in registration order.
-    pub fn appended(&self) -> impl Iterator<Item = (Metric, &MetricDef)> + '_ {
+    pub fn appended(&self) -> impl Iterator<Item = (Metric, &'static MetricDef)> + '_ {
         self.iter().skip(BUILTINS.len())
     }
 }
@@ -637,6 +709,8 @@ mod tests {
             ]
         );
         assert_eq!(c.def(Metric::WALL).label, "Wall clock");
+        assert_eq!(Metric::TOTAL.to_string(), "Total CPU time");
+        assert_eq!(Metric::MAXRSS.unit(), Unit::Bytes);
         assert_eq!(c.def(Metric::MAXRSS).column, "Max RSS (Bytes)");
         assert_eq!(c.def(Metric::TOTAL_CSW).row_label, "Context sw");
         // Every raw position of the reference's metric columns, once.
@@ -667,7 +741,10 @@ mod tests {
         let mut c = Catalogue::new();
         let a = c.register(custom("tokens")).unwrap();
         let b = c.register(custom("score")).unwrap();
-        assert_eq!((a.index(), b.index()), (10, 11));
+        assert!(a.index() >= 10 && b.index() >= 10 && a != b);
+        assert_eq!((a.label(), b.unit()), ("tokens", Unit::Number));
+        // The same description elsewhere is the same metric.
+        assert_eq!(Catalogue::new().register(custom("score")), Ok(b));
         assert_eq!(
             c.register(custom("tokens")),
             Ok(a),

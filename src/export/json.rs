@@ -30,8 +30,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::analysis::{Analysis, CommandStats};
-use crate::cli::settings::Amount;
+use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
 use crate::data::{CommandRuns, Metric, Value};
 use crate::stats::{
     Comparison, IdenticalReason, Method, RankedEntry, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
@@ -209,12 +208,45 @@ fn own_result<'a>(
             total_stat(|t| t.excess_kurtosis.ok()),
         ),
     ]);
+    if let Some(d) = analysis.diagnostics.get(i) {
+        fields.push(("best_case".into(), best_case(d)));
+        fields.push(("trend".into(), trend(d)));
+    }
     if let (Some(entry), Some(best)) = (entry, analysis.ranking.best()) {
         if let Some(c) = &entry.comparison {
             fields.push(("comparison".into(), comparison(c, entry, best.index)));
         }
     }
     Node::Object(fields)
+}
+
+/// The best-case estimate (after `tim`), in the metric's recording unit;
+/// `null` when there are too few runs.
+fn best_case(d: &Diagnostics) -> Node<'static> {
+    match &d.best_case {
+        Ok(b) => object(vec![
+            ("estimate", Node::Num(b.estimate)),
+            ("error", Node::Num(b.error)),
+            ("distance", optional(b.distance)),
+            ("stable", Node::Bool(b.stable)),
+            ("k", count(b.k)),
+        ]),
+        Err(_) => Node::Null,
+    }
+}
+
+/// The Mann–Kendall trend test against run order; `null` when not applied.
+fn trend(d: &Diagnostics) -> Node<'static> {
+    match (&d.trend, d.trend_p_adjusted) {
+        (Ok(t), Some(p)) => object(vec![
+            ("tau", Node::Num(t.tau)),
+            ("p_value", Node::Num(t.p_value)),
+            ("p_value_adjusted", Node::Num(p)),
+            ("halves_shift", optional(d.halves.map(|h| h.shift))),
+            ("speed_changed", Node::Bool(d.drifted)),
+        ]),
+        _ => Node::Null,
+    }
 }
 
 fn verdict(entry: &RankedEntry) -> &'static str {
@@ -312,10 +344,9 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
         (
             "settings",
             object(vec![
-                ("width", count(s.width)),
                 ("alpha", Node::Num(s.alpha)),
-                ("epsilon", Node::Str(amount(s.epsilon).into())),
-                ("effect", Node::Str(amount(s.effect).into())),
+                ("epsilon", Node::Str(threshold(s.epsilon).into())),
+                ("effect", Node::Str(threshold(s.effect).into())),
                 ("super", Node::Num(s.superiority)),
             ]),
         ),
@@ -329,14 +360,6 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
             Node::Array(r.order().into_iter().map(count).collect()),
         ),
     ])
-}
-
-/// A threshold as it would be given to `-c`: `250us` or `2%`.
-fn amount(a: Amount) -> String {
-    match a {
-        Amount::Micros(us) => format!("{us}us"),
-        Amount::Percent(p) => format!("{p}%"),
-    }
 }
 
 /// Writes `node` pretty-printed; `depth` is the nesting level of `node`.
@@ -447,12 +470,5 @@ mod tests {
         assert_eq!(ours, serde_json::to_string_pretty(&expected).unwrap());
         let parsed: serde_json::Value = serde_json::from_str(&ours).unwrap();
         assert_eq!(parsed, expected);
-    }
-
-    #[test]
-    fn amounts_round_trip_as_settings() {
-        assert_eq!(amount(Amount::Micros(250.0)), "250us");
-        assert_eq!(amount(Amount::Micros(0.5)), "0.5us");
-        assert_eq!(amount(Amount::Percent(2.0)), "2%");
     }
 }

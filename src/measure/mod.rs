@@ -7,6 +7,9 @@
 //! quoting, and [`resolve`] checks that a program can be started before any
 //! timing begins.
 
+pub mod counters;
+pub mod custom;
+pub mod extras;
 pub mod launcher;
 pub mod protocol;
 pub mod resolve;
@@ -42,6 +45,9 @@ pub struct Measurement {
     /// Wall clock, CPU times, max RSS (bytes), faults, context switches, and
     /// whatever else was measured.
     pub metrics: Values,
+    /// Counters, environment padding and the command's own metrics, when
+    /// the launcher was set up for them ([`extras`]).
+    pub extras: Option<Box<extras::RunExtras>>,
 }
 
 impl Measurement {
@@ -69,6 +75,9 @@ pub struct Program {
     /// Let the program use the tool's stdin, stdout and stderr (otherwise
     /// they are /dev/null and it runs in a process group of its own).
     pub show_output: bool,
+    /// A command (warmups and timed runs), not a hook: gets the measurement
+    /// extras (counters, padding, metrics file) when they are set up.
+    pub measured: bool,
 }
 
 /// A sequence of steps (program indices) to run back to back.

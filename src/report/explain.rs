@@ -21,9 +21,8 @@ use super::frame::Frame;
 use super::text::{pad, trim_end, Align};
 use super::units::{self, Scale};
 use crate::analysis::Analysis;
-use crate::cli::settings::Amount;
 use crate::stats::{
-    IdenticalReason, Method, RankedEntry, Ranking, Verdict, MIN_VALUES_FOR_INFERENCE,
+    IdenticalReason, Method, RankedEntry, Ranking, Threshold, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
 
 const LABEL: usize = 22;
@@ -34,9 +33,9 @@ pub fn legend(analysis: &Analysis<'_>) -> Frame {
     let s = &analysis.settings;
     let r = &analysis.ranking;
     // A relative threshold takes a second line for its value in µs.
-    let amount = |a: Amount, resolved: f64| match a {
-        Amount::Micros(us) => (units::time(us), None),
-        Amount::Percent(p) => (
+    let amount = |a: Threshold, resolved: f64| match a {
+        Threshold::Absolute(us) => (units::time(us), None),
+        Threshold::Percent(p) => (
             format!("{}% of best median", units::plain(p)),
             Some(format!("(= {})", units::time(resolved))),
         ),
@@ -122,13 +121,35 @@ fn method(m: Method) -> &'static str {
     }
 }
 
+/// Why a command counts as identical to the best, in a few words: the
+/// threshold it met. `-E` prints this beside the statistic that caused it,
+/// and the markup exports ([`crate::export::document`]) use the same words,
+/// followed by the observed value.
+pub fn reason(r: IdenticalReason, ranking: &Ranking) -> String {
+    match r {
+        IdenticalReason::NotSignificant => {
+            format!("Non-signif. (α = {})", units::plain(ranking.settings.alpha))
+        }
+        IdenticalReason::EffectTooSmall => {
+            format!("Effect size < {}", units::time(ranking.effect))
+        }
+        IdenticalReason::CiContainsZero => {
+            format!("CI ± {} contains 0", units::time(ranking.epsilon))
+        }
+        IdenticalReason::HighSuperiority => format!(
+            "Pr. faster obv. > {}",
+            units::percent(ranking.settings.superiority)
+        ),
+    }
+}
+
 /// The detail lines of one ranked command (none for the best).
 pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
     let reasons: &[IdenticalReason] = match &entry.verdict {
         Verdict::Identical { reasons } => reasons,
         _ => &[],
     };
-    let flag = |r: IdenticalReason, text: String| reasons.contains(&r).then_some(text);
+    let flag = |r: IdenticalReason| reasons.contains(&r).then(|| reason(r, ranking));
     let mut lines = Vec::new();
     let Some(c) = &entry.comparison else {
         if let Verdict::NotCompared { n } = entry.verdict {
@@ -157,10 +178,7 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
     lines.push(line(
         "p-value (adjusted)",
         &format!("{}  ({})", p_is(mw.p_value), units::p_value(c.p_adjusted)),
-        flag(
-            IdenticalReason::NotSignificant,
-            format!("Non-signif. (α = {})", units::plain(ranking.settings.alpha)),
-        ),
+        flag(IdenticalReason::NotSignificant),
     ));
     let methods = if mw.method == c.interval.method {
         method(mw.method).to_owned()
@@ -171,10 +189,7 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
     lines.push(line(
         "Hodges-Lehmann",
         &format!("Δ = {}", units::time(c.shift)),
-        flag(
-            IdenticalReason::EffectTooSmall,
-            format!("Effect size < {}", units::time(ranking.effect)),
-        ),
+        flag(IdenticalReason::EffectTooSmall),
     ));
     lines.push(line(
         "Confidence interval",
@@ -183,23 +198,51 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
             c.interval.high,
             c.interval.achieved_confidence,
         ),
-        flag(
-            IdenticalReason::CiContainsZero,
-            format!("CI ± {} contains 0", units::time(ranking.epsilon)),
-        ),
+        flag(IdenticalReason::CiContainsZero),
     ));
     lines.push(line(
         "Prob. of superiority",
         &format!("Â = {}", units::fixed(c.superiority, 3)),
-        flag(
-            IdenticalReason::HighSuperiority,
-            format!(
-                "Pr. faster obv. > {}",
-                units::percent(ranking.settings.superiority)
-            ),
-        ),
+        flag(IdenticalReason::HighSuperiority),
     ));
     lines
+}
+
+/// The time-order lines of command `index`: its best-case estimate with
+/// the halves' agreement, and the trend test against run order.
+pub fn diagnostics(analysis: &Analysis<'_>, index: usize) -> Vec<String> {
+    let Some(d) = analysis.diagnostics.get(index) else {
+        return Vec::new();
+    };
+    let (estimate, _) = super::tail::best_case_text(&d.best_case, analysis.settings.metric.unit());
+    let best = match &d.best_case {
+        Ok(b) => {
+            let apart = b.distance.map_or_else(
+                || "halves without spread".to_owned(),
+                |x| format!("halves {} sd apart", units::fixed(x, 1)),
+            );
+            let verdict = if b.stable { "stable" } else { "unstable" };
+            format!("{estimate}  ({apart}: {verdict})")
+        }
+        Err(_) => estimate,
+    };
+    let trend = match (&d.trend, d.trend_p_adjusted) {
+        (Ok(t), Some(p)) => format!(
+            "τ = {}  (adjusted {}){}",
+            units::fixed(t.tau, 2),
+            p_is(p),
+            if d.drifted { ": speed changed" } else { "" }
+        ),
+        (Err(crate::stats::NotApplicable::TooFewValues { n, min }), _) => {
+            format!("n/a (needs {min} runs, has {n})")
+        }
+        (Err(e), _) => format!("n/a ({e})"),
+        (Ok(_), None) => "n/a".to_owned(),
+    };
+    vec![
+        line("Best case", &best, None),
+        line("Trend with run order", &trend, None),
+    ]
 }
 
 /// `95.47% (388, 510) μs`: the achieved confidence and both ends in one

@@ -18,9 +18,14 @@
 //!   ([`kth_pairwise_difference`]).
 //! * Many samples: [`rank`] orders commands and decides which performed
 //!   identically to the best, with [`holm_adjust`] across comparisons.
+//! * In time order ([`Series`]): the [`best_case`] estimate and its
+//!   stability between the experiment's halves (after `tim`), and the
+//!   [`mann_kendall`] test for a trend, which say whether the machine
+//!   changed while the experiment ran.
 //! * The normal distribution: [`normal_cdf`], [`normal_sf`],
 //!   [`normal_log_cdf`], [`normal_quantile`].
 
+mod best_case;
 mod compare;
 mod holm;
 mod mann_whitney;
@@ -34,10 +39,16 @@ mod ranking;
 mod rng;
 mod sample;
 mod select;
+mod series;
 mod shift;
 mod summary;
+mod trend;
 mod u_distribution;
 
+pub use best_case::{
+    best_case, BestCase, BestCaseSettings, BestCaseSettingsError, HalfBest, DEFAULT_BEST_K,
+    DEFAULT_MAX_DISTANCE,
+};
 pub use compare::{compare, Comparison};
 pub use holm::holm_adjust;
 pub use mann_whitney::{mann_whitney, MannWhitney, Method};
@@ -53,9 +64,11 @@ pub use ranking::{
 };
 pub use rng::SplitMix64;
 pub use sample::{Sample, SampleError};
+pub use series::Series;
 pub use shift::{
     hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, shift_interval, Alpha,
     InvalidAlpha, ShiftInterval,
 };
 pub use summary::Summary;
+pub use trend::{mann_kendall, MannKendall, TREND_MIN_N};
 pub use u_distribution::EXACT_LIMIT;

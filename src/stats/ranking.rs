@@ -31,50 +31,60 @@ pub const MIN_VALUES_FOR_INFERENCE: usize = 5;
 pub enum Threshold {
     /// In the metric's unit (µs for CPU time).
     Absolute(f64),
-    /// A fraction of the best command's median (`2%` is `Relative(0.02)`).
-    Relative(f64),
+    /// A percentage of the best command's median (`2%` is `Percent(2.0)`).
+    Percent(f64),
 }
 
 impl Threshold {
-    /// The threshold in the metric's unit: `Relative(f)` is f·|best median|.
+    /// The threshold in the metric's unit: `Percent(p)` is p/100·|best median|.
     pub fn resolve(self, best_median: f64) -> f64 {
         match self {
             Threshold::Absolute(v) => v,
-            Threshold::Relative(f) => f * best_median.abs(),
+            Threshold::Percent(p) => p / 100.0 * best_median.abs(),
         }
     }
 
-    fn is_valid(self) -> bool {
-        let (Threshold::Absolute(v) | Threshold::Relative(v)) = self;
+    /// Whether the threshold is usable: finite and not negative.
+    pub fn is_valid(self) -> bool {
+        let (Threshold::Absolute(v) | Threshold::Percent(v)) = self;
         v.is_finite() && v >= 0.0
     }
 }
 
-/// The settings of the ranking rule (`-c name=value` on the command line).
+/// The parameters of the ranking rule. Their defaults and their names on
+/// the command line belong to the analysis stage
+/// (`analysis::RankingSettings`); [`RankSettings::validate`] is the one
+/// check of their ranges.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RankSettings {
     /// Significance level of each comparison and 1 − the confidence of the
-    /// shift interval. Default 0.05.
+    /// shift interval.
     pub alpha: f64,
     /// A confidence-interval end this close to zero counts as touching
-    /// zero. Default 250 µs.
+    /// zero.
     pub epsilon: Threshold,
-    /// Smallest shift |Δ| that matters. Default 500 µs.
+    /// Smallest shift |Δ| that matters.
     pub effect: Threshold,
     /// Largest probability of superiority Â (chance that the best is the
     /// slower of a random pair) still compatible with a real difference.
-    /// Default 0.333.
     pub superiority: f64,
 }
 
-impl Default for RankSettings {
-    fn default() -> Self {
-        RankSettings {
-            alpha: 0.05,
-            epsilon: Threshold::Absolute(250.0),
-            effect: Threshold::Absolute(500.0),
-            superiority: 0.333,
+impl RankSettings {
+    /// Checks every range: alpha in (0, 1), thresholds finite and ≥ 0,
+    /// superiority in [0, 1].
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        Alpha::new(self.alpha)?;
+        if !self.epsilon.is_valid() {
+            return Err(SettingsError::Epsilon(self.epsilon));
         }
+        if !self.effect.is_valid() {
+            return Err(SettingsError::Effect(self.effect));
+        }
+        if !(0.0..=1.0).contains(&self.superiority) {
+            return Err(SettingsError::Superiority(self.superiority));
+        }
+        Ok(())
     }
 }
 
@@ -208,16 +218,8 @@ pub fn rank<S: Borrow<Sample>>(
     samples: &[S],
     settings: &RankSettings,
 ) -> Result<Ranking, SettingsError> {
+    settings.validate()?;
     let alpha = Alpha::new(settings.alpha)?;
-    if !settings.epsilon.is_valid() {
-        return Err(SettingsError::Epsilon(settings.epsilon));
-    }
-    if !settings.effect.is_valid() {
-        return Err(SettingsError::Effect(settings.effect));
-    }
-    if !(0.0..=1.0).contains(&settings.superiority) {
-        return Err(SettingsError::Superiority(settings.superiority));
-    }
 
     let medians: Vec<f64> = samples
         .iter()
@@ -324,6 +326,18 @@ fn identical_reasons(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Default for RankSettings {
+        /// The C reference's rule, as fixed test parameters.
+        fn default() -> Self {
+            RankSettings {
+                alpha: 0.05,
+                epsilon: Threshold::Absolute(250.0),
+                effect: Threshold::Absolute(500.0),
+                superiority: 0.333,
+            }
+        }
+    }
 
     fn sample(v: &[f64]) -> Sample {
         Sample::from_slice(v).unwrap()
@@ -435,8 +449,8 @@ mod tests {
     #[test]
     fn relative_thresholds_scale_with_the_best_median() {
         let settings = RankSettings {
-            effect: Threshold::Relative(0.02),
-            epsilon: Threshold::Relative(0.01),
+            effect: Threshold::Percent(2.0),
+            epsilon: Threshold::Percent(1.0),
             ..RankSettings::default()
         };
         let r = rank(&[around(10_000.0), around(10_300.0)], &settings).unwrap();
@@ -458,7 +472,7 @@ mod tests {
             bad(RankSettings { epsilon: e, ..d }),
             SettingsError::Epsilon(e)
         );
-        let e = Threshold::Relative(f64::INFINITY);
+        let e = Threshold::Percent(f64::INFINITY);
         assert_eq!(
             bad(RankSettings { effect: e, ..d }),
             SettingsError::Effect(e)
