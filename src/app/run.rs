@@ -1,16 +1,19 @@
 //! `bestguess` running an experiment: launcher, outputs, preflight checks,
 //! signal handling, the runner, then the reports.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
+use super::baseline::Baseline;
 use super::output::Destination;
+use super::progress::{self, Progress};
 use super::report::{self, OpenExports};
-use super::{exit, AppError};
+use super::AppError;
 use crate::cli::RunConfig;
 use crate::data::{Catalogue, DatasetBuilder, RawCsvWriter, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
+use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
-use crate::measure::{resolve, sys};
+use crate::measure::{counters, resolve, sys};
 
 /// Stores every run in memory (in the dataset's columns) and, with `-o`,
 /// writes it to the raw CSV (flushed per row); shows progress if asked to.
@@ -34,59 +37,6 @@ impl RunSink for Sink {
     }
 }
 
-/// A one-line progress display on standard error (a terminal): which run of
-/// how many, and of which command. Results arrive a batch at a time (about
-/// every 0.1 s), and the line is redrawn at most four times a second, so it
-/// adds no wake-ups while commands are measured.
-struct Progress {
-    total: u64,
-    commands: usize,
-    labels: Vec<String>,
-    last: Option<std::time::Instant>,
-}
-
-impl Progress {
-    const EVERY: std::time::Duration = std::time::Duration::from_millis(250);
-
-    fn new(plan: &crate::experiment::Plan) -> Progress {
-        Progress {
-            total: plan.runs * plan.commands.len() as u64,
-            commands: plan.commands.len(),
-            labels: plan
-                .commands
-                .iter()
-                .map(|c| c.name.clone().unwrap_or_else(|| c.command.text.clone()))
-                .collect(),
-            last: None,
-        }
-    }
-
-    fn update(&mut self, run: &RunRecord) {
-        if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
-            return;
-        }
-        self.last = Some(std::time::Instant::now());
-        let label = self
-            .labels
-            .get(run.batch as usize - 1)
-            .map_or("", String::as_str);
-        let line = format!(
-            "run {}/{} · command {}/{}: {label}",
-            run.sequence.unwrap_or(0),
-            self.total,
-            run.batch,
-            self.commands
-        );
-        eprint!("\r\x1b[K{}", crate::report::text::truncate(&line, 78));
-    }
-
-    fn clear(&self) {
-        if self.last.is_some() {
-            eprint!("\r\x1b[K");
-        }
-    }
-}
-
 fn start_launcher() -> Result<Launcher, AppError> {
     Launcher::start().map_err(|e| AppError::failure(format!("{e}")))
 }
@@ -105,9 +55,27 @@ pub fn limits() -> Result<String, AppError> {
          \x20 spawns the commands; no command's max RSS can be reported below it.\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
-         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n",
-        floor as f64 / (1024.0 * 1024.0)
+         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}",
+        floor as f64 / (1024.0 * 1024.0),
+        probe_counters(&mut launcher)
     ))
+}
+
+/// What `--limits` says about CPU time accounting and counters: every
+/// counter is opened once by the launcher to see which work here.
+fn probe_counters(launcher: &mut Launcher) -> String {
+    let all = ExtrasConfig {
+        counters: counters::COUNTERS.iter().collect(),
+        ..ExtrasConfig::default()
+    };
+    match launcher.set_up(&all) {
+        Ok(reply) => counters::limits_text(
+            &reply.counter_errors,
+            counters::paranoid_level(),
+            counters::cpu_accounting(),
+        ),
+        Err(e) => format!("  Counters: could not be probed ({e}).\n"),
+    }
 }
 
 pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
@@ -125,7 +93,8 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         }
         None => None,
     };
-    let exports = OpenExports::open(&rc.output.exports)?;
+    let exports = OpenExports::open(&rc.output)?;
+    let baseline = Baseline::load(rc.output.gate.as_ref())?;
     preflight(&rc)?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
@@ -162,7 +131,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         }
     }
 
-    let show_progress = !selection.quiet && std::io::stderr().is_terminal();
+    let show_progress = !selection.quiet && progress::wanted();
     let mut sink = Sink {
         raw,
         runs: DatasetBuilder::new(catalogue),
@@ -170,15 +139,12 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     };
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
     drop(launcher);
-    if let Some(p) = &sink.progress {
+    if let Some(p) = &mut sink.progress {
         p.clear();
     }
     let dataset = sink.runs.finish();
     match result {
-        Ok(()) => {
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
-            Ok(exit::OK)
-        }
+        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref()),
         Err(Stop::Interrupted(sig)) => {
             eprintln!(
                 "Interrupted by {}: {} completed runs are kept{}.",
@@ -190,13 +156,13 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
                     ""
                 }
             );
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())?;
             Ok(128 + sig)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())?;
             Err(AppError::failure(e.to_string()))
         }
     }

@@ -5,7 +5,7 @@
 
 use super::UsageError;
 use crate::analysis::{RankingSettings, Reference};
-use crate::report::{Selection, WIDTH_RANGE};
+use crate::report::{GraphScale, Selection, WIDTH_RANGE};
 use crate::stats::Threshold;
 
 /// What `-c` sets.
@@ -13,6 +13,8 @@ use crate::stats::Threshold;
 pub struct Settings {
     /// Width of the box plot and run graph (`-B`, `-G`).
     pub width: usize,
+    /// The scale of the run graph (`-G`).
+    pub graph_scale: GraphScale,
     /// The ranking's settings.
     pub ranking: RankingSettings,
 }
@@ -21,12 +23,13 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             width: Selection::default().width,
+            graph_scale: GraphScale::default(),
             ranking: RankingSettings::default(),
         }
     }
 }
 
-const NAMES: &str = "width, alpha, epsilon, effect, super, best, sigma";
+const NAMES: &str = "width, graph, alpha, epsilon, effect, super, best, sigma";
 
 impl Settings {
     /// Apply one `-c` argument: a comma-separated list of `name=value`.
@@ -54,6 +57,14 @@ impl Settings {
                         return Err(bad(name, value, &expected));
                     }
                     self.width = w;
+                    continue;
+                }
+                "graph" => {
+                    self.graph_scale = match value {
+                        "common" => GraphScale::Common,
+                        "each" => GraphScale::Each,
+                        _ => return Err(bad(name, value, "common or each")),
+                    };
                     continue;
                 }
                 "alpha" => {
@@ -112,7 +123,15 @@ impl Settings {
 
     /// The `--config` listing.
     pub fn describe(&self) -> String {
-        format!("  width = {}\n{}", self.width, self.ranking.describe())
+        let graph = match self.graph_scale {
+            GraphScale::Common => "common",
+            GraphScale::Each => "each",
+        };
+        format!(
+            "  width = {}\n  graph = {graph}\n{}",
+            self.width,
+            self.ranking.describe()
+        )
     }
 }
 
@@ -131,17 +150,22 @@ fn bad(name: &str, value: &str, expected: &str) -> UsageError {
     ))
 }
 
+/// A finite number; the message says why `value` is not one and what is
+/// accepted.
 fn number(name: &str, value: &str, expected: &str) -> Result<f64, UsageError> {
-    value
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| bad(name, value, expected))
+    match value.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(v) if v.is_nan() => Err(bad(name, value, expected)),
+        Ok(_) => Err(UsageError(format!(
+            "setting {name}={value} is invalid: {value} is beyond the largest number this program can hold (about 1.8e308); expected {expected}"
+        ))),
+        Err(_) => Err(bad(name, value, expected)),
+    }
 }
 
 fn amount(name: &str, value: &str) -> Result<Threshold, UsageError> {
     let expected =
-        "microseconds (e.g. 500) or a percentage of the best median (e.g. 2%), not negative";
+        "a number of microseconds from 0 up (e.g. 500) or a percentage of the best median from 0% up (e.g. 2%)";
     let (digits, percent) = match value.strip_suffix('%') {
         Some(d) => (d.trim(), true),
         None => (
@@ -172,7 +196,19 @@ mod tests {
     fn defaults_are_the_analysis_defaults() {
         let s = Settings::default();
         assert_eq!(s.ranking, RankingSettings::default());
-        assert!(s.describe().starts_with("  width = 80\n  alpha = 0.05\n"));
+        assert!(s
+            .describe()
+            .starts_with("  width = 80\n  graph = common\n  alpha = 0.05\n"));
+    }
+
+    #[test]
+    fn graph_scale() {
+        let mut s = Settings::default();
+        assert_eq!(s.graph_scale, GraphScale::Common);
+        s.apply("graph=each").unwrap();
+        assert_eq!(s.graph_scale, GraphScale::Each);
+        let e = s.apply("graph=log").unwrap_err();
+        assert!(e.0.contains("common or each"), "{e}");
     }
 
     #[test]
@@ -217,6 +253,17 @@ mod tests {
         }
         assert_eq!(s, Settings::default(), "a rejected setting changes nothing");
         assert!(s.apply("width=30").unwrap_err().0.contains("40 to 1024"));
+        // Every message states the accepted range, and never a wrong reason.
+        let e = s.apply("effect=1e400").unwrap_err().0;
+        assert!(
+            e.contains("beyond the largest number") && e.contains("from 0 up"),
+            "{e}"
+        );
+        assert!(!e.contains("negative"), "{e}");
+        let e = s.apply("effect=-1").unwrap_err().0;
+        assert!(e.contains("from 0 up"), "{e}");
+        let e = s.apply("alpha=1e999").unwrap_err().0;
+        assert!(e.contains("between 0 and 1"), "{e}");
         assert!(s
             .apply("alpha=1")
             .unwrap_err()
