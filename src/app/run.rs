@@ -115,20 +115,20 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         Box::new(std::io::stdout())
     };
     let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
-    if !selection.quiet {
-        if rc.raw_output.is_none() {
-            writeln!(
-                out,
-                "Use -o <FILE> or --output <FILE> to write raw data to a file.\n"
-            )
-            .map_err(write_err)?;
-        }
-        if rc.plan.order == Order::Random {
-            eprintln!(
-                "Random order, seed {} (repeat with --seed {}).",
-                rc.plan.seed, rc.plan.seed
-            );
-        }
+    if !selection.quiet && rc.raw_output.is_none() {
+        writeln!(
+            out,
+            "Use -o <FILE> or --output <FILE> to write raw data to a file.\n"
+        )
+        .map_err(write_err)?;
+    }
+    // Always, even with -Q: the seed is what reproduces the order (with
+    // one command there is no order to reproduce).
+    if rc.plan.order == Order::Random && rc.plan.commands.len() > 1 {
+        eprintln!(
+            "Random order, seed {} (repeat with --seed {}).",
+            rc.plan.seed, rc.plan.seed
+        );
     }
 
     let show_progress = !selection.quiet && progress::wanted();

@@ -295,7 +295,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     let runs = count(args.runs.as_deref(), "-r/--runs", 1, MAX_RUNS)?.unwrap_or(1);
     let warmup = count(args.warmup.as_deref(), "-w/--warmup", 0, MAX_RUNS)?.unwrap_or(0);
     let order = match args.order.as_deref() {
-        None => Order::Sequential,
+        None => Order::Random,
         Some(o) => o.parse().map_err(UsageError)?,
     };
     let seed = match args.seed.as_deref() {
