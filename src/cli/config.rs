@@ -136,6 +136,8 @@ pub struct RunConfig {
     pub raw_output: Option<String>,
     /// `--seed` was given (otherwise the seed is chosen and printed).
     pub seed_given: bool,
+    /// The `-f` command files read (no output may overwrite them).
+    pub command_files: Vec<String>,
     pub output: Output,
 }
 
@@ -369,6 +371,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         },
         raw_output: args.output,
         seed_given: seed.is_some(),
+        command_files: args.files.clone(),
         output,
     })
 }
