@@ -21,7 +21,8 @@
 
 use std::time::{Duration, Instant};
 
-use bestguess::stats::{rank, RankSettings, Sample, SplitMix64, Summary, Verdict};
+use bestguess::analysis::RankingSettings;
+use bestguess::stats::{rank, Sample, SplitMix64, Summary, Verdict};
 
 /// SplitMix64 plus Box–Muller: enough randomness for synthetic data.
 struct Rng(SplitMix64);
@@ -99,7 +100,8 @@ fn analyse(commands: &[Runs]) -> (usize, f64) {
         }
         totals.push(total);
     }
-    let ranking = rank(&totals, &RankSettings::default()).expect("default settings are valid");
+    let ranking =
+        rank(&totals, &RankingSettings::default().rule()).expect("default settings are valid");
     for e in &ranking.entries {
         if let Some(c) = &e.comparison {
             checksum += c.shift + c.interval.low + c.mann_whitney.p_value;
@@ -147,7 +149,8 @@ fn worst_case_ranking(runs: usize) -> Duration {
     };
     let samples = [distinct(8_000.0), distinct(8_100.0)];
     let start = Instant::now();
-    let ranking = rank(&samples, &RankSettings::default()).expect("default settings are valid");
+    let ranking =
+        rank(&samples, &RankingSettings::default().rule()).expect("default settings are valid");
     let elapsed = start.elapsed();
     let shift = ranking.entries[1].comparison.map_or(0.0, |c| c.shift);
     println!(

@@ -1,15 +1,22 @@
 //! From a [`Dataset`] to everything reports and exports need, computed once.
 //!
 //! Every renderer takes an [`Analysis`]: per command, the full [`Summary`] of
-//! each metric; across commands, the [`Ranking`] of total CPU time. Both
+//! each metric; across commands, the [`Ranking`] of the metric of interest
+//! (total CPU time unless [`RankingSettings::metric`] says otherwise). Both
 //! executables build it the same way from the same dataset, which is what
 //! makes a report printed by `bestguess` byte-identical to `bestreport` on
 //! the saved raw data.
 
-use crate::cli::settings::{Amount, Settings};
+mod diagnostics;
+mod settings;
+
+pub use diagnostics::{in_time_order, time_order, Diagnostics, HalvesShift, Warning};
+pub use settings::{threshold, RankingSettings, Reference};
+
 use crate::data::{CommandRuns, Dataset, Metric};
 use crate::stats::{
-    rank, RankSettings, Ranking, Sample, SampleError, SettingsError, Summary, Threshold,
+    rank_with, BestCaseSettingsError, RankOptions, Ranking, Sample, SampleError, SettingsError,
+    Summary,
 };
 
 /// Statistics of one command.
@@ -38,6 +45,72 @@ pub enum AnalysisError {
     Sample { command: usize, source: SampleError },
     #[error("invalid setting: {0}")]
     Settings(#[from] SettingsError),
+    #[error("--reference {0}")]
+    Reference(String),
+    #[error("invalid setting: {0}")]
+    BestCase(#[from] BestCaseSettingsError),
+}
+
+/// The input position of the reference command, checked against the data.
+fn resolve_reference(dataset: &Dataset, reference: &Reference) -> Result<usize, AnalysisError> {
+    let k = dataset.commands.len();
+    match reference {
+        Reference::Number(n) if (1..=k).contains(n) => Ok(n - 1),
+        Reference::Number(n) => Err(AnalysisError::Reference(format!(
+            "{n}: there are only {k} commands; give a number from 1 to {k} or a command's name"
+        ))),
+        Reference::Name(name) => {
+            let by = |f: &dyn Fn(&CommandRuns) -> bool| -> Vec<usize> {
+                (0..k).filter(|&i| f(&dataset.commands[i])).collect()
+            };
+            let mut found = by(&|c| c.name == *name);
+            if found.is_empty() {
+                found = by(&|c| c.command == *name);
+            }
+            match found.as_slice() {
+                [i] => Ok(*i),
+                [] => Err(AnalysisError::Reference(format!(
+                    "'{name}' names no command: give a command's number (from 1), its name (-n) or its exact command text"
+                ))),
+                _ => Err(AnalysisError::Reference(format!(
+                    "'{name}' names {} commands: give the command's number instead",
+                    found.len()
+                ))),
+            }
+        }
+    }
+}
+
+/// Per command, the values of `metric` in round order, when the rounds
+/// are complete: every command has the same number of runs, every run has
+/// its sequence number, and the runs in execution order fall into blocks
+/// of one run of each command (interleaved or random order; never
+/// sequential order, nor files measured separately). `None` otherwise.
+pub fn complete_rounds(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<f64>>> {
+    let k = dataset.commands.len();
+    let r = dataset.commands.first()?.len();
+    if k < 2 || r == 0 || dataset.commands.iter().any(|c| c.len() != r) {
+        return None;
+    }
+    let mut runs: Vec<(u64, usize, f64)> = Vec::with_capacity(k * r);
+    for (i, c) in dataset.commands.iter().enumerate() {
+        for (run, value) in c.runs.iter().zip(c.metric(metric)) {
+            runs.push((run.sequence?, i, value));
+        }
+    }
+    runs.sort_by_key(|&(sequence, i, _)| (sequence, i));
+    let mut rounds = vec![Vec::with_capacity(r); k];
+    let mut seen = vec![usize::MAX; k];
+    for (block, chunk) in runs.chunks(k).enumerate() {
+        for &(_, i, value) in chunk {
+            if seen[i] == block {
+                return None;
+            }
+            seen[i] = block;
+            rounds[i].push(value);
+        }
+    }
+    Some(rounds)
 }
 
 /// Everything the reports show, for one dataset.
@@ -46,67 +119,92 @@ pub struct Analysis<'a> {
     pub dataset: &'a Dataset,
     /// Per command, in dataset order.
     pub commands: Vec<CommandStats>,
-    /// The ranking by total CPU time.
+    /// The ranking by the metric of interest.
     pub ranking: Ranking,
-    /// The settings in force (width, alpha, epsilon, effect, super).
-    pub settings: Settings,
+    /// The ranking's settings in force.
+    pub settings: RankingSettings,
+    /// Per command, in dataset order: did the machine change while it ran?
+    pub diagnostics: Vec<Diagnostics>,
 }
 
-/// The ranking settings from the command-line settings.
-pub fn rank_settings(s: &Settings) -> RankSettings {
-    let threshold = |a: Amount| match a {
-        Amount::Micros(us) => Threshold::Absolute(us),
-        Amount::Percent(p) => Threshold::Relative(p / 100.0),
-    };
-    RankSettings {
-        alpha: s.alpha,
-        epsilon: threshold(s.epsilon),
-        effect: threshold(s.effect),
-        superiority: s.superiority,
-    }
-}
-
-fn summarise(index: usize, c: &CommandRuns) -> Result<(CommandStats, Sample), AnalysisError> {
+/// The summaries of command `index` and the sample of the ranked metric.
+fn summarise(
+    index: usize,
+    c: &CommandRuns,
+    ranked: Metric,
+) -> Result<(CommandStats, Sample), AnalysisError> {
     let sample = |m: Metric| {
         Sample::new(c.metric(m)).map_err(|source| AnalysisError::Sample {
             command: index + 1,
             source,
         })
     };
-    let total = sample(Metric::Total)?;
     let mut summaries = Vec::with_capacity(Metric::ALL.len());
+    let mut of_interest = None;
     for m in Metric::ALL {
-        summaries.push(match m {
-            Metric::Total => Summary::of(&total),
-            other => Summary::of(&sample(other)?),
-        });
+        let s = sample(m)?;
+        summaries.push(Summary::of(&s));
+        if m == ranked {
+            of_interest = Some(s);
+        }
     }
+    let of_interest = match of_interest {
+        Some(s) => s,
+        None => sample(ranked)?,
+    };
     Ok((
         CommandStats {
             runs: c.len(),
             failed: c.failed(),
             summaries,
         },
-        total,
+        of_interest,
     ))
 }
 
 impl<'a> Analysis<'a> {
     /// Analyse every command of `dataset` and rank them.
-    pub fn new(dataset: &'a Dataset, settings: Settings) -> Result<Analysis<'a>, AnalysisError> {
+    pub fn new(
+        dataset: &'a Dataset,
+        settings: RankingSettings,
+    ) -> Result<Analysis<'a>, AnalysisError> {
+        settings.validate()?;
         let mut commands = Vec::with_capacity(dataset.commands.len());
-        let mut totals = Vec::with_capacity(dataset.commands.len());
+        let mut ranked = Vec::with_capacity(dataset.commands.len());
         for (i, c) in dataset.commands.iter().enumerate() {
-            let (stats, total) = summarise(i, c)?;
+            let (stats, sample) = summarise(i, c, settings.metric)?;
             commands.push(stats);
-            totals.push(total);
+            ranked.push(sample);
         }
-        let ranking = rank(&totals, &rank_settings(&settings))?;
+        let reference = match &settings.reference {
+            Some(r) => Some(resolve_reference(dataset, r)?),
+            None => None,
+        };
+        let rounds = complete_rounds(dataset, settings.metric);
+        let options = RankOptions {
+            rounds: rounds.as_deref(),
+            reference,
+        };
+        let ranking = rank_with(&ranked, options, &settings.rule())?;
+        let best_case = settings.best_case.validated()?;
+        let series: Vec<Vec<f64>> = dataset
+            .commands
+            .iter()
+            .map(|c| in_time_order(&c.runs, &c.metric(settings.metric)))
+            .collect();
+        let diagnostics =
+            diagnostics::diagnose(&series, &best_case, settings.alpha, settings.effect).map_err(
+                |(i, source)| AnalysisError::Sample {
+                    command: i + 1,
+                    source,
+                },
+            )?;
         Ok(Analysis {
             dataset,
             commands,
             ranking,
             settings,
+            diagnostics,
         })
     }
 
@@ -141,7 +239,7 @@ mod tests {
         let mut records = runs("slow", 1, &[5000, 5100, 5200, 5300, 5400, 5500]);
         records.extend(runs("fast", 2, &[1000, 1100, 1200, 1300, 1400, 1500]));
         let dataset = Dataset::from_records(records);
-        let a = Analysis::new(&dataset, Settings::default()).unwrap();
+        let a = Analysis::new(&dataset, RankingSettings::default()).unwrap();
         assert_eq!(a.commands.len(), 2);
         assert_eq!(a.commands[0].metric(Metric::Total).quantiles.median, 5250.0);
         assert_eq!(a.commands[1].metric(Metric::Wall).quantiles.median, 1260.0);
@@ -154,13 +252,87 @@ mod tests {
     }
 
     #[test]
-    fn percentage_thresholds_become_relative() {
-        let s = Settings {
-            effect: Amount::Percent(2.0),
-            ..Settings::default()
+    fn the_metric_of_interest_is_ranked() {
+        // Fast in CPU time, slow in wall time.
+        let mut records = runs("a", 1, &[1000, 1100, 1200, 1300, 1400, 1500]);
+        for r in &mut records {
+            r.wall_us = 900_000;
+        }
+        records.extend(runs("b", 2, &[5000, 5100, 5200, 5300, 5400, 5500]));
+        let dataset = Dataset::from_records(records);
+        let cpu = Analysis::new(&dataset, RankingSettings::default()).unwrap();
+        assert_eq!(cpu.ranking.order(), [0, 1]);
+        let wall = RankingSettings {
+            metric: Metric::Wall,
+            ..RankingSettings::default()
         };
-        let r = rank_settings(&s);
-        assert_eq!(r.effect, Threshold::Relative(0.02));
-        assert_eq!(r.epsilon, Threshold::Absolute(250.0));
+        let wall = Analysis::new(&dataset, wall).unwrap();
+        assert_eq!(wall.ranking.order(), [1, 0]);
+    }
+
+    #[test]
+    fn rounds_are_complete_only_when_every_block_holds_each_command_once() {
+        let mk = |order: &[(usize, i64)]| {
+            let records = order.iter().enumerate().map(|(s, &(c, t))| RunRecord {
+                command: format!("c{c}"),
+                batch: c as u64 + 1,
+                user_us: t,
+                sequence: Some(s as u64 + 1),
+                ..RunRecord::default()
+            });
+            Dataset::from_records(records.collect::<Vec<_>>())
+        };
+        // Random order: rounds (0,1), (1,0), (0,1).
+        let d = mk(&[(0, 10), (1, 20), (1, 21), (0, 11), (0, 12), (1, 22)]);
+        assert_eq!(
+            complete_rounds(&d, Metric::Total),
+            Some(vec![vec![10.0, 11.0, 12.0], vec![20.0, 21.0, 22.0]])
+        );
+        // Sequential order: no rounds.
+        let d = mk(&[(0, 10), (0, 11), (0, 12), (1, 20), (1, 21), (1, 22)]);
+        assert_eq!(complete_rounds(&d, Metric::Total), None);
+    }
+
+    #[test]
+    fn references_resolve_by_number_name_or_command() {
+        let mut records = runs("slow", 1, &[5000, 5100, 5200, 5300, 5400, 5500]);
+        records.extend(runs("fast", 2, &[1000, 1100, 1200, 1300, 1400, 1500]));
+        let dataset = Dataset::from_records(records);
+        for (reference, index) in [
+            (Reference::Number(1), 0),
+            (Reference::Name("slow".into()), 0),
+            (Reference::Number(2), 1),
+        ] {
+            let s = RankingSettings {
+                reference: Some(reference),
+                ..RankingSettings::default()
+            };
+            let a = Analysis::new(&dataset, s).unwrap();
+            assert_eq!(a.ranking.entries[0].index, index);
+            assert!(a.ranking.fixed_reference);
+        }
+        for bad in [Reference::Number(3), Reference::Name("nope".into())] {
+            let s = RankingSettings {
+                reference: Some(bad),
+                ..RankingSettings::default()
+            };
+            assert!(matches!(
+                Analysis::new(&dataset, s),
+                Err(AnalysisError::Reference(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn invalid_settings_are_refused() {
+        let dataset = Dataset::from_records(runs("a", 1, &[1, 2, 3]));
+        let s = RankingSettings {
+            alpha: 2.0,
+            ..RankingSettings::default()
+        };
+        assert!(matches!(
+            Analysis::new(&dataset, s),
+            Err(AnalysisError::Settings(_))
+        ));
     }
 }

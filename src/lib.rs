@@ -12,6 +12,8 @@ pub mod cli;
 pub mod data;
 pub mod experiment;
 pub mod export;
+pub mod figure;
+pub mod gate;
 pub mod measure;
 pub mod report;
 pub mod stats;

@@ -8,16 +8,18 @@
 //! (`INSTA_UPDATE=always cargo test --test export_snapshots` rewrites them).
 
 use bestguess::analysis::Analysis;
-use bestguess::cli::Settings;
+use bestguess::analysis::RankingSettings;
 use bestguess::data::{Dataset, RunRecord};
 use bestguess::export::Format;
 use serde_json::Value;
 
-const FORMATS: [(Format, &str); 4] = [
+const FORMATS: [(Format, &str); 6] = [
     (Format::SummaryCsv, "summary_csv"),
     (Format::HyperfineCsv, "hyperfine_csv"),
     (Format::Json, "json"),
     (Format::Markdown, "markdown"),
+    (Format::AsciiDoc, "asciidoc"),
+    (Format::OrgMode, "orgmode"),
 ];
 
 /// Every data file the exports are tested on: (snapshot name, path).
@@ -40,7 +42,7 @@ fn load(path: &str) -> Dataset {
 }
 
 fn render(dataset: &Dataset, format: Format) -> String {
-    let analysis = Analysis::new(dataset, Settings::default()).expect("analysis");
+    let analysis = Analysis::new(dataset, RankingSettings::default()).expect("analysis");
     let mut out = Vec::new();
     format.write(&analysis, &mut out).expect("writing to a Vec");
     String::from_utf8(out).expect("exports are UTF-8")
@@ -230,6 +232,18 @@ fn text_with_commas_quotes_and_newlines_keeps_the_columns() {
         assert_eq!(cell_separators(line), 6, "{line}");
     }
     insta::assert_snapshot!("awkward_markdown", markdown);
+
+    let org = render(&dataset, Format::OrgMode);
+    let table: Vec<&str> = org.lines().take_while(|l| l.starts_with('|')).collect();
+    assert_eq!(table.len(), dataset.commands.len() + 2, "{org}");
+    for line in table.iter().filter(|l| !l.starts_with("|---")) {
+        assert_eq!(line.matches('|').count(), 6, "{line}");
+    }
+    insta::assert_snapshot!("awkward_orgmode", org);
+
+    let adoc = render(&dataset, Format::AsciiDoc);
+    assert_eq!(asciidoc_cells(&adoc), (dataset.commands.len() + 1) * 5);
+    insta::assert_snapshot!("awkward_asciidoc", adoc);
 }
 
 #[test]
@@ -491,5 +505,33 @@ proptest::proptest! {
         for line in table {
             proptest::prop_assert_eq!(cell_separators(line), 6, "{}", line);
         }
+
+        let org = render(&dataset, Format::OrgMode);
+        let table: Vec<&str> = org.split('\n').take_while(|l| l.starts_with('|')).collect();
+        proptest::prop_assert_eq!(table.len(), n + 2, "{}", org);
+        for line in table.iter().filter(|l| !l.starts_with("|---")) {
+            proptest::prop_assert_eq!(line.matches('|').count(), 6, "{}", line);
+        }
+
+        let adoc = render(&dataset, Format::AsciiDoc);
+        let cells = asciidoc_cells(&adoc);
+        proptest::prop_assert_eq!(cells, (n + 1) * 5, "{}", adoc);
     }
+}
+
+/// The number of cells in the first AsciiDoc table, each on its own line
+/// starting with `| ` and holding no other unescaped `|`.
+fn asciidoc_cells(adoc: &str) -> usize {
+    let body: Vec<&str> = adoc
+        .split('\n')
+        .skip_while(|l| *l != "|===")
+        .skip(1)
+        .take_while(|l| *l != "|===")
+        .filter(|l| !l.is_empty())
+        .collect();
+    for line in &body {
+        assert!(line.starts_with("| "), "{line}");
+        assert_eq!(cell_separators(line), 1, "{line}");
+    }
+    body.len()
 }

@@ -13,11 +13,13 @@
 use std::path::PathBuf;
 
 use bestguess::analysis::Analysis;
+use bestguess::analysis::RankingSettings;
 use bestguess::cli::args::ReportSwitch::{self, *};
-use bestguess::cli::settings::{Amount, Settings};
+use bestguess::cli::settings::Settings;
 use bestguess::cli::Selection;
 use bestguess::data::{Dataset, RunRecord};
 use bestguess::report::{render, text};
+use bestguess::stats::Threshold;
 use proptest::prelude::*;
 
 const REFERENCE: [&str; 9] = [
@@ -62,8 +64,11 @@ fn dataset(file: &str) -> Dataset {
 }
 
 fn render_dataset(d: &Dataset, switches: &[ReportSwitch], settings: Settings) -> String {
-    let analysis = Analysis::new(d, settings).unwrap();
-    let selection = Selection::from_switches(switches);
+    let analysis = Analysis::new(d, settings.ranking).unwrap();
+    let selection = Selection {
+        width: settings.width,
+        ..Selection::from_switches(switches)
+    };
     let mut out = Vec::new();
     render(&analysis, &selection, &mut out).unwrap();
     String::from_utf8(out).unwrap()
@@ -229,11 +234,15 @@ fn explained_ranking() {
 
 #[test]
 fn explained_ranking_with_relative_thresholds() {
-    let settings = Settings {
-        effect: Amount::Percent(2.0),
-        epsilon: Amount::Percent(1.0),
+    let ranking = RankingSettings {
+        effect: Threshold::Percent(2.0),
+        epsilon: Threshold::Percent(1.0),
         alpha: 0.01,
         superiority: 0.25,
+        ..RankingSettings::default()
+    };
+    let settings = Settings {
+        ranking,
         ..Settings::default()
     };
     snap!(
@@ -415,8 +424,8 @@ proptest! {
         let dataset = Dataset::from_records(records);
         let mut settings = with_width(width);
         if relative {
-            settings.effect = Amount::Percent(2.0);
-            settings.epsilon = Amount::Percent(1.0);
+            settings.ranking.effect = Threshold::Percent(2.0);
+            settings.ranking.epsilon = Threshold::Percent(1.0);
         }
         let mut switches = EVERYTHING.to_vec();
         if mini {

@@ -2,10 +2,13 @@
 //! error into one line on stderr and a documented exit status.
 //!
 //! Exit status: 0 success; 1 usage error; 2 a failure while running or
-//! reading (a command failed, a file could not be read or written); 130 or
-//! 143 when interrupted by SIGINT or SIGTERM.
+//! reading (a command failed, a file could not be read or written); 3 when
+//! `--fail-if-slower` finds a command slower than its baseline; 130 or 143
+//! when interrupted by SIGINT or SIGTERM.
 
+mod baseline;
 mod output;
+mod progress;
 mod report;
 mod run;
 
@@ -13,13 +16,16 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use crate::cli::config::{self, ConfigError};
-use crate::cli::{args, flags, Config};
+use crate::cli::{args, help, Config};
 
 /// Exit statuses.
 pub mod exit {
     pub const OK: i32 = 0;
     pub const USAGE: i32 = 1;
     pub const FAILURE: i32 = 2;
+    /// `--fail-if-slower`: some command is slower than its baseline with
+    /// the whole interval of its change above the margin.
+    pub const REGRESSION: i32 = 3;
 }
 
 /// An error at the top level, with the exit status it maps to.
@@ -80,7 +86,7 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     let result = (|| {
         let parsed =
             args::parse(argv.into_iter().skip(1), running).map_err(|e| AppError::usage(e.0))?;
-        dispatch(config::build(parsed, running)?, &program)
+        dispatch(config::build(parsed, running)?, &program, running)
     })();
     match result {
         Ok(status) => status,
@@ -92,7 +98,8 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     }
 }
 
-fn dispatch(config: Config, program: &str) -> Result<i32, AppError> {
+/// `running`: this is `bestguess` (whatever `-A` says), for `--generate`.
+fn dispatch(config: Config, program: &str, running: bool) -> Result<i32, AppError> {
     let mut stdout = std::io::stdout().lock();
     let print = |out: &mut dyn Write, text: &str| -> Result<i32, AppError> {
         out.write_all(text.as_bytes())
@@ -100,15 +107,19 @@ fn dispatch(config: Config, program: &str) -> Result<i32, AppError> {
         Ok(exit::OK)
     };
     match config {
-        Config::Help { running } => print(&mut stdout, &flags::help(program, running)),
+        Config::Help { running } => print(&mut stdout, &help::help(program, running)),
         Config::Version => print(
             &mut stdout,
             &format!("{program} {}\n", env!("CARGO_PKG_VERSION")),
         ),
+        Config::Generate(what) => print(&mut stdout, &what.render(program, running)),
         Config::ShowConfig(settings) => print(&mut stdout, &settings.describe()),
         Config::ShowLimits => print(&mut stdout, &run::limits()?),
         Config::Run(rc) => {
             drop(stdout);
+            for warning in &rc.warnings {
+                eprintln!("{program}: warning: {warning}");
+            }
             run::run(*rc)
         }
         Config::Report(rc) => {

@@ -326,7 +326,8 @@ impl Drop for Export {
 /// Where reports go: standard output, unless the raw data or an export is
 /// written there, then standard error. A closed pipe on the report's stream
 /// (`bestreport f.csv | head -1`) ends the report quietly: the reader has
-/// what it wanted.
+/// what it wanted, and later writes are discarded (exports and the exit
+/// status are not affected). Any other write error is returned.
 pub struct ReportStream {
     to_stderr: bool,
     closed: bool,
@@ -340,30 +341,40 @@ impl ReportStream {
         }
     }
 
-    /// Write `text` (a whole report, a reminder) to the report stream; a
-    /// broken pipe is remembered and every later write is skipped.
-    pub fn write_with(
-        &mut self,
-        f: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-    ) -> Result<(), AppError> {
-        if self.closed {
-            return Ok(());
-        }
-        let result = if self.to_stderr {
-            let mut e = io::stderr().lock();
-            f(&mut e).and_then(|()| e.flush())
-        } else {
-            let mut o = io::stdout().lock();
-            f(&mut o).and_then(|()| o.flush())
-        };
+    fn absorb(&mut self, result: io::Result<()>) -> io::Result<()> {
         match result {
-            Ok(()) => Ok(()),
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
                 self.closed = true;
                 Ok(())
             }
-            Err(e) => Err(AppError::failure(format!("cannot write the report: {e}"))),
+            other => other,
         }
+    }
+}
+
+impl Write for ReportStream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let result = if self.to_stderr {
+            io::stderr().write_all(buf)
+        } else {
+            io::stdout().write_all(buf)
+        };
+        self.absorb(result).map(|()| buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let result = if self.to_stderr {
+            io::stderr().flush()
+        } else {
+            io::stdout().flush()
+        };
+        self.absorb(result)
     }
 }
 

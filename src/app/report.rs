@@ -2,89 +2,156 @@
 //! [`Dataset`], rendered by the same code. That is what makes the report
 //! `bestguess -o FILE` prints identical to `bestreport FILE`.
 
+use std::io::Write;
+use std::path::Path;
+
+use super::baseline::Baseline;
 use super::output::{self, Export, ReportStream};
 use super::{exit, AppError};
 use crate::analysis::Analysis;
-use crate::cli::config::Exports;
 use crate::cli::{Output, ReportConfig};
 use crate::data::Dataset;
 use crate::export::Format;
+use crate::figure::{Figure, Input};
 use crate::report;
 
-/// Export files, prepared before anything runs or is read so that a bad
-/// path fails fast; each is put in place only when complete.
-pub struct OpenExports(Vec<(Format, Export)>);
+/// Export files, prepared before anything runs or is read so that a bad path
+/// fails fast: one per export format, and one per figure for
+/// `--export-svg DIR` (the directory is created if needed). Each is put in
+/// place only when complete (see [`Export`]).
+pub struct OpenExports {
+    files: Vec<(Format, Export)>,
+    figures: Vec<(Figure, Export)>,
+}
+
+/// The paths of every output an [`Output`] asks for, as (option, path), for
+/// [`output::check_paths`]. SVG figures are named by the directory.
+pub fn output_paths(output: &Output) -> Vec<(String, String)> {
+    let mut paths: Vec<(String, String)> = output
+        .exports
+        .all()
+        .into_iter()
+        .map(|(o, p)| (o, p.to_string()))
+        .collect();
+    if let Some(dir) = &output.svg_dir {
+        for figure in Figure::ALL {
+            let path = Path::new(dir).join(format!("{}.svg", figure.name()));
+            paths.push(("--export-svg".into(), path.to_string_lossy().into_owned()));
+        }
+    }
+    paths
+}
 
 impl OpenExports {
-    pub fn open(exports: &Exports) -> Result<OpenExports, AppError> {
-        let wanted = [
-            (Format::SummaryCsv, "--export-csv", &exports.csv),
-            (
-                Format::HyperfineCsv,
-                "--hyperfine-csv",
-                &exports.hyperfine_csv,
-            ),
-            (Format::Json, "--export-json", &exports.json),
-            (Format::Markdown, "--export-markdown", &exports.markdown),
-        ];
-        let mut open = Vec::new();
-        for (format, option, path) in wanted {
-            if let Some(path) = path {
-                open.push((format, Export::create(option, path)?));
+    pub fn open(output: &Output) -> Result<OpenExports, AppError> {
+        let mut files = Vec::new();
+        for (format, path) in &output.exports.0 {
+            let option = format!("--{}", format.option());
+            files.push((*format, Export::create(&option, path)?));
+        }
+        let mut figures = Vec::new();
+        if let Some(dir) = &output.svg_dir {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                AppError::failure(format!(
+                    "--export-svg {dir}: cannot create the directory: {e}"
+                ))
+            })?;
+            for figure in Figure::ALL {
+                let path = Path::new(dir).join(format!("{}.svg", figure.name()));
+                let path = path.to_string_lossy().into_owned();
+                figures.push((figure, Export::create("--export-svg", &path)?));
             }
         }
-        Ok(OpenExports(open))
+        Ok(OpenExports { files, figures })
     }
 
     /// Whether an export writes to standard output (reports then go to
     /// standard error).
     pub fn uses_stdout(&self) -> bool {
-        self.0.iter().any(|(_, e)| e.is_stdout())
+        self.files.iter().any(|(_, e)| e.is_stdout())
     }
 }
 
-/// Analyse `dataset`, print the selected reports and write every export.
-/// Exports are written even if the report's reader went away.
+/// Write one export completely and put it in place, or say why not.
+fn commit(
+    mut export: Export,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), AppError> {
+    let written = write(export.writer());
+    let what = export.what.clone();
+    let kept = if export.is_stdout() {
+        ""
+    } else {
+        "; the previous file, if any, is unchanged"
+    };
+    match written.and_then(|()| export.commit()) {
+        Ok(()) => Ok(()),
+        // Standard output's reader went away: nothing to keep.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(AppError::failure(format!(
+            "{what}: cannot write: {e}{kept}"
+        ))),
+    }
+}
+
+/// Analyse `dataset`, print the selected reports to `out`, write every
+/// export and, with a baseline, print the comparison with it. Returns the
+/// exit status: [`exit::OK`], or [`exit::REGRESSION`] when the baseline's
+/// gate fails.
 pub fn finish(
     dataset: &Dataset,
     output: &Output,
     out: &mut ReportStream,
     exports: OpenExports,
-) -> Result<(), AppError> {
+    baseline: Option<&Baseline>,
+) -> Result<i32, AppError> {
     if dataset.is_empty() {
-        return Ok(());
+        return Ok(exit::OK);
     }
-    let analysis =
-        Analysis::new(dataset, output.settings).map_err(|e| AppError::failure(e.to_string()))?;
-    out.write_with(|w| report::render(&analysis, &output.selection, w))?;
-    for (format, mut export) in exports.0 {
-        let written = format.write(&analysis, export.writer());
-        let what = export.what.clone();
-        let kept = if export.is_stdout() {
-            ""
-        } else {
-            "; the previous file, if any, is unchanged"
-        };
-        match written.and_then(|()| export.commit()) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            Err(e) => {
-                return Err(AppError::failure(format!(
-                    "{what}: cannot write: {e}{kept}"
-                )))
-            }
+    let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
+    let analysis = Analysis::new(dataset, output.ranking.clone())
+        .map_err(|e| AppError::failure(e.to_string()))?;
+    report::render(&analysis, &output.selection, out)
+        .and_then(|()| out.flush())
+        .map_err(write_err)?;
+    for (format, export) in exports.files {
+        commit(export, |w| format.write(&analysis, w))?;
+    }
+    let input = (!exports.figures.is_empty()).then(|| Input::new(&analysis));
+    for (f, export) in exports.figures {
+        let Some(input) = &input else { break };
+        commit(export, |w| f.write(input, w))?;
+    }
+    let status = match baseline {
+        Some(b) => {
+            writeln!(out).map_err(write_err)?;
+            let status = b.check(dataset, &output.ranking, out)?;
+            out.flush().map_err(write_err)?;
+            status
         }
-    }
-    Ok(())
+        None => exit::OK,
+    };
+    // Warnings last, on standard error: seen after the reports, never
+    // inside an export written to standard output.
+    let _ = report::warnings::write(&mut std::io::stderr().lock(), &analysis);
+    Ok(status)
 }
 
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
 pub fn report_files(rc: &ReportConfig) -> Result<i32, AppError> {
-    let inputs: Vec<(&str, &str)> = rc.files.iter().map(|f| ("", f.as_str())).collect();
-    output::check_paths(&inputs, &rc.output.exports.all())?;
-    let exports = OpenExports::open(&rc.output.exports)?;
+    let mut inputs: Vec<(&str, &str)> = rc.files.iter().map(|f| ("", f.as_str())).collect();
+    if let Some(gate) = &rc.output.gate {
+        inputs.push(("--baseline", gate.baseline.as_str()));
+    }
+    let outputs = output_paths(&rc.output);
+    let outputs: Vec<(&str, &str)> = outputs
+        .iter()
+        .map(|(o, p)| (o.as_str(), p.as_str()))
+        .collect();
+    output::check_paths(&inputs, &outputs)?;
+    let exports = OpenExports::open(&rc.output)?;
+    let baseline = Baseline::load(rc.output.gate.as_ref())?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
     let mut out = ReportStream::new(exports.uses_stdout());
-    finish(&dataset, &rc.output, &mut out, exports)?;
-    Ok(exit::OK)
+    finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())
 }

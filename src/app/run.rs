@@ -1,16 +1,17 @@
 //! `bestguess` running an experiment: launcher, outputs, preflight checks,
 //! signal handling, the runner, then the reports.
 
-use std::io::IsTerminal;
-
+use super::baseline::Baseline;
 use super::output::{self, RawOutput, ReportStream};
+use super::progress::{self, Progress};
 use super::report::{self, OpenExports};
 use super::{exit, AppError};
 use crate::cli::RunConfig;
 use crate::data::{Dataset, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
+use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
-use crate::measure::{resolve, sys};
+use crate::measure::{counters, resolve, sys};
 
 /// Stores every run in memory and, with `-o`, writes it to the raw CSV
 /// (flushed per row); shows progress if asked to.
@@ -34,59 +35,6 @@ impl RunSink for Sink {
     }
 }
 
-/// A one-line progress display on standard error (a terminal): which run of
-/// how many, and of which command. Results arrive a batch at a time (about
-/// every 0.1 s), and the line is redrawn at most four times a second, so it
-/// adds no wake-ups while commands are measured.
-struct Progress {
-    total: u64,
-    commands: usize,
-    labels: Vec<String>,
-    last: Option<std::time::Instant>,
-}
-
-impl Progress {
-    const EVERY: std::time::Duration = std::time::Duration::from_millis(250);
-
-    fn new(plan: &crate::experiment::Plan) -> Progress {
-        Progress {
-            total: plan.runs.saturating_mul(plan.commands.len() as u64),
-            commands: plan.commands.len(),
-            labels: plan
-                .commands
-                .iter()
-                .map(|c| c.name.clone().unwrap_or_else(|| c.command.text.clone()))
-                .collect(),
-            last: None,
-        }
-    }
-
-    fn update(&mut self, run: &RunRecord) {
-        if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
-            return;
-        }
-        self.last = Some(std::time::Instant::now());
-        let label = self
-            .labels
-            .get(run.batch as usize - 1)
-            .map_or("", String::as_str);
-        let line = format!(
-            "run {}/{} · command {}/{}: {label}",
-            run.sequence.unwrap_or(0),
-            self.total,
-            run.batch,
-            self.commands
-        );
-        eprint!("\r\x1b[K{}", crate::report::text::truncate(&line, 78));
-    }
-
-    fn clear(&self) {
-        if self.last.is_some() {
-            eprint!("\r\x1b[K");
-        }
-    }
-}
-
 fn start_launcher() -> Result<Launcher, AppError> {
     Launcher::start().map_err(|e| AppError::failure(format!("{e}")))
 }
@@ -105,28 +53,58 @@ pub fn limits() -> Result<String, AppError> {
          \x20 spawns the commands; no command's max RSS can be reported below it.\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
-         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n",
-        floor as f64 / (1024.0 * 1024.0)
+         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}",
+        floor as f64 / (1024.0 * 1024.0),
+        probe_counters(&mut launcher)
     ))
+}
+
+/// What `--limits` says about CPU time accounting and counters: every
+/// counter is opened once by the launcher to see which work here.
+fn probe_counters(launcher: &mut Launcher) -> String {
+    let all = ExtrasConfig {
+        counters: counters::COUNTERS.iter().collect(),
+        ..ExtrasConfig::default()
+    };
+    match launcher.set_up(&all) {
+        Ok(reply) => counters::limits_text(
+            &reply.counter_errors,
+            counters::paranoid_level(),
+            counters::cpu_accounting(),
+        ),
+        Err(e) => format!("  Counters: could not be probed ({e}).\n"),
+    }
 }
 
 pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     // No output may overwrite an input or another output (usage error,
     // before anything starts).
-    let inputs: Vec<(&str, &str)> = rc
+    let mut inputs: Vec<(&str, &str)> = rc
         .command_files
         .iter()
         .map(|f| ("-f", f.as_str()))
         .collect();
-    let mut outputs: Vec<(&str, &str)> = rc.raw_output.iter().map(|p| ("-o", p.as_str())).collect();
-    outputs.extend(rc.output.exports.all());
+    if let Some(gate) = &rc.output.gate {
+        inputs.push(("--baseline", gate.baseline.as_str()));
+    }
+    let mut outputs: Vec<(String, String)> = rc
+        .raw_output
+        .iter()
+        .map(|p| ("-o".to_string(), p.clone()))
+        .collect();
+    outputs.extend(report::output_paths(&rc.output));
+    let outputs: Vec<(&str, &str)> = outputs
+        .iter()
+        .map(|(o, p)| (o.as_str(), p.as_str()))
+        .collect();
     output::check_paths(&inputs, &outputs)?;
     // The launcher comes first, before this process holds any data.
     let mut launcher = start_launcher()?;
+    let baseline = Baseline::load(rc.output.gate.as_ref())?;
     // Nothing is created or truncated before the commands are known to be
     // startable: a refused command must not cost the user an old raw file.
     preflight(&rc)?;
-    let exports = OpenExports::open(&rc.output.exports)?;
+    let exports = OpenExports::open(&rc.output)?;
     let raw = rc
         .raw_output
         .as_deref()
@@ -144,19 +122,19 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     // the report is byte-identical to what bestreport prints.
     let selection = rc.output.selection;
     let mut out = ReportStream::new(rc.raw_output.as_deref() == Some("-") || exports.uses_stdout());
-    if !selection.quiet {
-        if rc.raw_output.is_none() {
-            output::note("Use -o <FILE> or --output <FILE> to write raw data to a file.\n");
-        }
-        if rc.plan.order == Order::Random {
-            output::note(&format!(
-                "Random order, seed {} (repeat with --seed {}).\n",
-                rc.plan.seed, rc.plan.seed
-            ));
-        }
+    if !selection.quiet && rc.raw_output.is_none() {
+        output::note("Use -o <FILE> or --output <FILE> to write raw data to a file.\n");
+    }
+    // Always, even with -Q: the seed is what reproduces the order (with
+    // one command there is no order to reproduce).
+    if rc.plan.order == Order::Random && rc.plan.commands.len() > 1 {
+        output::note(&format!(
+            "Random order, seed {} (repeat with --seed {}).\n",
+            rc.plan.seed, rc.plan.seed
+        ));
     }
 
-    let show_progress = !selection.quiet && std::io::stderr().is_terminal();
+    let show_progress = !selection.quiet && progress::wanted();
     let mut sink = Sink {
         raw,
         records: Vec::new(),
@@ -166,16 +144,14 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     // Every result the launcher sent has been taken; closing it now ends
     // whatever it still runs.
     drop(launcher);
-    if let Some(p) = &sink.progress {
+    if let Some(p) = &mut sink.progress {
         p.clear();
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
+    let baseline = baseline.as_ref();
     match result {
-        Ok(()) => {
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
-            Ok(exit::OK)
-        }
+        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline),
         Err(Stop::Interrupted(sig)) => {
             output::note(&format!(
                 "Interrupted by {}: {} completed runs are kept{}.\n",
@@ -187,18 +163,18 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
                     ""
                 }
             ));
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline)?;
             Ok(128 + sig)
         }
         Err(Stop::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             // The raw data went to a pipe whose reader is gone: stop quietly.
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline)?;
             Ok(exit::OK)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline)?;
             Err(AppError::failure(e.to_string()))
         }
     }

@@ -8,8 +8,10 @@
 
 use std::ffi::OsString;
 
-use super::flags::{self, Scope};
+use super::flags;
 use super::UsageError;
+use crate::experiment::HookKind;
+use crate::export::Format;
 
 /// A command from the command line or a `-f` file, with its optional name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -34,17 +36,16 @@ pub enum ReportSwitch {
     Boxplot,
 }
 
-/// Everything given on the command line, in the user's terms.
+/// Everything given on the command line, in the user's terms. Each field
+/// is filled by the `update` of its entry in [`flags::all`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Args {
     /// Commands (bestguess) or data files (bestreport), in order.
     pub positional: Vec<CommandArg>,
     pub warmup: Option<String>,
     pub runs: Option<String>,
-    pub prepare: Vec<String>,
-    pub setup: Vec<String>,
-    pub conclude: Vec<String>,
-    pub cleanup: Vec<String>,
+    /// `-p`, `--setup`, `--conclude`, `--cleanup`, in the order given.
+    pub hooks: Vec<(HookKind, String)>,
     pub ignore_failure: bool,
     pub show_output: bool,
     pub shell: Option<String>,
@@ -57,11 +58,16 @@ pub struct Args {
     pub settings: Vec<String>,
     pub show_config: bool,
     pub show_limits: bool,
-    pub export_csv: Option<String>,
-    pub hyperfine_csv: Option<String>,
-    pub export_json: Option<String>,
-    pub export_markdown: Option<String>,
+    /// Export options, in the order given.
+    pub exports: Vec<(Format, String)>,
+    /// `--export-svg DIR` (the last one given).
+    pub svg_dir: Option<String>,
     pub action: Option<String>,
+    /// `--baseline FILE` and `--fail-if-slower PCT`.
+    pub baseline: Option<String>,
+    pub fail_if_slower: Option<String>,
+    /// `--generate`: man page or completions.
+    pub generate: Option<String>,
     pub version: bool,
     pub help: bool,
 }
@@ -83,64 +89,28 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<
                 continue;
             }
         };
-        if !running && flag.scope == Scope::Run {
+        if !flag.applies(running) {
             return Err(UsageError(format!(
                 "--{} only applies when running commands (bestguess); bestreport reads saved data",
                 flag.long
             )));
         }
-        let value = match flag.value {
-            Some(_) => Some(string(
-                parser.value().map_err(|_| {
-                    UsageError(format!(
-                        "--{} needs a value ({})",
-                        flag.long,
-                        flag.value.unwrap_or("")
-                    ))
-                })?,
-                flag.long,
-            )?),
-            None => None,
-        };
-        let v = || value.clone().unwrap_or_default();
-        match flag.long {
-            "warmup" => out.warmup = Some(v()),
-            "runs" => out.runs = Some(v()),
-            "prepare" => out.prepare.push(v()),
-            "setup" => out.setup.push(v()),
-            "conclude" => out.conclude.push(v()),
-            "cleanup" => out.cleanup.push(v()),
-            "ignore-failure" => out.ignore_failure = true,
-            "show-output" => out.show_output = true,
-            "shell" => out.shell = Some(v()),
-            "name" => name_last(&mut out.positional, v())?,
-            "file" => out.files.push(v()),
-            "output" => out.output = Some(v()),
-            "order" => out.order = Some(v()),
-            "seed" => out.seed = Some(v()),
-            "timeout" => out.timeout = Some(v()),
-            "quiet" => out.switches.push(ReportSwitch::Quiet),
-            "summary" => out.switches.push(ReportSwitch::Summary),
-            "mini-stats" => out.switches.push(ReportSwitch::Mini),
-            "no-stats" => out.switches.push(ReportSwitch::NoStats),
-            "ranking" => out.switches.push(ReportSwitch::Ranking),
-            "explain" => out.switches.push(ReportSwitch::Explain),
-            "dist-stats" => out.switches.push(ReportSwitch::Dist),
-            "tail-stats" => out.switches.push(ReportSwitch::Tail),
-            "graph" => out.switches.push(ReportSwitch::Graph),
-            "boxplot" => out.switches.push(ReportSwitch::Boxplot),
-            "set" => out.settings.push(v()),
-            "config" => out.show_config = true,
-            "limits" => out.show_limits = true,
-            "export-csv" => out.export_csv = Some(v()),
-            "hyperfine-csv" => out.hyperfine_csv = Some(v()),
-            "export-json" => out.export_json = Some(v()),
-            "export-markdown" => out.export_markdown = Some(v()),
-            "action" => out.action = Some(v()),
-            "version" => out.version = true,
-            "help" => out.help = true,
-            other => return Err(unknown(&format!("--{other}"))),
+        let mut values = Vec::with_capacity(flag.values.len());
+        for _ in &flag.values {
+            let v = parser.value().map_err(|_| {
+                let what = match flag.values.len() {
+                    1 => "a value".to_string(),
+                    n => format!("{n} values"),
+                };
+                UsageError(format!(
+                    "--{} needs {what} ({})",
+                    flag.long,
+                    flag.values.join(" ")
+                ))
+            })?;
+            values.push(string(v, flag.long)?);
         }
+        flag.update(&mut out, values)?;
     }
     Ok(out)
 }
@@ -266,6 +236,48 @@ mod tests {
         assert!(e.0.contains("--runs only applies when running"), "{}", e.0);
         let a = parse(["f.csv", "-M", "g.csv"].map(OsString::from), false).unwrap();
         assert_eq!(a.positional.len(), 2, "options may follow file names");
+    }
+
+    /// Every spelling of every option in the table parses, changes what was
+    /// parsed, and is listed by `--help` of each program that accepts it.
+    #[test]
+    fn every_flag_parses_changes_something_and_is_in_help() {
+        let baseline = parse_run(&["ls"]).unwrap();
+        for running in [true, false] {
+            let help = super::super::help::help("p", running);
+            for f in flags::all() {
+                let values: Vec<String> = f
+                    .values
+                    .iter()
+                    .map(|_| match f.hint {
+                        flags::Hint::Choices(c) => c[0].to_string(),
+                        _ => "7".to_string(),
+                    })
+                    .collect();
+                let spellings = f
+                    .longs()
+                    .map(|l| format!("--{l}"))
+                    .chain(f.shorts().map(|c| format!("-{c}")));
+                for spelling in spellings {
+                    let mut argv = vec!["ls".to_string(), spelling.clone()];
+                    argv.extend(values.iter().cloned());
+                    let parsed = parse(argv.iter().map(OsString::from), running);
+                    if !f.applies(running) {
+                        assert!(parsed.is_err(), "bestreport accepted {spelling}");
+                        continue;
+                    }
+                    let parsed = parsed.unwrap_or_else(|e| panic!("{spelling}: {}", e.0));
+                    assert_ne!(parsed, baseline, "{spelling} changed nothing");
+                    assert!(help.contains(&spelling), "{spelling} is not in --help");
+                }
+                assert_eq!(
+                    help.contains(&f.usage()),
+                    f.applies(running),
+                    "--help and the scope of --{} disagree",
+                    f.long
+                );
+            }
+        }
     }
 
     #[test]

@@ -4,40 +4,16 @@
 use std::time::Duration;
 
 use super::args::{Args, CommandArg, ReportSwitch};
+use super::generate::Generate;
 use super::settings::Settings;
-use super::{cmdfile, UsageError};
-use crate::experiment::{CommandPlan, Hook, Hooks, Order, Plan};
+use super::{cmdfile, habits, UsageError};
+use crate::analysis::RankingSettings;
+use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
+use crate::export::Format;
+use crate::gate::GateOptions;
 use crate::measure::split::split;
 
-/// Which reports to print, resolved from the switches in order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Selection {
-    pub quiet: bool,
-    pub summary: bool,
-    pub mini: bool,
-    pub ranking: bool,
-    pub explain: bool,
-    pub dist: bool,
-    pub tail: bool,
-    pub graph: bool,
-    pub boxplot: bool,
-}
-
-impl Default for Selection {
-    fn default() -> Self {
-        Selection {
-            quiet: false,
-            summary: true,
-            mini: false,
-            ranking: true,
-            explain: false,
-            dist: false,
-            tail: false,
-            graph: false,
-            boxplot: false,
-        }
-    }
-}
+pub use crate::report::Selection;
 
 impl Selection {
     /// Apply switches in the order given (BestGuess 0.7.5 semantics: `-Q`
@@ -83,36 +59,44 @@ impl Selection {
     }
 }
 
-/// Export files requested (`-` = standard output).
+/// Export files requested (`-` = standard output), one per format: a
+/// format given twice keeps its last path.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Exports {
-    pub csv: Option<String>,
-    pub hyperfine_csv: Option<String>,
-    pub json: Option<String>,
-    pub markdown: Option<String>,
-}
+pub struct Exports(pub Vec<(Format, String)>);
 
 impl Exports {
+    fn from_args(given: &[(Format, String)]) -> Exports {
+        let mut out: Vec<(Format, String)> = Vec::new();
+        for (format, path) in given {
+            match out.iter_mut().find(|(f, _)| f == format) {
+                Some(slot) => slot.1 = path.clone(),
+                None => out.push((*format, path.clone())),
+            }
+        }
+        Exports(out)
+    }
+
     /// All requested exports as (option, path) pairs.
-    pub fn all(&self) -> Vec<(&'static str, &str)> {
-        [
-            ("--export-csv", &self.csv),
-            ("--hyperfine-csv", &self.hyperfine_csv),
-            ("--export-json", &self.json),
-            ("--export-markdown", &self.markdown),
-        ]
-        .into_iter()
-        .filter_map(|(o, p)| p.as_deref().map(|p| (o, p)))
-        .collect()
+    pub fn all(&self) -> Vec<(String, &str)> {
+        self.0
+            .iter()
+            .map(|(f, p)| (format!("--{}", f.option()), p.as_str()))
+            .collect()
     }
 }
 
 /// What to report and export, common to both executables.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Output {
+    /// The reports, and `-c width=`.
     pub selection: Selection,
-    pub settings: Settings,
+    /// The ranking's settings (`-c` and the ranking's options).
+    pub ranking: RankingSettings,
     pub exports: Exports,
+    /// `--export-svg`: the directory to write every figure into.
+    pub svg_dir: Option<String>,
+    /// `--baseline` and `--fail-if-slower`.
+    pub gate: Option<GateOptions>,
 }
 
 /// A validated command line.
@@ -123,6 +107,8 @@ pub enum Config {
         running: bool,
     },
     Version,
+    /// `--generate`: the man page or a completion script for this program.
+    Generate(Generate),
     ShowConfig(Settings),
     ShowLimits,
     Run(Box<RunConfig>),
@@ -139,6 +125,9 @@ pub struct RunConfig {
     /// The `-f` command files read (no output may overwrite them).
     pub command_files: Vec<String>,
     pub output: Output,
+    /// One-line warnings for standard error (habits that may not do what
+    /// the user meant); the experiment runs as given.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -172,6 +161,9 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     if args.version {
         return Ok(Config::Version);
     }
+    if let Some(word) = &args.generate {
+        return Ok(Config::Generate(Generate::parse(word)?));
+    }
     let mut settings = Settings::default();
     for s in &args.settings {
         settings.apply(s)?;
@@ -184,15 +176,22 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     }
     let running = action?;
     let output = Output {
-        selection: Selection::from_switches(&args.switches),
-        settings,
-        exports: Exports {
-            csv: args.export_csv.clone(),
-            hyperfine_csv: args.hyperfine_csv.clone(),
-            json: args.export_json.clone(),
-            markdown: args.export_markdown.clone(),
+        selection: Selection {
+            width: settings.width,
+            graph_scale: settings.graph_scale,
+            ..Selection::from_switches(&args.switches)
         },
+        ranking: settings.ranking,
+        exports: Exports::from_args(&args.exports),
+        svg_dir: args.svg_dir.clone(),
+        gate: gate_options(&args)?,
     };
+    if output.svg_dir.as_deref() == Some("-") {
+        return Err(UsageError(
+            "--export-svg needs a directory (it writes one file per figure), not -".into(),
+        )
+        .into());
+    }
     check_stdout_once(&args, &output.exports)?;
     if !running {
         if args.positional.is_empty() {
@@ -210,6 +209,46 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     run_config(args, output).map(|c| Config::Run(Box::new(c)))
 }
 
+/// `--baseline FILE` and `--fail-if-slower PCT` (only with a baseline).
+fn gate_options(args: &Args) -> Result<Option<GateOptions>, UsageError> {
+    let margin = match args.fail_if_slower.as_deref() {
+        None => None,
+        Some(v) => Some(
+            v.trim()
+                .trim_end_matches('%')
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|p| p.is_finite() && *p >= 0.0)
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "--fail-if-slower expects a percentage of 0 or more, such as 5, got '{v}'"
+                    ))
+                })?,
+        ),
+    };
+    match &args.baseline {
+        None if margin.is_some() => Err(UsageError(
+            "--fail-if-slower needs --baseline FILE: the raw data to compare with".into(),
+        )),
+        None => Ok(None),
+        Some(path) if path.is_empty() => Err(UsageError(
+            "--baseline is empty: give the raw data file of the baseline".into(),
+        )),
+        Some(path) => {
+            if path == "-" && args.positional.iter().any(|p| p.text == "-") {
+                return Err(UsageError(
+                    "--baseline - and a data file - both read standard input; give the baseline a file name".into(),
+                ));
+            }
+            Ok(Some(GateOptions {
+                baseline: path.clone(),
+                fail_if_slower: margin,
+            }))
+        }
+    }
+}
+
 /// Whether `-A` (or, without it, the program's name) asks to run commands.
 fn running(action: Option<&str>, default_running: bool) -> Result<bool, UsageError> {
     match action {
@@ -224,14 +263,14 @@ fn running(action: Option<&str>, default_running: bool) -> Result<bool, UsageErr
 
 /// At most one thing may write to standard output as a file.
 fn check_stdout_once(args: &Args, exports: &Exports) -> Result<(), UsageError> {
-    let mut users: Vec<&str> = exports
+    let mut users: Vec<String> = exports
         .all()
         .into_iter()
         .filter(|(_, p)| *p == "-")
         .map(|(o, _)| o)
         .collect();
     if args.output.as_deref() == Some("-") {
-        users.push("-o");
+        users.push("-o".into());
         if args.show_output {
             return Err(UsageError(
                 "--show-output and -o - would mix the commands' output into the raw data; write the raw data to a file".into(),
@@ -247,36 +286,56 @@ fn check_stdout_once(args: &Args, exports: &Exports) -> Result<(), UsageError> {
     Ok(())
 }
 
+/// The largest `-r` and `-w`: a billion runs of the fastest command take
+/// weeks; a larger number is a typo, not an experiment.
+pub const MAX_RUNS: u64 = 1_000_000_000;
+
+/// The largest `--timeout`, in seconds (about 31 years).
+pub const MAX_TIMEOUT: f64 = 1e9;
+
 fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
-    let runs = count(args.runs.as_deref(), "-r/--runs", 1)?.unwrap_or(1);
-    let warmup = count(args.warmup.as_deref(), "-w/--warmup", 0)?.unwrap_or(0);
+    let runs = count(args.runs.as_deref(), "-r/--runs", 1, MAX_RUNS)?.unwrap_or(1);
+    let warmup = count(args.warmup.as_deref(), "-w/--warmup", 0, MAX_RUNS)?.unwrap_or(0);
     let order = match args.order.as_deref() {
-        None => Order::Sequential,
+        None => Order::Random,
         Some(o) => o.parse().map_err(UsageError)?,
     };
     let seed = match args.seed.as_deref() {
         None => None,
-        Some(s) => Some(s.parse::<u64>().map_err(|_| {
+        Some(s) => Some(s.trim().parse::<u64>().map_err(|_| {
             UsageError(format!(
-                "--seed expects a whole number from 0 to 18446744073709551615, got '{s}'"
+                "--seed expects a whole number from 0 to {}, got '{s}'",
+                u64::MAX
             ))
         })?),
     };
     let timeout = match args.timeout.as_deref() {
         None => None,
         Some(t) => Some(
-            t.parse::<f64>()
+            t.trim()
+                .parse::<f64>()
                 .ok()
-                .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+                .filter(|s| (1e-6..=MAX_TIMEOUT).contains(s))
                 .map(Duration::from_secs_f64)
                 .ok_or_else(|| {
                     UsageError(format!(
-                        "--timeout expects a number of seconds greater than 0, got '{t}'"
+                        "--timeout expects a number of seconds from 0.000001 to {MAX_TIMEOUT:.0}, got '{t}'"
                     ))
                 })?,
         ),
     };
-    let shell = args.shell.clone().unwrap_or_default();
+    if let Some(problem) = args.output.as_deref().and_then(habits::output_word) {
+        return Err(UsageError(problem).into());
+    }
+    let mut warnings = Vec::new();
+    // Hyperfine 2.0's two shell words: "none" (its default, and ours) and
+    // "default" (the platform shell).
+    let shell = match args.shell.as_deref() {
+        None | Some("none") => String::new(),
+        Some("default") => "/bin/sh -c".to_string(),
+        Some(s) => s.to_string(),
+    };
+    check_text(&shell, "-s/--shell")?;
     let shell_words = if shell.is_empty() {
         None
     } else {
@@ -287,15 +346,16 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
             )
             .into());
         }
+        warnings.extend(habits::shell_hint(&shell, &words));
         Some(words)
     };
     let mut commands: Vec<CommandArg> = args.positional.clone();
     for path in &args.files {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::CommandFile {
+        let bytes = std::fs::read(path).map_err(|source| ConfigError::CommandFile {
             path: path.clone(),
             source,
         })?;
-        commands.extend(cmdfile::parse(path, &text)?);
+        commands.extend(cmdfile::parse_bytes(path, &bytes)?);
     }
     if commands.is_empty() {
         return Err(UsageError(
@@ -304,7 +364,27 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         )
         .into());
     }
+    if shell_words.is_none() {
+        let texts = commands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("command {} ({})", i + 1, quoted(&c.text)), &c.text))
+            .chain(
+                args.hooks
+                    .iter()
+                    .map(|(kind, text)| (format!("{} {}", kind.option(), quoted(text)), text)),
+            );
+        let mut found = texts.filter_map(|(what, text)| habits::shell_syntax_warning(&what, text));
+        if let Some(first) = found.next() {
+            let more = found.count();
+            warnings.push(match more {
+                0 => first,
+                n => format!("{first} (as do {n} more commands or hooks)"),
+            });
+        }
+    }
     let to_hook = |text: &str, what: &str| -> Result<Hook, UsageError> {
+        check_text(text, what)?;
         let argv = match &shell_words {
             Some(words) => {
                 let mut argv = words.clone();
@@ -340,14 +420,21 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
             ))),
         }
     };
-    let prepare = hooks_for(&args.prepare, "--prepare")?;
-    let setup = hooks_for(&args.setup, "--setup")?;
-    let conclude = hooks_for(&args.conclude, "--conclude")?;
-    let cleanup = hooks_for(&args.cleanup, "--cleanup")?;
+    let given = |kind: HookKind| -> Vec<String> {
+        args.hooks
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, text)| text.clone())
+            .collect()
+    };
+    let prepare = hooks_for(&given(HookKind::Prepare), HookKind::Prepare.option())?;
+    let setup = hooks_for(&given(HookKind::Setup), HookKind::Setup.option())?;
+    let conclude = hooks_for(&given(HookKind::Conclude), HookKind::Conclude.option())?;
+    let cleanup = hooks_for(&given(HookKind::Cleanup), HookKind::Cleanup.option())?;
     let mut plans = Vec::with_capacity(n);
     for (i, c) in commands.into_iter().enumerate() {
         plans.push(CommandPlan {
-            command: to_hook(&c.text, &format!("command {} ('{}')", i + 1, c.text))?,
+            command: to_hook(&c.text, &format!("command {} ({})", i + 1, quoted(&c.text)))?,
             name: c.name,
             hooks: Hooks {
                 prepare: prepare[i].clone(),
@@ -373,19 +460,49 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         seed_given: seed.is_some(),
         command_files: args.files.clone(),
         output,
+        warnings,
     })
 }
 
-/// A whole-number count of at least `min`.
-fn count(value: Option<&str>, option: &str, min: u64) -> Result<Option<u64>, UsageError> {
+/// A command's text in a message: quoted, control characters escaped so
+/// the message stays one line.
+fn quoted(text: &str) -> String {
+    let mut s = String::from("'");
+    for c in text.chars() {
+        if c.is_control() {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s.push('\'');
+    s
+}
+
+/// A command, hook or shell may hold tabs and line breaks (a multi-line
+/// script under -s), but no other control character: a NUL cannot be
+/// passed to a program at all, and an escape or a carriage return is a
+/// paste accident that would make every report lie about the command.
+fn check_text(text: &str, what: &str) -> Result<(), UsageError> {
+    match cmdfile::control_char(text, &['\t', '\n']) {
+        None => Ok(()),
+        Some((column, c)) => Err(UsageError(format!(
+            "{what} contains the control character {} at column {column}; remove it",
+            cmdfile::describe_control(c)
+        ))),
+    }
+}
+
+/// A whole number from `min` to `max`.
+fn count(value: Option<&str>, option: &str, min: u64, max: u64) -> Result<Option<u64>, UsageError> {
     let Some(v) = value else { return Ok(None) };
     match v.trim().parse::<u64>() {
-        Ok(n) if n >= min => Ok(Some(n)),
-        Ok(_) => Err(UsageError(format!(
-            "{option} is {v}, nothing to do: it must be at least {min}"
+        Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
+        Ok(0) => Err(UsageError(format!(
+            "{option} is 0, nothing to do: it must be a whole number from {min} to {max}"
         ))),
-        Err(_) => Err(UsageError(format!(
-            "{option} expects a whole number of at least {min}, got '{v}'"
+        _ => Err(UsageError(format!(
+            "{option} expects a whole number from {min} to {max}, got '{v}'"
         ))),
     }
 }
@@ -424,6 +541,20 @@ mod tests {
         );
         let r = run(&["echo 'a b'"]);
         assert_eq!(r.plan.commands[0].command.argv, ["echo", "a b"]);
+    }
+
+    #[test]
+    fn hyperfines_none_and_default_shells() {
+        let r = run(&["--shell", "default", "echo $HOME"]);
+        assert_eq!(r.plan.shell, "/bin/sh -c");
+        assert_eq!(
+            r.plan.commands[0].command.argv,
+            ["/bin/sh", "-c", "echo $HOME"]
+        );
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+        let r = run(&["--shell=none", "echo hi"]);
+        assert_eq!(r.plan.shell, "");
+        assert_eq!(r.plan.commands[0].command.argv, ["echo", "hi"]);
     }
 
     #[test]

@@ -1,4 +1,30 @@
-//! The option table: one list drives parsing and `--help`.
+//! The option table: one entry per option, and nothing else knows the
+//! options' names.
+//!
+//! Each [`Flag`] carries its names (short, long and aliases), the names of
+//! the values it takes, its help line, which program accepts it, a hint for
+//! shell completions, and how it applies itself to the low-level [`Args`]
+//! (its `update`). Parsing ([`super::args`]), `--help`
+//! ([`super::help`]), the man page and the shell completions
+//! ([`super::generate`]) are all generated from [`all`]; there is no second
+//! `match` on option names anywhere (ripgrep's `Flag` trait, as data).
+//!
+//! Export options come from [`Format::ALL`] and hook options from
+//! [`HookKind::ALL`], so a new export format or hook kind is a new option
+//! without touching this file.
+//!
+//! How to add an option: add one entry to [`all`] (names, value names, scope,
+//! help, and the closure that stores the value in a new field of [`Args`]),
+//! then turn that field into its typed value in [`super::config`]. The tests
+//! check that every entry parses, and appears in `--help` and the man page.
+
+use std::sync::OnceLock;
+
+use super::args::{name_last, Args, ReportSwitch};
+use super::generate::Generate;
+use super::UsageError;
+use crate::experiment::HookKind;
+use crate::export::Format;
 
 /// Which executable accepts a flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -9,308 +35,475 @@ pub enum Scope {
     Both,
 }
 
+/// What shell completions offer for an option's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// Free text: nothing to offer.
+    Text,
+    /// A file name.
+    File,
+    /// A command line (completed as a command name).
+    Command,
+    /// One of these words.
+    Choices(&'static [&'static str]),
+}
+
+type Update = Box<dyn Fn(&mut Args, Vec<String>) -> Result<(), UsageError> + Send + Sync>;
+
 /// One option.
-#[derive(Debug)]
 pub struct Flag {
     pub short: Option<char>,
     pub long: &'static str,
-    /// The value's name in help, if the option takes a value.
-    pub value: Option<&'static str>,
+    /// Other short letters accepted for this option (`-x` for `-c`).
+    pub short_aliases: Vec<char>,
+    /// Other long names accepted for this option (`--command-name`).
+    pub long_aliases: Vec<&'static str>,
+    /// The names of the values it takes, in order (empty for a switch).
+    pub values: Vec<&'static str>,
+    pub hint: Hint,
     pub scope: Scope,
     pub help: &'static str,
+    update: Update,
 }
 
-const fn flag(
-    short: Option<char>,
-    long: &'static str,
-    value: Option<&'static str>,
-    scope: Scope,
-    help: &'static str,
-) -> Flag {
-    Flag {
-        short,
-        long,
-        value,
-        scope,
-        help,
+impl std::fmt::Debug for Flag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Flag").field("long", &self.long).finish()
+    }
+}
+
+impl Flag {
+    /// An option without a value.
+    fn switch(
+        long: &'static str,
+        scope: Scope,
+        help: &'static str,
+        set: impl Fn(&mut Args) + Send + Sync + 'static,
+    ) -> Flag {
+        Flag::with_values(long, &[], scope, help, move |a, _| {
+            set(a);
+            Ok(())
+        })
+    }
+
+    /// An option with one value, stored as given (checked later, in
+    /// [`super::config`]).
+    fn value(
+        long: &'static str,
+        name: &'static str,
+        scope: Scope,
+        help: &'static str,
+        set: impl Fn(&mut Args, String) + Send + Sync + 'static,
+    ) -> Flag {
+        Flag::checked(long, name, scope, help, move |a, v| {
+            set(a, v);
+            Ok(())
+        })
+    }
+
+    /// An option with one value whose form is checked as it is read
+    /// (`-n` needs a command before it).
+    fn checked(
+        long: &'static str,
+        name: &'static str,
+        scope: Scope,
+        help: &'static str,
+        set: impl Fn(&mut Args, String) -> Result<(), UsageError> + Send + Sync + 'static,
+    ) -> Flag {
+        Flag::with_values(long, &[name], scope, help, move |a, mut v| {
+            set(a, v.pop().unwrap_or_default())
+        })
+    }
+
+    /// An option with a fixed number of values (`-P VAR MIN MAX`).
+    fn with_values(
+        long: &'static str,
+        names: &[&'static str],
+        scope: Scope,
+        help: &'static str,
+        update: impl Fn(&mut Args, Vec<String>) -> Result<(), UsageError> + Send + Sync + 'static,
+    ) -> Flag {
+        Flag {
+            short: None,
+            long,
+            short_aliases: Vec::new(),
+            long_aliases: Vec::new(),
+            values: names.to_vec(),
+            hint: Hint::Text,
+            scope,
+            help,
+            update: Box::new(update),
+        }
+    }
+
+    fn short(mut self, c: char) -> Flag {
+        self.short = Some(c);
+        self
+    }
+
+    fn alias(mut self, c: char) -> Flag {
+        self.short_aliases.push(c);
+        self
+    }
+
+    fn long_alias(mut self, name: &'static str) -> Flag {
+        self.long_aliases.push(name);
+        self
+    }
+
+    fn hint(mut self, hint: Hint) -> Flag {
+        self.hint = hint;
+        self
+    }
+
+    /// Apply the option with its values (exactly `self.values.len()` of
+    /// them) to `args`.
+    pub fn update(&self, args: &mut Args, values: Vec<String>) -> Result<(), UsageError> {
+        debug_assert_eq!(values.len(), self.values.len());
+        (self.update)(args, values)
+    }
+
+    /// Whether `program` (running or not) accepts this option.
+    pub fn applies(&self, running: bool) -> bool {
+        running || self.scope == Scope::Both
+    }
+
+    /// Every short letter that selects this option.
+    pub fn shorts(&self) -> impl Iterator<Item = char> + '_ {
+        self.short
+            .into_iter()
+            .chain(self.short_aliases.iter().copied())
+    }
+
+    /// Every long name that selects this option.
+    pub fn longs(&self) -> impl Iterator<Item = &'static str> + '_ {
+        std::iter::once(self.long).chain(self.long_aliases.iter().copied())
+    }
+
+    /// How help shows it: `-r, --runs N`.
+    pub fn usage(&self) -> String {
+        let mut s = match self.short {
+            Some(c) => format!("-{c}, --{}", self.long),
+            None => format!("    --{}", self.long),
+        };
+        for v in &self.values {
+            s.push(' ');
+            s.push_str(v);
+        }
+        s
+    }
+
+    /// The help line with its aliases: `… (also -x)`.
+    pub fn full_help(&self) -> String {
+        let aliases: Vec<String> = self
+            .short_aliases
+            .iter()
+            .map(|c| format!("-{c}"))
+            .chain(self.long_aliases.iter().map(|l| format!("--{l}")))
+            .collect();
+        if aliases.is_empty() {
+            self.help.to_string()
+        } else {
+            format!("{} (also {})", self.help, aliases.join(", "))
+        }
     }
 }
 
 use Scope::{Both, Run};
 
 /// Every option, in help order.
-pub static FLAGS: &[Flag] = &[
-    flag(
-        Some('w'),
-        "warmup",
-        Some("N"),
-        Run,
-        "Untimed runs of each command before timing starts (default 0)",
-    ),
-    flag(
-        Some('r'),
-        "runs",
-        Some("N"),
-        Run,
-        "Timed runs of each command (default 1)",
-    ),
-    flag(
-        Some('p'),
-        "prepare",
-        Some("CMD"),
-        Run,
-        "Run CMD before every run, warmups included (untimed, output discarded)",
-    ),
-    flag(
-        None,
-        "setup",
-        Some("CMD"),
-        Run,
-        "Run CMD once before a command's first run",
-    ),
-    flag(
-        None,
-        "conclude",
-        Some("CMD"),
-        Run,
-        "Run CMD after every run, warmups included",
-    ),
-    flag(
-        None,
-        "cleanup",
-        Some("CMD"),
-        Run,
-        "Run CMD once after a command's last run",
-    ),
-    flag(
-        Some('i'),
-        "ignore-failure",
-        None,
-        Run,
-        "Record non-zero exits, signals and timeouts and keep going",
-    ),
-    flag(
-        None,
-        "show-output",
-        None,
-        Run,
-        "Let commands use this terminal (default: /dev/null)",
-    ),
-    flag(
-        Some('s'),
-        "shell",
-        Some("SHELL"),
-        Run,
-        "Run commands as SHELL words + the command as one argument, e.g. \"/bin/sh -c\"",
-    ),
-    flag(
-        Some('n'),
-        "name",
-        Some("NAME"),
-        Run,
-        "Name the command just before this option",
-    ),
-    flag(
-        Some('f'),
-        "file",
-        Some("FILE"),
-        Run,
-        "Read more commands from FILE, one per line (-n NAME lines name them)",
-    ),
-    flag(
-        Some('o'),
-        "output",
-        Some("FILE"),
-        Run,
-        "Write every run's raw data as CSV to FILE (- for standard output)",
-    ),
-    flag(
-        None,
-        "order",
-        Some("ORDER"),
-        Run,
-        "sequential (default), interleave (rounds) or random (shuffled rounds)",
-    ),
-    flag(
-        None,
-        "seed",
-        Some("N"),
-        Run,
-        "Seed for --order random, to reproduce an order",
-    ),
-    flag(
-        None,
-        "timeout",
-        Some("SECONDS"),
-        Run,
-        "Kill a run (and what it started) after SECONDS; it counts as failed",
-    ),
-    flag(
-        Some('Q'),
-        "quiet",
-        None,
-        Both,
-        "Print nothing but errors and what other report options ask for",
-    ),
-    flag(
-        Some('S'),
-        "summary",
-        None,
-        Both,
-        "Print the per-command summary (default)",
-    ),
-    flag(
-        Some('M'),
-        "mini-stats",
-        None,
-        Both,
-        "Print a short summary: total CPU and wall time",
-    ),
-    flag(
-        Some('N'),
-        "no-stats",
-        None,
-        Both,
-        "Do not print the per-command summary",
-    ),
-    flag(
-        Some('R'),
-        "ranking",
-        None,
-        Both,
-        "Print the ranking (default)",
-    ),
-    flag(
-        Some('E'),
-        "explain",
-        None,
-        Both,
-        "Explain the ranking's statistics",
-    ),
-    flag(
-        Some('D'),
-        "dist-stats",
-        None,
-        Both,
-        "Print the distribution of total CPU time",
-    ),
-    flag(
-        Some('T'),
-        "tail-stats",
-        None,
-        Both,
-        "Print the tail of the distribution of total CPU time",
-    ),
-    flag(
-        Some('G'),
-        "graph",
-        None,
-        Both,
-        "Graph every run of each command",
-    ),
-    flag(
-        Some('B'),
-        "boxplot",
-        None,
-        Both,
-        "Box plots of all commands on one axis",
-    ),
-    flag(
-        Some('c'),
-        "set",
-        Some("NAME=VALUE"),
-        Both,
-        "Settings: width, alpha, epsilon, effect, super (-x is an alias)",
-    ),
-    flag(None, "config", None, Both, "Show the settings and exit"),
-    flag(
-        None,
-        "limits",
-        None,
-        Both,
-        "Show the limits that exist and exit",
-    ),
-    flag(
-        None,
-        "export-csv",
-        Some("FILE"),
-        Both,
-        "Write the summary statistics as CSV",
-    ),
-    flag(
-        None,
-        "hyperfine-csv",
-        Some("FILE"),
-        Both,
-        "Write a Hyperfine-style summary CSV",
-    ),
-    flag(
-        None,
-        "export-json",
-        Some("FILE"),
-        Both,
-        "Write results as JSON (Hyperfine-compatible, plus everything BestGuess knows)",
-    ),
-    flag(
-        None,
-        "export-markdown",
-        Some("FILE"),
-        Both,
-        "Write a Markdown table of the results",
-    ),
-    flag(
-        Some('A'),
-        "action",
-        Some("ACTION"),
-        Both,
-        "run (default for bestguess) or report (default for bestreport)",
-    ),
-    flag(Some('v'), "version", None, Both, "Print the version"),
-    flag(Some('h'), "help", None, Both, "Print this help"),
-];
-
-/// Find a flag by its short letter.
-/// `-x` is the C reference's spelling of `-c`.
-pub fn by_short(c: char) -> Option<&'static Flag> {
-    let c = if c == 'x' { 'c' } else { c };
-    FLAGS.iter().find(|f| f.short == Some(c))
+pub fn all() -> &'static [Flag] {
+    static FLAGS: OnceLock<Vec<Flag>> = OnceLock::new();
+    FLAGS.get_or_init(build)
 }
 
-/// Find a flag by its long name (exact match; no abbreviations).
-pub fn by_long(name: &str) -> Option<&'static Flag> {
-    FLAGS.iter().find(|f| f.long == name)
+fn report(long: &'static str, short: char, switch: ReportSwitch, help: &'static str) -> Flag {
+    Flag::switch(long, Both, help, move |a| a.switches.push(switch)).short(short)
 }
 
-/// The help text for one executable.
-pub fn help(program: &str, running: bool) -> String {
-    let mut out = String::new();
-    if running {
-        out.push_str(&format!(
-            "{program}: run commands many times, record every run, rank them with robust statistics\n\n\
-             Usage: {program} [options] COMMAND...\n\n"
-        ));
-    } else {
-        out.push_str(&format!(
-            "{program}: report on raw data saved by bestguess -o\n\n\
-             Usage: {program} [options] FILE...   (- reads standard input)\n\n"
-        ));
+fn build() -> Vec<Flag> {
+    let mut flags = vec![
+        Flag::value(
+            "warmup",
+            "N",
+            Run,
+            "Untimed runs of each command before timing starts (default 0)",
+            |a, v| a.warmup = Some(v),
+        )
+        .short('w'),
+        Flag::value(
+            "runs",
+            "N",
+            Run,
+            "Timed runs of each command (default 1)",
+            |a, v| a.runs = Some(v),
+        )
+        .short('r'),
+    ];
+    for kind in HookKind::ALL {
+        let mut f = Flag::value(kind.long(), "CMD", Run, kind.help(), move |a, v| {
+            a.hooks.push((kind, v))
+        })
+        .hint(Hint::Command);
+        f.short = kind.short();
+        flags.push(f);
     }
-    out.push_str("Options:\n");
-    for f in FLAGS {
-        if !running && f.scope == Scope::Run {
-            continue;
-        }
-        let short = f.short.map_or("    ".to_string(), |c| format!("-{c}, "));
-        let long = match (f.long, f.value) {
-            ("set", v) => format!("-c, -x {}", v.unwrap_or("")),
-            (l, Some(v)) => format!("{short}--{l} {v}"),
-            (l, None) => format!("{short}--{l}"),
-        };
-        out.push_str(&format!("  {long:<30} {}\n", f.help));
+    flags.extend([
+        Flag::switch(
+            "ignore-failure",
+            Run,
+            "Record non-zero exits, signals and timeouts and keep going",
+            |a| a.ignore_failure = true,
+        )
+        .short('i'),
+        Flag::switch(
+            "show-output",
+            Run,
+            "Let commands use this terminal (default: /dev/null)",
+            |a| a.show_output = true,
+        ),
+        Flag::value(
+            "shell",
+            "SHELL",
+            Run,
+            "Run commands as SHELL words + the command as one argument, e.g. \"/bin/sh -c\" (default: none)",
+            |a, v| a.shell = Some(v),
+        )
+        .short('s')
+        .hint(Hint::Command),
+        Flag::checked(
+            "name",
+            "NAME",
+            Run,
+            "Name the command just before this option",
+            |a, v| name_last(&mut a.positional, v),
+        )
+        .short('n')
+        .long_alias("command-name"),
+        Flag::value(
+            "file",
+            "FILE",
+            Run,
+            "Read more commands from FILE, one per line (-n NAME lines name them)",
+            |a, v| a.files.push(v),
+        )
+        .short('f')
+        .hint(Hint::File),
+        Flag::value(
+            "output",
+            "FILE",
+            Run,
+            "Write every run's raw data as CSV to FILE (- for standard output)",
+            |a, v| a.output = Some(v),
+        )
+        .short('o')
+        .hint(Hint::File),
+        Flag::value(
+            "order",
+            "ORDER",
+            Run,
+            "sequential (default), interleave (rounds) or random (shuffled rounds)",
+            |a, v| a.order = Some(v),
+        )
+        .hint(Hint::Choices(&["sequential", "interleave", "random"])),
+        Flag::value(
+            "seed",
+            "N",
+            Run,
+            "Seed for --order random, to reproduce an order",
+            |a, v| a.seed = Some(v),
+        ),
+        Flag::value(
+            "timeout",
+            "SECONDS",
+            Run,
+            "Kill a run (and what it started) after SECONDS; it counts as failed",
+            |a, v| a.timeout = Some(v),
+        ),
+        report(
+            "quiet",
+            'Q',
+            ReportSwitch::Quiet,
+            "Print nothing but errors and what other report options ask for",
+        ),
+        report(
+            "summary",
+            'S',
+            ReportSwitch::Summary,
+            "Print the per-command summary (default)",
+        ),
+        report(
+            "mini-stats",
+            'M',
+            ReportSwitch::Mini,
+            "Print a short summary: total CPU and wall time",
+        ),
+        report(
+            "no-stats",
+            'N',
+            ReportSwitch::NoStats,
+            "Do not print the per-command summary",
+        ),
+        report(
+            "ranking",
+            'R',
+            ReportSwitch::Ranking,
+            "Print the ranking (default)",
+        ),
+        report(
+            "explain",
+            'E',
+            ReportSwitch::Explain,
+            "Explain the ranking's statistics",
+        ),
+        report(
+            "dist-stats",
+            'D',
+            ReportSwitch::Dist,
+            "Print the distribution of total CPU time",
+        ),
+        report(
+            "tail-stats",
+            'T',
+            ReportSwitch::Tail,
+            "Print the tail of the distribution of total CPU time",
+        ),
+        report(
+            "graph",
+            'G',
+            ReportSwitch::Graph,
+            "Graph every run of each command",
+        ),
+        report(
+            "boxplot",
+            'B',
+            ReportSwitch::Boxplot,
+            "Box plots of all commands on one axis",
+        ),
+        Flag::value(
+            "set",
+            "NAME=VALUE",
+            Both,
+            "Settings: width, alpha, epsilon, effect, super, best, sigma",
+            |a, v| a.settings.push(v),
+        )
+        .short('c')
+        .alias('x'),
+        Flag::value(
+            "baseline",
+            "FILE",
+            Both,
+            "Compare each command with the same one in raw data FILE: change in % and verdict",
+            |a, v| a.baseline = Some(v),
+        )
+        .hint(Hint::File),
+        Flag::value(
+            "fail-if-slower",
+            "PCT",
+            Both,
+            "With --baseline: exit with status 3 if a command is slower with its whole interval above +PCT %",
+            |a, v| a.fail_if_slower = Some(v),
+        ),
+        Flag::switch("config", Both, "Show the settings and exit", |a| {
+            a.show_config = true
+        }),
+        Flag::switch("limits", Both, "Show the limits that exist and exit", |a| {
+            a.show_limits = true
+        }),
+    ]);
+    for &format in Format::ALL {
+        flags.push(
+            Flag::value(format.option(), "FILE", Both, format.help(), move |a, v| {
+                a.exports.push((format, v))
+            })
+            .hint(Hint::File),
+        );
     }
-    out.push_str(
-        "\nValues may be given as -r 20, -r=20, --runs 20 or --runs=20; flags bundle (-QR).\n",
+    flags.push(
+        Flag::value(
+            "export-svg",
+            "DIR",
+            Both,
+            "Write each figure of the HTML page as an SVG file in DIR (created if needed)",
+            |a, v| a.svg_dir = Some(v),
+        )
+        .hint(Hint::File),
     );
-    out.push_str("Exit status: 0 success, 1 usage error, 2 failure, 130/143 interrupted.\n");
-    out
+    flags.extend([
+        Flag::value(
+            "action",
+            "ACTION",
+            Both,
+            "run (default for bestguess) or report (default for bestreport)",
+            |a, v| a.action = Some(v),
+        )
+        .short('A')
+        .hint(Hint::Choices(&["run", "report"])),
+        Flag::value(
+            "generate",
+            "KIND",
+            Both,
+            "Print the man page (man) or a shell completion script (complete-bash, complete-zsh, complete-fish) and exit",
+            |a, v| a.generate = Some(v),
+        )
+        .hint(Hint::Choices(Generate::WORDS)),
+        Flag::switch("version", Both, "Print the version", |a| a.version = true)
+            .short('v')
+            .alias('V'),
+        Flag::switch("help", Both, "Print this help", |a| a.help = true).short('h'),
+    ]);
+    flags
+}
+
+/// Find a flag by one of its short letters.
+pub fn by_short(c: char) -> Option<&'static Flag> {
+    all().iter().find(|f| f.shorts().any(|s| s == c))
+}
+
+/// Find a flag by one of its long names (exact match; no abbreviations).
+pub fn by_long(name: &str) -> Option<&'static Flag> {
+    all().iter().find(|f| f.longs().any(|l| l == name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_are_unique() {
+        let mut shorts = HashSet::new();
+        let mut longs = HashSet::new();
+        for f in all() {
+            for c in f.shorts() {
+                assert!(shorts.insert(c), "-{c} is used twice");
+            }
+            for l in f.longs() {
+                assert!(longs.insert(l), "--{l} is used twice");
+                assert!(
+                    l.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                    "--{l}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_format_and_hook_kind_is_an_option() {
+        for f in Format::ALL {
+            assert!(by_long(f.option()).is_some(), "{f:?}");
+        }
+        for k in HookKind::ALL {
+            assert!(by_long(k.long()).is_some(), "{k:?}");
+        }
+    }
+
+    #[test]
+    fn aliases_find_their_flag() {
+        assert_eq!(by_short('x').unwrap().long, "set");
+        assert_eq!(by_short('V').unwrap().long, "version");
+        assert_eq!(by_long("command-name").unwrap().long, "name");
+        assert!(by_short('z').is_none());
+        assert!(by_long("run").is_none(), "no prefix matching");
+    }
 }

@@ -1,12 +1,16 @@
-//! The command line: an option table ([`flags`]), form-only parsing
-//! ([`args`]), command files ([`cmdfile`]), `-c` settings ([`settings`]) and
-//! validation into a [`config::Config`]. Nothing outside this module sees
-//! raw arguments.
+//! The command line: an option table ([`flags`]) from which parsing
+//! ([`args`], form only), `--help` ([`help`]), the man page and shell
+//! completions ([`generate`]) are generated; command files ([`cmdfile`]);
+//! `-c` settings ([`settings`]); and validation into a [`config::Config`].
+//! Nothing outside this module sees raw arguments.
 
 pub mod args;
 pub mod cmdfile;
 pub mod config;
 pub mod flags;
+pub mod generate;
+pub mod habits;
+pub mod help;
 pub mod settings;
 
 pub use config::{Config, Output, ReportConfig, RunConfig, Selection};

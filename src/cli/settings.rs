@@ -1,51 +1,35 @@
-//! `-c name=value[,name=value…]` settings (BestGuess's `-x`/`-c`).
-
-use std::fmt;
+//! `-c name=value[,name=value…]` settings (BestGuess's `-x`/`-c`): strings
+//! turned into the ranking's settings ([`RankingSettings`], owned by the
+//! analysis, which holds their defaults and checks their ranges) and the
+//! plot width (owned by the reports).
 
 use super::UsageError;
+use crate::analysis::{RankingSettings, Reference};
+use crate::report::{GraphScale, Selection, WIDTH_RANGE};
+use crate::stats::Threshold;
 
-/// An amount in microseconds, or a percentage of the best command's median.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Amount {
-    Micros(f64),
-    Percent(f64),
-}
-
-impl fmt::Display for Amount {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Amount::Micros(us) => write!(f, "{us} μs"),
-            Amount::Percent(p) => write!(f, "{p}%"),
-        }
-    }
-}
-
-/// The tunable settings, with the C reference's defaults.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What `-c` sets.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// Width of the box plot (`-B`), 40..=1024 columns.
+    /// Width of the box plot and run graph (`-B`, `-G`).
     pub width: usize,
-    /// Significance level for p-values and 1 − confidence of intervals.
-    pub alpha: f64,
-    /// A confidence interval end this close to zero counts as zero.
-    pub epsilon: Amount,
-    /// The smallest Hodges–Lehmann shift that counts as a real difference.
-    pub effect: Amount,
-    /// The largest probability of superiority for a "slower" verdict.
-    pub superiority: f64,
+    /// The scale of the run graph (`-G`).
+    pub graph_scale: GraphScale,
+    /// The ranking's settings.
+    pub ranking: RankingSettings,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            width: 80,
-            alpha: 0.05,
-            epsilon: Amount::Micros(250.0),
-            effect: Amount::Micros(500.0),
-            superiority: 0.333,
+            width: Selection::default().width,
+            graph_scale: GraphScale::default(),
+            ranking: RankingSettings::default(),
         }
     }
 }
+
+const NAMES: &str = "width, graph, alpha, epsilon, effect, super, best, sigma";
 
 impl Settings {
     /// Apply one `-c` argument: a comma-separated list of `name=value`.
@@ -54,42 +38,99 @@ impl Settings {
             let item = item.trim();
             let Some((name, value)) = item.split_once('=') else {
                 return Err(UsageError(format!(
-                    "setting '{item}' has no value: write name=value (names: width, alpha, epsilon, effect, super)"
+                    "setting '{item}' has no value: write name=value (names: {NAMES})"
                 )));
             };
             let (name, value) = (name.trim(), unquote(value.trim()));
             if value.is_empty() {
                 return Err(UsageError(format!("setting '{name}' has an empty value")));
             }
+            let mut ranking = self.ranking.clone();
             match name {
                 "width" => {
-                    let w: usize = value
-                        .parse()
-                        .map_err(|_| bad(name, value, "a whole number of columns from 40 to 1024"))?;
-                    if !(40..=1024).contains(&w) {
-                        return Err(bad(name, value, "a whole number of columns from 40 to 1024"));
+                    let expected = format!(
+                        "a whole number of columns from {} to {}",
+                        WIDTH_RANGE.0, WIDTH_RANGE.1
+                    );
+                    let w: usize = value.parse().map_err(|_| bad(name, value, &expected))?;
+                    if !(WIDTH_RANGE.0..=WIDTH_RANGE.1).contains(&w) {
+                        return Err(bad(name, value, &expected));
                     }
                     self.width = w;
+                    continue;
                 }
-                "alpha" => self.alpha = fraction(name, value, false)?,
-                "super" => self.superiority = fraction(name, value, true)?,
-                "epsilon" => self.epsilon = amount(name, value)?,
-                "effect" => self.effect = amount(name, value)?,
+                "graph" => {
+                    self.graph_scale = match value {
+                        "common" => GraphScale::Common,
+                        "each" => GraphScale::Each,
+                        _ => return Err(bad(name, value, "common or each")),
+                    };
+                    continue;
+                }
+                "alpha" => {
+                    ranking.alpha = number(name, value, "a number between 0 and 1 (exclusive)")?
+                }
+                "super" => ranking.superiority = number(name, value, "a number from 0 to 1")?,
+                "epsilon" => ranking.epsilon = amount(name, value)?,
+                "effect" => ranking.effect = amount(name, value)?,
+                "best" | "sigma" => {
+                    let mut b = ranking.best_case;
+                    if name == "best" {
+                        b.k = value.parse().map_err(|_| {
+                            bad(name, value, "a whole number of fastest runs, at least 2")
+                        })?;
+                    } else {
+                        b.max_distance =
+                            number(name, value, "a positive number of standard deviations")?;
+                    }
+                    ranking.best_case = b.validated().map_err(|e| {
+                        UsageError(format!("setting {name}={value} is invalid: {e}"))
+                    })?;
+                }
                 _ => {
                     return Err(UsageError(format!(
-                        "unknown setting '{name}': the settings are width, alpha, epsilon, effect, super"
+                        "unknown setting '{name}': the settings are {NAMES}"
                     )))
                 }
             }
+            ranking
+                .validate()
+                .map_err(|e| UsageError(format!("setting {name}={value} is invalid: {e}")))?;
+            self.ranking = ranking;
         }
+        Ok(())
+    }
+
+    /// Sets the reference command: a number (from 1) or a name.
+    pub fn set_reference(&mut self, value: &str) -> Result<(), UsageError> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Err(UsageError(
+                "--reference is empty: give a command's number (from 1) or its name".into(),
+            ));
+        }
+        self.ranking.reference = Some(match value.parse::<usize>() {
+            Ok(0) => {
+                return Err(UsageError(
+                    "--reference 0: commands are numbered from 1".into(),
+                ))
+            }
+            Ok(n) => Reference::Number(n),
+            Err(_) => Reference::Name(value.to_owned()),
+        });
         Ok(())
     }
 
     /// The `--config` listing.
     pub fn describe(&self) -> String {
+        let graph = match self.graph_scale {
+            GraphScale::Common => "common",
+            GraphScale::Each => "each",
+        };
         format!(
-            "  width = {}\n  alpha = {}\n effect = {}\nepsilon = {}\n  super = {}\n",
-            self.width, self.alpha, self.effect, self.epsilon, self.superiority
+            "  width = {}\n  graph = {graph}\n{}",
+            self.width,
+            self.ranking.describe()
         )
     }
 }
@@ -109,36 +150,22 @@ fn bad(name: &str, value: &str, expected: &str) -> UsageError {
     ))
 }
 
+/// A finite number; the message says why `value` is not one and what is
+/// accepted.
 fn number(name: &str, value: &str, expected: &str) -> Result<f64, UsageError> {
-    value
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| bad(name, value, expected))
-}
-
-fn fraction(name: &str, value: &str, closed: bool) -> Result<f64, UsageError> {
-    let expected = if closed {
-        "a number from 0 to 1"
-    } else {
-        "a number between 0 and 1 (exclusive)"
-    };
-    let v = number(name, value, expected)?;
-    let ok = if closed {
-        (0.0..=1.0).contains(&v)
-    } else {
-        v > 0.0 && v < 1.0
-    };
-    if ok {
-        Ok(v)
-    } else {
-        Err(bad(name, value, expected))
+    match value.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(v) if v.is_nan() => Err(bad(name, value, expected)),
+        Ok(_) => Err(UsageError(format!(
+            "setting {name}={value} is invalid: {value} is beyond the largest number this program can hold (about 1.8e308); expected {expected}"
+        ))),
+        Err(_) => Err(bad(name, value, expected)),
     }
 }
 
-fn amount(name: &str, value: &str) -> Result<Amount, UsageError> {
+fn amount(name: &str, value: &str) -> Result<Threshold, UsageError> {
     let expected =
-        "microseconds (e.g. 500) or a percentage of the best median (e.g. 2%), not negative";
+        "a number of microseconds from 0 up (e.g. 500) or a percentage of the best median from 0% up (e.g. 2%)";
     let (digits, percent) = match value.strip_suffix('%') {
         Some(d) => (d.trim(), true),
         None => (
@@ -155,9 +182,9 @@ fn amount(name: &str, value: &str) -> Result<Amount, UsageError> {
         return Err(bad(name, value, expected));
     }
     Ok(if percent {
-        Amount::Percent(v)
+        Threshold::Percent(v)
     } else {
-        Amount::Micros(v)
+        Threshold::Absolute(v)
     })
 }
 
@@ -166,12 +193,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_are_the_references() {
+    fn defaults_are_the_analysis_defaults() {
         let s = Settings::default();
-        assert_eq!(
-            s.describe(),
-            "  width = 80\n  alpha = 0.05\n effect = 500 μs\nepsilon = 250 μs\n  super = 0.333\n"
-        );
+        assert_eq!(s.ranking, RankingSettings::default());
+        assert!(s
+            .describe()
+            .starts_with("  width = 80\n  graph = common\n  alpha = 0.05\n"));
+    }
+
+    #[test]
+    fn graph_scale() {
+        let mut s = Settings::default();
+        assert_eq!(s.graph_scale, GraphScale::Common);
+        s.apply("graph=each").unwrap();
+        assert_eq!(s.graph_scale, GraphScale::Each);
+        let e = s.apply("graph=log").unwrap_err();
+        assert!(e.0.contains("common or each"), "{e}");
     }
 
     #[test]
@@ -181,10 +218,13 @@ mod tests {
         s.apply("effect=2%, epsilon=100us").unwrap();
         s.apply("super=1").unwrap();
         assert_eq!(s.width, 100);
-        assert_eq!(s.alpha, 0.01);
-        assert_eq!(s.effect, Amount::Percent(2.0));
-        assert_eq!(s.epsilon, Amount::Micros(100.0));
-        assert_eq!(s.superiority, 1.0);
+        assert_eq!(s.ranking.alpha, 0.01);
+        assert_eq!(s.ranking.effect, Threshold::Percent(2.0));
+        assert_eq!(s.ranking.epsilon, Threshold::Absolute(100.0));
+        assert_eq!(s.ranking.superiority, 1.0);
+        s.apply("best=5,sigma=4.5").unwrap();
+        assert_eq!(s.ranking.best_case.k, 5);
+        assert_eq!(s.ranking.best_case.max_distance, 4.5);
     }
 
     #[test]
@@ -204,10 +244,41 @@ mod tests {
             "alpha",
             "alpha=",
             "effect=inf",
+            "best=1",
+            "best=2.5",
+            "sigma=0",
+            "sigma=-3",
         ] {
             assert!(s.apply(bad).is_err(), "{bad} should be rejected");
         }
         assert_eq!(s, Settings::default(), "a rejected setting changes nothing");
         assert!(s.apply("width=30").unwrap_err().0.contains("40 to 1024"));
+        // Every message states the accepted range, and never a wrong reason.
+        let e = s.apply("effect=1e400").unwrap_err().0;
+        assert!(
+            e.contains("beyond the largest number") && e.contains("from 0 up"),
+            "{e}"
+        );
+        assert!(!e.contains("negative"), "{e}");
+        let e = s.apply("effect=-1").unwrap_err().0;
+        assert!(e.contains("from 0 up"), "{e}");
+        let e = s.apply("alpha=1e999").unwrap_err().0;
+        assert!(e.contains("between 0 and 1"), "{e}");
+        assert!(s
+            .apply("alpha=1")
+            .unwrap_err()
+            .0
+            .contains("alpha=1 is invalid"));
+    }
+
+    #[test]
+    fn references_are_numbers_or_names() {
+        let mut s = Settings::default();
+        s.set_reference("2").unwrap();
+        assert_eq!(s.ranking.reference, Some(Reference::Number(2)));
+        s.set_reference("ls -l").unwrap();
+        assert_eq!(s.ranking.reference, Some(Reference::Name("ls -l".into())));
+        assert!(s.set_reference("0").is_err());
+        assert!(s.set_reference(" ").is_err());
     }
 }

@@ -27,12 +27,48 @@ pub enum HookKind {
 }
 
 impl HookKind {
+    /// Every kind, in the order `--help` lists their options. Each one
+    /// becomes a command-line option built from [`HookKind::long`],
+    /// [`HookKind::short`] and [`HookKind::help`].
+    pub const ALL: [HookKind; 4] = [
+        HookKind::Prepare,
+        HookKind::Setup,
+        HookKind::Conclude,
+        HookKind::Cleanup,
+    ];
+
+    /// The option, as messages spell it (`--prepare`).
     pub fn option(self) -> &'static str {
         match self {
             HookKind::Prepare => "--prepare",
             HookKind::Setup => "--setup",
             HookKind::Conclude => "--conclude",
             HookKind::Cleanup => "--cleanup",
+        }
+    }
+
+    /// The long option without its dashes.
+    pub fn long(self) -> &'static str {
+        &self.option()[2..]
+    }
+
+    /// The short option, if it has one.
+    pub fn short(self) -> Option<char> {
+        match self {
+            HookKind::Prepare => Some('p'),
+            _ => None,
+        }
+    }
+
+    /// One line for `--help` and the man page.
+    pub fn help(self) -> &'static str {
+        match self {
+            HookKind::Prepare => {
+                "Run CMD before every run, warmups included (untimed, output discarded)"
+            }
+            HookKind::Setup => "Run CMD once before a command's first run",
+            HookKind::Conclude => "Run CMD after every run, warmups included",
+            HookKind::Cleanup => "Run CMD once after a command's last run",
         }
     }
 }

@@ -13,8 +13,14 @@
 //!   Hyperfine's analysis scripts run on it unchanged, with everything
 //!   BestGuess knows (every run, every summary, the ranking) added under
 //!   `bestguess` keys. The schema is in `docs/JSON.md`.
-//! * [`markdown`] (`--export-markdown`): a Hyperfine-style table of total
-//!   CPU time with the ranking's verdicts below it.
+//! * [`markdown`] (`--export-markdown`), [`asciidoc`] (`--export-asciidoc`)
+//!   and [`orgmode`] (`--export-orgmode`): a Hyperfine-style table of total
+//!   CPU time with the ranking's verdicts below it. What they say is built
+//!   once as a format-neutral [`document`]; each is a thin [`markup`] layer
+//!   that only spells it.
+//! * [`html`] (`--export-html`): a self-contained page with the figures of
+//!   [`crate::figure`] inline, the summary, settings, metadata and the
+//!   `-E` ranking. (`--export-svg DIR` writes the same figures as files.)
 //!
 //! Every writer takes the finished [`Analysis`] and an output stream and
 //! does nothing else: no statistics are computed here beyond unit
@@ -27,9 +33,14 @@ use std::io;
 
 use crate::analysis::Analysis;
 
+pub mod asciidoc;
+pub mod document;
+pub mod html;
 pub mod hyperfine_csv;
 pub mod json;
 pub mod markdown;
+pub mod markup;
+pub mod orgmode;
 pub mod summary_csv;
 
 /// An export format, named after the option that asks for it.
@@ -43,9 +54,57 @@ pub enum Format {
     Json,
     /// `--export-markdown`: see [`markdown`].
     Markdown,
+    /// `--export-asciidoc`: see [`asciidoc`].
+    AsciiDoc,
+    /// `--export-orgmode`: see [`orgmode`].
+    OrgMode,
+    /// `--export-html`: see [`html`].
+    Html,
 }
 
 impl Format {
+    /// Every format, in the order `--help` lists their options. Each one
+    /// becomes a command-line option (`cli::flags` builds it from
+    /// [`Format::option`] and [`Format::help`]); adding a format here is all
+    /// the command line needs.
+    pub const ALL: &'static [Format] = &[
+        Format::SummaryCsv,
+        Format::HyperfineCsv,
+        Format::Json,
+        Format::Markdown,
+        Format::AsciiDoc,
+        Format::OrgMode,
+        Format::Html,
+    ];
+
+    /// The long option that asks for this format, without `--`.
+    pub fn option(self) -> &'static str {
+        match self {
+            Format::SummaryCsv => "export-csv",
+            Format::HyperfineCsv => "hyperfine-csv",
+            Format::Json => "export-json",
+            Format::Markdown => "export-markdown",
+            Format::AsciiDoc => "export-asciidoc",
+            Format::OrgMode => "export-orgmode",
+            Format::Html => "export-html",
+        }
+    }
+
+    /// One line for `--help` and the man page.
+    pub fn help(self) -> &'static str {
+        match self {
+            Format::SummaryCsv => "Write the summary statistics as CSV",
+            Format::HyperfineCsv => "Write a Hyperfine-style summary CSV",
+            Format::Json => {
+                "Write results as JSON (Hyperfine-compatible, plus everything BestGuess knows)"
+            }
+            Format::Markdown => "Write a Markdown table of the results",
+            Format::AsciiDoc => "Write an AsciiDoc table of the results",
+            Format::OrgMode => "Write an Org-mode table of the results",
+            Format::Html => "Write a self-contained HTML page with figures of the results",
+        }
+    }
+
     /// Writes `analysis` in this format to `out`.
     ///
     /// Each writer buffers internally and flushes before returning, so `out`
@@ -55,7 +114,10 @@ impl Format {
             Format::SummaryCsv => summary_csv::write(analysis, out),
             Format::HyperfineCsv => hyperfine_csv::write(analysis, out),
             Format::Json => json::write(analysis, out),
-            Format::Markdown => markdown::write(analysis, out),
+            Format::Markdown => markup::write(&markdown::Markdown, analysis, out),
+            Format::AsciiDoc => markup::write(&asciidoc::AsciiDoc, analysis, out),
+            Format::OrgMode => markup::write(&orgmode::OrgMode, analysis, out),
+            Format::Html => html::write(analysis, out),
         }
     }
 }
@@ -75,7 +137,7 @@ fn csv_writer(out: &mut dyn io::Write) -> csv::Writer<&mut dyn io::Write> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Settings;
+    use crate::analysis::RankingSettings;
     use crate::data::{Dataset, RunRecord};
 
     #[test]
@@ -88,7 +150,7 @@ mod tests {
             ..RunRecord::default()
         });
         let dataset = Dataset::from_records(records);
-        let analysis = Analysis::new(&dataset, Settings::default()).unwrap();
+        let analysis = Analysis::new(&dataset, RankingSettings::default()).unwrap();
         let render = |f: Format| {
             let mut v = Vec::new();
             f.write(&analysis, &mut v).unwrap();
@@ -98,5 +160,6 @@ mod tests {
         assert!(render(Format::HyperfineCsv).starts_with("command,mode,iqr"));
         assert!(render(Format::Json).starts_with("{\n  \"results\": ["));
         assert!(render(Format::Markdown).starts_with("| Command |"));
+        assert!(render(Format::Html).starts_with("<!DOCTYPE html>"));
     }
 }

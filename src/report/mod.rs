@@ -33,23 +33,75 @@
 
 mod boxplot;
 mod dist;
-mod explain;
+pub mod explain;
 mod frame;
+pub mod gate;
 mod graph;
+pub mod progress;
 mod ranking;
 mod summary;
 mod tail;
 pub mod text;
 pub mod units;
+pub mod warnings;
 
 use std::io::{self, Write};
 
 use crate::analysis::Analysis;
-use crate::cli::Selection;
 use crate::data::{CommandRuns, Metric};
 
 /// Narrowest and widest plot accepted (the `width` setting's range).
-const WIDTH_RANGE: (usize, usize) = (40, 1024);
+pub const WIDTH_RANGE: (usize, usize) = (40, 1024);
+
+/// Which reports to print, and how wide the plots are: the reports' own
+/// options (the command line's report switches and `-c width=` fill it in).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    pub quiet: bool,
+    pub summary: bool,
+    pub mini: bool,
+    pub ranking: bool,
+    pub explain: bool,
+    pub dist: bool,
+    pub tail: bool,
+    pub graph: bool,
+    pub boxplot: bool,
+    /// Width of the box plot and the run graph, within [`WIDTH_RANGE`].
+    pub width: usize,
+    /// Whether `-G` draws every command on one scale.
+    pub graph_scale: GraphScale,
+}
+
+/// The scale of the `-G` bars.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GraphScale {
+    /// One scale for all commands (the largest run of any command), so bars
+    /// can be compared across commands.
+    #[default]
+    Common,
+    /// Each command scaled to its own largest run (the C tool's graph),
+    /// which shows a command's own variation in more detail.
+    Each,
+}
+
+impl Default for Selection {
+    /// The summary and the ranking, 80 columns wide.
+    fn default() -> Self {
+        Selection {
+            quiet: false,
+            summary: true,
+            mini: false,
+            ranking: true,
+            explain: false,
+            dist: false,
+            tail: false,
+            graph: false,
+            boxplot: false,
+            width: 80,
+            graph_scale: GraphScale::Common,
+        }
+    }
+}
 
 /// Prints every report the selection asks for: the per-command blocks,
 /// then the box plot and the ranking.
@@ -96,7 +148,11 @@ pub fn render_command(
         writeln!(out)?;
     }
     if s.graph {
-        graph::write(out, runs, plot_width(analysis))?;
+        let scale_max = match s.graph_scale {
+            GraphScale::Common => analysis.dataset.commands.iter().map(graph::largest).max(),
+            GraphScale::Each => None,
+        };
+        graph::write(out, runs, scale_max, plot_width(selection))?;
         writeln!(out)?;
     }
     if s.dist {
@@ -105,7 +161,11 @@ pub fn render_command(
         writeln!(out)?;
     }
     if s.tail {
-        tail::write(out, stats.metric(Metric::Total))?;
+        let best = analysis.diagnostics.get(index).map_or(
+            Err(crate::stats::NotApplicable::TooFewValues { n: 0, min: 0 }),
+            |d| d.best_case,
+        );
+        tail::write(out, stats.metric(Metric::Total), &best)?;
         writeln!(out)?;
     }
     Ok(())
@@ -119,7 +179,7 @@ pub fn render_overall(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     if selection.boxplot {
-        boxplot::write(out, analysis, plot_width(analysis))?;
+        boxplot::write(out, analysis, plot_width(selection))?;
     }
     if selection.ranking {
         ranking::write(out, analysis, selection.explain)?;
@@ -134,6 +194,6 @@ pub(crate) fn label(runs: &CommandRuns) -> String {
 }
 
 /// The `width` setting, within its valid range.
-fn plot_width(analysis: &Analysis<'_>) -> usize {
-    analysis.settings.width.clamp(WIDTH_RANGE.0, WIDTH_RANGE.1)
+fn plot_width(selection: &Selection) -> usize {
+    selection.width.clamp(WIDTH_RANGE.0, WIDTH_RANGE.1)
 }

@@ -1,0 +1,51 @@
+//! `--help`, generated from the option table ([`super::flags`]).
+
+use super::flags;
+
+/// What each program is for, and how it is called.
+pub fn about(program: &str, running: bool) -> (String, String) {
+    if running {
+        (
+            format!(
+                "{program}: run commands many times, record every run, rank them with robust statistics"
+            ),
+            format!("{program} [options] COMMAND..."),
+        )
+    } else {
+        (
+            format!("{program}: report on raw data saved by bestguess -o"),
+            format!("{program} [options] FILE...   (- reads standard input)"),
+        )
+    }
+}
+
+/// The help text for one executable.
+pub fn help(program: &str, running: bool) -> String {
+    let (about, usage) = about(program, running);
+    let mut out = format!("{about}\n\nUsage: {usage}\n\nOptions:\n");
+    for f in flags::all().iter().filter(|f| f.applies(running)) {
+        out.push_str(&format!("  {:<32} {}\n", f.usage(), f.full_help()));
+    }
+    out.push_str(if running {
+        "\nValues may be given as -r 20, -r=20, --runs 20 or --runs=20; flags bundle (-QR).\n"
+    } else {
+        "\nValues may be given as -c width=100, -c=width=100 or --set=width=100; flags bundle (-QR).\n"
+    });
+    out.push_str(
+        "Exit status: 0 success, 1 usage error, 2 failure, 3 --fail-if-slower found a command slower than its baseline, 130/143 interrupted.\n",
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bestreport_help_leaves_out_run_options() {
+        let h = help("bestreport", false);
+        assert!(h.contains("--export-json FILE"));
+        assert!(!h.contains("--warmup") && !h.contains("-r,"), "{h}");
+        assert!(help("bestguess", true).contains("-r, --runs N"));
+    }
+}

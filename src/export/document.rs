@@ -1,0 +1,382 @@
+//! The format-neutral document behind every markup export: the results
+//! table and the ranking's verdict sentences, built once.
+//!
+//! Markdown, AsciiDoc and Org-mode ([`super::markup`]) only decide how a
+//! table, a paragraph, a list and a code span are spelled; what the
+//! document says (which columns, which numbers in which unit, which
+//! sentences) is decided here, so the three can never disagree, and a new
+//! markup language is one small file.
+//!
+//! The table follows Hyperfine's Markdown export (one row per command in
+//! input order, the label as code, numbers right-aligned, one time unit for
+//! the whole table (μs, ms or s: the one that fits every median, ms when
+//! they span units), a Relative column) but shows what BestGuess measures:
+//! total CPU time, as median, quartiles and range. Relative is the ratio of
+//! medians to the best median, without a ± because no standard deviation is
+//! involved. A ratio says nothing about whether a difference is real, so the
+//! ranking's verdicts follow the table, grouped (slower, faster than a fixed
+//! reference, equivalent, inconclusive), each command with its ratio and
+//! interval as a change in percent (`+45.2 % [+40.1 %, +50.3 %]`), the
+//! Hodges–Lehmann shift Δ with its interval, the adjusted p-value and, when
+//! not slower, the unmet conditions in the words `-E` uses
+//! ([`crate::report::explain::reason`]); then the simultaneous confidence
+//! and the analysis, and why commands were not compared when they were not.
+
+use crate::analysis::Analysis;
+use crate::data::Metric;
+use crate::report::explain;
+use crate::report::units::change_interval;
+use crate::stats::{Comparison, Design, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
+
+/// A piece of running text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inline {
+    /// Plain text, written as it is (markups escape what they must).
+    Text(String),
+    /// A command or name, shown verbatim as code.
+    Code(String),
+    /// Emphasised text (a paragraph's lead-in).
+    Strong(String),
+}
+
+/// A line of running text: a paragraph, a list item or a table cell.
+pub type Line = Vec<Inline>;
+
+/// How a table column is aligned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+
+/// A table: a header row and one row per command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// Header text and alignment of each column.
+    pub columns: Vec<(String, Align)>,
+    /// Each row has one cell per column.
+    pub rows: Vec<Vec<Line>>,
+}
+
+/// A top-level block; markups separate blocks with a blank line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Block {
+    Table(Table),
+    Paragraph(Line),
+    /// A bulleted list, one line per item.
+    List(Vec<Line>),
+}
+
+/// The whole document, in reading order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Document {
+    pub blocks: Vec<Block>,
+}
+
+fn text(s: impl Into<String>) -> Inline {
+    Inline::Text(s.into())
+}
+
+fn strong(s: impl Into<String>) -> Inline {
+    Inline::Strong(s.into())
+}
+
+impl Document {
+    /// The table, the verdicts and the failed runs of `analysis`.
+    pub fn build(analysis: &Analysis<'_>) -> Document {
+        let ranking = &analysis.ranking;
+        let unit = TimeUnit::for_medians(ranking.entries.iter().map(|e| e.median));
+        let mut doc = Document {
+            blocks: vec![Block::Table(table(analysis, unit))],
+        };
+        verdicts(analysis, unit, &mut doc.blocks);
+        failures(analysis, &mut doc.blocks);
+        doc
+    }
+}
+
+/// The label of command `index`, as code.
+fn label(analysis: &Analysis<'_>, index: usize) -> Inline {
+    Inline::Code(analysis.runs(index).label().into_owned())
+}
+
+fn table(analysis: &Analysis<'_>, unit: TimeUnit) -> Table {
+    let best_median = analysis.ranking.best().map_or(0.0, |b| b.median);
+    let u = unit.symbol();
+    let columns = vec![
+        ("Command".to_owned(), Align::Left),
+        (format!("Median total CPU [{u}]"), Align::Right),
+        (format!("Q₁ … Q₃ [{u}]"), Align::Right),
+        (format!("Min … Max [{u}]"), Align::Right),
+        ("Relative".to_owned(), Align::Right),
+    ];
+    let rows = analysis
+        .commands
+        .iter()
+        .enumerate()
+        .map(|(i, stats)| {
+            let q = &stats.metric(Metric::Total).quantiles;
+            let range =
+                |a: f64, b: f64| vec![text(format!("{} … {}", unit.format(a), unit.format(b)))];
+            vec![
+                vec![label(analysis, i)],
+                vec![text(unit.format(q.median))],
+                range(q.q1, q.q3),
+                range(q.min, q.max),
+                vec![text(relative(q.median, best_median))],
+            ]
+        })
+        .collect();
+    Table { columns, rows }
+}
+
+/// Median ÷ best median; undefined when the best median is 0 and this one
+/// is not.
+fn relative(median: f64, best_median: f64) -> String {
+    if best_median > 0.0 {
+        format!("{:.2}", median / best_median)
+    } else if median == best_median {
+        "1.00".to_owned()
+    } else {
+        "n/a".to_owned()
+    }
+}
+
+/// The paragraphs below the table: best, identical, slower, not compared.
+fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
+    let ranking = &analysis.ranking;
+    let Some(best) = ranking.best() else {
+        blocks.push(Block::Paragraph(vec![text("No commands.")]));
+        return;
+    };
+    if ranking.entries.len() == 1 {
+        return;
+    }
+    if !ranking.inference {
+        let runs = if best.n == 1 { "run" } else { "runs" };
+        blocks.push(Block::Paragraph(vec![
+            strong("Not ranked statistically:"),
+            text(" the fastest command, "),
+            label(analysis, best.index),
+            text(format!(
+                ", has {} {runs}, and comparing commands needs at least \
+                 {MIN_VALUES_FOR_INFERENCE}. Relative compares medians only.",
+                best.n
+            )),
+        ]));
+        return;
+    }
+    let fixed = ranking.fixed_reference;
+    let against = if fixed { "the reference" } else { "the best" };
+    blocks.push(Block::Paragraph(vec![
+        strong(if fixed { "Reference:" } else { "Best:" }),
+        text(" "),
+        label(analysis, best.index),
+    ]));
+    let design = match ranking.design {
+        Design::Paired { rounds } => format!("paired by round ({rounds} complete rounds)"),
+        Design::Independent => "independent samples".to_owned(),
+    };
+    let family = if ranking.family > 1 {
+        format!(
+            " (Bonferroni over {} {})",
+            ranking.family,
+            if fixed { "comparisons" } else { "pairs" }
+        )
+    } else {
+        String::new()
+    };
+    blocks.push(Block::Paragraph(vec![text(format!(
+        "Intervals hold together at {:.1}% confidence{family}; {design}.",
+        100.0 * ranking.simultaneous_confidence,
+    ))]));
+
+    let group = |wanted: fn(&Verdict) -> bool| -> Vec<&RankedEntry> {
+        ranking
+            .entries
+            .iter()
+            .filter(|e| wanted(&e.verdict))
+            .collect()
+    };
+    let groups = [
+        (Verdict::Slower, format!("Slower than {against}:")),
+        (Verdict::Faster, format!("Faster than {against}:")),
+        (
+            Verdict::Equivalent,
+            format!("Equivalent to {against} (within ±epsilon):"),
+        ),
+        (
+            Verdict::Inconclusive,
+            "Inconclusive (more runs could tell):".to_owned(),
+        ),
+    ];
+    for (wanted, heading) in groups {
+        let lines: Vec<Line> = ranking
+            .entries
+            .iter()
+            .filter(|e| e.verdict == wanted)
+            .filter_map(|e| {
+                let c = e.comparison.as_ref()?;
+                Some(vec![
+                    label(analysis, e.index),
+                    text(format!(": {}", evidence(c, e, analysis, unit))),
+                ])
+            })
+            .collect();
+        if !lines.is_empty() {
+            blocks.push(Block::Paragraph(vec![strong(&heading)]));
+            blocks.push(Block::List(lines));
+        }
+    }
+    let uncompared = group(|v| matches!(v, Verdict::NotCompared { .. }));
+    if !uncompared.is_empty() {
+        let mut line = vec![
+            strong("Not compared"),
+            text(format!(" (fewer than {MIN_VALUES_FOR_INFERENCE} runs): ")),
+        ];
+        for (k, e) in uncompared.into_iter().enumerate() {
+            if k > 0 {
+                line.push(text(", "));
+            }
+            line.push(label(analysis, e.index));
+            let runs = if e.n == 1 { "run" } else { "runs" };
+            line.push(text(format!(" ({} {runs})", e.n)));
+        }
+        blocks.push(Block::Paragraph(line));
+    }
+}
+
+/// The ratio with its interval, Δ with its interval, the adjusted p-value
+/// and, for a command not shown slower, the unmet conditions in `-E`'s
+/// words.
+fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>, unit: TimeUnit) -> String {
+    let u = unit.symbol();
+    let ratio = c.ratio.map_or_else(
+        || "no ratio (a time is 0)".to_owned(),
+        |r| change_interval(r.estimate, r.low, r.high),
+    );
+    let mut text = format!(
+        "{ratio}; Hodges–Lehmann shift Δ = {} {u}, {} interval {} … {} {u}; {}",
+        unit.format(c.shift),
+        confidence(c),
+        unit.format(c.interval.low),
+        unit.format(c.interval.high),
+        p_value(c.p_adjusted, analysis),
+    );
+    for r in &e.reasons {
+        text.push_str("; ");
+        text.push_str(&explain::reason(*r, &analysis.ranking));
+    }
+    text
+}
+
+/// The confidence actually achieved, e.g. `95.2%`.
+fn confidence(c: &Comparison) -> String {
+    format!("{:.1}%", 100.0 * c.interval.achieved_confidence)
+}
+
+/// A comparison's p-value, said to be adjusted when the adjustment changed
+/// anything (a family of more than one comparison).
+fn p_value(p: f64, analysis: &Analysis<'_>) -> String {
+    let name = if analysis.ranking.family > 1 {
+        "adjusted p"
+    } else {
+        "p"
+    };
+    if p < 0.001 {
+        format!("{name} < 0.001")
+    } else {
+        format!("{name} = {p:.3}")
+    }
+}
+
+/// A note on failed runs, which are part of every statistic above.
+fn failures(analysis: &Analysis<'_>, blocks: &mut Vec<Block>) {
+    let mut line = vec![
+        strong("Failed runs"),
+        text(" (non-zero exit or signal; included above): "),
+    ];
+    let mut any = false;
+    for (i, s) in analysis.commands.iter().enumerate() {
+        if s.failed == 0 {
+            continue;
+        }
+        if any {
+            line.push(text(", "));
+        }
+        any = true;
+        line.push(label(analysis, i));
+        line.push(text(format!(" {} of {}", s.failed, s.runs)));
+    }
+    if any {
+        blocks.push(Block::Paragraph(line));
+    }
+}
+
+/// The one time unit of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TimeUnit {
+    Micros,
+    Millis,
+    Seconds,
+}
+
+impl TimeUnit {
+    /// μs when every median is below 1 ms, s when every median is at
+    /// least 1 s, otherwise ms: two decimals of ms keep 10 µs and still
+    /// read well next to seconds.
+    fn for_medians(medians: impl Iterator<Item = f64> + Clone) -> TimeUnit {
+        if medians.clone().all(|m| m < 1e3) {
+            TimeUnit::Micros
+        } else if medians.into_iter().all(|m| m >= 1e6) {
+            TimeUnit::Seconds
+        } else {
+            TimeUnit::Millis
+        }
+    }
+
+    fn symbol(self) -> &'static str {
+        match self {
+            TimeUnit::Micros => "μs",
+            TimeUnit::Millis => "ms",
+            TimeUnit::Seconds => "s",
+        }
+    }
+
+    /// `us` in this unit: whole µs, ms to 10 µs, s to 1 ms.
+    fn format(self, us: f64) -> String {
+        let (value, decimals) = match self {
+            TimeUnit::Micros => (us, 0),
+            TimeUnit::Millis => (us / 1e3, 2),
+            TimeUnit::Seconds => (us / 1e6, 3),
+        };
+        let s = format!("{value:.decimals$}");
+        // "-0.00" says nothing a plain 0 does not.
+        match s.strip_prefix('-') {
+            Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_owned(),
+            _ => s,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_and_relative() {
+        let unit = |m: &[f64]| TimeUnit::for_medians(m.iter().copied());
+        assert_eq!(unit(&[999.0, 10.0]), TimeUnit::Micros);
+        assert_eq!(unit(&[999.0, 1000.0]), TimeUnit::Millis);
+        assert_eq!(unit(&[400.0, 2.5e6]), TimeUnit::Millis);
+        assert_eq!(unit(&[1e6, 2.5e6]), TimeUnit::Seconds);
+        assert_eq!(unit(&[]), TimeUnit::Micros);
+        assert_eq!(TimeUnit::Millis.format(4932.0), "4.93");
+        assert_eq!(TimeUnit::Millis.format(-1.0), "0.00");
+        assert_eq!(TimeUnit::Micros.format(-12.0), "-12");
+        assert_eq!(TimeUnit::Seconds.format(2_351_234.0), "2.351");
+        assert_eq!(relative(10.0, 4.0), "2.50");
+        assert_eq!(relative(0.0, 0.0), "1.00");
+        assert_eq!(relative(3.0, 0.0), "n/a");
+    }
+}
