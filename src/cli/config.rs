@@ -168,6 +168,9 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     for s in &args.settings {
         settings.apply(s)?;
     }
+    if let Some(r) = &args.reference {
+        settings.set_reference(r)?;
+    }
     if args.show_config {
         return Ok(Config::ShowConfig(settings));
     }
