@@ -3,10 +3,11 @@
 
 use std::io::Write;
 
+use super::baseline::Baseline;
 use super::output::Destination;
 use super::progress::{self, Progress};
 use super::report::{self, OpenExports};
-use super::{exit, AppError};
+use super::AppError;
 use crate::cli::RunConfig;
 use crate::data::{Dataset, RawCsvWriter, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
@@ -91,6 +92,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         None => None,
     };
     let exports = OpenExports::open(&rc.output)?;
+    let baseline = Baseline::load(rc.output.gate.as_ref())?;
     preflight(&rc)?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
@@ -111,20 +113,20 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         Box::new(std::io::stdout())
     };
     let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
-    if !selection.quiet {
-        if rc.raw_output.is_none() {
-            writeln!(
-                out,
-                "Use -o <FILE> or --output <FILE> to write raw data to a file.\n"
-            )
-            .map_err(write_err)?;
-        }
-        if rc.plan.order == Order::Random {
-            eprintln!(
-                "Random order, seed {} (repeat with --seed {}).",
-                rc.plan.seed, rc.plan.seed
-            );
-        }
+    if !selection.quiet && rc.raw_output.is_none() {
+        writeln!(
+            out,
+            "Use -o <FILE> or --output <FILE> to write raw data to a file.\n"
+        )
+        .map_err(write_err)?;
+    }
+    // Always, even with -Q: the seed is what reproduces the order (with
+    // one command there is no order to reproduce).
+    if rc.plan.order == Order::Random && rc.plan.commands.len() > 1 {
+        eprintln!(
+            "Random order, seed {} (repeat with --seed {}).",
+            rc.plan.seed, rc.plan.seed
+        );
     }
 
     let show_progress = !selection.quiet && progress::wanted();
@@ -140,10 +142,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     }
     let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
     match result {
-        Ok(()) => {
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
-            Ok(exit::OK)
-        }
+        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref()),
         Err(Stop::Interrupted(sig)) => {
             eprintln!(
                 "Interrupted by {}: {} completed runs are kept{}.",
@@ -155,13 +154,13 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
                     ""
                 }
             );
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())?;
             Ok(128 + sig)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())?;
             Err(AppError::failure(e.to_string()))
         }
     }

@@ -33,7 +33,7 @@ use std::io::{self, Write};
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
 use crate::data::{CommandRuns, Metric, RunRecord};
 use crate::stats::{
-    Comparison, IdenticalReason, Method, RankedEntry, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
+    Comparison, Design, Method, RankedEntry, Reason, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
 
 /// Writes the whole document, pretty-printed with two-space indentation
@@ -137,7 +137,10 @@ fn own_result<'a>(
         ),
         ("runs", count(stats.runs)),
         ("failed", count(stats.failed)),
-        ("verdict", text(entry.map_or("not_compared", verdict))),
+        (
+            "verdict",
+            text(entry.map_or("not_compared", |e| e.verdict.word())),
+        ),
         ("per_run", per_run(&runs.runs)),
     ];
     let summaries = [
@@ -198,15 +201,6 @@ fn trend(d: &Diagnostics) -> Node<'static> {
     }
 }
 
-fn verdict(entry: &RankedEntry) -> &'static str {
-    match entry.verdict {
-        Verdict::Best => "best",
-        Verdict::Identical { .. } => "identical",
-        Verdict::Slower => "slower",
-        Verdict::NotCompared { .. } => "not_compared",
-    }
-}
-
 /// Every run's raw measurements, in run order.
 fn per_run(runs: &[RunRecord]) -> Node<'_> {
     Node::Object(vec![
@@ -251,30 +245,50 @@ fn summary(s: &Summary) -> Node<'static> {
 
 fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static> {
     let mw = &c.mann_whitney;
-    let reasons = match &entry.verdict {
-        Verdict::Identical { reasons } => reasons.as_slice(),
-        _ => &[],
+    let (analysis, rounds) = match c.design {
+        Design::Paired { rounds } => ("signed_rank", Node::Int(rounds as i64)),
+        Design::Independent => ("mann_whitney", Node::Null),
     };
+    let ratio = c.ratio;
     Node::Object(vec![
         ("against", count(best)),
+        ("analysis", text(analysis)),
+        ("rounds", rounds),
         ("u", Node::Num(mw.u)),
         ("w", Node::Num(mw.w)),
-        ("p_value", Node::Num(mw.p_value)),
+        (
+            "t_plus",
+            c.signed_rank.map_or(Node::Null, |s| Node::Num(s.t_plus)),
+        ),
+        ("p_value", Node::Num(c.p_value())),
         ("p_value_adjusted", Node::Num(c.p_adjusted)),
-        ("method", text(method(mw.method))),
+        ("method", text(method(c.test_method()))),
         ("hl_shift_us", Node::Num(c.shift)),
         ("ci_low_us", Node::Num(c.interval.low)),
         ("ci_high_us", Node::Num(c.interval.high)),
         ("ci_confidence", Node::Num(c.interval.achieved_confidence)),
         ("ci_method", text(method(c.interval.method))),
+        ("ratio", optional(ratio.map(|r| r.estimate))),
+        ("ratio_ci_low", optional(ratio.map(|r| r.low))),
+        ("ratio_ci_high", optional(ratio.map(|r| r.high))),
         ("prob_superiority", Node::Num(c.superiority)),
         (
+            "prob_superiority_ci_low",
+            Node::Num(c.superiority_interval.low),
+        ),
+        (
+            "prob_superiority_ci_high",
+            Node::Num(c.superiority_interval.high),
+        ),
+        ("verdict", text(entry.verdict.word())),
+        // Kept for readers of earlier versions: "not shown to be slower".
+        (
             "identical",
-            Node::Bool(matches!(entry.verdict, Verdict::Identical { .. })),
+            Node::Bool(!matches!(entry.verdict, Verdict::Slower)),
         ),
         (
             "reasons",
-            Node::Array(reasons.iter().map(|r| text(reason(*r))).collect()),
+            Node::Array(entry.reasons.iter().map(|r| text(reason(*r))).collect()),
         ),
     ])
 }
@@ -286,12 +300,11 @@ fn method(m: Method) -> &'static str {
     }
 }
 
-fn reason(r: IdenticalReason) -> &'static str {
+fn reason(r: Reason) -> &'static str {
     match r {
-        IdenticalReason::NotSignificant => "not_significant",
-        IdenticalReason::CiContainsZero => "ci_contains_zero",
-        IdenticalReason::EffectTooSmall => "effect_too_small",
-        IdenticalReason::HighSuperiority => "high_superiority",
+        Reason::WithinEffect => "within_effect",
+        Reason::Superiority => "superiority",
+        Reason::TooFewRuns => "too_few_runs",
     }
 }
 
@@ -312,6 +325,20 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
         ),
         ("epsilon_us", Node::Num(r.epsilon)),
         ("effect_us", Node::Num(r.effect)),
+        ("reference_fixed", Node::Bool(r.fixed_reference)),
+        (
+            "analysis",
+            text(match r.design {
+                Design::Paired { .. } => "signed_rank",
+                Design::Independent => "mann_whitney",
+            }),
+        ),
+        ("comparisons_family", count(r.family)),
+        ("confidence_each", Node::Num(r.confidence_each)),
+        (
+            "simultaneous_confidence",
+            Node::Num(r.simultaneous_confidence),
+        ),
         ("ranked_metric", text("total_us")),
         ("min_runs_for_inference", count(MIN_VALUES_FOR_INFERENCE)),
         ("inference", Node::Bool(r.inference)),
