@@ -102,15 +102,19 @@ fn command_name_is_an_alias_of_name() {
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("raw.csv");
     bestguess()
-        .args(["-Q", "-r", "1", "-o"])
+        .args(["-Q", "-r", "1", "--order", "sequential", "-o"])
         .arg(&raw)
         .args(["true", "--command-name", "nothing", "false", "-i"])
         .args(["--command-name=fails"])
         .assert()
         .success();
-    let rows = read_raw_csv(fs::File::open(&raw).unwrap(), "raw").unwrap();
-    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
-    assert_eq!(names, ["nothing", "fails"]);
+    let mut rows = read_raw_csv(fs::File::open(&raw).unwrap(), "raw").unwrap();
+    rows.sort_by_key(|r| r.batch);
+    let names: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r.command.as_str(), r.name.as_str()))
+        .collect();
+    assert_eq!(names, [("true", "nothing"), ("false", "fails")]);
 }
 
 #[test]
