@@ -140,5 +140,8 @@ fn main() {
             (10f64.powf(1.0 + 3.0 * rng.uniform())).round() as i64
         }
     });
-    scenario("1 command × 1,000,000 runs over three decades, with zeros", &wide);
+    scenario(
+        "1 command × 1,000,000 runs over three decades, with zeros",
+        &wide,
+    );
 }
