@@ -6,6 +6,7 @@
 //! 143 when interrupted by SIGINT or SIGTERM.
 
 mod output;
+mod provenance;
 mod report;
 mod run;
 
@@ -76,10 +77,14 @@ pub fn bestreport(argv: Vec<OsString>) -> i32 {
 
 fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     let program = program_name(argv.first(), default_name);
+    let command_line: Vec<String> = argv
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let result = (|| {
         let parsed =
             args::parse(argv.into_iter().skip(1), running).map_err(|e| AppError::usage(e.0))?;
-        dispatch(config::build(parsed, running)?, &program)
+        dispatch(config::build(parsed, running)?, &program, &command_line)
     })();
     match result {
         Ok(status) => status,
@@ -91,7 +96,7 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     }
 }
 
-fn dispatch(config: Config, program: &str) -> Result<i32, AppError> {
+fn dispatch(config: Config, program: &str, command_line: &[String]) -> Result<i32, AppError> {
     let mut stdout = std::io::stdout().lock();
     let print = |out: &mut dyn Write, text: &str| -> Result<i32, AppError> {
         out.write_all(text.as_bytes())
@@ -108,11 +113,11 @@ fn dispatch(config: Config, program: &str) -> Result<i32, AppError> {
         Config::ShowLimits => print(&mut stdout, &run::limits()?),
         Config::Run(rc) => {
             drop(stdout);
-            run::run(*rc)
+            run::run(*rc, command_line)
         }
         Config::Report(rc) => {
             drop(stdout);
-            report::report_files(&rc)
+            report::report_files(&rc, command_line)
         }
     }
 }

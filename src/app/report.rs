@@ -5,11 +5,13 @@
 use std::io::Write;
 
 use super::output::Destination;
+use super::provenance;
 use super::{exit, AppError};
 use crate::analysis::Analysis;
 use crate::cli::config::Exports;
 use crate::cli::{Output, ReportConfig};
 use crate::data::Dataset;
+use crate::export::metadata::Metadata;
 use crate::export::Format;
 use crate::report;
 
@@ -45,6 +47,7 @@ pub fn finish(
     output: &Output,
     out: &mut dyn Write,
     exports: OpenExports,
+    metadata: &Metadata,
 ) -> Result<(), AppError> {
     if dataset.is_empty() {
         return Ok(());
@@ -56,7 +59,7 @@ pub fn finish(
         .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;
     for (format, what, mut dest) in exports.0 {
         format
-            .write(&analysis, &mut dest)
+            .write_with(&analysis, metadata, &mut dest)
             .and_then(|()| dest.flush())
             .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
     }
@@ -64,13 +67,16 @@ pub fn finish(
 }
 
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
-pub fn report_files(rc: &ReportConfig) -> Result<i32, AppError> {
+pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, AppError> {
     let exports = OpenExports::open(&rc.output.exports)?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
+    let metadata = provenance::for_report(command_line);
     if OpenExports::uses_stdout(&rc.output.exports) {
-        finish(&dataset, &rc.output, &mut std::io::stderr().lock(), exports)?;
+        let out = &mut std::io::stderr().lock();
+        finish(&dataset, &rc.output, out, exports, &metadata)?;
     } else {
-        finish(&dataset, &rc.output, &mut std::io::stdout().lock(), exports)?;
+        let out = &mut std::io::stdout().lock();
+        finish(&dataset, &rc.output, out, exports, &metadata)?;
     }
     Ok(exit::OK)
 }

@@ -4,6 +4,7 @@
 use std::io::{IsTerminal, Write};
 
 use super::output::Destination;
+use super::provenance;
 use super::report::{self, OpenExports};
 use super::{exit, AppError};
 use crate::cli::RunConfig;
@@ -110,7 +111,7 @@ pub fn limits() -> Result<String, AppError> {
     ))
 }
 
-pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
+pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> {
     // The launcher comes first, before this process holds any data.
     let mut launcher = start_launcher()?;
     let raw = match rc.raw_output.as_deref() {
@@ -144,20 +145,20 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         Box::new(std::io::stdout())
     };
     let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
-    if !selection.quiet {
-        if rc.raw_output.is_none() {
-            writeln!(
-                out,
-                "Use -o <FILE> or --output <FILE> to write raw data to a file.\n"
-            )
-            .map_err(write_err)?;
-        }
-        if rc.plan.order == Order::Random {
-            eprintln!(
-                "Random order, seed {} (repeat with --seed {}).",
-                rc.plan.seed, rc.plan.seed
-            );
-        }
+    if !selection.quiet && rc.raw_output.is_none() {
+        writeln!(
+            out,
+            "Use -o <FILE> or --output <FILE> to write raw data to a file.\n"
+        )
+        .map_err(write_err)?;
+    }
+    // Always, even with -Q: without the seed a random order cannot be
+    // reproduced (the JSON export's metadata records it too).
+    if rc.plan.order == Order::Random {
+        eprintln!(
+            "Random order, seed {} (repeat with --seed {}).",
+            rc.plan.seed, rc.plan.seed
+        );
     }
 
     let show_progress = !selection.quiet && std::io::stderr().is_terminal();
@@ -166,7 +167,9 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         records: Vec::new(),
         progress: show_progress.then(|| Progress::new(&rc.plan)),
     };
+    let mut metadata = provenance::for_run(&rc, command_line);
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
+    metadata.end_unix_us = Some(sys::realtime_us());
     drop(launcher);
     if let Some(p) = &sink.progress {
         p.clear();
@@ -174,7 +177,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
     match result {
         Ok(()) => {
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, &metadata)?;
             Ok(exit::OK)
         }
         Err(Stop::Interrupted(sig)) => {
@@ -188,13 +191,13 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
                     ""
                 }
             );
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, &metadata)?;
             Ok(128 + sig)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, &metadata)?;
             Err(AppError::failure(e.to_string()))
         }
     }
