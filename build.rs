@@ -1,40 +1,60 @@
 //! Builds the launcher (src/measure/launcher.c) as a small static executable
 //! that the library embeds. See the docs of `measure::launcher` for why.
+//!
+//! The compiler and its flags come from the `cc` crate, so `CC`, `CFLAGS`
+//! (and their per-target forms `CC_<target>`, `CFLAGS_<target>`) and
+//! cross-compilation targets are honoured as for any C code in a Rust build.
+//! `cc` is made for libraries, so this asks it for the configured compiler
+//! and links the executable itself.
 
 use std::env;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
     let src = "src/measure/launcher.c";
     println!("cargo:rerun-if-changed={src}");
-    println!("cargo:rerun-if-env-changed=CC");
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
         .join("bestguess-launcher");
-    let cc = env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    // -s: no symbol table, 10 % less to copy into the memfd at every start.
-    let base = ["-Os", "-s", "-std=c11", "-Wall", "-Wextra", "-o"];
+    let compiler = cc::Build::new()
+        // The same small, stripped program in every profile: -Os, no debug
+        // information, no position-independent code (a static executable).
+        .opt_level_str("s")
+        .debug(false)
+        .pic(false)
+        .flag_if_supported("-std=c11")
+        .warnings(true)
+        .extra_warnings(true)
+        .get_compiler();
     // Static first: that is what keeps the launcher's peak RSS below the
     // commands it measures. A dynamic build still works, with a higher floor
     // that `--limits` reports.
-    let static_ok = Command::new(&cc)
-        .arg("-static")
-        .args(base)
-        .arg(&out)
-        .arg(src)
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    if !static_ok {
-        println!("cargo:warning=could not link the launcher statically; its RSS floor will be higher (install libc6-dev)");
-        let status = Command::new(&cc)
-            .args(base)
-            .arg(&out)
-            .arg(src)
-            .status()
-            .unwrap_or_else(|e| {
-                panic!("cannot run the C compiler '{cc}' to build the launcher: {e}")
-            });
-        assert!(status.success(), "the C compiler failed to build {src}");
+    if link(&compiler, src, &out, true) {
+        return;
+    }
+    println!(
+        "cargo:warning=could not link the launcher statically; its RSS floor will be higher (install the static C library: libc6-dev on Debian, glibc-static on Fedora)"
+    );
+    assert!(
+        link(&compiler, src, &out, false),
+        "the C compiler {:?} failed to build {src}",
+        compiler.path()
+    );
+}
+
+/// Compile and link `src` into the executable `out`.
+fn link(compiler: &cc::Tool, src: &str, out: &Path, static_: bool) -> bool {
+    let mut cmd: Command = compiler.to_command();
+    if static_ {
+        cmd.arg("-static");
+    }
+    // -s: no symbol table, 10 % less to copy into the memfd at every start.
+    cmd.arg("-s").arg("-o").arg(out).arg(src);
+    match cmd.status() {
+        Ok(status) => status.success(),
+        Err(e) => panic!(
+            "cannot run the C compiler {:?} to build the launcher: {e}",
+            compiler.path()
+        ),
     }
 }

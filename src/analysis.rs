@@ -7,12 +7,16 @@
 //! makes a report printed by `bestguess` byte-identical to `bestreport` on
 //! the saved raw data.
 
+mod diagnostics;
 mod settings;
 
+pub use diagnostics::{in_time_order, time_order, Diagnostics, HalvesShift, Warning};
 pub use settings::{threshold, RankingSettings, Reference};
 
 use crate::data::{CommandRuns, Dataset, Metric};
-use crate::stats::{rank, Ranking, Sample, SampleError, SettingsError, Summary};
+use crate::stats::{
+    rank, BestCaseSettingsError, Ranking, Sample, SampleError, SettingsError, Summary,
+};
 
 /// Statistics of one command.
 #[derive(Clone, Debug)]
@@ -40,6 +44,8 @@ pub enum AnalysisError {
     Sample { command: usize, source: SampleError },
     #[error("invalid setting: {0}")]
     Settings(#[from] SettingsError),
+    #[error("invalid setting: {0}")]
+    BestCase(#[from] BestCaseSettingsError),
 }
 
 /// Everything the reports show, for one dataset.
@@ -52,6 +58,8 @@ pub struct Analysis<'a> {
     pub ranking: Ranking,
     /// The ranking's settings in force.
     pub settings: RankingSettings,
+    /// Per command, in dataset order: did the machine change while it ran?
+    pub diagnostics: Vec<Diagnostics>,
 }
 
 /// The summaries of command `index` and the sample of the ranked metric.
@@ -104,11 +112,25 @@ impl<'a> Analysis<'a> {
             ranked.push(sample);
         }
         let ranking = rank(&ranked, &settings.rule())?;
+        let best_case = settings.best_case.validated()?;
+        let series: Vec<Vec<f64>> = dataset
+            .commands
+            .iter()
+            .map(|c| in_time_order(&c.runs, &c.metric(settings.metric)))
+            .collect();
+        let diagnostics =
+            diagnostics::diagnose(&series, &best_case, settings.alpha, settings.effect).map_err(
+                |(i, source)| AnalysisError::Sample {
+                    command: i + 1,
+                    source,
+                },
+            )?;
         Ok(Analysis {
             dataset,
             commands,
             ranking,
             settings,
+            diagnostics,
         })
     }
 

@@ -12,6 +12,7 @@ pub mod cli;
 pub mod data;
 pub mod experiment;
 pub mod export;
+pub mod figure;
 pub mod measure;
 pub mod report;
 pub mod stats;

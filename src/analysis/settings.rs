@@ -12,7 +12,7 @@
 use std::fmt;
 
 use crate::data::Metric;
-use crate::stats::{RankSettings, SettingsError, Threshold};
+use crate::stats::{BestCaseSettings, RankSettings, SettingsError, Threshold};
 
 /// The command every other command is compared with, when not the best.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +48,9 @@ pub struct RankingSettings {
     /// The command to compare with; `None` is the best (chosen from the
     /// data).
     pub reference: Option<Reference>,
+    /// The best-case estimate's settings (`-c best=`, `-c distance=`): a
+    /// diagnostic beside the ranking, which it does not change.
+    pub best_case: BestCaseSettings,
 }
 
 impl Default for RankingSettings {
@@ -61,6 +64,7 @@ impl Default for RankingSettings {
             superiority: 0.333,
             metric: Metric::Total,
             reference: None,
+            best_case: BestCaseSettings::default(),
         }
     }
 }
@@ -92,12 +96,14 @@ impl RankingSettings {
             .as_ref()
             .map_or_else(|| "the best".to_owned(), |r| r.to_string());
         format!(
-            "  alpha = {}\n effect = {}\nepsilon = {}\n  super = {}\n metric = {}\n    ref = {reference}\n",
+            "  alpha = {}\n effect = {}\nepsilon = {}\n  super = {}\n metric = {}\n    ref = {reference}\n   best = {}\n  sigma = {}\n",
             self.alpha,
             threshold(self.effect),
             threshold(self.epsilon),
             self.superiority,
             self.metric.label(),
+            self.best_case.k,
+            self.best_case.max_distance,
         )
     }
 }
@@ -120,7 +126,7 @@ mod tests {
         assert_eq!(s.validate(), Ok(()));
         assert_eq!(
             s.describe(),
-            "  alpha = 0.05\n effect = 500us\nepsilon = 250us\n  super = 0.333\n metric = Total CPU time\n    ref = the best\n"
+            "  alpha = 0.05\n effect = 500us\nepsilon = 250us\n  super = 0.333\n metric = Total CPU time\n    ref = the best\n   best = 3\n  sigma = 9\n"
         );
     }
 

@@ -84,7 +84,12 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     let result = (|| {
         let parsed =
             args::parse(argv.into_iter().skip(1), running).map_err(|e| AppError::usage(e.0))?;
-        dispatch(config::build(parsed, running)?, &program, &command_line)
+        dispatch(
+            config::build(parsed, running)?,
+            &program,
+            running,
+            &command_line,
+        )
     })();
     match result {
         Ok(status) => status,
@@ -96,7 +101,14 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     }
 }
 
-fn dispatch(config: Config, program: &str, command_line: &[String]) -> Result<i32, AppError> {
+/// `running`: this is `bestguess` (whatever `-A` says), for `--generate`.
+/// `command_line`: the arguments as given, recorded in the JSON metadata.
+fn dispatch(
+    config: Config,
+    program: &str,
+    running: bool,
+    command_line: &[String],
+) -> Result<i32, AppError> {
     let mut stdout = std::io::stdout().lock();
     let print = |out: &mut dyn Write, text: &str| -> Result<i32, AppError> {
         out.write_all(text.as_bytes())
@@ -109,6 +121,7 @@ fn dispatch(config: Config, program: &str, command_line: &[String]) -> Result<i3
             &mut stdout,
             &format!("{program} {}\n", env!("CARGO_PKG_VERSION")),
         ),
+        Config::Generate(what) => print(&mut stdout, &what.render(program, running)),
         Config::ShowConfig(settings) => print(&mut stdout, &settings.describe()),
         Config::ShowLimits => print(&mut stdout, &run::limits()?),
         Config::Run(rc) => {

@@ -63,6 +63,9 @@ pub fn finish(
             .and_then(|()| dest.flush())
             .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
     }
+    // Warnings last, on standard error: seen after the reports, never
+    // inside an export written to standard output.
+    let _ = report::warnings::write(&mut std::io::stderr().lock(), &analysis);
     Ok(())
 }
 

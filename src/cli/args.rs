@@ -61,6 +61,8 @@ pub struct Args {
     /// Export options, in the order given.
     pub exports: Vec<(Format, String)>,
     pub action: Option<String>,
+    /// `--generate`: man page or completions.
+    pub generate: Option<String>,
     pub version: bool,
     pub help: bool,
 }

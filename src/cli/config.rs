@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::args::{Args, CommandArg, ReportSwitch};
+use super::generate::Generate;
 use super::settings::Settings;
 use super::{cmdfile, UsageError};
 use crate::analysis::RankingSettings;
@@ -101,6 +102,8 @@ pub enum Config {
         running: bool,
     },
     Version,
+    /// `--generate`: the man page or a completion script for this program.
+    Generate(Generate),
     ShowConfig(Settings),
     ShowLimits,
     Run(Box<RunConfig>),
@@ -147,6 +150,9 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     }
     if args.version {
         return Ok(Config::Version);
+    }
+    if let Some(word) = &args.generate {
+        return Ok(Config::Generate(Generate::parse(word)?));
     }
     let mut settings = Settings::default();
     for s in &args.settings {

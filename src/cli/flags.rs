@@ -21,6 +21,7 @@
 use std::sync::OnceLock;
 
 use super::args::{name_last, Args, ReportSwitch};
+use super::generate::Generate;
 use super::UsageError;
 use crate::experiment::HookKind;
 use crate::export::Format;
@@ -413,6 +414,14 @@ fn build() -> Vec<Flag> {
         )
         .short('A')
         .hint(Hint::Choices(&["run", "report"])),
+        Flag::value(
+            "generate",
+            "KIND",
+            Both,
+            "Print the man page (man) or a shell completion script (complete-bash, complete-zsh, complete-fish) and exit",
+            |a, v| a.generate = Some(v),
+        )
+        .hint(Hint::Choices(Generate::WORDS)),
         Flag::switch("version", Both, "Print the version", |a| a.version = true)
             .short('v')
             .alias('V'),

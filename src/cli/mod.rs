@@ -8,6 +8,7 @@ pub mod args;
 pub mod cmdfile;
 pub mod config;
 pub mod flags;
+pub mod generate;
 pub mod help;
 pub mod settings;
 

@@ -26,7 +26,7 @@ impl Default for Settings {
     }
 }
 
-const NAMES: &str = "width, alpha, epsilon, effect, super";
+const NAMES: &str = "width, alpha, epsilon, effect, super, best, sigma";
 
 impl Settings {
     /// Apply one `-c` argument: a comma-separated list of `name=value`.
@@ -62,6 +62,20 @@ impl Settings {
                 "super" => ranking.superiority = number(name, value, "a number from 0 to 1")?,
                 "epsilon" => ranking.epsilon = amount(name, value)?,
                 "effect" => ranking.effect = amount(name, value)?,
+                "best" | "sigma" => {
+                    let mut b = ranking.best_case;
+                    if name == "best" {
+                        b.k = value.parse().map_err(|_| {
+                            bad(name, value, "a whole number of fastest runs, at least 2")
+                        })?;
+                    } else {
+                        b.max_distance =
+                            number(name, value, "a positive number of standard deviations")?;
+                    }
+                    ranking.best_case = b.validated().map_err(|e| {
+                        UsageError(format!("setting {name}={value} is invalid: {e}"))
+                    })?;
+                }
                 _ => {
                     return Err(UsageError(format!(
                         "unknown setting '{name}': the settings are {NAMES}"
@@ -172,6 +186,9 @@ mod tests {
         assert_eq!(s.ranking.effect, Threshold::Percent(2.0));
         assert_eq!(s.ranking.epsilon, Threshold::Absolute(100.0));
         assert_eq!(s.ranking.superiority, 1.0);
+        s.apply("best=5,sigma=4.5").unwrap();
+        assert_eq!(s.ranking.best_case.k, 5);
+        assert_eq!(s.ranking.best_case.max_distance, 4.5);
     }
 
     #[test]
@@ -191,6 +208,10 @@ mod tests {
             "alpha",
             "alpha=",
             "effect=inf",
+            "best=1",
+            "best=2.5",
+            "sigma=0",
+            "sigma=-3",
         ] {
             assert!(s.apply(bad).is_err(), "{bad} should be rejected");
         }

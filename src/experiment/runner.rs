@@ -168,22 +168,24 @@ impl Programs {
     fn of(plan: &Plan) -> Programs {
         let mut list = Vec::new();
         let mut slots = Vec::with_capacity(plan.commands.len());
-        let mut add = |argv: &[String], show_output: bool| {
+        let mut add = |argv: &[String], show_output: bool, measured: bool| {
             list.push(Program {
                 argv: argv.to_vec(),
                 show_output,
+                measured,
             });
             Some(list.len() as u32 - 1)
         };
         for c in &plan.commands {
             let h = &c.hooks;
             // Hooks are never timed and their output is always discarded.
-            let mut hook = |hook: &Option<Hook>| hook.as_ref().and_then(|h| add(&h.argv, false));
+            let mut hook =
+                |hook: &Option<Hook>| hook.as_ref().and_then(|h| add(&h.argv, false, false));
             let prepare = hook(&h.prepare);
             let setup = hook(&h.setup);
             let conclude = hook(&h.conclude);
             let cleanup = hook(&h.cleanup);
-            let command = add(&c.command.argv, plan.show_output);
+            let command = add(&c.command.argv, plan.show_output, true);
             slots.push([command, prepare, setup, conclude, cleanup]);
         }
         Programs { list, slots }
@@ -514,10 +516,11 @@ mod tests {
                 self.log.push(text.clone());
                 let n = self.log.len();
                 let outcome = (self.rule)(&text, n);
+                let ends = outcome.ends_batch(batch.stop_on_failure);
                 if !each(i, outcome) {
                     self.cancelled = true;
                 }
-                if outcome.ends_batch(batch.stop_on_failure) {
+                if ends {
                     break;
                 }
             }
@@ -538,6 +541,7 @@ mod tests {
             involuntary_csw: 2,
             termination: t,
             timed_out: false,
+            extras: None,
         }
     }
 

@@ -39,7 +39,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use super::metadata::{rfc3339, Metadata};
-use crate::analysis::{threshold, Analysis, CommandStats};
+use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
 use crate::data::{CommandRuns, Metric, RunRecord};
 use crate::stats::{
     Comparison, IdenticalReason, Method, RankedEntry, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
@@ -264,12 +264,45 @@ fn own_result<'a>(
         ("skew", optional(total.skewness.ok())),
         ("excess_kurtosis", optional(total.excess_kurtosis.ok())),
     ]);
+    if let Some(d) = analysis.diagnostics.get(i) {
+        fields.push(("best_case", best_case(d)));
+        fields.push(("trend", trend(d)));
+    }
     if let (Some(entry), Some(best)) = (entry, analysis.ranking.best()) {
         if let Some(c) = &entry.comparison {
             fields.push(("comparison", comparison(c, entry, best.index)));
         }
     }
     Node::Object(fields)
+}
+
+/// The best-case estimate (after `tim`), in the metric's recording unit;
+/// `null` when there are too few runs.
+fn best_case(d: &Diagnostics) -> Node<'static> {
+    match &d.best_case {
+        Ok(b) => Node::Object(vec![
+            ("estimate", Node::Num(b.estimate)),
+            ("error", Node::Num(b.error)),
+            ("distance", optional(b.distance)),
+            ("stable", Node::Bool(b.stable)),
+            ("k", count(b.k)),
+        ]),
+        Err(_) => Node::Null,
+    }
+}
+
+/// The Mann–Kendall trend test against run order; `null` when not applied.
+fn trend(d: &Diagnostics) -> Node<'static> {
+    match (&d.trend, d.trend_p_adjusted) {
+        (Ok(t), Some(p)) => Node::Object(vec![
+            ("tau", Node::Num(t.tau)),
+            ("p_value", Node::Num(t.p_value)),
+            ("p_value_adjusted", Node::Num(p)),
+            ("halves_shift", optional(d.halves.map(|h| h.shift))),
+            ("speed_changed", Node::Bool(d.drifted)),
+        ]),
+        _ => Node::Null,
+    }
 }
 
 fn verdict(entry: &RankedEntry) -> &'static str {

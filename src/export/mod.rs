@@ -18,6 +18,9 @@
 //!   CPU time with the ranking's verdicts below it. What they say is built
 //!   once as a format-neutral [`document`]; each is a thin [`markup`] layer
 //!   that only spells it.
+//! * [`html`] (`--export-html`): a self-contained page with the figures of
+//!   [`crate::figure`] inline, the summary, settings, metadata and the
+//!   `-E` ranking. (`--export-svg DIR` writes the same figures as files.)
 //!
 //! Every writer takes the finished [`Analysis`] and an output stream and
 //! does nothing else: no statistics are computed here beyond unit
@@ -33,6 +36,7 @@ use metadata::Metadata;
 
 pub mod asciidoc;
 pub mod document;
+pub mod html;
 pub mod hyperfine_csv;
 pub mod json;
 pub mod markdown;
@@ -56,6 +60,8 @@ pub enum Format {
     AsciiDoc,
     /// `--export-orgmode`: see [`orgmode`].
     OrgMode,
+    /// `--export-html`: see [`html`].
+    Html,
 }
 
 impl Format {
@@ -70,6 +76,7 @@ impl Format {
         Format::Markdown,
         Format::AsciiDoc,
         Format::OrgMode,
+        Format::Html,
     ];
 
     /// The long option that asks for this format, without `--`.
@@ -81,6 +88,7 @@ impl Format {
             Format::Markdown => "export-markdown",
             Format::AsciiDoc => "export-asciidoc",
             Format::OrgMode => "export-orgmode",
+            Format::Html => "export-html",
         }
     }
 
@@ -95,6 +103,7 @@ impl Format {
             Format::Markdown => "Write a Markdown table of the results",
             Format::AsciiDoc => "Write an AsciiDoc table of the results",
             Format::OrgMode => "Write an Org-mode table of the results",
+            Format::Html => "Write a self-contained HTML page with figures of the results",
         }
     }
 
@@ -123,6 +132,7 @@ impl Format {
             Format::Markdown => markup::write(&markdown::Markdown, analysis, out),
             Format::AsciiDoc => markup::write(&asciidoc::AsciiDoc, analysis, out),
             Format::OrgMode => markup::write(&orgmode::OrgMode, analysis, out),
+            Format::Html => html::write(analysis, out),
         }
     }
 }
@@ -165,5 +175,6 @@ mod tests {
         assert!(render(Format::HyperfineCsv).starts_with("command,mode,iqr"));
         assert!(render(Format::Json).starts_with("{\n  \"schema_version\": 2,"));
         assert!(render(Format::Markdown).starts_with("| Command |"));
+        assert!(render(Format::Html).starts_with("<!DOCTYPE html>"));
     }
 }

@@ -27,6 +27,7 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::time::{Duration, Instant};
 
+use super::extras::{self, ExtrasConfig, RunExtras, SetupReply};
 use super::protocol::{self, Response};
 use super::sys;
 use super::{Batch, ExecError, Executor, Measurement, Outcome, Program, Termination};
@@ -55,6 +56,11 @@ pub struct Launcher {
     responses: BufReader<File>,
     /// argv[0] of each defined program, for error messages.
     names: Vec<String>,
+    /// Which defined programs are measured commands (they get extras).
+    measured: Vec<bool>,
+    /// The extras set up, if any: every finished run of a measured program
+    /// is then followed by an extra frame.
+    extras: Option<ExtrasConfig>,
     cancelled: bool,
     /// Time per step in the last batch: how long to sleep through the next.
     pace: Duration,
@@ -139,6 +145,8 @@ impl Launcher {
             requests: Some(File::from(req_write)),
             responses: BufReader::with_capacity(RESPONSE_PIPE_BYTES, File::from(resp_read)),
             names: Vec::new(),
+            measured: Vec::new(),
+            extras: None,
             cancelled: false,
             pace: Duration::ZERO,
         };
@@ -180,6 +188,23 @@ impl Launcher {
         Ok(resp.value * 1024)
     }
 
+    /// Ask the launcher for counters, pinning, environment padding or a
+    /// metrics file (once, before the first batch). What could not be set
+    /// up is in the reply; the launcher goes on without it.
+    pub fn set_up(&mut self, config: &ExtrasConfig) -> Result<SetupReply, ExecError> {
+        self.send(&config.request())?;
+        let resp = self.receive()?;
+        if resp.kind != extras::SET_UP {
+            return Err(ExecError::Launcher(io::Error::other(
+                "the launcher rejected the measurement extras",
+            )));
+        }
+        let reply = SetupReply::read_from(&mut self.responses, config.counters.len())
+            .map_err(ExecError::Launcher)?;
+        self.extras = Some(config.clone());
+        Ok(reply)
+    }
+
     fn cancel(&mut self) {
         if !self.cancelled {
             self.cancelled = true;
@@ -188,7 +213,7 @@ impl Launcher {
     }
 }
 
-fn measurement(resp: &Response) -> Measurement {
+fn measurement(resp: &Response, extras: Option<RunExtras>) -> Measurement {
     Measurement {
         start_unix_us: resp.start_unix_us,
         wall_us: ((resp.wall_ns + 500) / 1000) as i64,
@@ -205,6 +230,7 @@ fn measurement(resp: &Response) -> Measurement {
             Termination::Exited(resp.code)
         },
         timed_out: resp.timed_out != 0,
+        extras: extras.map(Box::new),
     }
 }
 
@@ -219,7 +245,8 @@ impl Executor for Launcher {
             } else {
                 protocol::NULL_STDIO | protocol::NEW_GROUP
             };
-            (flags, p.argv.as_slice())
+            let measured = if p.measured { extras::MEASURED } else { 0 };
+            (flags | measured, p.argv.as_slice())
         }));
         self.send(&request)?;
         if self.receive()?.kind != protocol::DEFINED {
@@ -231,6 +258,7 @@ impl Executor for Launcher {
             .iter()
             .map(|p| p.argv.first().cloned().unwrap_or_default())
             .collect();
+        self.measured = programs.iter().map(|p| p.measured).collect();
         Ok(())
     }
 
@@ -263,7 +291,20 @@ impl Executor for Launcher {
             let resp = self.receive()?;
             received += 1;
             let outcome = match resp.kind {
-                protocol::FINISHED => Outcome::Finished(measurement(&resp)),
+                protocol::FINISHED => {
+                    let extras = match &self.extras {
+                        Some(config) if self.measured.get(step as usize) == Some(&true) => Some(
+                            RunExtras::read_from(
+                                &mut self.responses,
+                                config.counters.len(),
+                                config.metrics_file.is_some(),
+                            )
+                            .map_err(ExecError::Launcher)?,
+                        ),
+                        _ => None,
+                    };
+                    Outcome::Finished(measurement(&resp, extras))
+                }
                 protocol::CANCELLED => Outcome::Cancelled,
                 protocol::SPAWN_ERROR => {
                     return Err(ExecError::Spawn {

@@ -7,6 +7,9 @@
 //! quoting, and [`resolve`] checks that a program can be started before any
 //! timing begins.
 
+pub mod counters;
+pub mod custom;
+pub mod extras;
 pub mod launcher;
 pub mod protocol;
 pub mod resolve;
@@ -26,7 +29,7 @@ pub enum Termination {
 }
 
 /// What the kernel reported about one run (from `wait4` and CLOCK_MONOTONIC).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Measurement {
     /// When the run started, microseconds since the Unix epoch (CLOCK_REALTIME).
     pub start_unix_us: i64,
@@ -43,6 +46,9 @@ pub struct Measurement {
     pub termination: Termination,
     /// Killed by the launcher because it exceeded the timeout.
     pub timed_out: bool,
+    /// Counters, environment padding and the command's own metrics, when
+    /// the launcher was set up for them ([`extras`]).
+    pub extras: Option<Box<extras::RunExtras>>,
 }
 
 impl Measurement {
@@ -70,6 +76,9 @@ pub struct Program {
     /// Let the program use the tool's stdin, stdout and stderr (otherwise
     /// they are /dev/null and it runs in a process group of its own).
     pub show_output: bool,
+    /// A command (warmups and timed runs), not a hook: gets the measurement
+    /// extras (counters, padding, metrics file) when they are set up.
+    pub measured: bool,
 }
 
 /// A sequence of steps (program indices) to run back to back.
@@ -83,7 +92,7 @@ pub struct Batch<'a> {
 }
 
 /// The result of running one step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// It ran to the end (or was killed by a timeout or a signal).
     Finished(Measurement),

@@ -208,6 +208,43 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
     lines
 }
 
+/// The time-order lines of command `index`: its best-case estimate with
+/// the halves' agreement, and the trend test against run order.
+pub fn diagnostics(analysis: &Analysis<'_>, index: usize) -> Vec<String> {
+    let Some(d) = analysis.diagnostics.get(index) else {
+        return Vec::new();
+    };
+    let (estimate, _) = super::tail::best_case_text(&d.best_case, analysis.settings.metric.unit());
+    let best = match &d.best_case {
+        Ok(b) => {
+            let apart = b.distance.map_or_else(
+                || "halves without spread".to_owned(),
+                |x| format!("halves {} sd apart", units::fixed(x, 1)),
+            );
+            let verdict = if b.stable { "stable" } else { "unstable" };
+            format!("{estimate}  ({apart}: {verdict})")
+        }
+        Err(_) => estimate,
+    };
+    let trend = match (&d.trend, d.trend_p_adjusted) {
+        (Ok(t), Some(p)) => format!(
+            "τ = {}  (adjusted {}){}",
+            units::fixed(t.tau, 2),
+            p_is(p),
+            if d.drifted { ": speed changed" } else { "" }
+        ),
+        (Err(crate::stats::NotApplicable::TooFewValues { n, min }), _) => {
+            format!("n/a (needs {min} runs, has {n})")
+        }
+        (Err(e), _) => format!("n/a ({e})"),
+        (Ok(_), None) => "n/a".to_owned(),
+    };
+    vec![
+        line("Best case", &best, None),
+        line("Trend with run order", &trend, None),
+    ]
+}
+
 /// `95.47% (388, 510) μs`: the achieved confidence and both ends in one
 /// unit, with fewer decimals if needed to fit the value column.
 fn interval(low: f64, high: f64, confidence: f64) -> String {

@@ -41,6 +41,7 @@ mod summary;
 mod tail;
 pub mod text;
 pub mod units;
+pub mod warnings;
 
 use std::io::{self, Write};
 
@@ -139,7 +140,11 @@ pub fn render_command(
         writeln!(out)?;
     }
     if s.tail {
-        tail::write(out, stats.metric(Metric::Total))?;
+        let best = analysis.diagnostics.get(index).map_or(
+            Err(crate::stats::NotApplicable::TooFewValues { n: 0, min: 0 }),
+            |d| d.best_case,
+        );
+        tail::write(out, stats.metric(Metric::Total), &best)?;
         writeln!(out)?;
     }
     Ok(())

@@ -91,7 +91,8 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
             writeln!(out, "  {HEADER}")?;
             let m = if i < top.len() { mark } else { " " };
             writeln!(out, "  {}", row(m, e, &label(e), best_median, ranking))?;
-            let details = explain::details(e, ranking);
+            let mut details = explain::details(e, ranking);
+            details.extend(explain::diagnostics(analysis, e.index));
             if !details.is_empty() {
                 writeln!(out)?;
                 for d in details {

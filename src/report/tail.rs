@@ -7,20 +7,32 @@
 //! of 10 and 7×7). p95 needs 20 runs and p99 100 ([`crate::stats::Quantiles`]);
 //! below that they print as `--`. The unit is chosen for the whole row and
 //! numbers are fitted to their 7 columns.
+//!
+//! Below the row, the best-case estimate (after `tim`: the mean of the
+//! fastest runs of each half of the experiment, with its error) and
+//! whether the two halves agree ([`crate::stats::best_case`]): the figure to
+//! quote for what a command costs when nothing interferes, and a check
+//! that the fastest runs did not move while the experiment ran.
 
 use std::io::{self, Write};
 
 use super::frame::Frame;
 use super::text::{pad, Align};
 use super::units::Scale;
-use crate::stats::Summary;
+use crate::data::Unit;
+use crate::stats::{BestCase, NotApplicable, Summary};
 
 const INNER: usize = 76;
 const CELL: usize = 7;
 const HEADINGS: [&str; 7] = ["Q₀ ", "Q₁ ", "Q₂ ", "Q₃ ", "95 ", "99 ", "Q₄ "];
 
-/// Writes the tail table of a command's total CPU time `s`.
-pub fn write(out: &mut dyn Write, s: &Summary) -> io::Result<()> {
+/// Writes the tail table of a command's total CPU time `s`, with its
+/// best-case estimate.
+pub fn write(
+    out: &mut dyn Write,
+    s: &Summary,
+    best: &Result<BestCase, NotApplicable>,
+) -> io::Result<()> {
     let q = &s.quantiles;
     let cells = [
         Some(q.min),
@@ -59,5 +71,62 @@ pub fn write(out: &mut dyn Write, s: &Summary) -> io::Result<()> {
             .map(|c| c.map_or_else(|| "--".to_owned(), |v| scale.number_in(v, CELL)))
             .collect(),
     ));
+    f.blank();
+    let (estimate, stability) = best_case_text(best, Unit::Microseconds);
+    match best {
+        Ok(b) => {
+            f.line(format!(
+                "  {}  {estimate}, mean of the fastest {} of each half",
+                pad("Best case", 10, Align::Right),
+                b.k
+            ));
+            f.line(format!("  {}  {stability}", " ".repeat(10)));
+        }
+        Err(_) => f.line(format!(
+            "  {}  {estimate}",
+            pad("Best case", 10, Align::Right)
+        )),
+    }
     f.write(out, 2)
+}
+
+/// The best-case estimate as two texts: `4.123 ± 0.048 ms` and
+/// `halves 4.101 and 4.145 ms, 0.6 sd apart: stable`; or `n/a (…)` and
+/// nothing when it does not apply. Every number is in the unit chosen for
+/// the estimate, with decimals enough to show two digits of the error.
+pub(crate) fn best_case_text(
+    best: &Result<BestCase, NotApplicable>,
+    unit: Unit,
+) -> (String, String) {
+    let b = match best {
+        Ok(b) => b,
+        Err(NotApplicable::TooFewValues { n, min }) => {
+            return (format!("n/a (needs {min} runs, has {n})"), String::new())
+        }
+        Err(e) => return (format!("n/a ({e})"), String::new()),
+    };
+    let [early, late] = b.halves;
+    // Two digits of the error where the recording unit allows, else one.
+    let scale = Scale::choose(unit, early.mean.abs().max(late.mean.abs()))
+        .resolving(b.error, 1)
+        .resolving(b.error, 2)
+        .resolving((early.mean - late.mean).abs(), 1);
+    let estimate = format!(
+        "{} ± {} {}",
+        scale.number(b.estimate),
+        scale.number(b.error),
+        scale.symbol()
+    );
+    let verdict = if b.stable { "stable" } else { "unstable" };
+    let apart = match b.distance {
+        Some(d) => format!("{} sd apart", super::units::fixed(d, 1)),
+        None => "each without spread".to_owned(),
+    };
+    let stability = format!(
+        "halves {} and {} {}, {apart}: {verdict}",
+        scale.number(early.mean),
+        scale.number(late.mean),
+        scale.symbol()
+    );
+    (estimate, stability)
 }

@@ -1,0 +1,225 @@
+//! Did the machine change during the experiment? Per command, on the
+//! metric of interest, in time order.
+//!
+//! Two diagnostics, both computed by the statistics engine on the runs in
+//! the order they ran (the Sequence column; file order for files without
+//! it, such as the C reference's):
+//!
+//! * the best-case estimate and its stability between the two halves of
+//!   the experiment ([`best_case`], after `tim`): unstable when the fastest
+//!   runs themselves moved;
+//! * the Mann–Kendall test for a monotone trend ([`mann_kendall`]), with
+//!   Holm's adjustment over the commands (each command is one question,
+//!   and a warning for any of them is the family's error) at the ranking's
+//!   α. A trend is reported as a change of speed only when it also
+//!   matters: the Hodges–Lehmann shift from the earlier to the later half
+//!   is at least the ranking's `effect` (resolved against the command's
+//!   own earlier-half median when relative). On real data almost every
+//!   command drifts a little (the first runs warm the caches), and a
+//!   warning for a drift too small to change any verdict would teach
+//!   users to ignore warnings.
+//!
+//! Neither changes a statistic or the ranking; they are reported (`-T`,
+//! `-E`, the JSON) and turned into warnings ([`Analysis::warnings`]).
+//!
+//! [`Analysis::warnings`]: super::Analysis::warnings
+
+use crate::data::RunRecord;
+use crate::stats::{
+    best_case, hodges_lehmann, holm_adjust, mann_kendall, BestCase, BestCaseSettings, MannKendall,
+    NotApplicable, Sample, SampleError, Series, Threshold,
+};
+
+/// The time-order diagnostics of one command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostics {
+    /// The best-case estimate of the metric of interest.
+    pub best_case: Result<BestCase, NotApplicable>,
+    /// The trend test of the metric of interest against run order.
+    pub trend: Result<MannKendall, NotApplicable>,
+    /// The trend's p-value after Holm's adjustment over all commands that
+    /// could be tested.
+    pub trend_p_adjusted: Option<f64>,
+    /// How much the later half differs from the earlier one.
+    pub halves: Option<HalvesShift>,
+    /// The adjusted p-value is below α and the halves differ by at least
+    /// the `effect` threshold: the speed changed.
+    pub drifted: bool,
+}
+
+/// The later half of a command's runs against the earlier half.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HalvesShift {
+    /// Hodges–Lehmann shift, later − earlier (positive: slower later).
+    pub shift: f64,
+    /// Median of the earlier half.
+    pub early_median: f64,
+}
+
+/// Something about the experiment the user should know before trusting
+/// its figures. Commands are indices in dataset order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Warning {
+    /// The halves' best-case estimates are further apart than the
+    /// threshold (`distance` is `None` when both are constant and differ).
+    BestCaseChanged {
+        command: usize,
+        distance: Option<f64>,
+        max_distance: f64,
+    },
+    /// The trend test found a monotone change in speed.
+    SpeedChanged {
+        command: usize,
+        /// Later runs took more (of the metric), not less.
+        slower: bool,
+        tau: f64,
+        p_adjusted: f64,
+        halves: HalvesShift,
+    },
+}
+
+impl super::Analysis<'_> {
+    /// The warnings, command by command in dataset order: the best case
+    /// first, then the trend.
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut out = Vec::new();
+        for (command, d) in self.diagnostics.iter().enumerate() {
+            if let Ok(b) = &d.best_case {
+                if !b.stable {
+                    out.push(Warning::BestCaseChanged {
+                        command,
+                        distance: b.distance,
+                        max_distance: self.settings.best_case.max_distance,
+                    });
+                }
+            }
+            if let (true, Ok(t), Some(p), Some(h)) =
+                (d.drifted, &d.trend, d.trend_p_adjusted, d.halves)
+            {
+                out.push(Warning::SpeedChanged {
+                    command,
+                    slower: t.increasing(),
+                    tau: t.tau,
+                    p_adjusted: p,
+                    halves: h,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The positions of `runs` in the order they ran: by Sequence when every
+/// run has one (stable, so equal numbers keep file order), else file order.
+pub fn time_order(runs: &[RunRecord]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    if runs.iter().all(|r| r.sequence.is_some()) {
+        order.sort_by_key(|&i| runs[i].sequence);
+    }
+    order
+}
+
+/// `values` (one per run, file order) rearranged into time order.
+pub fn in_time_order(runs: &[RunRecord], values: &[f64]) -> Vec<f64> {
+    time_order(runs).into_iter().map(|i| values[i]).collect()
+}
+
+/// The later half against the earlier (halves as for the best case); `None`
+/// with fewer than two values.
+fn halves_shift(values: &[f64]) -> Option<HalvesShift> {
+    let (early, late) = values.split_at(values.len() / 2);
+    let early = Sample::from_slice(early).ok()?;
+    let late = Sample::from_slice(late).ok()?;
+    Some(HalvesShift {
+        shift: hodges_lehmann(&early, &late),
+        early_median: crate::stats::Quantiles::of(&early).median,
+    })
+}
+
+/// The diagnostics of every command, from each command's values of the
+/// metric of interest in time order; `alpha` and `effect` are the
+/// ranking's.
+pub fn diagnose(
+    series: &[Vec<f64>],
+    settings: &BestCaseSettings,
+    alpha: f64,
+    effect: Threshold,
+) -> Result<Vec<Diagnostics>, (usize, SampleError)> {
+    let mut out = Vec::with_capacity(series.len());
+    for (i, values) in series.iter().enumerate() {
+        let s = Series::new(values.clone()).map_err(|e| (i, e))?;
+        out.push(Diagnostics {
+            best_case: best_case(&s, settings),
+            trend: mann_kendall(&s),
+            trend_p_adjusted: None,
+            halves: halves_shift(s.values()),
+            drifted: false,
+        });
+    }
+    let tested: Vec<usize> = (0..out.len()).filter(|&i| out[i].trend.is_ok()).collect();
+    let p: Vec<f64> = tested
+        .iter()
+        .filter_map(|&i| out[i].trend.as_ref().ok().map(|t| t.p_value))
+        .collect();
+    for (&i, adjusted) in tested.iter().zip(holm_adjust(&p)) {
+        let d = &mut out[i];
+        d.trend_p_adjusted = Some(adjusted);
+        let matters = d
+            .halves
+            .is_some_and(|h| h.shift.abs() >= effect.resolve(h.early_median));
+        d.drifted = adjusted < alpha && matters;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(sequence: Option<u64>) -> RunRecord {
+        RunRecord {
+            sequence,
+            ..RunRecord::default()
+        }
+    }
+
+    #[test]
+    fn sequence_decides_the_order_when_every_run_has_one() {
+        let runs = [run(Some(5)), run(Some(1)), run(Some(3))];
+        assert_eq!(
+            in_time_order(&runs, &[50.0, 10.0, 30.0]),
+            [10.0, 30.0, 50.0]
+        );
+        let partial = [run(Some(5)), run(None), run(Some(3))];
+        assert_eq!(time_order(&partial), [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_trend_is_flagged_after_holm_and_a_flat_command_is_not() {
+        let flat: Vec<f64> = (0..30).map(|i| f64::from((i * 7) % 11)).collect();
+        let rising: Vec<f64> = (0..30).map(|i| f64::from(i + (i * 7) % 3)).collect();
+        let d = diagnose(
+            &[flat, rising.clone(), vec![1.0; 3]],
+            &BestCaseSettings::default(),
+            0.05,
+            Threshold::Absolute(10.0),
+        )
+        .unwrap();
+        assert!(!d[0].drifted && d[1].drifted);
+        // The halves differ by 15: a larger effect makes it not matter.
+        assert_eq!(d[1].halves.unwrap().shift, 15.0);
+        let big = diagnose(
+            &[rising],
+            &BestCaseSettings::default(),
+            0.05,
+            Threshold::Percent(200.0),
+        )
+        .unwrap();
+        assert!(big[0].trend_p_adjusted.unwrap() < 0.05 && !big[0].drifted);
+        // Two commands tested: the smaller p doubled by Holm.
+        let p = d[1].trend.as_ref().unwrap().p_value;
+        assert_eq!(d[1].trend_p_adjusted, Some((2.0 * p).min(1.0)));
+        assert_eq!(d[2].trend_p_adjusted, None);
+        assert!(d[2].best_case.is_err());
+    }
+}

@@ -1,0 +1,273 @@
+//! `--export-html`: one self-contained page with the results table and
+//! verdict sentences of the format-neutral [`Document`] (the words of the
+//! other markup exports), every figure of [`crate::figure`] inline as SVG,
+//! the ranking with its evidence as `-E` prints it, the settings and the
+//! metadata.
+//!
+//! Self-contained means the file works offline, forever, anywhere: no
+//! scripts at all, no external styles, fonts or images; one inline
+//! `<style>` block. The page's size is bounded by the figures' (which do
+//! not grow with the number of runs) plus a few lines per command.
+
+use std::io::{self, Write};
+
+use crate::analysis::{threshold, Analysis};
+
+use super::document::{Align, Block, Document, Inline, Line};
+use crate::figure::svg::escape;
+use crate::figure::{Figure, Input};
+use crate::report::{self, Selection};
+
+const STYLE: &str = "\
+body{font-family:sans-serif;margin:2em auto;max-width:800px;color:#111;background:#fff;padding:0 1em}\
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}\
+table{border-collapse:collapse;font-size:.9em}td,th{padding:.2em .6em;border-bottom:1px solid #e4e4e4;text-align:right}\
+td.text,th.text{text-align:left}figure{margin:1.5em 0}svg.figure{max-width:100%;height:auto;display:block}\
+pre{font-size:.8em;overflow-x:auto;background:#f7f7f7;padding:1em;line-height:1.25}\
+code{overflow-wrap:anywhere}";
+
+/// Writes the page.
+pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    let input = Input::new(analysis);
+    let n = input.series.len();
+    let runs = input.runs();
+    writeln!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">"
+    )?;
+    writeln!(
+        out,
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+    )?;
+    let heading = format!("BestGuess: {}, {runs} runs", crate::figure::commands(n));
+    writeln!(out, "<title>{heading}</title>")?;
+    writeln!(out, "<style>{STYLE}</style>\n</head>\n<body>")?;
+    writeln!(out, "<h1>{heading}</h1>")?;
+
+    writeln!(out, "<h2 id=\"results\">Results and verdicts</h2>")?;
+    document(analysis, &mut out)?;
+
+    writeln!(out, "<h2 id=\"figures\">Figures</h2>")?;
+    for f in Figure::ALL {
+        writeln!(out, "<figure id=\"figure-{}\">", f.name())?;
+        out.write_all(f.render(&input).as_bytes())?;
+        writeln!(out, "</figure>")?;
+    }
+
+    writeln!(
+        out,
+        "<h2 id=\"ranking\">Ranking and its evidence (as <code>-E</code> prints it)</h2>"
+    )?;
+    let mut text = Vec::new();
+    let selection = Selection {
+        ranking: true,
+        explain: true,
+        ..Selection::default()
+    };
+    report::render_overall(analysis, &selection, &mut text)?;
+    writeln!(
+        out,
+        "<pre>{}</pre>",
+        escape(&String::from_utf8_lossy(&text))
+    )?;
+
+    writeln!(out, "<h2 id=\"settings\">Settings</h2>")?;
+    settings_table(analysis, &mut out)?;
+    writeln!(out, "<h2 id=\"metadata\">Metadata</h2>")?;
+    metadata(&input, &mut out)?;
+    writeln!(out, "</body>\n</html>")?;
+    out.flush()
+}
+
+/// The format-neutral document (results table and verdict sentences, the
+/// same words as the Markdown, AsciiDoc and Org-mode exports) as HTML.
+fn document(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn line(l: &Line) -> String {
+        l.iter()
+            .map(|inline| match inline {
+                Inline::Text(t) => escape(t),
+                Inline::Code(t) => format!("<code>{}</code>", escape(t)),
+                Inline::Strong(t) => format!("<strong>{}</strong>", escape(t)),
+            })
+            .collect()
+    }
+    for block in Document::build(analysis).blocks {
+        match block {
+            Block::Table(t) => {
+                let class = |a: &Align| match a {
+                    Align::Left => " class=\"text\"",
+                    Align::Right => "",
+                };
+                write!(out, "<table>\n<tr>")?;
+                for (name, a) in &t.columns {
+                    write!(out, "<th{}>{}</th>", class(a), escape(name))?;
+                }
+                writeln!(out, "</tr>")?;
+                for row in &t.rows {
+                    write!(out, "<tr>")?;
+                    for (cell, (_, a)) in row.iter().zip(&t.columns) {
+                        write!(out, "<td{}>{}</td>", class(a), line(cell))?;
+                    }
+                    writeln!(out, "</tr>")?;
+                }
+                writeln!(out, "</table>")?;
+            }
+            Block::Paragraph(l) => writeln!(out, "<p>{}</p>", line(&l))?,
+            Block::List(items) => {
+                writeln!(out, "<ul>")?;
+                for item in &items {
+                    writeln!(out, "<li>{}</li>", line(item))?;
+                }
+                writeln!(out, "</ul>")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn settings_table(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let s = &analysis.settings;
+    let r = &analysis.ranking;
+    let reference = s
+        .reference
+        .as_ref()
+        .map_or_else(|| "the best".to_owned(), |r| r.to_string());
+    let rows = [
+        (
+            "metric",
+            "The metric ranked and drawn",
+            s.metric.label().to_owned(),
+        ),
+        ("ref", "The command the others are compared with", reference),
+        (
+            "alpha",
+            "Significance level, 1 − confidence",
+            s.alpha.to_string(),
+        ),
+        (
+            "epsilon",
+            "A confidence interval end this close to 0 counts as 0",
+            format!(
+                "{} (= {})",
+                threshold(s.epsilon),
+                report::units::time(r.epsilon)
+            ),
+        ),
+        (
+            "effect",
+            "Smallest difference that matters (the shaded band)",
+            format!(
+                "{} (= {})",
+                threshold(s.effect),
+                report::units::time(r.effect)
+            ),
+        ),
+        (
+            "super",
+            "Largest probability of superiority for \"slower\"",
+            s.superiority.to_string(),
+        ),
+    ];
+    writeln!(out, "<table>\n<tr><th class=\"text\">Setting</th><th class=\"text\">Meaning</th><th class=\"text\">Value</th></tr>")?;
+    for (name, meaning, value) in rows {
+        writeln!(
+            out,
+            "<tr><td class=\"text\"><code>{name}</code></td><td class=\"text\">{}</td><td class=\"text\">{}</td></tr>",
+            escape(meaning),
+            escape(&value)
+        )?;
+    }
+    writeln!(out, "</table>")
+}
+
+fn metadata(input: &Input<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let dataset = input.analysis.dataset;
+    let starts = dataset
+        .commands
+        .iter()
+        .flat_map(|c| c.runs.iter().filter_map(|r| r.start_unix_us));
+    let (first, last) = starts.fold((None, None), |(lo, hi): (Option<i64>, Option<i64>), t| {
+        (
+            Some(lo.map_or(t, |l| l.min(t))),
+            Some(hi.map_or(t, |h| h.max(t))),
+        )
+    });
+    writeln!(out, "<table>")?;
+    let row = |out: &mut dyn Write, k: &str, v: &str| {
+        writeln!(
+            out,
+            "<tr><th class=\"text\">{}</th><td class=\"text\">{}</td></tr>",
+            escape(k),
+            escape(v)
+        )
+    };
+    row(out, "BestGuess version", env!("CARGO_PKG_VERSION"))?;
+    row(out, "Metric shown", input.metric.label())?;
+    row(
+        out,
+        "Run order",
+        if input.global_order {
+            "sequence numbers recorded for every run"
+        } else {
+            "no global sequence numbers in the data (runs numbered per command)"
+        },
+    )?;
+    if let (Some(a), Some(b)) = (first, last) {
+        row(out, "First run started", &utc(a))?;
+        row(out, "Last run started", &utc(b))?;
+    }
+    writeln!(out, "</table>")?;
+    writeln!(
+        out,
+        "<table>\n<tr><th>#</th><th class=\"text\">Name</th><th class=\"text\">Command</th><th class=\"text\">Shell</th><th>Batch</th></tr>"
+    )?;
+    for (i, c) in dataset.commands.iter().enumerate() {
+        writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"text\">{}</td><td class=\"text\"><code>{}</code></td><td class=\"text\"><code>{}</code></td><td>{}</td></tr>",
+            i + 1,
+            escape(&c.name),
+            escape(&c.command),
+            escape(&c.shell),
+            c.batch
+        )?;
+    }
+    writeln!(out, "</table>")
+}
+
+/// Microseconds since the Unix epoch as `YYYY-MM-DD HH:MM:SS UTC`.
+fn utc(us: i64) -> String {
+    let secs = us.div_euclid(1_000_000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates_are_civil() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
+        // 2026-11-23 10:34:56 UTC
+        assert_eq!(utc(1_795_430_096_000_000), "2026-11-23 10:34:56 UTC");
+        assert_eq!(utc(951_782_400_000_000), "2000-02-29 00:00:00 UTC");
+        assert_eq!(utc(-1_000_000), "1969-12-31 23:59:59 UTC");
+    }
+}

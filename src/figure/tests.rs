@@ -1,0 +1,254 @@
+//! Structural tests of the figures: on fixed data, the outline of each SVG
+//! (elements, classes, every text: titles, tick and axis labels, legends)
+//! is snapshotted; coordinates are not, so the snapshots change only when
+//! what a figure shows changes. Every figure of every case must also parse
+//! as XML and hold no NaN or infinity.
+
+use super::*;
+use crate::analysis::Analysis;
+use crate::analysis::RankingSettings as Settings;
+use crate::data::{Dataset, RunRecord};
+
+/// A run of command `batch` taking `us` µs of CPU time, at position `seq`.
+fn run(command: &str, batch: u64, seq: u64, us: i64) -> RunRecord {
+    RunRecord {
+        command: command.into(),
+        shell: "/bin/sh".into(),
+        batch,
+        user_us: us * 3 / 4,
+        system_us: us - us * 3 / 4,
+        wall_us: us + 100,
+        sequence: Some(seq),
+        start_unix_us: Some(1_795_430_096_000_000 + seq as i64 * 10_000),
+        ..RunRecord::default()
+    }
+}
+
+/// Commands given as (name, times), run one after the other.
+fn dataset(commands: &[(&str, &[i64])]) -> Dataset {
+    let mut seq = 0;
+    let mut records = Vec::new();
+    for (i, (name, times)) in commands.iter().enumerate() {
+        for &t in *times {
+            seq += 1;
+            records.push(run(name, i as u64 + 1, seq, t));
+        }
+    }
+    Dataset::from_records(records)
+}
+
+const FAST: [i64; 10] = [1000, 1040, 1010, 1100, 990, 1020, 1060, 1005, 1200, 1030];
+const SLOW: [i64; 10] = [3000, 3100, 2950, 3300, 3050, 3020, 2990, 3500, 3010, 3080];
+
+/// The structure of an SVG: one line per element, indented by depth, with
+/// its tag, class, and text if any; runs of identical childless siblings
+/// are folded into one line with a count.
+pub(crate) fn outline(svg: &str) -> String {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    let mut lines: Vec<String> = Vec::new();
+    fn walk(node: roxmltree::Node<'_, '_>, depth: usize, lines: &mut Vec<String>) {
+        let mut previous: Option<(String, usize)> = None;
+        let flush = |p: &mut Option<(String, usize)>, lines: &mut Vec<String>| {
+            if let Some((l, k)) = p.take() {
+                lines.push(if k > 1 { format!("{l} ×{k}") } else { l });
+            }
+        };
+        for child in node.children().filter(|c| c.is_element()) {
+            let mut line = format!("{}{}", "  ".repeat(depth), child.tag_name().name());
+            if let Some(c) = child.attribute("class") {
+                line.push('.');
+                line.push_str(&c.replace(' ', "."));
+            }
+            if let Some(c) = child.attribute("data-command") {
+                line.push_str(&format!("[{c}]"));
+            }
+            let text: String = child
+                .children()
+                .filter(|c| c.is_text())
+                .filter_map(|c| c.text())
+                .collect();
+            if !text.trim().is_empty() {
+                line.push_str(&format!(" {:?}", text.trim()));
+            }
+            let leaf = !child.children().any(|c| c.is_element());
+            if leaf && text.trim().is_empty() {
+                match &mut previous {
+                    Some((l, k)) if *l == line => *k += 1,
+                    _ => {
+                        flush(&mut previous, lines);
+                        previous = Some((line, 1));
+                    }
+                }
+                continue;
+            }
+            flush(&mut previous, lines);
+            lines.push(line);
+            walk(child, depth + 1, lines);
+        }
+        flush(&mut previous, lines);
+    }
+    let root = doc.root_element();
+    lines.push(format!(
+        "svg#{} {}x{}",
+        root.attribute("id").unwrap_or(""),
+        root.attribute("width").unwrap_or(""),
+        root.attribute("height").unwrap_or("")
+    ));
+    walk(root, 1, &mut lines);
+    lines.join("\n")
+}
+
+/// Every figure of `dataset`, checked for well-formedness and finiteness.
+fn figures(dataset: &Dataset) -> Vec<(Figure, String)> {
+    let analysis = Analysis::new(dataset, Settings::default()).unwrap();
+    let input = Input::new(&analysis);
+    Figure::ALL
+        .iter()
+        .map(|&f| {
+            let svg = f.render(&input);
+            check(&svg);
+            (f, svg)
+        })
+        .collect()
+}
+
+/// The invariants every figure keeps.
+fn check(svg: &str) {
+    roxmltree::Document::parse(svg).expect("well-formed");
+    for bad in ["NaN", "inf", "Infinity"] {
+        assert!(!svg.contains(bad), "{bad} in\n{svg}");
+    }
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let root = doc.root_element();
+    let first = root.children().find(|c| c.is_element()).unwrap();
+    assert_eq!(first.tag_name().name(), "title", "the title comes first");
+    let classes: Vec<&str> = root
+        .descendants()
+        .filter_map(|n| n.attribute("class"))
+        .collect();
+    for needed in ["title", "label", "legend"] {
+        assert!(
+            classes.iter().any(|c| c.split(' ').any(|w| w == needed)),
+            "no {needed} in\n{svg}"
+        );
+    }
+    for n in root.descendants().filter(|n| n.is_element()) {
+        for a in ["width", "height"] {
+            if let Some(v) = n.attribute(a) {
+                let v: f64 = v.parse().unwrap();
+                assert!(v >= 0.0, "negative {a} in {n:?}");
+            }
+        }
+    }
+}
+
+fn snapshot_all(name: &str, dataset: &Dataset) {
+    for (f, svg) in figures(dataset) {
+        insta::assert_snapshot!(format!("{name}_{}", f.name()), outline(&svg));
+    }
+}
+
+#[test]
+fn two_commands() {
+    snapshot_all("two", &dataset(&[("fast", &FAST), ("slow", &SLOW)]));
+}
+
+#[test]
+fn one_command() {
+    snapshot_all("one", &dataset(&[("only", &FAST)]));
+}
+
+#[test]
+fn identical_commands() {
+    snapshot_all("identical", &dataset(&[("a", &FAST), ("b", &FAST)]));
+}
+
+#[test]
+fn all_zero_times() {
+    snapshot_all("zeros", &dataset(&[("a", &[0; 6]), ("b", &[0; 6])]));
+}
+
+#[test]
+fn a_failed_and_a_timed_out_run() {
+    let mut d = dataset(&[("fast", &FAST), ("slow", &SLOW)]);
+    d.commands[0].runs[3].exit_code = 1;
+    d.commands[1].runs[5].timed_out = true;
+    d.commands[1].runs[5].signal = Some(9);
+    d.commands[1].runs[5].exit_code = 137;
+    snapshot_all("failed", &d);
+}
+
+#[test]
+fn zeros_on_a_log_axis_and_a_single_run() {
+    // 0 to 100 ms spans far more than a decade: log axes, zeros at the floor.
+    let figs = figures(&dataset(&[
+        ("zeroish", &[0, 0, 50, 80, 120]),
+        ("single", &[100_000]),
+    ]));
+    let dist = &figs[0].1;
+    assert!(dist.contains("Logarithmic axis: values below its left end"));
+    let prog = &figs[2].1;
+    assert!(prog.contains("Logarithmic axis"));
+    // The single-run command is not compared: no interval, but a row.
+    let ranking = &figs[3].1;
+    assert!(ranking.contains("not compared (n = 1)"));
+}
+
+#[test]
+fn no_runs_at_all() {
+    for (_, svg) in figures(&Dataset::default()) {
+        check(&svg);
+    }
+}
+
+#[test]
+fn many_runs_draw_envelopes_of_bounded_size() {
+    let times: Vec<i64> = (0..40_000).map(|i| 1000 + (i * 7919) % 500).collect();
+    let mut d = dataset(&[("a", &times), ("b", &times[..20_000])]);
+    for r in d.commands[0].runs.iter_mut().step_by(10) {
+        r.exit_code = 1;
+    }
+    for (f, svg) in figures(&d) {
+        assert!(svg.len() < 400_000, "{} is {} bytes", f.name(), svg.len());
+        if f == Figure::Progression {
+            assert!(svg.contains("class=\"envelope\""));
+            assert!(!svg.contains("class=\"run\""));
+            assert!(svg.contains("class=\"failed\""), "failures stay marked");
+        }
+    }
+}
+
+#[test]
+fn twelve_commands_reuse_colours_with_dashes() {
+    let commands: Vec<(String, Vec<i64>)> = (0..12)
+        .map(|i| (format!("c{i}"), FAST.iter().map(|t| t + i * 100).collect()))
+        .collect();
+    let borrowed: Vec<(&str, &[i64])> = commands
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_slice()))
+        .collect();
+    let figs = figures(&dataset(&borrowed));
+    let ecdf = &figs[1].1;
+    assert_eq!(ecdf.matches("class=\"ecdf\"").count(), 12);
+    assert!(ecdf.contains("stroke-dasharray"));
+}
+
+#[test]
+fn hostile_labels_are_escaped() {
+    let figs = figures(&dataset(&[("<script>\"&'", &FAST), ("b", &SLOW)]));
+    for (_, svg) in figs {
+        assert!(!svg.contains("<script>"));
+        assert!(svg.contains("&lt;script&gt;"));
+    }
+}
+
+#[test]
+fn standalone_svg_has_an_xml_declaration() {
+    let d = dataset(&[("a", &FAST)]);
+    let analysis = Analysis::new(&d, Settings::default()).unwrap();
+    let mut out = Vec::new();
+    write(Figure::Ranking, &analysis, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"));
+    roxmltree::Document::parse(&text).unwrap();
+}

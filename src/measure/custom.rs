@@ -1,0 +1,164 @@
+//! A command's own metrics: what it wrote to the file named by
+//! `BESTGUESS_METRICS` during one run.
+//!
+//! Two forms are accepted: lines `name value` (blank lines and lines
+//! starting with `#` are skipped), or one JSON object whose values are
+//! numbers. Values are finite decimal numbers. A line that is not of that
+//! form is a [`Problem`] naming it; the rest of the file still counts, and
+//! the run itself is never lost.
+
+/// One thing wrong with a metrics file, for a warning that names the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based line number in the file (for JSON: 1).
+    pub line: usize,
+    /// The offending text, shortened and with control characters escaped.
+    pub text: String,
+    pub why: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {} '{}': {}", self.line, self.text, self.why)
+    }
+}
+
+/// What one run reported: `(name, value)` in the order written, and what
+/// was wrong. A name given twice keeps its last value (and is a problem).
+pub fn parse(bytes: &[u8]) -> (Vec<(String, f64)>, Vec<Problem>) {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let mut add = |line: usize, raw: &str, name: &str, value: f64, problems: &mut Vec<Problem>| {
+        if let Some(slot) = out.iter_mut().find(|(n, _): &&mut (String, f64)| n == name) {
+            slot.1 = value;
+            problems.push(problem(
+                line,
+                raw,
+                "the name was given before; the last value is kept",
+            ));
+        } else {
+            out.push((name.to_string(), value));
+        }
+    };
+    if text.trim_start().starts_with('{') {
+        match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(serde_json::Value::Object(map)) => {
+                for (name, v) in map {
+                    match v.as_f64().filter(|x| x.is_finite()) {
+                        Some(x) if valid_name(&name) => add(1, &name, &name, x, &mut problems),
+                        Some(_) => problems.push(problem(1, &name, NAME_RULE)),
+                        None => problems.push(problem(
+                            1,
+                            &format!("{name}: {v}"),
+                            "the value is not a number; ignored",
+                        )),
+                    }
+                }
+            }
+            Ok(_) | Err(_) => problems.push(problem(
+                1,
+                text.trim(),
+                "not a JSON object of numbers (or lines 'name value'); ignored",
+            )),
+        }
+        return (out, problems);
+    }
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let mut words = trimmed.split_whitespace();
+        let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
+            problems.push(problem(i + 1, line, "expected 'name value'; ignored"));
+            continue;
+        };
+        if !valid_name(name) {
+            problems.push(problem(i + 1, line, NAME_RULE));
+            continue;
+        }
+        match value.parse::<f64>() {
+            Ok(x) if x.is_finite() => add(i + 1, line, name, x, &mut problems),
+            _ => problems.push(problem(
+                i + 1,
+                line,
+                "the value is not a finite decimal number; ignored",
+            )),
+        }
+    }
+    (out, problems)
+}
+
+const NAME_RULE: &str =
+    "a name is 1-64 letters, digits or '_', '-', '.', '/', '%' starting with a letter; ignored";
+
+/// Names that can be a CSV column, a JSON key and a `--metric` value
+/// without quoting surprises.
+pub fn valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.len() <= 64
+        && chars.all(|c| c.is_ascii_alphanumeric() || "_-./%".contains(c))
+}
+
+fn problem(line: usize, text: &str, why: &str) -> Problem {
+    let mut shown: String = text
+        .chars()
+        .take(60)
+        .collect::<String>()
+        .escape_debug()
+        .to_string();
+    if text.chars().count() > 60 {
+        shown.push('…');
+    }
+    Problem {
+        line,
+        text: shown,
+        why: why.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_give_named_values_and_bad_lines_are_problems() {
+        let (m, p) =
+            parse(b"# header\ntokens 1200\n\nrate/s  3.5e2\nbroken\nx y z\nlat nan\n9ab 1\n");
+        assert_eq!(
+            m,
+            [
+                ("tokens".to_string(), 1200.0),
+                ("rate/s".to_string(), 350.0)
+            ]
+        );
+        let lines: Vec<usize> = p.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [5, 6, 7, 8]);
+        assert_eq!(
+            p[0].to_string(),
+            "line 5 'broken': expected 'name value'; ignored"
+        );
+    }
+
+    #[test]
+    fn json_objects_of_numbers_are_accepted() {
+        let (m, p) = parse(br#" {"ops": 12, "ratio": 0.25, "label": "x"} "#);
+        assert_eq!(m, [("ops".to_string(), 12.0), ("ratio".to_string(), 0.25)]);
+        assert_eq!(p.len(), 1);
+        assert!(p[0].why.contains("not a number"));
+        let (m, p) = parse(b"{not json");
+        assert!(m.is_empty() && p.len() == 1);
+    }
+
+    #[test]
+    fn repeated_names_keep_the_last_value_and_empty_files_are_empty() {
+        let (m, p) = parse(b"a 1\na 2\n");
+        assert_eq!(m, [("a".to_string(), 2.0)]);
+        assert_eq!(p.len(), 1);
+        assert_eq!(parse(b""), (vec![], vec![]));
+        let (_, p) = parse(b"\x01\xff 1\n");
+        assert!(p[0].text.contains("\\u{1}"), "{:?}", p[0]);
+    }
+}

@@ -1,0 +1,119 @@
+//! The time-order diagnostics through the real `bestreport`: the drift
+//! warning on a fixture with a trend and on one without, the best-case
+//! stability warning on a fixture whose fastest runs jump halfway, and the
+//! best case in `-T` and the JSON export.
+//!
+//! The fixtures (`tools/make_drift_fixtures.py`) store their rows shuffled,
+//! so only the Sequence column says when each run happened.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+fn fixture(name: &str) -> PathBuf {
+    [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "data",
+        "fixtures",
+        name,
+    ]
+    .iter()
+    .collect()
+}
+
+/// `bestreport ARGS… FIXTURE`: (stdout, stderr), status 0 expected.
+fn report(args: &[&str], name: &str) -> (String, String) {
+    let out = assert_cmd::Command::cargo_bin("bestreport")
+        .unwrap()
+        .args(args)
+        .arg(fixture(name))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn warnings(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("Warning:"))
+        .collect()
+}
+
+#[test]
+fn steady_data_give_no_warning() {
+    let (_, stderr) = report(&[], "steady.csv");
+    assert_eq!(warnings(&stderr), Vec::<&str>::new(), "{stderr}");
+}
+
+#[test]
+fn a_trend_is_reported_for_each_command_that_slowed_down() {
+    let (_, stderr) = report(&["-Q"], "drift.csv");
+    let w = warnings(&stderr);
+    let speed: Vec<&&str> = w.iter().filter(|l| l.contains("got slower")).collect();
+    assert_eq!(speed.len(), 2, "{stderr}");
+    assert!(speed[0].starts_with("Warning: command 1 (work --size 10) got slower"));
+    assert!(speed[1].starts_with("Warning: command 2 (work --size 12) got slower"));
+    assert!(
+        speed[0].contains("Mann-Kendall"),
+        "the test is named: {}",
+        speed[0]
+    );
+}
+
+#[test]
+fn a_jump_of_the_fastest_runs_is_one_plain_warning() {
+    let (_, stderr) = report(&["-Q"], "step.csv");
+    let best: Vec<&str> = warnings(&stderr)
+        .into_iter()
+        .filter(|l| l.contains("best-case performance"))
+        .collect();
+    assert_eq!(
+        best.len(),
+        1,
+        "only the command that jumped is named: {stderr}"
+    );
+    assert!(best[0].starts_with(
+        "Warning: the best-case performance of command 1 (work --size 10) changed during the experiment"
+    ));
+    // A threshold beyond the observed distance makes it stable.
+    let (_, lenient) = report(&["-Q", "-c", "sigma=100"], "step.csv");
+    assert!(!lenient.contains("best-case performance"), "{lenient}");
+}
+
+#[test]
+fn the_tail_table_shows_the_best_case() {
+    let (stdout, _) = report(&["-QT", "-c", "best=4"], "step.csv");
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.contains("Best case")).collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(
+        lines[0].contains("mean of the fastest 4 of each half"),
+        "{}",
+        lines[0]
+    );
+    assert!(stdout.contains("sd apart: unstable"), "{stdout}");
+    assert!(stdout.contains("sd apart: stable"), "{stdout}");
+}
+
+#[test]
+fn the_json_export_carries_best_case_and_trend() {
+    let (stdout, _) = report(&["-Q", "--export-json", "-"], "step.csv");
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    let results = json["results"].as_array().unwrap();
+    let b0 = &results[0]["bestguess"]["best_case"];
+    let b1 = &results[1]["bestguess"]["best_case"];
+    assert_eq!(b0["stable"], Value::Bool(false));
+    assert_eq!(b1["stable"], Value::Bool(true));
+    assert!(b0["distance"].as_f64().unwrap() > 9.0);
+    for key in ["estimate", "error"] {
+        assert!(b0[key].as_f64().unwrap() > 0.0, "{key}");
+    }
+    let t0 = &results[0]["bestguess"]["trend"];
+    assert_eq!(t0["speed_changed"], Value::Bool(true));
+    assert!(t0["tau"].as_f64().unwrap() > 0.0);
+}

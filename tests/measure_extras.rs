@@ -1,0 +1,277 @@
+//! The launcher's measurement extras, driven through the library: software
+//! counters, pinning, environment padding and the command's metrics file.
+//! (Hardware counters are only checked to fail cleanly where there is no
+//! PMU, as on the VMs these tests run on.)
+
+use bestguess::measure::counters::{self, Reading};
+use bestguess::measure::extras::{ExtrasConfig, RunExtras};
+use bestguess::measure::launcher::Launcher;
+use bestguess::measure::{Batch, Executor, Measurement, Outcome, Program};
+
+fn sh(script: &str) -> Program {
+    Program {
+        argv: vec!["/bin/sh".into(), "-c".into(), script.into()],
+        show_output: false,
+        measured: true,
+    }
+}
+
+/// Run `program` `runs` times with `config`; every measurement.
+fn measure(config: &ExtrasConfig, program: Program, runs: usize) -> Vec<Measurement> {
+    let mut launcher = Launcher::start().unwrap();
+    let reply = launcher.set_up(config).unwrap();
+    assert_eq!(reply.affinity_error, 0);
+    assert_eq!(reply.metrics_error, 0);
+    launcher.define(&[program]).unwrap();
+    let steps = vec![0u32; runs];
+    let mut got = Vec::new();
+    launcher
+        .run_batch(
+            &Batch {
+                steps: &steps,
+                timeout: None,
+                stop_on_failure: true,
+            },
+            &mut |_, outcome| {
+                match outcome {
+                    Outcome::Finished(m) => got.push(m),
+                    Outcome::Cancelled => panic!("cancelled"),
+                }
+                true
+            },
+        )
+        .unwrap();
+    assert_eq!(got.len(), runs);
+    got
+}
+
+fn extras(m: &Measurement) -> &RunExtras {
+    m.extras.as_deref().expect("a measured run has extras")
+}
+
+fn software() -> ExtrasConfig {
+    ExtrasConfig {
+        counters: [
+            "task-clock",
+            "page-faults",
+            "context-switches",
+            "cpu-migrations",
+        ]
+        .iter()
+        .map(|n| counters::by_name(n).unwrap())
+        .collect(),
+        ..ExtrasConfig::default()
+    }
+}
+
+fn task_clock_us(m: &Measurement) -> f64 {
+    let r: Reading = extras(m).counters[0].reading().expect("task-clock ran");
+    assert!(!r.scaled, "software counters are never multiplexed");
+    r.value as f64 / 1000.0
+}
+
+const BUSY: &str = "i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done";
+
+#[test]
+fn task_clock_agrees_with_total_cpu_time_for_a_cpu_bound_command() {
+    for m in measure(&software(), sh(BUSY), 3) {
+        let cpu = (m.user_us + m.system_us) as f64;
+        assert!(
+            cpu >= 20_000.0,
+            "the command must run at least 20 ms ({cpu} us)"
+        );
+        let tc = task_clock_us(&m);
+        assert!(
+            (tc - cpu).abs() / cpu < 0.03,
+            "task-clock {tc} us vs user+system {cpu} us"
+        );
+        let pf = extras(&m).counters[1].reading().unwrap().value as i64;
+        // rusage counts the faults of the spawn before exec, the counter
+        // only those from exec on.
+        let rusage_pf = m.minor_faults + m.major_faults;
+        assert!(
+            pf > 0 && pf <= rusage_pf && pf + 20 >= rusage_pf,
+            "{pf} vs {rusage_pf}"
+        );
+    }
+}
+
+#[test]
+fn counters_include_the_processes_a_command_starts() {
+    // The subshell forks: the loop runs in a child of the measured shell.
+    let script = format!("( {BUSY} ); :");
+    for m in measure(&software(), sh(&script), 3) {
+        let cpu = (m.user_us + m.system_us) as f64;
+        let tc = task_clock_us(&m);
+        assert!(cpu >= 20_000.0);
+        assert!(
+            (tc - cpu).abs() / cpu < 0.03,
+            "task-clock {tc} us vs user+system of the shell and its child {cpu} us"
+        );
+    }
+}
+
+#[test]
+fn counting_starts_at_exec_and_never_reads_a_lost_zero() {
+    // A trivial command still shows its own work, every time (a launcher
+    // whose counter context was swapped onto a child read 0 here).
+    for m in measure(&software(), sh(":"), 40) {
+        let tc = task_clock_us(&m);
+        assert!(tc > 0.0, "task-clock read 0");
+        assert!(
+            tc <= (m.wall_us as f64) * 1.05 + 50.0,
+            "{tc} us > wall {}",
+            m.wall_us
+        );
+    }
+}
+
+#[test]
+fn a_hardware_counter_without_a_pmu_fails_alone() {
+    let mut config = software();
+    config.counters.push(counters::by_name("cycles").unwrap());
+    let mut launcher = Launcher::start().unwrap();
+    let reply = launcher.set_up(&config).unwrap();
+    assert_eq!(&reply.counter_errors[..4], &[0, 0, 0, 0]);
+    let has_pmu = std::path::Path::new("/sys/bus/event_source/devices/cpu").exists()
+        || std::path::Path::new("/sys/bus/event_source/devices/cpu_core").exists();
+    if !has_pmu {
+        assert_ne!(reply.counter_errors[4], 0, "cycles opened without a PMU?");
+        let note = counters::OpenFailure {
+            counter: config.counters[4],
+            errno: reply.counter_errors[4],
+            paranoid: counters::paranoid_level(),
+        }
+        .to_string();
+        assert!(note.starts_with("cycles not measured: "), "{note}");
+    }
+}
+
+fn with_metrics(dir: &tempfile::TempDir, mut config: ExtrasConfig) -> ExtrasConfig {
+    config.metrics_file = Some(dir.path().join("metrics"));
+    config
+}
+
+#[test]
+fn the_command_writes_its_own_metrics_fresh_for_every_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = with_metrics(&dir, ExtrasConfig::default());
+    // Appends: a file that was not emptied between runs would grow.
+    let runs = measure(
+        &config,
+        sh("echo \"pid $$\" >> \"$BESTGUESS_METRICS\"; echo 'ops 12.5' >> \"$BESTGUESS_METRICS\""),
+        3,
+    );
+    let mut pids = Vec::new();
+    for m in &runs {
+        let text = String::from_utf8(extras(m).metrics.clone().unwrap()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text:?}");
+        assert_eq!(lines[1], "ops 12.5");
+        pids.push(lines[0].to_string());
+        assert!(!extras(m).metrics_truncated);
+    }
+    pids.dedup();
+    assert_eq!(pids.len(), 3, "each run wrote its own file: {pids:?}");
+}
+
+#[test]
+fn pinned_commands_see_only_the_chosen_cpu() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    let last = cpus - 1;
+    let dir = tempfile::tempdir().unwrap();
+    let config = with_metrics(
+        &dir,
+        ExtrasConfig {
+            cpus: vec![last],
+            ..ExtrasConfig::default()
+        },
+    );
+    let script =
+        "awk '/^Cpus_allowed_list/ {print \"cpu\", $2}' /proc/self/status > \"$BESTGUESS_METRICS\"";
+    for m in measure(&config, sh(script), 2) {
+        let text = String::from_utf8(extras(&m).metrics.clone().unwrap()).unwrap();
+        assert_eq!(text.trim(), format!("cpu {last}"));
+    }
+}
+
+#[test]
+fn environment_padding_is_seeded_recorded_and_seen_by_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let padded = |seed| {
+        let config = with_metrics(
+            &dir,
+            ExtrasConfig {
+                env_padding_seed: Some(seed),
+                ..ExtrasConfig::default()
+            },
+        );
+        measure(
+            &config,
+            sh("echo \"pad ${#BESTGUESS_ENV_PAD}\" > \"$BESTGUESS_METRICS\""),
+            12,
+        )
+        .iter()
+        .map(|m| {
+            let pad = extras(m).env_padding.unwrap();
+            let seen = String::from_utf8(extras(m).metrics.clone().unwrap()).unwrap();
+            assert_eq!(
+                seen.trim(),
+                format!("pad {pad}"),
+                "the command saw what was recorded"
+            );
+            assert!(pad <= 4096);
+            pad
+        })
+        .collect::<Vec<u32>>()
+    };
+    let a = padded(1);
+    assert_eq!(a, padded(1), "same seed, same padding");
+    assert_ne!(a, padded(2), "another seed, other padding");
+    let mut distinct = a.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(distinct.len() > 6, "lengths vary: {a:?}");
+}
+
+#[test]
+fn hooks_get_no_extras_and_runs_without_setup_are_unchanged() {
+    let mut launcher = Launcher::start().unwrap();
+    launcher.set_up(&software()).unwrap();
+    let mut hook = sh(":");
+    hook.measured = false;
+    launcher.define(&[hook, sh(":")]).unwrap();
+    let mut got = Vec::new();
+    launcher
+        .run_batch(
+            &Batch {
+                steps: &[0, 1, 0],
+                timeout: None,
+                stop_on_failure: true,
+            },
+            &mut |_, o| {
+                if let Outcome::Finished(m) = o {
+                    got.push(m.extras.is_some());
+                }
+                true
+            },
+        )
+        .unwrap();
+    assert_eq!(got, [false, true, false]);
+
+    let mut plain = Launcher::start().unwrap();
+    plain.define(&[sh(":")]).unwrap();
+    plain
+        .run_batch(
+            &Batch {
+                steps: &[0, 0],
+                timeout: None,
+                stop_on_failure: true,
+            },
+            &mut |_, o| {
+                assert!(matches!(o, Outcome::Finished(ref m) if m.extras.is_none()));
+                true
+            },
+        )
+        .unwrap();
+}
