@@ -347,3 +347,78 @@ fn commands_keep_their_input_numbers_under_random_order() {
         );
     }
 }
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/fixtures")
+        .join(name)
+}
+
+#[test]
+fn html_page_and_svg_figures_from_both_programs() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = fixture("failures.csv");
+    let html = dir.path().join("report.html");
+    let svgs = dir.path().join("figures/new");
+    bestreport()
+        .arg("--export-html")
+        .arg(&html)
+        .arg("--export-svg")
+        .arg(&svgs)
+        .arg(&data)
+        .assert()
+        .success();
+    let page = fs::read_to_string(&html).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert_eq!(page.matches("<svg ").count(), 4, "four figures inline");
+    // Self-contained: no script, no external resource of any kind.
+    assert!(!page.contains("<script"));
+    assert!(!page.contains("<link"));
+    assert!(!page.contains("src="));
+    assert!(!page.contains("href="));
+    let without_xmlns = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    assert!(!without_xmlns.contains("http:") && !without_xmlns.contains("https:"));
+    assert!(page.contains("failed run ("), "failed runs are marked");
+    for name in ["distribution", "ecdf", "progression", "ranking"] {
+        let svg = fs::read_to_string(svgs.join(format!("{name}.svg"))).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        assert_eq!(doc.root_element().attribute("id"), Some(name));
+        assert!(!svg.contains("NaN") && !svg.contains("inf"));
+        // The same figure as the page's.
+        let body = svg.split_once('\n').unwrap().1;
+        assert!(
+            page.contains(body.trim_end()),
+            "{name} differs from the page's"
+        );
+    }
+
+    // bestguess -A report writes the same bytes.
+    let html2 = dir.path().join("report2.html");
+    bestguess()
+        .args(["-A", "report", "--export-html"])
+        .arg(&html2)
+        .arg(&data)
+        .assert()
+        .success();
+    assert_eq!(page, fs::read_to_string(&html2).unwrap());
+}
+
+#[test]
+fn export_svg_needs_a_usable_directory() {
+    bestreport()
+        .args(["--export-svg", "-"])
+        .arg(fixture("steady.csv"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--export-svg needs a directory"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    fs::write(&file, "x").unwrap();
+    bestreport()
+        .arg("--export-svg")
+        .arg(&file)
+        .arg(fixture("steady.csv"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot create the directory"));
+}

@@ -714,11 +714,8 @@ fn progress_is_shown_only_on_a_terminal() {
         return;
     };
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("run 1/600 · command 1/2: sleep 0.002"),
-        "{text}"
-    );
-    assert!(text.contains("\r\x1b[K"), "the line is redrawn and cleared");
+    assert!(text.contains("/600 runs"), "{text}");
+    assert!(text.contains("\r\x1b[J"), "the line is redrawn and cleared");
     let quiet = Command::new("script")
         .args([
             "-q",
@@ -729,7 +726,7 @@ fn progress_is_shown_only_on_a_terminal() {
         .output()
         .unwrap();
     assert!(
-        !String::from_utf8_lossy(&quiet.stdout).contains("run 1/"),
+        !String::from_utf8_lossy(&quiet.stdout).contains("runs ·"),
         "-Q shows no progress"
     );
 }

@@ -6,6 +6,7 @@
 //! 143 when interrupted by SIGINT or SIGTERM.
 
 mod output;
+mod progress;
 mod provenance;
 mod report;
 mod run;

@@ -3,6 +3,7 @@
 //! `bestguess -o FILE` prints identical to `bestreport FILE`.
 
 use std::io::Write;
+use std::path::Path;
 
 use super::output::Destination;
 use super::provenance;
@@ -13,24 +14,43 @@ use crate::cli::{Output, ReportConfig};
 use crate::data::Dataset;
 use crate::export::metadata::Metadata;
 use crate::export::Format;
+use crate::figure::{Figure, Input};
 use crate::report;
 
 /// Export files, created before anything runs or is read so that a bad path
-/// fails fast.
-pub struct OpenExports(Vec<(Format, String, Destination)>);
+/// fails fast: one per export format, and one per figure for
+/// `--export-svg DIR` (the directory is created if needed).
+pub struct OpenExports {
+    files: Vec<(Format, String, Destination)>,
+    figures: Vec<(Figure, String, Destination)>,
+}
 
 impl OpenExports {
-    pub fn open(exports: &Exports) -> Result<OpenExports, AppError> {
-        let mut open = Vec::new();
-        for (format, path) in &exports.0 {
+    pub fn open(output: &Output) -> Result<OpenExports, AppError> {
+        let mut files = Vec::new();
+        for (format, path) in &output.exports.0 {
             let option = format!("--{}", format.option());
-            open.push((
+            files.push((
                 *format,
                 format!("{option} {path}"),
                 Destination::create(path, &option)?,
             ));
         }
-        Ok(OpenExports(open))
+        let mut figures = Vec::new();
+        if let Some(dir) = &output.svg_dir {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                AppError::failure(format!(
+                    "--export-svg {dir}: cannot create the directory: {e}"
+                ))
+            })?;
+            for figure in Figure::ALL {
+                let path = Path::new(dir).join(format!("{}.svg", figure.name()));
+                let path = path.to_string_lossy().into_owned();
+                let dest = Destination::create(&path, "--export-svg")?;
+                figures.push((figure, format!("--export-svg {path}"), dest));
+            }
+        }
+        Ok(OpenExports { files, figures })
     }
 
     /// Whether an export writes to standard output (reports then go to
@@ -57,9 +77,16 @@ pub fn finish(
     report::render(&analysis, &output.selection, out)
         .and_then(|()| out.flush())
         .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;
-    for (format, what, mut dest) in exports.0 {
+    for (format, what, mut dest) in exports.files {
         format
             .write_with(&analysis, metadata, &mut dest)
+            .and_then(|()| dest.flush())
+            .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
+    }
+    let input = (!exports.figures.is_empty()).then(|| Input::new(&analysis));
+    for (f, what, mut dest) in exports.figures {
+        let Some(input) = &input else { break };
+        f.write(input, &mut dest)
             .and_then(|()| dest.flush())
             .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
     }
@@ -71,7 +98,7 @@ pub fn finish(
 
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
 pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, AppError> {
-    let exports = OpenExports::open(&rc.output.exports)?;
+    let exports = OpenExports::open(&rc.output)?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
     let metadata = provenance::for_report(command_line);
     if OpenExports::uses_stdout(&rc.output.exports) {

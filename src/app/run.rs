@@ -1,9 +1,10 @@
 //! `bestguess` running an experiment: launcher, outputs, preflight checks,
 //! signal handling, the runner, then the reports.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use super::output::Destination;
+use super::progress::{self, Progress};
 use super::provenance;
 use super::report::{self, OpenExports};
 use super::{exit, AppError};
@@ -32,59 +33,6 @@ impl RunSink for Sink {
         };
         self.records.push(run);
         written
-    }
-}
-
-/// A one-line progress display on standard error (a terminal): which run of
-/// how many, and of which command. Results arrive a batch at a time (about
-/// every 0.1 s), and the line is redrawn at most four times a second, so it
-/// adds no wake-ups while commands are measured.
-struct Progress {
-    total: u64,
-    commands: usize,
-    labels: Vec<String>,
-    last: Option<std::time::Instant>,
-}
-
-impl Progress {
-    const EVERY: std::time::Duration = std::time::Duration::from_millis(250);
-
-    fn new(plan: &crate::experiment::Plan) -> Progress {
-        Progress {
-            total: plan.runs * plan.commands.len() as u64,
-            commands: plan.commands.len(),
-            labels: plan
-                .commands
-                .iter()
-                .map(|c| c.name.clone().unwrap_or_else(|| c.command.text.clone()))
-                .collect(),
-            last: None,
-        }
-    }
-
-    fn update(&mut self, run: &RunRecord) {
-        if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
-            return;
-        }
-        self.last = Some(std::time::Instant::now());
-        let label = self
-            .labels
-            .get(run.batch as usize - 1)
-            .map_or("", String::as_str);
-        let line = format!(
-            "run {}/{} · command {}/{}: {label}",
-            run.sequence.unwrap_or(0),
-            self.total,
-            run.batch,
-            self.commands
-        );
-        eprint!("\r\x1b[K{}", crate::report::text::truncate(&line, 78));
-    }
-
-    fn clear(&self) {
-        if self.last.is_some() {
-            eprint!("\r\x1b[K");
-        }
     }
 }
 
@@ -124,7 +72,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         }
         None => None,
     };
-    let exports = OpenExports::open(&rc.output.exports)?;
+    let exports = OpenExports::open(&rc.output)?;
     preflight(&rc)?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
@@ -161,7 +109,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         );
     }
 
-    let show_progress = !selection.quiet && std::io::stderr().is_terminal();
+    let show_progress = !selection.quiet && progress::wanted();
     let mut sink = Sink {
         raw,
         records: Vec::new(),
@@ -171,7 +119,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
     metadata.end_unix_us = Some(sys::realtime_us());
     drop(launcher);
-    if let Some(p) = &sink.progress {
+    if let Some(p) = &mut sink.progress {
         p.clear();
     }
     let dataset = Dataset::from_records(std::mem::take(&mut sink.records));

@@ -60,6 +60,8 @@ pub struct Args {
     pub show_limits: bool,
     /// Export options, in the order given.
     pub exports: Vec<(Format, String)>,
+    /// `--export-svg DIR` (the last one given).
+    pub svg_dir: Option<String>,
     pub action: Option<String>,
     /// `--generate`: man page or completions.
     pub generate: Option<String>,

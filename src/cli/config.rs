@@ -92,6 +92,8 @@ pub struct Output {
     /// The ranking's settings (`-c` and the ranking's options).
     pub ranking: RankingSettings,
     pub exports: Exports,
+    /// `--export-svg`: the directory to write every figure into.
+    pub svg_dir: Option<String>,
 }
 
 /// A validated command line.
@@ -172,7 +174,14 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         },
         ranking: settings.ranking,
         exports: Exports::from_args(&args.exports),
+        svg_dir: args.svg_dir.clone(),
     };
+    if output.svg_dir.as_deref() == Some("-") {
+        return Err(UsageError(
+            "--export-svg needs a directory (it writes one file per figure), not -".into(),
+        )
+        .into());
+    }
     check_stdout_once(&args, &output.exports)?;
     if !running {
         if args.positional.is_empty() {

@@ -404,6 +404,16 @@ fn build() -> Vec<Flag> {
             .hint(Hint::File),
         );
     }
+    flags.push(
+        Flag::value(
+            "export-svg",
+            "DIR",
+            Both,
+            "Write each figure of the HTML page as an SVG file in DIR (created if needed)",
+            |a, v| a.svg_dir = Some(v),
+        )
+        .hint(Hint::File),
+    );
     flags.extend([
         Flag::value(
             "action",

@@ -82,10 +82,18 @@ impl Figure {
 
 /// Writes one figure of `analysis` as a standalone SVG document.
 pub fn write(figure: Figure, analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
-    let input = Input::new(analysis);
-    out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")?;
-    out.write_all(figure.render(&input).as_bytes())?;
-    out.flush()
+    figure.write(&Input::new(analysis), out)
+}
+
+impl Figure {
+    /// Writes this figure as a standalone SVG document (an XML declaration,
+    /// then the `<svg>` element), from input prepared once for several
+    /// figures.
+    pub fn write(self, input: &Input<'_>, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")?;
+        out.write_all(self.render(input).as_bytes())?;
+        out.flush()
+    }
 }
 
 /// Okabe & Ito's colour-blind-safe palette, yellow last (weak on white).

@@ -260,3 +260,19 @@ pub fn memfd_with(name: &CStr, bytes: &[u8]) -> io::Result<OwnedFd> {
     io::Write::write_all(&mut file, bytes)?;
     Ok(file.into())
 }
+
+/// The number of columns of the terminal on `fd`, if it is one and says.
+pub fn terminal_columns(fd: RawFd) -> Option<usize> {
+    let mut size = MaybeUninit::<libc::winsize>::zeroed();
+    // SAFETY: TIOCGWINSZ writes one `winsize` through the pointer, which is
+    // valid and large enough; on any error (not a terminal, closed fd) it
+    // writes nothing and returns -1, which is checked before reading.
+    let rc = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, size.as_mut_ptr()) };
+    if rc != 0 {
+        return None;
+    }
+    // SAFETY: the call succeeded, so the kernel filled the struct (and it was
+    // zero-initialised anyway).
+    let cols = unsafe { size.assume_init() }.ws_col;
+    (cols > 0).then_some(usize::from(cols))
+}

@@ -36,6 +36,7 @@ mod dist;
 pub mod explain;
 mod frame;
 mod graph;
+pub mod progress;
 mod ranking;
 mod summary;
 mod tail;

@@ -1,0 +1,101 @@
+//! The progress display while `bestguess` runs: when it is shown, how wide
+//! it is, and how often it is redrawn. What it looks like is
+//! [`crate::report::progress`].
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use crate::data::RunRecord;
+use crate::experiment::Plan;
+use crate::measure::sys;
+use crate::report::progress::{Display, Status};
+
+/// The terminal's width for reports and the progress display: `COLUMNS`
+/// when it holds a positive number (as shells and Hyperfine honour it),
+/// else the width of the terminal on standard output or standard error,
+/// else 80.
+pub fn terminal_width() -> usize {
+    if let Some(cols) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
+    {
+        return cols;
+    }
+    sys::terminal_columns(1)
+        .or_else(|| sys::terminal_columns(2))
+        .unwrap_or(80)
+}
+
+/// A progress display belongs on standard error only when that is a
+/// terminal that understands cursor movement.
+pub fn wanted() -> bool {
+    let term_ok = match std::env::var_os("TERM") {
+        Some(t) => t != "dumb" && !t.is_empty(),
+        None => true,
+    };
+    term_ok && std::io::stderr().is_terminal()
+}
+
+/// The display on standard error. Results arrive a batch at a time (about
+/// every 0.1 s) and it is redrawn at most four times a second, so it adds
+/// no wake-ups while commands are measured.
+pub struct Progress {
+    total: u64,
+    commands: usize,
+    labels: Vec<String>,
+    done: u64,
+    started: Instant,
+    last: Option<Instant>,
+    display: Display,
+}
+
+impl Progress {
+    const EVERY: Duration = Duration::from_millis(250);
+
+    pub fn new(plan: &Plan) -> Progress {
+        Progress {
+            total: plan.runs.saturating_mul(plan.commands.len() as u64),
+            commands: plan.commands.len(),
+            labels: plan
+                .commands
+                .iter()
+                .map(|c| c.name.clone().unwrap_or_else(|| c.command.text.clone()))
+                .collect(),
+            done: 0,
+            started: Instant::now(),
+            last: None,
+            display: Display::new(),
+        }
+    }
+
+    pub fn update(&mut self, run: &RunRecord) {
+        self.done += 1;
+        if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let index = usize::try_from(run.batch).unwrap_or(0);
+        let status = Status {
+            done: self.done,
+            total: self.total,
+            elapsed: self.started.elapsed(),
+            command: index
+                .checked_sub(1)
+                .and_then(|i| self.labels.get(i))
+                .map(|label| (index, self.commands, label.as_str())),
+        };
+        // A display that cannot be written is not worth stopping for.
+        let _ = self.display.draw(
+            &mut std::io::stderr().lock(),
+            terminal_width(),
+            &status,
+            None,
+        );
+    }
+
+    /// Erases the display (before the report is printed).
+    pub fn clear(&mut self) {
+        let _ = self.display.clear(&mut std::io::stderr().lock());
+    }
+}

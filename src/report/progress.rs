@@ -1,0 +1,337 @@
+//! The progress display: a bar with runs done, elapsed time and ETA, and
+//! with `--live` a table of the results so far, redrawn in place on a
+//! terminal.
+//!
+//! This module only renders: the caller decides whether a display is shown
+//! at all (never when standard error is not a terminal or `TERM=dumb`) and
+//! how often it is redrawn. Rendering is plain text plus three ANSI
+//! sequences that every terminal since the VT100 understands: carriage
+//! return, "cursor up" (`ESC [ n A`) and "erase below" (`ESC [ J`).
+//!
+//! Why the display never leaves stale copies of itself in the scrollback:
+//! every line is cut to `width − 1` display columns, so no line can reach
+//! the last column and make the terminal wrap it (a wrapped line would take
+//! two rows, and moving the cursor up by the number of lines drawn would
+//! then land one row too low, leaving the top row behind on each redraw).
+//! The cursor stays on the last line of the block, so the next redraw
+//! knows exactly how far up the block starts.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use super::text::{self, Align};
+
+/// Where the experiment is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Status<'a> {
+    /// Timed runs completed so far.
+    pub done: u64,
+    /// Timed runs in the whole experiment.
+    pub total: u64,
+    /// Since the first run started.
+    pub elapsed: Duration,
+    /// The command of the latest run: its number (1-based), the number of
+    /// commands, and its label.
+    pub command: Option<(usize, usize, &'a str)>,
+}
+
+/// One row of the live table (`--live`), already formatted by the caller
+/// except for fitting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveRow {
+    pub label: String,
+    pub runs: u64,
+    /// The location of the metric of interest, with its unit.
+    pub location: String,
+    /// The relative difference from the reference with its interval, or
+    /// what stands in for it ("reference", "too few runs").
+    pub difference: String,
+}
+
+/// The reminder printed under the live table.
+pub const LIVE_REMINDER: &str =
+    "Stopping because the numbers look good biases the result: decide the runs in advance.";
+
+/// A block of lines on the terminal that is redrawn in place.
+#[derive(Debug, Default)]
+pub struct Display {
+    /// Lines of the block last drawn (0: nothing on screen).
+    drawn: usize,
+}
+
+impl Display {
+    pub fn new() -> Display {
+        Display::default()
+    }
+
+    /// Draws `status` (and the live table, if any) over the previous block.
+    pub fn draw(
+        &mut self,
+        out: &mut impl Write,
+        width: usize,
+        status: &Status<'_>,
+        live: Option<(&str, &[LiveRow])>,
+    ) -> io::Result<()> {
+        let mut lines = vec![bar_line(status, width)];
+        if let Some((metric, rows)) = live {
+            lines.extend(live_lines(metric, rows, width));
+        }
+        self.redraw(out, width, &lines)
+    }
+
+    /// Replaces the block on screen by `lines` (each cut to `width − 1`).
+    pub fn redraw(
+        &mut self,
+        out: &mut impl Write,
+        width: usize,
+        lines: &[String],
+    ) -> io::Result<()> {
+        let mut buf = Vec::new();
+        self.rewind(&mut buf);
+        for (i, line) in lines.iter().enumerate() {
+            if i > 0 {
+                buf.push(b'\n');
+            }
+            buf.extend_from_slice(text::truncate(line, width.saturating_sub(1)).as_bytes());
+        }
+        // Anything left of a taller previous block, and the rest of the
+        // last line, goes.
+        buf.extend_from_slice(b"\x1b[J");
+        self.drawn = lines.len();
+        out.write_all(&buf)?;
+        out.flush()
+    }
+
+    /// Erases the block, leaving the cursor where it began.
+    pub fn clear(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if self.drawn == 0 {
+            return Ok(());
+        }
+        let mut buf = Vec::new();
+        self.rewind(&mut buf);
+        buf.extend_from_slice(b"\x1b[J");
+        self.drawn = 0;
+        out.write_all(&buf)?;
+        out.flush()
+    }
+
+    /// Moves the cursor to the start of the block's first line.
+    fn rewind(&self, buf: &mut Vec<u8>) {
+        buf.push(b'\r');
+        if self.drawn > 1 {
+            buf.extend_from_slice(format!("\x1b[{}A", self.drawn - 1).as_bytes());
+        }
+    }
+}
+
+/// `h:mm:ss`, or `m:ss` under an hour.
+pub fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// Estimated time left, from the average pace so far; `None` before the
+/// first run.
+pub fn eta(status: &Status<'_>) -> Option<Duration> {
+    if status.done == 0 || status.done > status.total {
+        return None;
+    }
+    let left = (status.total - status.done) as f64;
+    let secs = status.elapsed.as_secs_f64() / status.done as f64 * left;
+    secs.is_finite()
+        .then(|| Duration::from_secs_f64(secs.min(1e9)))
+}
+
+/// The first line: `[█████▌    ] 312/1000 runs · 0:04 · ETA 0:09 · 2/3 ls -l`,
+/// with the parts that do not fit dropped from the right and the bar
+/// shrunk first.
+pub fn bar_line(status: &Status<'_>, width: usize) -> String {
+    let usable = width.saturating_sub(1);
+    let counts = format!("{}/{} runs", status.done, status.total);
+    let times = match eta(status) {
+        Some(left) => format!("{} elapsed · ETA {}", clock(status.elapsed), clock(left)),
+        None => format!("{} elapsed", clock(status.elapsed)),
+    };
+    let command = status
+        .command
+        .map(|(i, n, label)| format!("{i}/{n} {}", text::clean(label)));
+    // The bar takes what the counts and times leave, up to 30 columns,
+    // and is left out below 10.
+    let fixed = text::width(&counts) + 3 + text::width(&times);
+    let bar_columns = usable.saturating_sub(fixed + 1 + 2).min(30);
+    let mut line = String::new();
+    if bar_columns >= 10 {
+        line.push('[');
+        line.push_str(&bar(status.done, status.total, bar_columns));
+        line.push_str("] ");
+    }
+    line.push_str(&counts);
+    line.push_str(" · ");
+    line.push_str(&times);
+    if let Some(command) = command {
+        let room = usable.saturating_sub(text::width(&line) + 3);
+        if room >= 8 {
+            line.push_str(" · ");
+            line.push_str(&text::truncate(&command, room));
+        }
+    }
+    text::truncate(&line, usable).into_owned()
+}
+
+/// A bar of `columns` columns filled in eighths.
+fn bar(done: u64, total: u64, columns: usize) -> String {
+    const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    let fraction = if total == 0 {
+        1.0
+    } else {
+        (done as f64 / total as f64).clamp(0.0, 1.0)
+    };
+    let eighths = (fraction * columns as f64 * 8.0).round() as usize;
+    let full = (eighths / 8).min(columns);
+    let mut s = "█".repeat(full);
+    if full < columns {
+        s.push(PARTS[eighths % 8]);
+        s.push_str(&" ".repeat(columns - full - 1));
+    }
+    s
+}
+
+/// The live table under the bar: a heading, one row per command, and the
+/// reminder. Columns narrow with the width; labels are cut by display
+/// width.
+pub fn live_lines(metric: &str, rows: &[LiveRow], width: usize) -> Vec<String> {
+    let usable = width.saturating_sub(1);
+    let runs_w = rows
+        .iter()
+        .map(|r| r.runs.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(4);
+    let loc_w = rows
+        .iter()
+        .map(|r| text::width(&r.location))
+        .max()
+        .unwrap_or(0)
+        .max(text::width(metric).min(14));
+    let diff_w = rows
+        .iter()
+        .map(|r| text::width(&r.difference))
+        .max()
+        .unwrap_or(0)
+        .max(10);
+    let label_w = usable
+        .saturating_sub(2 + runs_w + 2 + loc_w + 2 + diff_w)
+        .clamp(4, 40);
+    let row = |label: &str, runs: &str, loc: &str, diff: &str| {
+        format!(
+            "  {}  {}  {}  {}",
+            text::fit(label, label_w, Align::Left),
+            text::fit(runs, runs_w, Align::Right),
+            text::fit(loc, loc_w, Align::Right),
+            text::fit(diff, diff_w, Align::Left),
+        )
+    };
+    let mut lines = vec![row("Command", "Runs", metric, "vs reference")];
+    for r in rows {
+        lines.push(row(
+            &r.label,
+            &r.runs.to_string(),
+            &r.location,
+            &r.difference,
+        ));
+    }
+    lines.push(format!("  {LIVE_REMINDER}"));
+    lines
+        .into_iter()
+        .map(|l| text::truncate(text::trim_end(&l), usable).into_owned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(done: u64, total: u64, secs: u64) -> Status<'static> {
+        Status {
+            done,
+            total,
+            elapsed: Duration::from_secs(secs),
+            command: Some((2, 3, "ls -l /usr/lib")),
+        }
+    }
+
+    #[test]
+    fn the_bar_line_has_counts_elapsed_and_eta() {
+        let line = bar_line(&status(250, 1000, 5), 100);
+        assert!(line.starts_with('['), "{line}");
+        assert!(line.contains("250/1000 runs"), "{line}");
+        assert!(line.contains("0:05 elapsed"), "{line}");
+        assert!(line.contains("ETA 0:15"), "{line}");
+        assert!(line.ends_with("2/3 ls -l /usr/lib"), "{line}");
+    }
+
+    #[test]
+    fn no_eta_before_the_first_run() {
+        let line = bar_line(&status(0, 10, 0), 80);
+        assert!(!line.contains("ETA"), "{line}");
+        assert_eq!(eta(&status(0, 10, 3)), None);
+    }
+
+    #[test]
+    fn every_line_stays_below_the_width() {
+        let long = "ü".repeat(300);
+        let rows = vec![LiveRow {
+            label: long.clone(),
+            runs: 123_456,
+            location: "3.69 ms".into(),
+            difference: "+45.2 % [+40.1 %, +50.3 %]".into(),
+        }];
+        for width in [1, 2, 10, 20, 40, 60, 80, 120, 300] {
+            let mut s = status(7, 1_000_000, 4000);
+            s.command = Some((1, 1, &long));
+            let line = bar_line(&s, width);
+            assert!(text::width(&line) < width.max(1), "{width}: {line}");
+            for l in live_lines("Total CPU time", &rows, width) {
+                assert!(text::width(&l) < width.max(1), "{width}: {l}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_bar_fills_in_eighths() {
+        assert_eq!(bar(0, 10, 4), "    ");
+        assert_eq!(bar(10, 10, 4), "████");
+        assert_eq!(bar(5, 10, 4), "██  ");
+        assert_eq!(bar(1, 32, 4), "▏   ");
+        assert_eq!(text::width(&bar(3, 7, 13)), 13);
+    }
+
+    #[test]
+    fn clocks() {
+        assert_eq!(clock(Duration::from_secs(0)), "0:00");
+        assert_eq!(clock(Duration::from_secs(75)), "1:15");
+        assert_eq!(clock(Duration::from_secs(3725)), "1:02:05");
+    }
+
+    #[test]
+    fn redraws_move_up_over_the_whole_previous_block() {
+        let mut d = Display::new();
+        let mut out = Vec::new();
+        let three = vec!["a".to_string(), "b".into(), "c".into()];
+        d.redraw(&mut out, 80, &three).unwrap();
+        assert_eq!(out, b"\ra\nb\nc\x1b[J");
+        out.clear();
+        d.redraw(&mut out, 80, &["x".to_string()]).unwrap();
+        assert_eq!(out, b"\r\x1b[2Ax\x1b[J");
+        out.clear();
+        d.clear(&mut out).unwrap();
+        assert_eq!(out, b"\r\x1b[J");
+        out.clear();
+        d.clear(&mut out).unwrap();
+        assert!(out.is_empty(), "nothing drawn, nothing to clear");
+    }
+}

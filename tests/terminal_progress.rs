@@ -1,0 +1,223 @@
+//! The progress display on a real pseudo-terminal.
+//!
+//! `bestguess` runs under util-linux `script`, which gives it a pty for
+//! standard output and standard error, and everything it wrote is replayed
+//! through a minimal terminal emulator of the chosen width (wrapping at the
+//! last column, carriage return, line feed, cursor up, erase below and
+//! erase line). After the run, neither the screen nor the scrollback may
+//! hold a progress line: every redraw replaced the previous one in place
+//! and the last was erased before the report. Without a terminal (a pipe)
+//! or with `TERM=dumb`, not one escape sequence may be written.
+
+use std::process::Command;
+
+use unicode_width::UnicodeWidthChar;
+
+fn bestguess() -> String {
+    env!("CARGO_BIN_EXE_bestguess").to_string()
+}
+
+fn have_script() -> bool {
+    Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs `args` under a pty of `width` columns; returns everything written.
+fn under_pty(width: usize, term: &str, args: &str) -> Vec<u8> {
+    let line = format!("{} {args}", bestguess());
+    let out = Command::new("script")
+        .args(["-qfec", &line, "/dev/null"])
+        .env("COLUMNS", width.to_string())
+        .env("TERM", term)
+        .output()
+        .expect("script runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// A terminal `width` columns wide with unlimited scrollback: the rows
+/// ever written, and the cursor.
+struct Screen {
+    width: usize,
+    rows: Vec<Vec<char>>,
+    row: usize,
+    col: usize,
+    /// A character was written in the last column: the next one wraps.
+    pending_wrap: bool,
+    /// Widest line any redraw tried to write (in columns, before wrapping).
+    wrapped: usize,
+}
+
+impl Screen {
+    fn new(width: usize) -> Screen {
+        Screen {
+            width,
+            rows: vec![Vec::new()],
+            row: 0,
+            col: 0,
+            pending_wrap: false,
+            wrapped: 0,
+        }
+    }
+
+    fn row_mut(&mut self) -> &mut Vec<char> {
+        while self.rows.len() <= self.row {
+            self.rows.push(Vec::new());
+        }
+        &mut self.rows[self.row]
+    }
+
+    fn put(&mut self, c: char) {
+        let w = c.width().unwrap_or(0);
+        if w == 0 {
+            return;
+        }
+        if self.pending_wrap || self.col + w > self.width {
+            self.wrapped += 1;
+            self.row += 1;
+            self.col = 0;
+            self.pending_wrap = false;
+        }
+        let col = self.col;
+        let row = self.row_mut();
+        while row.len() < col + w {
+            row.push(' ');
+        }
+        row[col] = c;
+        for k in 1..w {
+            row[col + k] = '\0';
+        }
+        self.col += w;
+        if self.col == self.width {
+            self.col -= 1;
+            self.pending_wrap = true;
+        }
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        let text = String::from_utf8_lossy(bytes);
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\r' => {
+                    self.col = 0;
+                    self.pending_wrap = false;
+                }
+                '\n' => {
+                    self.row += 1;
+                    self.pending_wrap = false;
+                    self.row_mut();
+                }
+                '\x1b' => {
+                    assert_eq!(chars.next(), Some('['), "only CSI sequences");
+                    let mut arg = String::new();
+                    let fin = loop {
+                        let c = chars.next().expect("complete sequence");
+                        if c.is_ascii_digit() {
+                            arg.push(c);
+                        } else {
+                            break c;
+                        }
+                    };
+                    let n: usize = arg.parse().unwrap_or(1);
+                    self.pending_wrap = false;
+                    match fin {
+                        'A' => self.row = self.row.saturating_sub(n),
+                        'J' => {
+                            let (row, col) = (self.row, self.col);
+                            self.row_mut().truncate(col);
+                            self.rows.truncate(row + 1);
+                        }
+                        'K' => {
+                            let col = self.col;
+                            self.row_mut().truncate(col);
+                        }
+                        other => panic!("unexpected escape sequence ending in {other:?}"),
+                    }
+                }
+                c => self.put(c),
+            }
+        }
+    }
+
+    fn lines(&self) -> Vec<String> {
+        self.rows
+            .iter()
+            .map(|r| r.iter().filter(|&&c| c != '\0').collect())
+            .collect()
+    }
+}
+
+#[test]
+fn progress_redraws_in_place_within_the_width_and_is_cleared() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    for width in [40, 60, 80, 120] {
+        let out = under_pty(
+            width,
+            "xterm",
+            "-r 150 'sleep 0.002' -n 'a command with a rather long name to cut' 'sleep 0.001'",
+        );
+        let raw = String::from_utf8_lossy(&out);
+        assert!(raw.contains("runs ·"), "width {width}: no progress drawn");
+        assert!(raw.contains("\x1b[J"), "width {width}: no erase");
+        // Everything up to the report is the reminder and the progress
+        // display (the report itself fits the width by its own tests).
+        let report = raw.find("Command 1").expect("the report follows");
+        // Lines before the first drawing (reminders) are not the display's.
+        let first = raw[..raw.find('\x1b').unwrap()]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let mut screen = Screen::new(width);
+        screen.feed(raw[first..report].as_bytes());
+        assert_eq!(
+            screen.wrapped, 0,
+            "width {width}: some line reached the last column and wrapped:\n{raw}"
+        );
+        screen.feed(raw[report..].as_bytes());
+        let lines = screen.lines();
+        let stale: Vec<_> = lines.iter().filter(|l| l.contains("runs ·")).collect();
+        assert!(
+            stale.is_empty(),
+            "width {width}: progress left on screen: {stale:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("Command 1")),
+            "width {width}: the report follows"
+        );
+        // The last escape sequence before the report is the erase.
+        let last_escape = raw[..report].rfind('\x1b').unwrap();
+        assert_eq!(&raw[last_escape..last_escape + 3], "\x1b[J");
+    }
+}
+
+#[test]
+fn no_escape_sequences_for_a_dumb_terminal() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    let out = under_pty(80, "dumb", "-r 100 'sleep 0.002'");
+    assert!(!out.contains(&0x1b), "{}", String::from_utf8_lossy(&out));
+    assert!(String::from_utf8_lossy(&out).contains("Command 1"));
+}
+
+#[test]
+fn no_progress_into_a_pipe() {
+    let out = Command::new(bestguess())
+        .args(["-r", "100", "sleep 0.002"])
+        .env("TERM", "xterm")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!out.stderr.contains(&0x1b));
+    assert!(!out.stdout.contains(&0x1b));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("runs ·"));
+}
