@@ -13,6 +13,9 @@
 # into what it reports).
 #
 # Usage: bench/overhead.sh [RUNS_PER_ROUND] [ROUNDS]     (defaults 500 40)
+# BESTGUESS_OPTS: extra bestguess options for every bestguess run (split on
+# blanks), e.g. BESTGUESS_OPTS="--counters task-clock" to measure what the
+# counters add; the reference loop is unchanged.
 # Many short alternating rounds: this VM's speed drifts by up to 30 % over
 # seconds, so long rounds would measure the drift, not the tools.
 # Targets: CPU <= 1.02, wall <= 1.03, elapsed <= 1.05, max RSS <= 1.10,
@@ -27,6 +30,7 @@ trap 'rm -rf "$work"' EXIT
 
 cargo build --release --quiet
 bg=target/release/bestguess
+read -r -a opts <<< "${BESTGUESS_OPTS:-}"
 cc -O2 -static -o "$work/ref_loop" bench/ref_loop.c
 
 now() { date +%s%N; }
@@ -40,12 +44,12 @@ for r in $(seq "$rounds"); do
     # ABBA: alternate which tool goes first, so neither always meets the
     # machine right after the other.
     if (( r % 2 )); then
-        t0=$(now); "$bg" -Q -r "$runs" -o "$work/bg.csv" "$prog"; t1=$(now)
+        t0=$(now); "$bg" -Q "${opts[@]}" -r "$runs" -o "$work/bg.csv" "$prog"; t1=$(now)
         "$work/ref_loop" "$runs" "$prog" > "$work/ref.txt"; t2=$(now)
         bg_ns=$((t1 - t0)); ref_ns=$((t2 - t1))
     else
         t0=$(now); "$work/ref_loop" "$runs" "$prog" > "$work/ref.txt"; t1=$(now)
-        "$bg" -Q -r "$runs" -o "$work/bg.csv" "$prog"; t2=$(now)
+        "$bg" -Q "${opts[@]}" -r "$runs" -o "$work/bg.csv" "$prog"; t2=$(now)
         ref_ns=$((t1 - t0)); bg_ns=$((t2 - t1))
     fi
     # Raw CSV columns: 14 total CPU time, 13 wall, 8 max RSS (bytes).
@@ -64,7 +68,7 @@ fmt() { awk -v v="$1" 'BEGIN {printf "%.3f", v}'; }
 per_run() { awk -v v="$1" -v n="$runs" 'BEGIN {printf "%.1f", v / n / 1000}'; }
 
 echo
-echo "$prog, $rounds alternating rounds of $runs runs each ($(date -u +%F), $(nproc) cores)"
+echo "$prog, $rounds alternating rounds of $runs runs each ($(date -u +%F), $(nproc) cores)${opts[*]:+, bestguess options: ${opts[*]}}"
 echo "(values: median over rounds of each round's median; ratio: median of per-round ratios)"
 printf '%-28s %12s %12s %8s\n' "" bestguess reference ratio
 printf '%-28s %12s %12s %8s\n' "median CPU time (us)" "$(colmed 1)" "$(colmed 2)" "$(fmt "$(ratio_med 1 2)")"
@@ -74,7 +78,7 @@ printf '%-28s %12s %12s %8s\n' "median max RSS (KiB)" "$(colmed 7)" "$(colmed 8)
 
 echo
 echo "20,000-run experiment: max RSS reported, first vs last thousand runs"
-"$bg" -Q -r 20000 -o "$work/big.csv" "$prog"
+"$bg" -Q "${opts[@]}" -r 20000 -o "$work/big.csv" "$prog"
 first=$(awk -F, 'NR >= 2 && NR <= 1001 {print $8}' "$work/big.csv" | median)
 last=$(tail -n 1000 "$work/big.csv" | awk -F, '{print $8}' | median)
 printf 'first 1000: %s bytes, last 1000: %s bytes, change %s%%\n' "$first" "$last" \

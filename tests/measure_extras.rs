@@ -72,20 +72,37 @@ fn task_clock_us(m: &Measurement) -> f64 {
 
 const BUSY: &str = "i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done";
 
-#[test]
-fn task_clock_agrees_with_total_cpu_time_for_a_cpu_bound_command() {
-    for m in measure(&software(), sh(BUSY), 3) {
-        let cpu = (m.user_us + m.system_us) as f64;
+/// task-clock against user + system time, over several runs. They measure
+/// the same CPU time, except that on a virtual machine the scheduler's
+/// runtime (rusage) excludes steal time — the hypervisor running another
+/// guest while the command held the CPU — and task-clock includes it: while
+/// other builds loaded this 2-vCPU VM, task-clock read from 3 % to 31 %
+/// more (and /proc/stat showed steal). So task-clock must never be below
+/// the CPU time (it would have missed work), and the least disturbed run
+/// must agree within a few percent.
+fn assert_agree(runs: &[Measurement]) {
+    let mut best = f64::INFINITY;
+    for m in runs {
+        let (tc, cpu) = (task_clock_us(m), (m.user_us + m.system_us) as f64);
         assert!(
             cpu >= 20_000.0,
             "the command must run at least 20 ms ({cpu} us)"
         );
-        let tc = task_clock_us(&m);
         assert!(
-            (tc - cpu).abs() / cpu < 0.03,
-            "task-clock {tc} us vs user+system {cpu} us"
+            tc >= cpu * 0.97,
+            "task-clock {tc} us < user+system {cpu} us"
         );
-        let pf = extras(&m).counters[1].reading().unwrap().value as i64;
+        best = best.min(tc / cpu);
+    }
+    assert!(best <= 1.04, "task-clock / CPU time is {best} at best");
+}
+
+#[test]
+fn task_clock_agrees_with_total_cpu_time_for_a_cpu_bound_command() {
+    let runs = measure(&software(), sh(BUSY), 5);
+    assert_agree(&runs);
+    for m in &runs {
+        let pf = extras(m).counters[1].reading().unwrap().value as i64;
         // rusage counts the faults of the spawn before exec, the counter
         // only those from exec on.
         let rusage_pf = m.minor_faults + m.major_faults;
@@ -99,16 +116,10 @@ fn task_clock_agrees_with_total_cpu_time_for_a_cpu_bound_command() {
 #[test]
 fn counters_include_the_processes_a_command_starts() {
     // The subshell forks: the loop runs in a child of the measured shell.
+    // Without the child's share, task-clock would be a small fraction of
+    // the CPU time (which includes the child, reaped by the shell).
     let script = format!("( {BUSY} ); :");
-    for m in measure(&software(), sh(&script), 3) {
-        let cpu = (m.user_us + m.system_us) as f64;
-        let tc = task_clock_us(&m);
-        assert!(cpu >= 20_000.0);
-        assert!(
-            (tc - cpu).abs() / cpu < 0.03,
-            "task-clock {tc} us vs user+system of the shell and its child {cpu} us"
-        );
-    }
+    assert_agree(&measure(&software(), sh(&script), 5));
 }
 
 #[test]

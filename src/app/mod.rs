@@ -127,6 +127,9 @@ fn dispatch(
         Config::ShowLimits => print(&mut stdout, &run::limits()?),
         Config::Run(rc) => {
             drop(stdout);
+            for warning in &rc.warnings {
+                eprintln!("{program}: warning: {warning}");
+            }
             run::run(*rc, command_line)
         }
         Config::Report(rc) => {

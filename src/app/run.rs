@@ -11,8 +11,9 @@ use super::{exit, AppError};
 use crate::cli::RunConfig;
 use crate::data::{Dataset, RawCsvWriter, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
+use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
-use crate::measure::{resolve, sys};
+use crate::measure::{counters, resolve, sys};
 
 /// Stores every run in memory and, with `-o`, writes it to the raw CSV
 /// (flushed per row); shows progress if asked to.
@@ -54,9 +55,27 @@ pub fn limits() -> Result<String, AppError> {
          \x20 spawns the commands; no command's max RSS can be reported below it.\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
-         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n",
-        floor as f64 / (1024.0 * 1024.0)
+         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}",
+        floor as f64 / (1024.0 * 1024.0),
+        probe_counters(&mut launcher)
     ))
+}
+
+/// What `--limits` says about CPU time accounting and counters: every
+/// counter is opened once by the launcher to see which work here.
+fn probe_counters(launcher: &mut Launcher) -> String {
+    let all = ExtrasConfig {
+        counters: counters::COUNTERS.iter().collect(),
+        ..ExtrasConfig::default()
+    };
+    match launcher.set_up(&all) {
+        Ok(reply) => counters::limits_text(
+            &reply.counter_errors,
+            counters::paranoid_level(),
+            counters::cpu_accounting(),
+        ),
+        Err(e) => format!("  Counters: could not be probed ({e}).\n"),
+    }
 }
 
 pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> {

@@ -5,15 +5,69 @@
 //! lines are skipped; CRLF line ends and a missing final newline are fine.
 //! Lines are command strings exactly like command-line arguments: they are
 //! split into words (or given to `-s`), never passed to a shell implicitly.
+//!
+//! The file must be UTF-8 text: a leading byte-order mark is ignored, and an
+//! invalid byte or a control character (NUL, escape, a lone carriage
+//! return…; tabs are fine) is an error naming the line and the byte, rather
+//! than a command that later "is not found".
 
 use super::args::{name_last, CommandArg};
 use super::UsageError;
 
+/// Parse the bytes of a command file named `path` (for messages).
+pub fn parse_bytes(path: &str, bytes: &[u8]) -> Result<Vec<CommandArg>, UsageError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(path, text),
+        Err(e) => {
+            let (before, after) = bytes.split_at(e.valid_up_to());
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+            Err(UsageError(format!(
+                "{path}, line {line}: byte 0x{:02X} at column {column} is not UTF-8 text; save the command file as UTF-8",
+                after[0]
+            )))
+        }
+    }
+}
+
+/// Where `text` holds a control character other than those `allowed`:
+/// its column (in characters, from 1) and the character.
+pub fn control_char(text: &str, allowed: &[char]) -> Option<(usize, char)> {
+    text.chars()
+        .enumerate()
+        .find(|(_, c)| c.is_control() && !allowed.contains(c))
+        .map(|(i, c)| (i + 1, c))
+}
+
+/// How a message names a control character: `U+0000 (NUL)`.
+pub fn describe_control(c: char) -> String {
+    const C0: [&str; 32] = [
+        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "TAB", "LF", "VT", "FF",
+        "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",
+        "SUB", "ESC", "FS", "GS", "RS", "US",
+    ];
+    let code = c as u32;
+    match C0.get(code as usize) {
+        Some(name) => format!("U+{code:04X} ({name})"),
+        None if code == 0x7F => "U+007F (DEL)".to_string(),
+        None => format!("U+{code:04X}"),
+    }
+}
+
 /// Parse the text of a command file named `path` (for messages).
 pub fn parse(path: &str, text: &str) -> Result<Vec<CommandArg>, UsageError> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut commands = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in text.split('\n').enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
+        if let Some((column, c)) = control_char(line, &['\t']) {
+            return Err(UsageError(format!(
+                "{path}, line {}: control character {} at column {column}; a command file holds one command per line as plain text",
+                i + 1,
+                describe_control(c)
+            )));
+        }
         if line.trim().is_empty() {
             continue;
         }
@@ -98,6 +152,44 @@ mod tests {
         );
         let e = parse("cmds.txt", "ls\n-n a\n-n b\n").unwrap_err();
         assert!(e.0.contains("line 3"), "{}", e.0);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_ignored() {
+        assert_eq!(
+            parse_bytes("f", b"\xEF\xBB\xBFls\n-n list\n").unwrap(),
+            [CommandArg {
+                text: "ls".into(),
+                name: Some("list".into())
+            }]
+        );
+    }
+
+    #[test]
+    fn control_characters_and_bad_bytes_name_the_line() {
+        let e = parse_bytes("cmds.txt", b"ls\n\necho a\0b\n").unwrap_err();
+        assert_eq!(
+            e.0,
+            "cmds.txt, line 3: control character U+0000 (NUL) at column 7; a command file holds one command per line as plain text"
+        );
+        let e = parse("cmds.txt", "ls\r\nx\x1b[1m\r\n").unwrap_err();
+        assert!(
+            e.0.starts_with("cmds.txt, line 2: control character U+001B (ESC) at column 2"),
+            "{}",
+            e.0
+        );
+        let e = parse("f", "a\rb\n").unwrap_err();
+        assert!(
+            e.0.contains("U+000D (CR)"),
+            "a lone CR is not a line end: {}",
+            e.0
+        );
+        let e = parse_bytes("f", b"ls\nab\xFFc\n").unwrap_err();
+        assert_eq!(
+            e.0,
+            "f, line 2: byte 0xFF at column 3 is not UTF-8 text; save the command file as UTF-8"
+        );
+        assert_eq!(pairs("a\tb\n"), [("a\tb".into(), None)], "tabs are fine");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::args::{Args, CommandArg, ReportSwitch};
 use super::generate::Generate;
 use super::settings::Settings;
-use super::{cmdfile, UsageError};
+use super::{cmdfile, habits, UsageError};
 use crate::analysis::RankingSettings;
 use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
 use crate::export::Format;
@@ -120,6 +120,9 @@ pub struct RunConfig {
     /// `--seed` was given (otherwise the seed is chosen and printed).
     pub seed_given: bool,
     pub output: Output,
+    /// One-line warnings for standard error (habits that may not do what
+    /// the user meant); the experiment runs as given.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -236,36 +239,56 @@ fn check_stdout_once(args: &Args, exports: &Exports) -> Result<(), UsageError> {
     Ok(())
 }
 
+/// The largest `-r` and `-w`: a billion runs of the fastest command take
+/// weeks; a larger number is a typo, not an experiment.
+pub const MAX_RUNS: u64 = 1_000_000_000;
+
+/// The largest `--timeout`, in seconds (about 31 years).
+pub const MAX_TIMEOUT: f64 = 1e9;
+
 fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
-    let runs = count(args.runs.as_deref(), "-r/--runs", 1)?.unwrap_or(1);
-    let warmup = count(args.warmup.as_deref(), "-w/--warmup", 0)?.unwrap_or(0);
+    let runs = count(args.runs.as_deref(), "-r/--runs", 1, MAX_RUNS)?.unwrap_or(1);
+    let warmup = count(args.warmup.as_deref(), "-w/--warmup", 0, MAX_RUNS)?.unwrap_or(0);
     let order = match args.order.as_deref() {
         None => Order::Sequential,
         Some(o) => o.parse().map_err(UsageError)?,
     };
     let seed = match args.seed.as_deref() {
         None => None,
-        Some(s) => Some(s.parse::<u64>().map_err(|_| {
+        Some(s) => Some(s.trim().parse::<u64>().map_err(|_| {
             UsageError(format!(
-                "--seed expects a whole number from 0 to 18446744073709551615, got '{s}'"
+                "--seed expects a whole number from 0 to {}, got '{s}'",
+                u64::MAX
             ))
         })?),
     };
     let timeout = match args.timeout.as_deref() {
         None => None,
         Some(t) => Some(
-            t.parse::<f64>()
+            t.trim()
+                .parse::<f64>()
                 .ok()
-                .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+                .filter(|s| (1e-6..=MAX_TIMEOUT).contains(s))
                 .map(Duration::from_secs_f64)
                 .ok_or_else(|| {
                     UsageError(format!(
-                        "--timeout expects a number of seconds greater than 0, got '{t}'"
+                        "--timeout expects a number of seconds from 0.000001 to {MAX_TIMEOUT:.0}, got '{t}'"
                     ))
                 })?,
         ),
     };
-    let shell = args.shell.clone().unwrap_or_default();
+    if let Some(problem) = args.output.as_deref().and_then(habits::output_word) {
+        return Err(UsageError(problem).into());
+    }
+    let mut warnings = Vec::new();
+    // Hyperfine 2.0's two shell words: "none" (its default, and ours) and
+    // "default" (the platform shell).
+    let shell = match args.shell.as_deref() {
+        None | Some("none") => String::new(),
+        Some("default") => "/bin/sh -c".to_string(),
+        Some(s) => s.to_string(),
+    };
+    check_text(&shell, "-s/--shell")?;
     let shell_words = if shell.is_empty() {
         None
     } else {
@@ -276,15 +299,16 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
             )
             .into());
         }
+        warnings.extend(habits::shell_hint(&shell, &words));
         Some(words)
     };
     let mut commands: Vec<CommandArg> = args.positional.clone();
     for path in &args.files {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::CommandFile {
+        let bytes = std::fs::read(path).map_err(|source| ConfigError::CommandFile {
             path: path.clone(),
             source,
         })?;
-        commands.extend(cmdfile::parse(path, &text)?);
+        commands.extend(cmdfile::parse_bytes(path, &bytes)?);
     }
     if commands.is_empty() {
         return Err(UsageError(
@@ -293,7 +317,27 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         )
         .into());
     }
+    if shell_words.is_none() {
+        let texts = commands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("command {} ({})", i + 1, quoted(&c.text)), &c.text))
+            .chain(
+                args.hooks
+                    .iter()
+                    .map(|(kind, text)| (format!("{} {}", kind.option(), quoted(text)), text)),
+            );
+        let mut found = texts.filter_map(|(what, text)| habits::shell_syntax_warning(&what, text));
+        if let Some(first) = found.next() {
+            let more = found.count();
+            warnings.push(match more {
+                0 => first,
+                n => format!("{first} (as do {n} more commands or hooks)"),
+            });
+        }
+    }
     let to_hook = |text: &str, what: &str| -> Result<Hook, UsageError> {
+        check_text(text, what)?;
         let argv = match &shell_words {
             Some(words) => {
                 let mut argv = words.clone();
@@ -343,7 +387,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     let mut plans = Vec::with_capacity(n);
     for (i, c) in commands.into_iter().enumerate() {
         plans.push(CommandPlan {
-            command: to_hook(&c.text, &format!("command {} ('{}')", i + 1, c.text))?,
+            command: to_hook(&c.text, &format!("command {} ({})", i + 1, quoted(&c.text)))?,
             name: c.name,
             hooks: Hooks {
                 prepare: prepare[i].clone(),
@@ -368,19 +412,49 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         raw_output: args.output,
         seed_given: seed.is_some(),
         output,
+        warnings,
     })
 }
 
-/// A whole-number count of at least `min`.
-fn count(value: Option<&str>, option: &str, min: u64) -> Result<Option<u64>, UsageError> {
+/// A command's text in a message: quoted, control characters escaped so
+/// the message stays one line.
+fn quoted(text: &str) -> String {
+    let mut s = String::from("'");
+    for c in text.chars() {
+        if c.is_control() {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s.push('\'');
+    s
+}
+
+/// A command, hook or shell may hold tabs and line breaks (a multi-line
+/// script under -s), but no other control character: a NUL cannot be
+/// passed to a program at all, and an escape or a carriage return is a
+/// paste accident that would make every report lie about the command.
+fn check_text(text: &str, what: &str) -> Result<(), UsageError> {
+    match cmdfile::control_char(text, &['\t', '\n']) {
+        None => Ok(()),
+        Some((column, c)) => Err(UsageError(format!(
+            "{what} contains the control character {} at column {column}; remove it",
+            cmdfile::describe_control(c)
+        ))),
+    }
+}
+
+/// A whole number from `min` to `max`.
+fn count(value: Option<&str>, option: &str, min: u64, max: u64) -> Result<Option<u64>, UsageError> {
     let Some(v) = value else { return Ok(None) };
     match v.trim().parse::<u64>() {
-        Ok(n) if n >= min => Ok(Some(n)),
-        Ok(_) => Err(UsageError(format!(
-            "{option} is {v}, nothing to do: it must be at least {min}"
+        Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
+        Ok(0) => Err(UsageError(format!(
+            "{option} is 0, nothing to do: it must be a whole number from {min} to {max}"
         ))),
-        Err(_) => Err(UsageError(format!(
-            "{option} expects a whole number of at least {min}, got '{v}'"
+        _ => Err(UsageError(format!(
+            "{option} expects a whole number from {min} to {max}, got '{v}'"
         ))),
     }
 }
@@ -419,6 +493,20 @@ mod tests {
         );
         let r = run(&["echo 'a b'"]);
         assert_eq!(r.plan.commands[0].command.argv, ["echo", "a b"]);
+    }
+
+    #[test]
+    fn hyperfines_none_and_default_shells() {
+        let r = run(&["--shell", "default", "echo $HOME"]);
+        assert_eq!(r.plan.shell, "/bin/sh -c");
+        assert_eq!(
+            r.plan.commands[0].command.argv,
+            ["/bin/sh", "-c", "echo $HOME"]
+        );
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+        let r = run(&["--shell=none", "echo hi"]);
+        assert_eq!(r.plan.shell, "");
+        assert_eq!(r.plan.commands[0].command.argv, ["echo", "hi"]);
     }
 
     #[test]

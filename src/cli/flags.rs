@@ -266,7 +266,7 @@ fn build() -> Vec<Flag> {
             "shell",
             "SHELL",
             Run,
-            "Run commands as SHELL words + the command as one argument, e.g. \"/bin/sh -c\"",
+            "Run commands as SHELL words + the command as one argument, e.g. \"/bin/sh -c\" (default: none)",
             |a, v| a.shell = Some(v),
         )
         .short('s')

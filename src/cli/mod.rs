@@ -9,6 +9,7 @@ pub mod cmdfile;
 pub mod config;
 pub mod flags;
 pub mod generate;
+pub mod habits;
 pub mod help;
 pub mod settings;
 

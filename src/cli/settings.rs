@@ -131,17 +131,22 @@ fn bad(name: &str, value: &str, expected: &str) -> UsageError {
     ))
 }
 
+/// A finite number; the message says why `value` is not one and what is
+/// accepted.
 fn number(name: &str, value: &str, expected: &str) -> Result<f64, UsageError> {
-    value
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| bad(name, value, expected))
+    match value.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(v) if v.is_nan() => Err(bad(name, value, expected)),
+        Ok(_) => Err(UsageError(format!(
+            "setting {name}={value} is invalid: {value} is beyond the largest number this program can hold (about 1.8e308); expected {expected}"
+        ))),
+        Err(_) => Err(bad(name, value, expected)),
+    }
 }
 
 fn amount(name: &str, value: &str) -> Result<Threshold, UsageError> {
     let expected =
-        "microseconds (e.g. 500) or a percentage of the best median (e.g. 2%), not negative";
+        "a number of microseconds from 0 up (e.g. 500) or a percentage of the best median from 0% up (e.g. 2%)";
     let (digits, percent) = match value.strip_suffix('%') {
         Some(d) => (d.trim(), true),
         None => (
@@ -217,6 +222,17 @@ mod tests {
         }
         assert_eq!(s, Settings::default(), "a rejected setting changes nothing");
         assert!(s.apply("width=30").unwrap_err().0.contains("40 to 1024"));
+        // Every message states the accepted range, and never a wrong reason.
+        let e = s.apply("effect=1e400").unwrap_err().0;
+        assert!(
+            e.contains("beyond the largest number") && e.contains("from 0 up"),
+            "{e}"
+        );
+        assert!(!e.contains("negative"), "{e}");
+        let e = s.apply("effect=-1").unwrap_err().0;
+        assert!(e.contains("from 0 up"), "{e}");
+        let e = s.apply("alpha=1e999").unwrap_err().0;
+        assert!(e.contains("between 0 and 1"), "{e}");
         assert!(s
             .apply("alpha=1")
             .unwrap_err()

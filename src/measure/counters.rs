@@ -181,13 +181,18 @@ pub struct OpenFailure {
 
 impl fmt::Display for OpenFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = self.counter.name;
+        write!(f, "{} not measured: {}", self.counter.name, self.reason())
+    }
+}
+
+impl OpenFailure {
+    /// Why, and what would enable it (without the counter's name).
+    pub fn reason(&self) -> String {
         let hardware = self.counter.source == Source::Hardware;
         let why = match self.errno {
             libc::ENOENT | libc::EOPNOTSUPP | libc::ENODEV if hardware => {
-                "this machine has no hardware performance counters (no PMU, usual in virtual \
-                 machines); run on bare metal or give the VM a virtual PMU (e.g. KVM/QEMU \
-                 `-cpu host`, VMware 'virtualize CPU performance counters')"
+                "no hardware performance counters here (no PMU, usual in virtual machines); \
+                 run on bare metal or give the VM a virtual PMU (e.g. QEMU/KVM -cpu host)"
                     .to_string()
             }
             libc::ENOENT | libc::EOPNOTSUPP | libc::ENODEV | libc::EINVAL => {
@@ -208,7 +213,77 @@ impl fmt::Display for OpenFailure {
             libc::EBUSY => "the PMU is in use by another program".to_string(),
             e => std::io::Error::from_raw_os_error(e).to_string(),
         };
-        write!(f, "{name} not measured: {why}")
+        why
+    }
+}
+
+/// The `--limits` lines about CPU time accounting and counters. `errors`
+/// holds, for every counter of [`COUNTERS`], the errno of opening it (0:
+/// it works here).
+pub fn limits_text(errors: &[i32], paranoid: Option<i32>, accounting: Option<&str>) -> String {
+    let mut s = String::from("  CPU time: ");
+    s.push_str(match accounting {
+        Some("tick") => {
+            "this kernel splits user/system time by timer-tick samples\n  \
+             (CONFIG_TICK_CPU_ACCOUNTING): a short run's split is rough, total CPU time is precise.\n"
+        }
+        Some(_) => "this kernel measures user/system time at kernel entry and exit (precise split).\n",
+        None => {
+            "kernel configuration not readable; with tick-based accounting (most distributions)\n  \
+             a short run's user/system split is rough, total CPU time is precise.\n"
+        }
+    });
+    let works: Vec<&str> = COUNTERS
+        .iter()
+        .zip(errors)
+        .filter(|(_, &e)| e == 0)
+        .map(|(c, _)| c.name)
+        .collect();
+    s.push_str(&format!(
+        "  Counters (--counters) that work here: {}.\n",
+        if works.is_empty() {
+            "none".to_string()
+        } else {
+            works.join(", ")
+        }
+    ));
+    // Failures grouped by reason: one line for all six hardware counters.
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for (c, &errno) in COUNTERS.iter().zip(errors).filter(|(_, &e)| e != 0) {
+        let why = OpenFailure {
+            counter: c,
+            errno,
+            paranoid,
+        }
+        .reason();
+        match groups.iter_mut().find(|(w, _)| *w == why) {
+            Some((_, names)) => names.push(c.name),
+            None => groups.push((why, vec![c.name])),
+        }
+    }
+    for (why, names) in groups {
+        s.push_str(&format!("  Not available: {}: {why}.\n", names.join(", ")));
+    }
+    if let Some(p) = paranoid {
+        s.push_str(&format!("  kernel.perf_event_paranoid = {p}.\n"));
+    }
+    s
+}
+
+/// How this kernel accounts user and system time: `"tick"` or `"virt"`,
+/// from its configuration in `/boot`, if readable.
+pub fn cpu_accounting() -> Option<&'static str> {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").ok()?;
+    let config = std::fs::read_to_string(format!("/boot/config-{}", release.trim())).ok()?;
+    if config.lines().any(|l| l == "CONFIG_TICK_CPU_ACCOUNTING=y") {
+        Some("tick")
+    } else if config
+        .lines()
+        .any(|l| l.starts_with("CONFIG_VIRT_CPU_ACCOUNTING") && l.ends_with("=y"))
+    {
+        Some("virt")
+    } else {
+        None
     }
 }
 
@@ -285,6 +360,20 @@ mod tests {
     }
 
     #[test]
+    fn limits_group_counters_by_reason() {
+        let mut errors = [0; 10];
+        errors[4..].fill(libc::ENOENT);
+        let text = limits_text(&errors, Some(2), Some("tick"));
+        assert!(
+            text.contains("work here: task-clock, page-faults, context-switches, cpu-migrations.")
+        );
+        assert!(text.contains("Not available: instructions, cycles, branches, branch-misses, cache-references, cache-misses: no hardware performance"));
+        assert!(text.contains("CONFIG_TICK_CPU_ACCOUNTING"));
+        assert!(text.contains("perf_event_paranoid = 2"));
+        assert!(limits_text(&[libc::EACCES; 10], None, None).contains("work here: none."));
+    }
+
+    #[test]
     fn open_failures_say_what_would_enable_the_counter() {
         let cycles = by_name("cycles").unwrap();
         let no_pmu = OpenFailure {
@@ -293,7 +382,7 @@ mod tests {
             paranoid: Some(2),
         }
         .to_string();
-        assert!(no_pmu.starts_with("cycles not measured: this machine has no hardware"));
+        assert!(no_pmu.starts_with("cycles not measured: no hardware performance counters"));
         let denied = OpenFailure {
             counter: by_name("task-clock").unwrap(),
             errno: libc::EACCES,

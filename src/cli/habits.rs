@@ -1,0 +1,202 @@
+//! Hyperfine habits that would silently measure something else, caught
+//! loudly.
+//!
+//! BestGuess runs a command without a shell unless `-s` gives one, and `-s`
+//! is a prefix of words to which the command is appended as one argument (no
+//! `-c` is added). Hyperfine 1.x ran everything through `sh -c`, Hyperfine
+//! 2.0 adds `-c` to `--shell bash` itself, and Hyperfine's `-s` is
+//! `--setup`. These checks turn each of those habits into a one-line
+//! warning on standard error; the experiment still runs as given, since a
+//! literal `|` or `$` may be exactly what the user meant.
+
+/// What a command's text contains that only a shell would interpret, if
+/// anything: the first such construct outside quotes (or `$` and backquotes
+/// inside double quotes, which a shell also expands).
+pub fn shell_syntax(text: &str) -> Option<&'static str> {
+    let mut single = false;
+    let mut double = false;
+    let mut escaped = false;
+    let mut word_start = true;
+    for c in text.chars() {
+        let at_word_start = word_start;
+        word_start = false;
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        if single {
+            single = c != '\'';
+            continue;
+        }
+        let found = match c {
+            '\\' => {
+                escaped = true;
+                None
+            }
+            '"' => {
+                double = !double;
+                None
+            }
+            '$' => Some("$ (a variable or substitution)"),
+            '`' => Some("` (command substitution)"),
+            _ if double => None,
+            '\'' => {
+                single = true;
+                None
+            }
+            '|' => Some("| (a pipe)"),
+            '>' | '<' => Some("> or < (a redirection)"),
+            ';' => Some("; (a command separator)"),
+            '&' => Some(if text.contains("&&") {
+                "&& (a command list)"
+            } else {
+                "& (a background job)"
+            }),
+            '*' | '?' | '[' => Some("*, ? or [ (a file name pattern)"),
+            '~' if at_word_start => Some("~ (the home directory)"),
+            '(' | ')' => Some("( or ) (a subshell)"),
+            c if c.is_whitespace() => {
+                word_start = true;
+                None
+            }
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// The warning for a command (or hook) with shell syntax and no `-s`.
+pub fn shell_syntax_warning(what: &str, text: &str) -> Option<String> {
+    shell_syntax(text).map(|syntax| {
+        format!(
+            "{what} contains {syntax} but no shell interprets it (it runs as given, word by word); for a shell add -s \"/bin/sh -c\""
+        )
+    })
+}
+
+/// Shells (and interpreters) whose last word before the command should be
+/// `-c`.
+const SHELLS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "oksh", "yash", "ash", "busybox", "fish",
+    "csh", "tcsh", "pwsh", "nu", "elvish", "xonsh",
+];
+
+/// A hint for a `-s` value (already split into words) that will not do
+/// what a Hyperfine user expects: a shell without `-c` (Hyperfine 2.0 adds
+/// it, BestGuess does not), or a lone word that is not a shell (Hyperfine's
+/// `-s` is `--setup`).
+pub fn shell_hint(shell: &str, words: &[String]) -> Option<String> {
+    let first = words.first()?;
+    let name = first.rsplit('/').next().unwrap_or(first);
+    let ends_with_c = words.last().is_some_and(|w| {
+        w == "-c" || (w.starts_with('-') && !w.starts_with("--") && w.ends_with('c'))
+    });
+    if SHELLS.contains(&name) && !ends_with_c {
+        let mut fixed = words.join(" ");
+        fixed.push_str(" -c");
+        return Some(format!(
+            "-s \"{shell}\" gives each command to {name} as a script file name (BestGuess adds no -c); to run it as a command line write -s \"{fixed}\""
+        ));
+    }
+    if words.len() == 1 && !SHELLS.contains(&name) {
+        return Some(format!(
+            "-s \"{shell}\" is not a shell: -s is the shell each command runs in (e.g. -s \"/bin/sh -c\"); for Hyperfine's -s (run once before the runs) write --setup"
+        ));
+    }
+    None
+}
+
+/// Hyperfine's `--output WHERE` words, which mean something else for
+/// BestGuess's `-o/--output FILE` (the raw data): refused, with what to
+/// type instead, rather than creating a file named `null`.
+pub fn output_word(path: &str) -> Option<String> {
+    let instead = match path {
+        "null" => "the commands' output already goes to /dev/null (Hyperfine's --output=null); leave the option out",
+        "inherit" => "to let commands write to this terminal (Hyperfine's --output=inherit) use --show-output",
+        "pipe" => "feeding the commands' output through a pipe (Hyperfine's --output=pipe) is not supported; their output goes to /dev/null",
+        _ => return None,
+    };
+    Some(format!(
+        "-o/--output {path}: -o names the file for BestGuess's raw data (CSV); {instead}; for a file really named {path} write -o ./{path}"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_syntax_outside_quotes_is_found() {
+        for (text, what) in [
+            ("echo $HOME | cat", "$"),
+            ("ls | wc -l", "|"),
+            ("ls > out", ">"),
+            ("sort < in", "<"),
+            ("true; false", ";"),
+            ("make && make test", "&&"),
+            ("sleep 1 &", "&"),
+            ("echo `date`", "`"),
+            ("ls *.rs", "*"),
+            ("ls file?.txt", "?"),
+            ("ls [ab].txt", "["),
+            ("ls ~/src", "~"),
+            ("(cd /tmp)", "("),
+            ("echo \"$HOME\"", "$"),
+        ] {
+            let found = shell_syntax(text).unwrap_or_else(|| panic!("nothing in {text}"));
+            assert!(found.contains(what), "{text}: {found}");
+        }
+    }
+
+    #[test]
+    fn quoted_and_escaped_characters_are_not_shell_syntax() {
+        for text in [
+            "grep 'a|b' file",
+            "grep \"a|b;c>d\" file",
+            "echo \\$HOME \\| x",
+            "echo '$HOME'",
+            "ls -l /usr/bin",
+            "sleep 0.1",
+            "echo a~b",
+            "make -j {threads}",
+            "",
+        ] {
+            assert_eq!(shell_syntax(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn shells_without_c_and_lone_non_shells_get_hints() {
+        let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        for s in ["bash", "/bin/bash", "zsh -f", "bash --norc"] {
+            let hint = shell_hint(s, &words(s)).unwrap_or_else(|| panic!("{s}"));
+            assert!(hint.contains(&format!("-s \"{s} -c\"")), "{hint}");
+        }
+        for s in [
+            "/bin/sh -c",
+            "bash -c",
+            "bash -ec",
+            "bash --norc -c",
+            "taskset -c 0",
+        ] {
+            assert_eq!(shell_hint(s, &words(s)), None, "{s}");
+        }
+        let hint = shell_hint("make", &words("make")).unwrap();
+        assert!(hint.contains("--setup"), "{hint}");
+    }
+
+    #[test]
+    fn hyperfine_output_words_are_refused_with_what_to_type() {
+        assert!(output_word("null")
+            .unwrap()
+            .contains("leave the option out"));
+        assert!(output_word("inherit").unwrap().contains("--show-output"));
+        assert!(output_word("pipe").unwrap().contains("not supported"));
+        assert!(output_word("null").unwrap().contains("-o ./null"));
+        assert_eq!(output_word("./null"), None);
+        assert_eq!(output_word("raw.csv"), None);
+    }
+}

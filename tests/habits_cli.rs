@@ -1,0 +1,264 @@
+//! Hyperfine habits handled loudly, and command-line input that must never
+//! be mistaken: each habit or hostile input drives the real `bestguess`.
+
+use std::fs;
+
+use bestguess::data::read_raw_csv;
+use predicates::prelude::*;
+
+fn bestguess() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("bestguess").unwrap()
+}
+
+fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+}
+
+// ---------------------------------------------------------------- habits
+
+#[test]
+fn shell_syntax_without_a_shell_warns_once_and_still_runs_as_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let a = bestguess()
+        .args(["-r", "2", "-o"])
+        .arg(&raw)
+        .args(["echo $HOME | cat", "--prepare", "true > /dev/null"])
+        .assert()
+        .success();
+    let err = stderr_of(&a);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(
+        warnings[0].starts_with(
+            "bestguess: warning: command 1 ('echo $HOME | cat') contains $ (a variable or substitution) but no shell interprets it"
+        ),
+        "{err}"
+    );
+    assert!(warnings[0].contains("add -s \"/bin/sh -c\""), "{err}");
+    assert!(
+        warnings[0].contains("as do 1 more"),
+        "the hook counts: {err}"
+    );
+    // It ran as given: echo with the literal words, twice, recorded.
+    let rows = read_raw_csv(fs::File::open(&raw).unwrap(), "raw").unwrap();
+    assert_eq!(rows.len(), 2);
+    assert!(rows
+        .iter()
+        .all(|r| r.command == "echo $HOME | cat" && r.exit_code == 0));
+}
+
+#[test]
+fn shell_syntax_under_a_shell_or_quoted_is_not_warned_about() {
+    for args in [
+        &["-s", "/bin/sh -c", "echo $HOME | cat"][..],
+        &["grep -c 'a|b' /dev/null"],
+        &["echo \\$HOME"],
+    ] {
+        let a = bestguess().arg("-Q").args(args).assert();
+        let err = stderr_of(&a);
+        assert!(!err.contains("warning"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_bare_shell_name_gets_a_hint_to_add_c() {
+    let a = bestguess()
+        .args(["-Q", "-i", "-r", "1", "--shell", "bash", "echo hi"])
+        .assert();
+    let err = stderr_of(&a);
+    assert!(
+        err.contains(
+            "warning: -s \"bash\" gives each command to bash as a script file name (BestGuess adds no -c); to run it as a command line write -s \"bash -c\""
+        ),
+        "{err}"
+    );
+    let a = bestguess()
+        .args(["-Q", "-r", "1", "-s", "bash -c", "echo hi"])
+        .assert()
+        .success();
+    assert!(!stderr_of(&a).contains("warning"));
+}
+
+#[test]
+fn hyperfines_s_for_setup_gets_a_hint() {
+    let a = bestguess().args(["-Q", "-i", "-s", "true", "x"]).assert();
+    let err = stderr_of(&a);
+    assert!(err.contains("-s \"true\" is not a shell"), "{err}");
+    assert!(err.contains("write --setup"), "{err}");
+}
+
+#[test]
+fn capital_v_prints_the_version() {
+    bestguess()
+        .arg("-V")
+        .assert()
+        .success()
+        .stdout(format!("bestguess {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn command_name_is_an_alias_of_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    bestguess()
+        .args(["-Q", "-r", "1", "-o"])
+        .arg(&raw)
+        .args(["true", "--command-name", "nothing", "false", "-i"])
+        .args(["--command-name=fails"])
+        .assert()
+        .success();
+    let rows = read_raw_csv(fs::File::open(&raw).unwrap(), "raw").unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["nothing", "fails"]);
+}
+
+#[test]
+fn hyperfines_output_words_are_refused_and_create_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (word, hint) in [
+        ("null", "leave the option out"),
+        ("inherit", "--show-output"),
+        ("pipe", "not supported"),
+    ] {
+        for spelling in [vec!["--output", word], vec!["-o", word]] {
+            bestguess()
+                .current_dir(dir.path())
+                .args(&spelling)
+                .arg("true")
+                .assert()
+                .code(1)
+                .stderr(
+                    predicate::str::contains(hint).and(predicate::str::contains(format!(
+                        "for a file really named {word} write -o ./{word}"
+                    ))),
+                );
+            assert!(!dir.path().join(word).exists(), "{spelling:?} made a file");
+        }
+    }
+    // ./null is a file name.
+    bestguess()
+        .current_dir(dir.path())
+        .args(["-Q", "-o", "./null", "true"])
+        .assert()
+        .success();
+    assert!(dir.path().join("null").exists());
+}
+
+// ---------------------------------------------------------------- hostile input
+
+#[test]
+fn control_bytes_in_a_command_file_name_the_byte_and_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cmds.txt");
+    for (bytes, message) in [
+        (
+            &b"true\n-n t\necho a\0b\n"[..],
+            "cmds.txt, line 3: control character U+0000 (NUL) at column 7",
+        ),
+        (
+            b"true\n\x1b[31mtrue\n",
+            "cmds.txt, line 2: control character U+001B (ESC) at column 1",
+        ),
+        (
+            b"true\xff\n",
+            "cmds.txt, line 1: byte 0xFF at column 5 is not UTF-8 text",
+        ),
+    ] {
+        fs::write(&file, bytes).unwrap();
+        bestguess()
+            .arg("-f")
+            .arg(&file)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_command_file_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cmds.txt");
+    let raw = dir.path().join("raw.csv");
+    fs::write(&file, b"\xEF\xBB\xBFtrue\r\n-n yes\r\n").unwrap();
+    bestguess()
+        .args(["-Q", "-r", "1", "-o"])
+        .arg(&raw)
+        .arg("-f")
+        .arg(&file)
+        .assert()
+        .success();
+    let rows = read_raw_csv(fs::File::open(&raw).unwrap(), "raw").unwrap();
+    assert_eq!(
+        (rows[0].command.as_str(), rows[0].name.as_str()),
+        ("true", "yes")
+    );
+}
+
+#[test]
+fn control_characters_in_command_line_commands_are_refused() {
+    bestguess()
+        .arg("echo \u{7}bell")
+        .assert()
+        .code(1)
+        .stderr(
+            "bestguess: error: command 1 ('echo \\u{7}bell') contains the control character U+0007 (BEL) at column 6; remove it\n",
+        );
+    bestguess()
+        .args(["true", "--setup", "x\ry"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "--setup contains the control character U+000D (CR)",
+        ));
+    // A multi-line script under a shell is fine.
+    bestguess()
+        .args(["-Q", "-s", "/bin/sh -c", "true\ntrue"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn numeric_errors_state_the_accepted_range() {
+    for (args, message) in [
+        (
+            &["-r", "18446744073709551615", "true"][..],
+            "-r/--runs expects a whole number from 1 to 1000000000, got '18446744073709551615'",
+        ),
+        (
+            &["-r", "0", "true"],
+            "-r/--runs is 0, nothing to do: it must be a whole number from 1 to 1000000000",
+        ),
+        (
+            &["-w", "99999999999999999999", "true"],
+            "-w/--warmup expects a whole number from 0 to 1000000000",
+        ),
+        (
+            &["--timeout", "1e30", "true"],
+            "--timeout expects a number of seconds from 0.000001 to 1000000000, got '1e30'",
+        ),
+        (
+            &["--timeout", "0", "true"],
+            "--timeout expects a number of seconds from 0.000001 to 1000000000",
+        ),
+        (
+            &["--seed", "-1", "true"],
+            "--seed expects a whole number from 0 to 18446744073709551615",
+        ),
+        (
+            &["-c", "effect=1e400", "true"],
+            "setting effect=1e400 is invalid: 1e400 is beyond the largest number",
+        ),
+        (&["-c", "width=1e400", "true"], "from 40 to 1024"),
+        (&["-c", "alpha=2", "true"], "between 0 and 1"),
+    ] {
+        let a = bestguess().args(args).assert().code(1);
+        let err = stderr_of(&a);
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(
+            !err.contains("not negative") && !err.contains("greater than 0"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
