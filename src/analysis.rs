@@ -15,7 +15,8 @@ pub use settings::{threshold, RankingSettings, Reference};
 
 use crate::data::{CommandRuns, Dataset, Metric};
 use crate::stats::{
-    rank, BestCaseSettingsError, Ranking, Sample, SampleError, SettingsError, Summary,
+    rank_with, BestCaseSettingsError, RankOptions, Ranking, Sample, SampleError, SettingsError,
+    Summary,
 };
 
 /// Statistics of one command.
@@ -44,8 +45,72 @@ pub enum AnalysisError {
     Sample { command: usize, source: SampleError },
     #[error("invalid setting: {0}")]
     Settings(#[from] SettingsError),
+    #[error("--reference {0}")]
+    Reference(String),
     #[error("invalid setting: {0}")]
     BestCase(#[from] BestCaseSettingsError),
+}
+
+/// The input position of the reference command, checked against the data.
+fn resolve_reference(dataset: &Dataset, reference: &Reference) -> Result<usize, AnalysisError> {
+    let k = dataset.commands.len();
+    match reference {
+        Reference::Number(n) if (1..=k).contains(n) => Ok(n - 1),
+        Reference::Number(n) => Err(AnalysisError::Reference(format!(
+            "{n}: there are only {k} commands; give a number from 1 to {k} or a command's name"
+        ))),
+        Reference::Name(name) => {
+            let by = |f: &dyn Fn(&CommandRuns) -> bool| -> Vec<usize> {
+                (0..k).filter(|&i| f(&dataset.commands[i])).collect()
+            };
+            let mut found = by(&|c| c.name == *name);
+            if found.is_empty() {
+                found = by(&|c| c.command == *name);
+            }
+            match found.as_slice() {
+                [i] => Ok(*i),
+                [] => Err(AnalysisError::Reference(format!(
+                    "'{name}' names no command: give a command's number (from 1), its name (-n) or its exact command text"
+                ))),
+                _ => Err(AnalysisError::Reference(format!(
+                    "'{name}' names {} commands: give the command's number instead",
+                    found.len()
+                ))),
+            }
+        }
+    }
+}
+
+/// Per command, the values of `metric` in round order, when the rounds
+/// are complete: every command has the same number of runs, every run has
+/// its sequence number, and the runs in execution order fall into blocks
+/// of one run of each command (interleaved or random order; never
+/// sequential order, nor files measured separately). `None` otherwise.
+pub fn complete_rounds(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<f64>>> {
+    let k = dataset.commands.len();
+    let r = dataset.commands.first()?.len();
+    if k < 2 || r == 0 || dataset.commands.iter().any(|c| c.len() != r) {
+        return None;
+    }
+    let mut runs: Vec<(u64, usize, f64)> = Vec::with_capacity(k * r);
+    for (i, c) in dataset.commands.iter().enumerate() {
+        for (run, value) in c.runs.iter().zip(c.metric(metric)) {
+            runs.push((run.sequence?, i, value));
+        }
+    }
+    runs.sort_by_key(|&(sequence, i, _)| (sequence, i));
+    let mut rounds = vec![Vec::with_capacity(r); k];
+    let mut seen = vec![usize::MAX; k];
+    for (block, chunk) in runs.chunks(k).enumerate() {
+        for &(_, i, value) in chunk {
+            if seen[i] == block {
+                return None;
+            }
+            seen[i] = block;
+            rounds[i].push(value);
+        }
+    }
+    Some(rounds)
 }
 
 /// Everything the reports show, for one dataset.
@@ -111,7 +176,16 @@ impl<'a> Analysis<'a> {
             commands.push(stats);
             ranked.push(sample);
         }
-        let ranking = rank(&ranked, &settings.rule())?;
+        let reference = match &settings.reference {
+            Some(r) => Some(resolve_reference(dataset, r)?),
+            None => None,
+        };
+        let rounds = complete_rounds(dataset, settings.metric);
+        let options = RankOptions {
+            rounds: rounds.as_deref(),
+            reference,
+        };
+        let ranking = rank_with(&ranked, options, &settings.rule())?;
         let best_case = settings.best_case.validated()?;
         let series: Vec<Vec<f64>> = dataset
             .commands
@@ -194,6 +268,59 @@ mod tests {
         };
         let wall = Analysis::new(&dataset, wall).unwrap();
         assert_eq!(wall.ranking.order(), [1, 0]);
+    }
+
+    #[test]
+    fn rounds_are_complete_only_when_every_block_holds_each_command_once() {
+        let mk = |order: &[(usize, i64)]| {
+            let records = order.iter().enumerate().map(|(s, &(c, t))| RunRecord {
+                command: format!("c{c}"),
+                batch: c as u64 + 1,
+                user_us: t,
+                sequence: Some(s as u64 + 1),
+                ..RunRecord::default()
+            });
+            Dataset::from_records(records.collect::<Vec<_>>())
+        };
+        // Random order: rounds (0,1), (1,0), (0,1).
+        let d = mk(&[(0, 10), (1, 20), (1, 21), (0, 11), (0, 12), (1, 22)]);
+        assert_eq!(
+            complete_rounds(&d, Metric::Total),
+            Some(vec![vec![10.0, 11.0, 12.0], vec![20.0, 21.0, 22.0]])
+        );
+        // Sequential order: no rounds.
+        let d = mk(&[(0, 10), (0, 11), (0, 12), (1, 20), (1, 21), (1, 22)]);
+        assert_eq!(complete_rounds(&d, Metric::Total), None);
+    }
+
+    #[test]
+    fn references_resolve_by_number_name_or_command() {
+        let mut records = runs("slow", 1, &[5000, 5100, 5200, 5300, 5400, 5500]);
+        records.extend(runs("fast", 2, &[1000, 1100, 1200, 1300, 1400, 1500]));
+        let dataset = Dataset::from_records(records);
+        for (reference, index) in [
+            (Reference::Number(1), 0),
+            (Reference::Name("slow".into()), 0),
+            (Reference::Number(2), 1),
+        ] {
+            let s = RankingSettings {
+                reference: Some(reference),
+                ..RankingSettings::default()
+            };
+            let a = Analysis::new(&dataset, s).unwrap();
+            assert_eq!(a.ranking.entries[0].index, index);
+            assert!(a.ranking.fixed_reference);
+        }
+        for bad in [Reference::Number(3), Reference::Name("nope".into())] {
+            let s = RankingSettings {
+                reference: Some(bad),
+                ..RankingSettings::default()
+            };
+            assert!(matches!(
+                Analysis::new(&dataset, s),
+                Err(AnalysisError::Reference(_))
+            ));
+        }
     }
 
     #[test]

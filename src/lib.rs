@@ -13,6 +13,7 @@ pub mod data;
 pub mod experiment;
 pub mod export;
 pub mod figure;
+pub mod gate;
 pub mod measure;
 pub mod report;
 pub mod stats;

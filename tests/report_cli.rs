@@ -72,8 +72,8 @@ fn the_textbook_examples_with_13_column_headers_are_ranked() {
             .success(),
     );
     assert!(
-        out.contains("performed identically"),
-        "farm vs town are identical: {out}"
+        out.contains("inconclusive") && !out.contains("slower"),
+        "farm vs town are not shown to differ: {out}"
     );
     let out = stdout_of(
         &bestreport()

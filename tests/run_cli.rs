@@ -71,7 +71,7 @@ fn raw_csv_has_all_columns_with_real_values() {
         .failure();
     // (-n twice for one command is refused; now the real run)
     bestguess()
-        .args(["-r", "4", "-o"])
+        .args(["-r", "4", "--order", "sequential", "-o"])
         .arg(&out)
         .args(["ls -l /", "-n", "listing", "true"])
         .assert()
@@ -160,7 +160,7 @@ fn hyperfine_hooks_run_in_order_and_per_command() {
     let hook = |word: &str| format!("sh -c 'echo {word} >> {}'", log.display());
     let cmd = |word: &str| format!("sh -c 'echo {word} >> {}'", log.display());
     bestguess()
-        .args(["-w", "1", "-r", "2"])
+        .args(["-w", "1", "-r", "2", "--order", "sequential"])
         .args(["--setup", &hook("setupA"), "--setup", &hook("setupB")])
         .args(["--conclude", &hook("concl")])
         .args(["--cleanup", &hook("clean")])
@@ -256,7 +256,7 @@ fn command_files_add_named_commands_after_the_command_line() {
     .unwrap();
     let out = dir.path().join("raw.csv");
     bestguess()
-        .args(["-i", "-o"])
+        .args(["-i", "--order", "sequential", "-o"])
         .arg(&out)
         .args(["echo first", "-f"])
         .arg(&file)
@@ -313,8 +313,16 @@ fn interleave_and_random_orders_are_recorded_and_reproducible() {
         r.sort();
         assert_eq!(r, [1, 2, 3]);
     }
-    let s = batches(&["-r", "6"], "s.csv");
+    let s = batches(&["-r", "6", "--order", "sequential"], "s.csv");
     assert_eq!(s, [[1; 6], [2; 6], [3; 6]].concat());
+    // The default is random order, in complete rounds.
+    let d = batches(&["-r", "6"], "d.csv");
+    assert_ne!(d, s);
+    for round in d.chunks(3) {
+        let mut r = round.to_vec();
+        r.sort();
+        assert_eq!(r, [1, 2, 3]);
+    }
 }
 
 #[test]
@@ -327,6 +335,25 @@ fn random_order_without_a_seed_prints_the_seed() {
             predicate::str::is_match("Random order, seed [0-9]+ \\(repeat with --seed [0-9]+\\)")
                 .unwrap(),
         );
+}
+
+#[test]
+fn the_default_order_is_random_and_its_seed_is_printed_even_when_quiet() {
+    for quiet in [false, true] {
+        let mut cmd = bestguess();
+        if quiet {
+            cmd.arg("-Q");
+        }
+        cmd.args(["-r", "2", "true", "pwd"])
+            .assert()
+            .success()
+            .stderr(
+                predicate::str::is_match(
+                    "Random order, seed [0-9]+ \\(repeat with --seed [0-9]+\\)",
+                )
+                .unwrap(),
+            );
+    }
 }
 
 #[test]
@@ -501,7 +528,7 @@ fn after_a_failure_what_was_measured_is_still_reported_and_exported() {
     let dir = tmp();
     let json = dir.path().join("r.json");
     let assert = bestguess()
-        .args(["-r", "5", "--export-json"])
+        .args(["-r", "5", "--order", "sequential", "--export-json"])
         .arg(&json)
         .args(["true", "false"])
         .assert()
@@ -682,7 +709,7 @@ fn a_launcher_that_dies_is_an_error_not_a_hang() {
     let out = dir.path().join("raw.csv");
     let start = Instant::now();
     bestguess()
-        .args(["-r", "3", "-s", "/bin/sh -c", "-o"])
+        .args(["-r", "3", "--order", "sequential", "-s", "/bin/sh -c", "-o"])
         .arg(&out)
         .args(["true", "kill -9 $PPID"])
         .timeout(Duration::from_secs(20))
@@ -705,7 +732,10 @@ fn progress_is_shown_only_on_a_terminal() {
         .stderr("");
     // On a terminal (script(1) provides one): a progress line, then cleared.
     let bin = assert_cmd::cargo::cargo_bin("bestguess");
-    let cmd = format!("{} -N -r 300 'sleep 0.002' true", bin.display());
+    let cmd = format!(
+        "{} -N -r 300 --order sequential 'sleep 0.002' true",
+        bin.display()
+    );
     let Ok(out) = Command::new("script")
         .args(["-q", "-c", &cmd, "/dev/null"])
         .output()

@@ -9,7 +9,9 @@
 
 use std::path::PathBuf;
 
-use bestguess::stats::{compare, holm_adjust, Alpha, Method, NotApplicable, Sample, Summary};
+use bestguess::stats::{
+    compare, compare_paired, holm_adjust, Alpha, Comparison, Method, NotApplicable, Sample, Summary,
+};
 use serde_json::Value;
 
 /// A tolerance: |actual − expected| ≤ max(rel·|expected|, abs).
@@ -217,6 +219,7 @@ fn two_sample_statistics_match_scipy_and_brute_force() {
     let datasets = golden["pairs"].as_array().unwrap();
     let mut c = Checker::default();
     let mut methods = [0, 0];
+    let mut ratios = 0;
     for d in datasets {
         let name = d["name"].as_str().unwrap();
         let e = &d["expected"];
@@ -298,13 +301,138 @@ fn two_sample_statistics_match_scipy_and_brute_force() {
             num(e, "superiority"),
             STATISTIC,
         );
+        c.close(
+            &format!("{name} superiority CI low"),
+            r.superiority_interval.low,
+            num(e, "superiority_ci_low"),
+            STATISTIC,
+        );
+        c.close(
+            &format!("{name} superiority CI high"),
+            r.superiority_interval.high,
+            num(e, "superiority_ci_high"),
+            STATISTIC,
+        );
+        ratios += usize::from(check_ratio(&mut c, name, &r, e));
     }
+    assert!(ratios >= 20, "only {ratios} pairs with a ratio");
     assert!(datasets.len() >= 20, "golden pairs look incomplete");
     assert!(
         methods[0] >= 5 && methods[1] >= 5,
         "need exact and asymptotic cases: {methods:?}"
     );
     c.finish(datasets.len() * 13);
+}
+
+/// The ratio and its interval (or their absence); true when present.
+fn check_ratio(c: &mut Checker, name: &str, r: &Comparison, e: &Value) -> bool {
+    match (r.ratio, e["ratio"].as_f64()) {
+        (Some(q), Some(expected)) => {
+            c.close(&format!("{name} ratio"), q.estimate, expected, STATISTIC);
+            c.close(
+                &format!("{name} ratio CI low"),
+                q.low,
+                num(e, "ratio_ci_low"),
+                STATISTIC,
+            );
+            c.close(
+                &format!("{name} ratio CI high"),
+                q.high,
+                num(e, "ratio_ci_high"),
+                STATISTIC,
+            );
+            true
+        }
+        (actual, expected) => {
+            c.equal(
+                &format!("{name} ratio exists"),
+                actual.is_some(),
+                expected.is_some(),
+            );
+            false
+        }
+    }
+}
+
+#[test]
+fn paired_statistics_match_scipy_wilcoxon_and_brute_force() {
+    let golden = load("paired.json");
+    let datasets = golden["paired"].as_array().unwrap();
+    let mut c = Checker::default();
+    let mut methods = [0, 0];
+    for d in datasets {
+        let name = d["name"].as_str().unwrap();
+        let e = &d["expected"];
+        let alpha = Alpha::new(num(d, "alpha")).unwrap();
+        let r = compare_paired(&numbers(&d["best"]), &numbers(&d["other"]), alpha).unwrap();
+        let sr = r.signed_rank.unwrap();
+        let method = |key: &str| match e[key].as_str().unwrap() {
+            "exact" => Method::Exact,
+            _ => Method::Asymptotic,
+        };
+        methods[usize::from(method("ci_method") == Method::Exact)] += 1;
+        c.equal(&format!("{name} p method"), sr.method, method("method"));
+        c.equal(
+            &format!("{name} CI method"),
+            r.interval.method,
+            method("ci_method"),
+        );
+        c.close(
+            &format!("{name} T+"),
+            sr.t_plus,
+            num(e, "t_plus"),
+            STATISTIC,
+        );
+        let tolerance = if sr.method == Method::Exact {
+            EXACT_P
+        } else {
+            STATISTIC
+        };
+        c.close(
+            &format!("{name} p"),
+            sr.p_value,
+            num(e, "p_value"),
+            tolerance,
+        );
+        c.close(
+            &format!("{name} shift"),
+            r.shift,
+            num(e, "shift"),
+            STATISTIC,
+        );
+        c.close(
+            &format!("{name} CI low"),
+            r.interval.low,
+            num(e, "ci_low"),
+            STATISTIC,
+        );
+        c.close(
+            &format!("{name} CI high"),
+            r.interval.high,
+            num(e, "ci_high"),
+            STATISTIC,
+        );
+        c.equal(
+            &format!("{name} CI ranks"),
+            (r.interval.low_rank, r.interval.high_rank),
+            (
+                u128::from(e["ci_low_rank"].as_u64().unwrap()),
+                u128::from(e["ci_high_rank"].as_u64().unwrap()),
+            ),
+        );
+        c.close(
+            &format!("{name} achieved confidence"),
+            r.interval.achieved_confidence,
+            num(e, "achieved_confidence"),
+            STATISTIC,
+        );
+        check_ratio(&mut c, name, &r, e);
+    }
+    assert!(
+        methods[0] >= 2 && methods[1] >= 2,
+        "need exact and asymptotic cases: {methods:?}"
+    );
+    c.finish(datasets.len() * 10);
 }
 
 #[test]

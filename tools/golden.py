@@ -33,7 +33,21 @@ Where the values come from
   also computed with Python integers (`u_counts`) and must agree with
   scipy to 1e-12; the integer-exact value is stored.
 * Hodges-Lehmann shift and confidence intervals: brute force over all
-  n1*n2 differences (numpy.subtract.outer(other, best)).
+  n1*n2 differences (numpy.subtract.outer(other, best)); the asymptotic
+  rank uses the tie-corrected variance of U (the test's), computed here
+  from numpy.unique counts.
+* Ratio of locations: the same brute force on the natural logarithms
+  (numpy.log), at the same ranks, exponentiated; absent when a value is
+  not positive.
+* Probability of superiority interval: DeLong's placement variance,
+  written out with numpy comparisons (one placement per value).
+* Paired (blocked) analysis, tests/data/golden/paired.json: the p-value
+  from scipy.stats.wilcoxon (zero_method="wilcox", correction=True;
+  method "exact" when no zero and no tie in |d| and n <= 50, else
+  "approx"); the exact p also recomputed with Python integers; the
+  one-sample Hodges-Lehmann estimate and interval by brute force over all
+  R(R+1)/2 Walsh averages, the rank from the exact signed-rank
+  distribution (integer counts) or the tie-corrected normal approximation.
 * Holm: statsmodels.stats.multitest.multipletests(method="holm").
 """
 
@@ -262,7 +276,13 @@ def pair_expected(best, other, alpha):
         dist = _MWU(n1, n2)
         check_close("P(U <= k-1) vs scipy", (1 - achieved) / 2, float(dist.cdf(np.asarray(k - 1))), 1e-10, 1e-300)
     else:
-        sigma = math.sqrt(m * (n1 + n2 + 1) / 12)
+        _, tcounts = np.unique(pooled, return_counts=True)
+        tie = float(sum(int(t) ** 3 - int(t) for t in tcounts))
+        total_n = n1 + n2
+        var = m / 12 * ((total_n + 1) - tie / (total_n * (total_n - 1)))
+        if var <= 0:
+            return finish_pair(x, y, u, p, method, shift, diffs, 1, m, 1.0, alpha)
+        sigma = math.sqrt(var)
         z = -float(st.norm.ppf(alpha / 2))
         raw = m / 2 - z * sigma
         if abs(raw - round(raw)) < 1e-6 and raw > 0:
@@ -271,7 +291,28 @@ def pair_expected(best, other, alpha):
         low_rank, high_rank = k + 1, m - k
         achieved = 1 - 2 * float(st.norm.cdf((k - m / 2) / sigma))
 
-    return {
+    return finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha)
+
+
+def delong(x, y, u, alpha):
+    """Superiority with DeLong's interval (placements), clamped to [0, 1]."""
+    n1, n2 = len(x), len(y)
+    a = u / (n1 * n2)
+    if n1 < 2 or n2 < 2:
+        return a, 0.0, 1.0
+    v = np.array([(np.sum(y < xi) + 0.5 * np.sum(y == xi)) / n2 for xi in x])
+    w = np.array([(np.sum(x > yj) + 0.5 * np.sum(x == yj)) / n1 for yj in y])
+    sigma = math.sqrt(max(0.0, float(np.var(v, ddof=1)) / n1 + float(np.var(w, ddof=1)) / n2))
+    z = -float(st.norm.ppf(alpha / 2))
+    return a, min(1.0, max(0.0, a - z * sigma)), min(1.0, max(0.0, a + z * sigma))
+
+
+def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha):
+    n1, n2 = len(x), len(y)
+    m = n1 * n2
+    low_rank = min(low_rank, (m + 1) // 2)
+    high_rank = m + 1 - low_rank
+    out = {
         "u": u,
         "w": u + n1 * (n1 + 1) / 2,
         "p_value": p,
@@ -284,6 +325,146 @@ def pair_expected(best, other, alpha):
         "achieved_confidence": achieved,
         "superiority": u / m,
     }
+    a, lo, hi = delong(x, y, u, alpha)
+    out["superiority_ci_low"] = lo
+    out["superiority_ci_high"] = hi
+    if x.min() > 0 and y.min() > 0:
+        logs = np.sort(np.subtract.outer(np.log(y), np.log(x)).ravel())
+        out["ratio"] = float(np.exp(np.median(logs)))
+        out["ratio_ci_low"] = float(np.exp(logs[low_rank - 1]))
+        out["ratio_ci_high"] = float(np.exp(logs[high_rank - 1]))
+    else:
+        out["ratio"] = None
+    return out
+
+
+# ---------------------------------------------------------------- paired
+
+
+def signed_rank_counts(n):
+    """Counts of T+ over the 2^n sign assignments, with Python integers."""
+    counts = [1] + [0] * (n * (n + 1) // 2)
+    for r in range(1, n + 1):
+        for t in range(len(counts) - 1, r - 1, -1):
+            counts[t] += counts[t - r]
+    if sum(counts) != 2**n:
+        fail("signed_rank_counts does not sum to 2^n")
+    return counts
+
+
+def paired_expected(best, other, alpha):
+    b = np.asarray(best, dtype=float)
+    o = np.asarray(other, dtype=float)
+    d = o - b
+    r = len(d)
+    nz = d[d != 0]
+    absd = np.abs(d)
+    _, tc = np.unique(absd, return_counts=True)
+    tie_all = float(sum(int(t) ** 3 - int(t) for t in tc))
+    _, tcn = np.unique(np.abs(nz), return_counts=True)
+    ties_nz = any(int(t) > 1 for t in tcn)
+    exact_p = len(nz) <= 50 and not ties_nz and len(nz) > 0
+    # Test.
+    if len(nz) == 0:
+        p, method, t_plus = 1.0, "asymptotic", 0.0
+    else:
+        res = st.wilcoxon(o, b, zero_method="wilcox", correction=True, alternative="two-sided",
+                          method="exact" if exact_p else "approx")
+        p = float(res.pvalue)
+        ranks = st.rankdata(np.abs(nz))
+        t_plus = float(np.sum(ranks[nz > 0]))
+        method = "exact" if exact_p else "asymptotic"
+        if exact_p:
+            counts = signed_rank_counts(len(nz))
+            t = int(t_plus)
+            low = Fraction(sum(counts[: t + 1]), 2 ** len(nz))
+            high = 1 - Fraction(sum(counts[:t]), 2 ** len(nz))
+            p_int = float(min(Fraction(1), 2 * min(low, high)))
+            check_close("exact signed-rank p vs scipy", p_int, p, 1e-12)
+            p = p_int
+    # Estimate and interval: all Walsh averages.
+    walsh = np.sort(np.array([(d[i] + d[j]) / 2 for i in range(r) for j in range(i, r)]))
+    m = len(walsh)
+    est = float(np.median(walsh))
+    exact_ci = r <= 50 and tie_all == 0 and not np.any(d == 0)
+    if exact_ci:
+        counts = signed_rank_counts(r)
+        total = 2**r
+        target = alpha / 2 - 10 * sys.float_info.epsilon
+        cumulative, k = 0, None
+        for q, c in enumerate(counts):
+            cumulative += c
+            if Fraction(cumulative, total) >= Fraction(target):
+                k = q
+                break
+        k = max(k, 1)
+        achieved = float(1 - 2 * Fraction(sum(counts[:k]), total))
+        ci_method = "exact"
+    else:
+        var = r * (r + 1) * (2 * r + 1) / 24 - tie_all / 48
+        if var <= 0:
+            k, achieved = 1, 1.0
+        else:
+            sigma = math.sqrt(var)
+            z = -float(st.norm.ppf(alpha / 2))
+            raw = m / 2 - z * sigma
+            if abs(raw - round(raw)) < 1e-6 and raw > 0:
+                fail(f"paired asymptotic k is {raw}, too close to an integer")
+            k0 = max(0, math.floor(raw))
+            achieved = 1 - 2 * float(st.norm.cdf((k0 - m / 2) / sigma))
+            k = k0 + 1
+        ci_method = "asymptotic"
+    k = max(1, min(k, (m + 1) // 2))
+    out = {
+        "t_plus": t_plus,
+        "p_value": p,
+        "method": method,
+        "shift": est,
+        "ci_low": float(walsh[k - 1]),
+        "ci_high": float(walsh[m - k]),
+        "ci_low_rank": k,
+        "ci_high_rank": m + 1 - k,
+        "achieved_confidence": achieved,
+        "ci_method": ci_method,
+    }
+    if b.min() > 0 and o.min() > 0:
+        ld = np.log(o) - np.log(b)
+        lw = np.sort(np.array([(ld[i] + ld[j]) / 2 for i in range(r) for j in range(i, r)]))
+        out["ratio"] = float(np.exp(np.median(lw)))
+        out["ratio_ci_low"] = float(np.exp(lw[k - 1]))
+        out["ratio_ci_high"] = float(np.exp(lw[m - k]))
+    else:
+        out["ratio"] = None
+    return out
+
+
+def paired_datasets():
+    rng = np.random.default_rng(SEED + 2)
+    cases = []
+
+    def drift(n, start, slope, sigma):
+        return [int(v) for v in np.round(start * (1 + slope * np.arange(n) / n) * rng.lognormal(0, sigma, n))]
+
+    base = drift(30, 10_000, 0.1, 0.03)
+    cases.append(("drift-30-shift-2pct", base, [int(round(v * 1.02 * rng.lognormal(0, 0.01))) for v in base], 0.05))
+    cases.append(("exact-12-distinct", [100, 205, 310, 400, 512, 620, 733, 801, 950, 1004, 1120, 1207],
+                  [103, 209, 311, 408, 513, 628, 730, 811, 957, 1009, 1125, 1218], 0.05))
+    cases.append(("exact-20-alpha-0.01", [float(v) for v in np.round(rng.normal(50, 3, 20), 3)],
+                  [float(v) for v in np.round(rng.normal(51, 3, 20), 3)], 0.01))
+    cases.append(("ties-and-zeros-40", [int(v) for v in rng.integers(10, 14, 40)],
+                  [int(v) for v in rng.integers(10, 15, 40)], 0.05))
+    b = drift(100, 1_000, 0.1, 0.05)
+    cases.append(("tick-quantised-100", [1000 * round(v / 1000) + 1000 for v in b],
+                  [1000 * round(v * 1.3 / 1000) + 1000 for v in b], 0.05))
+    b = drift(200, 5_000, -0.05, 0.1)
+    cases.append(("asymptotic-200", b, [int(round(v * 0.97 * rng.lognormal(0, 0.05))) for v in b], 0.05))
+    cases.append(("exact-8-distinct", [1.5, 2.25, 3.0, 4.75, 5.5, 6.125, 7.0, 8.5],
+                  [2.0, 2.0, 4.5, 4.0, 7.25, 6.0, 9.0, 9.75], 0.05))
+    cases.append(("exact-25-distinct-drift", [float(v) for v in np.round(1000 + 10 * np.arange(25) + rng.normal(0, 5, 25), 4)],
+                  [float(v) for v in np.round(1015 + 10 * np.arange(25) + rng.normal(0, 5, 25), 4)], 0.05))
+    cases.append(("with-zero-values", [0, 3, 5, 2, 0, 4, 6, 1], [1, 4, 5, 5, 2, 6, 9, 3], 0.05))
+    cases.append(("all-equal-10", [7] * 10, [7] * 10, 0.05))
+    return cases
 
 
 # ---------------------------------------------------------------- data sets
@@ -451,6 +632,11 @@ def main():
         for name, best, other, alpha in pairs
     ]
     write("pairs.json", {**about, "pairs": pair_records})
+    paired_records = [
+        {"name": name, "alpha": alpha, "best": best, "other": other, "expected": paired_expected(best, other, alpha)}
+        for name, best, other, alpha in paired_datasets()
+    ]
+    write("paired.json", {**about, "paired": paired_records})
     # The first Holm case adjusts the p-values of all the pairs above.
     pair_p_values = [r["expected"]["p_value"] for r in pair_records]
     write("holm.json", {**about, "cases": holm_cases(pair_p_values)})

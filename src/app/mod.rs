@@ -2,9 +2,11 @@
 //! error into one line on stderr and a documented exit status.
 //!
 //! Exit status: 0 success; 1 usage error; 2 a failure while running or
-//! reading (a command failed, a file could not be read or written); 130 or
-//! 143 when interrupted by SIGINT or SIGTERM.
+//! reading (a command failed, a file could not be read or written); 3 when
+//! `--fail-if-slower` finds a command slower than its baseline; 130 or 143
+//! when interrupted by SIGINT or SIGTERM.
 
+mod baseline;
 mod output;
 mod progress;
 mod provenance;
@@ -24,6 +26,9 @@ pub mod exit {
     pub const OK: i32 = 0;
     pub const USAGE: i32 = 1;
     pub const FAILURE: i32 = 2;
+    /// `--fail-if-slower`: some command is slower than its baseline with
+    /// the whole interval of its change above the margin.
+    pub const REGRESSION: i32 = 3;
 }
 
 /// An error at the top level, with the exit status it maps to.

@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use super::baseline::Baseline;
 use super::output::Destination;
 use super::provenance;
 use super::{exit, AppError};
@@ -60,17 +61,20 @@ impl OpenExports {
     }
 }
 
-/// Analyse `dataset`, print the selected reports to `out` and write every
-/// export.
+/// Analyse `dataset`, print the selected reports to `out`, write every
+/// export and, with a baseline, print the comparison with it. Returns the
+/// exit status: [`exit::OK`], or [`exit::REGRESSION`] when the baseline's
+/// gate fails.
 pub fn finish(
     dataset: &Dataset,
     output: &Output,
     out: &mut dyn Write,
     exports: OpenExports,
+    baseline: Option<&Baseline>,
     metadata: &Metadata,
-) -> Result<(), AppError> {
+) -> Result<i32, AppError> {
     if dataset.is_empty() {
-        return Ok(());
+        return Ok(exit::OK);
     }
     let analysis = Analysis::new(dataset, output.ranking.clone())
         .map_err(|e| AppError::failure(e.to_string()))?;
@@ -90,23 +94,45 @@ pub fn finish(
             .and_then(|()| dest.flush())
             .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
     }
+    let status = match baseline {
+        Some(b) => {
+            writeln!(out)
+                .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;
+            b.check(dataset, &output.ranking, out)?
+        }
+        None => exit::OK,
+    };
     // Warnings last, on standard error: seen after the reports, never
     // inside an export written to standard output.
     let _ = report::warnings::write(&mut std::io::stderr().lock(), &analysis);
-    Ok(())
+    Ok(status)
 }
 
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
 pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, AppError> {
     let exports = OpenExports::open(&rc.output)?;
+    let baseline = Baseline::load(rc.output.gate.as_ref())?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
     let metadata = provenance::for_report(command_line);
     if OpenExports::uses_stdout(&rc.output.exports) {
         let out = &mut std::io::stderr().lock();
-        finish(&dataset, &rc.output, out, exports, &metadata)?;
+        finish(
+            &dataset,
+            &rc.output,
+            out,
+            exports,
+            baseline.as_ref(),
+            &metadata,
+        )
     } else {
         let out = &mut std::io::stdout().lock();
-        finish(&dataset, &rc.output, out, exports, &metadata)?;
+        finish(
+            &dataset,
+            &rc.output,
+            out,
+            exports,
+            baseline.as_ref(),
+            &metadata,
+        )
     }
-    Ok(exit::OK)
 }

@@ -3,11 +3,12 @@
 
 use std::io::Write;
 
+use super::baseline::Baseline;
 use super::output::Destination;
 use super::progress::{self, Progress};
 use super::provenance;
 use super::report::{self, OpenExports};
-use super::{exit, AppError};
+use super::AppError;
 use crate::cli::RunConfig;
 use crate::data::{Dataset, RawCsvWriter, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
@@ -92,6 +93,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         None => None,
     };
     let exports = OpenExports::open(&rc.output)?;
+    let baseline = Baseline::load(rc.output.gate.as_ref())?;
     preflight(&rc)?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
@@ -119,9 +121,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         )
         .map_err(write_err)?;
     }
-    // Always, even with -Q: without the seed a random order cannot be
-    // reproduced (the JSON export's metadata records it too).
-    if rc.plan.order == Order::Random {
+    // Always, even with -Q: the seed is what reproduces the order (with
+    // one command there is no order to reproduce).
+    if rc.plan.order == Order::Random && rc.plan.commands.len() > 1 {
         eprintln!(
             "Random order, seed {} (repeat with --seed {}).",
             rc.plan.seed, rc.plan.seed
@@ -143,10 +145,14 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
     let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
     match result {
-        Ok(()) => {
-            report::finish(&dataset, &rc.output, &mut out, exports, &metadata)?;
-            Ok(exit::OK)
-        }
+        Ok(()) => report::finish(
+            &dataset,
+            &rc.output,
+            &mut out,
+            exports,
+            baseline.as_ref(),
+            &metadata,
+        ),
         Err(Stop::Interrupted(sig)) => {
             eprintln!(
                 "Interrupted by {}: {} completed runs are kept{}.",
@@ -158,13 +164,27 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
                     ""
                 }
             );
-            report::finish(&dataset, &rc.output, &mut out, exports, &metadata)?;
+            report::finish(
+                &dataset,
+                &rc.output,
+                &mut out,
+                exports,
+                baseline.as_ref(),
+                &metadata,
+            )?;
             Ok(128 + sig)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports, &metadata)?;
+            report::finish(
+                &dataset,
+                &rc.output,
+                &mut out,
+                exports,
+                baseline.as_ref(),
+                &metadata,
+            )?;
             Err(AppError::failure(e.to_string()))
         }
     }

@@ -63,6 +63,9 @@ pub struct Args {
     /// `--export-svg DIR` (the last one given).
     pub svg_dir: Option<String>,
     pub action: Option<String>,
+    /// `--baseline FILE` and `--fail-if-slower PCT`.
+    pub baseline: Option<String>,
+    pub fail_if_slower: Option<String>,
     /// `--generate`: man page or completions.
     pub generate: Option<String>,
     pub version: bool,

@@ -10,6 +10,7 @@ use super::{cmdfile, habits, UsageError};
 use crate::analysis::RankingSettings;
 use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
 use crate::export::Format;
+use crate::gate::GateOptions;
 use crate::measure::split::split;
 
 pub use crate::report::Selection;
@@ -94,6 +95,8 @@ pub struct Output {
     pub exports: Exports,
     /// `--export-svg`: the directory to write every figure into.
     pub svg_dir: Option<String>,
+    /// `--baseline` and `--fail-if-slower`.
+    pub gate: Option<GateOptions>,
 }
 
 /// A validated command line.
@@ -173,11 +176,13 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     let output = Output {
         selection: Selection {
             width: settings.width,
+            graph_scale: settings.graph_scale,
             ..Selection::from_switches(&args.switches)
         },
         ranking: settings.ranking,
         exports: Exports::from_args(&args.exports),
         svg_dir: args.svg_dir.clone(),
+        gate: gate_options(&args)?,
     };
     if output.svg_dir.as_deref() == Some("-") {
         return Err(UsageError(
@@ -200,6 +205,46 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         }));
     }
     run_config(args, output).map(|c| Config::Run(Box::new(c)))
+}
+
+/// `--baseline FILE` and `--fail-if-slower PCT` (only with a baseline).
+fn gate_options(args: &Args) -> Result<Option<GateOptions>, UsageError> {
+    let margin = match args.fail_if_slower.as_deref() {
+        None => None,
+        Some(v) => Some(
+            v.trim()
+                .trim_end_matches('%')
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|p| p.is_finite() && *p >= 0.0)
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "--fail-if-slower expects a percentage of 0 or more, such as 5, got '{v}'"
+                    ))
+                })?,
+        ),
+    };
+    match &args.baseline {
+        None if margin.is_some() => Err(UsageError(
+            "--fail-if-slower needs --baseline FILE: the raw data to compare with".into(),
+        )),
+        None => Ok(None),
+        Some(path) if path.is_empty() => Err(UsageError(
+            "--baseline is empty: give the raw data file of the baseline".into(),
+        )),
+        Some(path) => {
+            if path == "-" && args.positional.iter().any(|p| p.text == "-") {
+                return Err(UsageError(
+                    "--baseline - and a data file - both read standard input; give the baseline a file name".into(),
+                ));
+            }
+            Ok(Some(GateOptions {
+                baseline: path.clone(),
+                fail_if_slower: margin,
+            }))
+        }
+    }
 }
 
 /// Whether `-A` (or, without it, the program's name) asks to run commands.
@@ -250,7 +295,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     let runs = count(args.runs.as_deref(), "-r/--runs", 1, MAX_RUNS)?.unwrap_or(1);
     let warmup = count(args.warmup.as_deref(), "-w/--warmup", 0, MAX_RUNS)?.unwrap_or(0);
     let order = match args.order.as_deref() {
-        None => Order::Sequential,
+        None => Order::Random,
         Some(o) => o.parse().map_err(UsageError)?,
     };
     let seed = match args.seed.as_deref() {

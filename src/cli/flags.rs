@@ -384,11 +384,26 @@ fn build() -> Vec<Flag> {
             "set",
             "NAME=VALUE",
             Both,
-            "Settings: width, alpha, epsilon, effect, super",
+            "Settings: width, alpha, epsilon, effect, super, best, sigma",
             |a, v| a.settings.push(v),
         )
         .short('c')
         .alias('x'),
+        Flag::value(
+            "baseline",
+            "FILE",
+            Both,
+            "Compare each command with the same one in raw data FILE: change in % and verdict",
+            |a, v| a.baseline = Some(v),
+        )
+        .hint(Hint::File),
+        Flag::value(
+            "fail-if-slower",
+            "PCT",
+            Both,
+            "With --baseline: exit with status 3 if a command is slower with its whole interval above +PCT %",
+            |a, v| a.fail_if_slower = Some(v),
+        ),
         Flag::switch("config", Both, "Show the settings and exit", |a| {
             a.show_config = true
         }),

@@ -5,7 +5,7 @@
 
 use super::UsageError;
 use crate::analysis::{RankingSettings, Reference};
-use crate::report::{Selection, WIDTH_RANGE};
+use crate::report::{GraphScale, Selection, WIDTH_RANGE};
 use crate::stats::Threshold;
 
 /// What `-c` sets.
@@ -13,6 +13,8 @@ use crate::stats::Threshold;
 pub struct Settings {
     /// Width of the box plot and run graph (`-B`, `-G`).
     pub width: usize,
+    /// The scale of the run graph (`-G`).
+    pub graph_scale: GraphScale,
     /// The ranking's settings.
     pub ranking: RankingSettings,
 }
@@ -21,12 +23,13 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             width: Selection::default().width,
+            graph_scale: GraphScale::default(),
             ranking: RankingSettings::default(),
         }
     }
 }
 
-const NAMES: &str = "width, alpha, epsilon, effect, super, best, sigma";
+const NAMES: &str = "width, graph, alpha, epsilon, effect, super, best, sigma";
 
 impl Settings {
     /// Apply one `-c` argument: a comma-separated list of `name=value`.
@@ -54,6 +57,14 @@ impl Settings {
                         return Err(bad(name, value, &expected));
                     }
                     self.width = w;
+                    continue;
+                }
+                "graph" => {
+                    self.graph_scale = match value {
+                        "common" => GraphScale::Common,
+                        "each" => GraphScale::Each,
+                        _ => return Err(bad(name, value, "common or each")),
+                    };
                     continue;
                 }
                 "alpha" => {
@@ -112,7 +123,15 @@ impl Settings {
 
     /// The `--config` listing.
     pub fn describe(&self) -> String {
-        format!("  width = {}\n{}", self.width, self.ranking.describe())
+        let graph = match self.graph_scale {
+            GraphScale::Common => "common",
+            GraphScale::Each => "each",
+        };
+        format!(
+            "  width = {}\n  graph = {graph}\n{}",
+            self.width,
+            self.ranking.describe()
+        )
     }
 }
 
@@ -177,7 +196,19 @@ mod tests {
     fn defaults_are_the_analysis_defaults() {
         let s = Settings::default();
         assert_eq!(s.ranking, RankingSettings::default());
-        assert!(s.describe().starts_with("  width = 80\n  alpha = 0.05\n"));
+        assert!(s
+            .describe()
+            .starts_with("  width = 80\n  graph = common\n  alpha = 0.05\n"));
+    }
+
+    #[test]
+    fn graph_scale() {
+        let mut s = Settings::default();
+        assert_eq!(s.graph_scale, GraphScale::Common);
+        s.apply("graph=each").unwrap();
+        assert_eq!(s.graph_scale, GraphScale::Each);
+        let e = s.apply("graph=log").unwrap_err();
+        assert!(e.0.contains("common or each"), "{e}");
     }
 
     #[test]

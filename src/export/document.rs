@@ -14,17 +14,19 @@
 //! total CPU time, as median, quartiles and range. Relative is the ratio of
 //! medians to the best median, without a ± because no standard deviation is
 //! involved. A ratio says nothing about whether a difference is real, so the
-//! ranking's verdicts follow the table: which commands performed identically
-//! to the best and why (in the words `-E` uses for the same reasons, from
-//! [`crate::report::explain::reason`], with the number that triggered each),
-//! which are slower (by the Hodges–Lehmann shift Δ, with its confidence
-//! interval and p-value), and why commands were not compared when they were
-//! not.
+//! ranking's verdicts follow the table, grouped (slower, faster than a fixed
+//! reference, equivalent, inconclusive), each command with its ratio and
+//! interval as a change in percent (`+45.2 % [+40.1 %, +50.3 %]`), the
+//! Hodges–Lehmann shift Δ with its interval, the adjusted p-value and, when
+//! not slower, the unmet conditions in the words `-E` uses
+//! ([`crate::report::explain::reason`]); then the simultaneous confidence
+//! and the analysis, and why commands were not compared when they were not.
 
 use crate::analysis::Analysis;
 use crate::data::Metric;
 use crate::report::explain;
-use crate::stats::{Comparison, IdenticalReason, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
+use crate::report::units::change_interval;
+use crate::stats::{Comparison, Design, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
 
 /// A piece of running text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,11 +166,30 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
         ]));
         return;
     }
+    let fixed = ranking.fixed_reference;
+    let against = if fixed { "the reference" } else { "the best" };
     blocks.push(Block::Paragraph(vec![
-        strong("Best:"),
+        strong(if fixed { "Reference:" } else { "Best:" }),
         text(" "),
         label(analysis, best.index),
     ]));
+    let design = match ranking.design {
+        Design::Paired { rounds } => format!("paired by round ({rounds} complete rounds)"),
+        Design::Independent => "independent samples".to_owned(),
+    };
+    let family = if ranking.family > 1 {
+        format!(
+            " (Bonferroni over {} {})",
+            ranking.family,
+            if fixed { "comparisons" } else { "pairs" }
+        )
+    } else {
+        String::new()
+    };
+    blocks.push(Block::Paragraph(vec![text(format!(
+        "Intervals hold together at {:.1}% confidence{family}; {design}.",
+        100.0 * ranking.simultaneous_confidence,
+    ))]));
 
     let group = |wanted: fn(&Verdict) -> bool| -> Vec<&RankedEntry> {
         ranking
@@ -177,55 +198,35 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
             .filter(|e| wanted(&e.verdict))
             .collect()
     };
-    let identical: Vec<Line> = group(|v| matches!(v, Verdict::Identical { .. }))
-        .into_iter()
-        .filter_map(|e| match (&e.comparison, &e.verdict) {
-            (Some(c), Verdict::Identical { reasons }) => {
-                let why: Vec<String> = reasons
-                    .iter()
-                    .map(|r| reason(*r, c, analysis, unit))
-                    .collect();
+    let groups = [
+        (Verdict::Slower, format!("Slower than {against}:")),
+        (Verdict::Faster, format!("Faster than {against}:")),
+        (
+            Verdict::Equivalent,
+            format!("Equivalent to {against} (within ±epsilon):"),
+        ),
+        (
+            Verdict::Inconclusive,
+            "Inconclusive (more runs could tell):".to_owned(),
+        ),
+    ];
+    for (wanted, heading) in groups {
+        let lines: Vec<Line> = ranking
+            .entries
+            .iter()
+            .filter(|e| e.verdict == wanted)
+            .filter_map(|e| {
+                let c = e.comparison.as_ref()?;
                 Some(vec![
                     label(analysis, e.index),
-                    text(format!(": {}", why.join("; "))),
+                    text(format!(": {}", evidence(c, e, analysis, unit))),
                 ])
-            }
-            _ => None,
-        })
-        .collect();
-    if !identical.is_empty() {
-        blocks.push(Block::Paragraph(vec![strong(
-            "Performed identically to the best:",
-        )]));
-        blocks.push(Block::List(identical));
-    }
-    let slower: Vec<Line> = group(|v| matches!(v, Verdict::Slower))
-        .into_iter()
-        .filter_map(|e| {
-            let c = e.comparison.as_ref()?;
-            let percent = if best.median > 0.0 {
-                format!(" ({:+.1}%)", 100.0 * c.shift / best.median)
-            } else {
-                String::new()
-            };
-            Some(vec![
-                label(analysis, e.index),
-                text(format!(
-                    ": by {} {}{percent}, {} CI {} … {} {}, {}",
-                    unit.format(c.shift),
-                    unit.symbol(),
-                    confidence(c),
-                    unit.format(c.interval.low),
-                    unit.format(c.interval.high),
-                    unit.symbol(),
-                    p_value(c.p_adjusted, analysis),
-                )),
-            ])
-        })
-        .collect();
-    if !slower.is_empty() {
-        blocks.push(Block::Paragraph(vec![strong("Slower than the best:")]));
-        blocks.push(Block::List(slower));
+            })
+            .collect();
+        if !lines.is_empty() {
+            blocks.push(Block::Paragraph(vec![strong(&heading)]));
+            blocks.push(Block::List(lines));
+        }
     }
     let uncompared = group(|v| matches!(v, Verdict::NotCompared { .. }));
     if !uncompared.is_empty() {
@@ -245,21 +246,28 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
     }
 }
 
-/// One reason, in `-E`'s words, with the number that triggered it.
-fn reason(r: IdenticalReason, c: &Comparison, analysis: &Analysis<'_>, unit: TimeUnit) -> String {
+/// The ratio with its interval, Δ with its interval, the adjusted p-value
+/// and, for a command not shown slower, the unmet conditions in `-E`'s
+/// words.
+fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>, unit: TimeUnit) -> String {
     let u = unit.symbol();
-    let observed = match r {
-        IdenticalReason::NotSignificant => p_value(c.p_adjusted, analysis),
-        IdenticalReason::CiContainsZero => format!(
-            "{} CI {} … {} {u}",
-            confidence(c),
-            unit.format(c.interval.low),
-            unit.format(c.interval.high)
-        ),
-        IdenticalReason::EffectTooSmall => format!("Δ = {} {u}", unit.format(c.shift)),
-        IdenticalReason::HighSuperiority => format!("Â = {:.3}", c.superiority),
-    };
-    format!("{}: {observed}", explain::reason(r, &analysis.ranking))
+    let ratio = c.ratio.map_or_else(
+        || "no ratio (a time is 0)".to_owned(),
+        |r| change_interval(r.estimate, r.low, r.high),
+    );
+    let mut text = format!(
+        "{ratio}; Hodges–Lehmann shift Δ = {} {u}, {} interval {} … {} {u}; {}",
+        unit.format(c.shift),
+        confidence(c),
+        unit.format(c.interval.low),
+        unit.format(c.interval.high),
+        p_value(c.p_adjusted, analysis),
+    );
+    for r in &e.reasons {
+        text.push_str("; ");
+        text.push_str(&explain::reason(*r, &analysis.ranking));
+    }
+    text
 }
 
 /// The confidence actually achieved, e.g. `95.2%`.
@@ -267,16 +275,14 @@ fn confidence(c: &Comparison) -> String {
     format!("{:.1}%", 100.0 * c.interval.achieved_confidence)
 }
 
-/// A comparison's p-value, said to be adjusted when Holm's adjustment
-/// changed anything (more than one comparison).
+/// A comparison's p-value, said to be adjusted when the adjustment changed
+/// anything (a family of more than one comparison).
 fn p_value(p: f64, analysis: &Analysis<'_>) -> String {
-    let compared = analysis
-        .ranking
-        .entries
-        .iter()
-        .filter(|e| e.comparison.is_some())
-        .count();
-    let name = if compared > 1 { "Holm-adjusted p" } else { "p" };
+    let name = if analysis.ranking.family > 1 {
+        "adjusted p"
+    } else {
+        "p"
+    };
     if p < 0.001 {
         format!("{name} < 0.001")
     } else {

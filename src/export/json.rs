@@ -42,7 +42,7 @@ use super::metadata::{rfc3339, Metadata};
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
 use crate::data::{CommandRuns, Metric, RunRecord};
 use crate::stats::{
-    Comparison, IdenticalReason, Method, RankedEntry, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
+    Comparison, Design, Method, RankedEntry, Reason, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
 
 /// The version of this document's schema (`bestguess.schema_version`),
@@ -62,13 +62,19 @@ pub fn write(analysis: &Analysis<'_>, metadata: &Metadata, out: &mut dyn Write) 
     let results = (0..analysis.commands.len())
         .map(|i| result(analysis, i))
         .collect();
-    let root = Node::Object(vec![
+    let mut root = Node::Object(vec![
         ("schema_version", count(HYPERFINE_SCHEMA_VERSION as usize)),
         ("metadata", meta(metadata, analysis)),
-        ("primary_metric", text("time_cpu")),
         ("results", Node::Array(results)),
         ("bestguess", top_level(analysis)),
     ]);
+    // Hyperfine 2.0's scripts show the primary metric unless told
+    // otherwise; a ranked metric Hyperfine does not know (context
+    // switches) leaves the key out, and they fall back to wall-clock time.
+    if let (Node::Object(fields), Some(key)) = (&mut root, primary_metric(analysis.settings.metric))
+    {
+        fields.insert(2, ("primary_metric", text(key)));
+    }
     emit(&mut out, &root, 0)?;
     out.write_all(b"\n")?;
     out.flush()
@@ -244,7 +250,10 @@ fn own_result<'a>(
         ),
         ("runs", count(stats.runs)),
         ("failed", count(stats.failed)),
-        ("verdict", text(entry.map_or("not_compared", verdict))),
+        (
+            "verdict",
+            text(entry.map_or("not_compared", |e| e.verdict.word())),
+        ),
         ("per_run", per_run(&runs.runs)),
     ];
     let summaries = [
@@ -305,15 +314,6 @@ fn trend(d: &Diagnostics) -> Node<'static> {
     }
 }
 
-fn verdict(entry: &RankedEntry) -> &'static str {
-    match entry.verdict {
-        Verdict::Best => "best",
-        Verdict::Identical { .. } => "identical",
-        Verdict::Slower => "slower",
-        Verdict::NotCompared { .. } => "not_compared",
-    }
-}
-
 /// Every run's raw measurements, in run order.
 fn per_run(runs: &[RunRecord]) -> Node<'_> {
     Node::Object(vec![
@@ -358,30 +358,50 @@ fn summary(s: &Summary) -> Node<'static> {
 
 fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static> {
     let mw = &c.mann_whitney;
-    let reasons = match &entry.verdict {
-        Verdict::Identical { reasons } => reasons.as_slice(),
-        _ => &[],
+    let (analysis, rounds) = match c.design {
+        Design::Paired { rounds } => ("signed_rank", Node::Int(rounds as i64)),
+        Design::Independent => ("mann_whitney", Node::Null),
     };
+    let ratio = c.ratio;
     Node::Object(vec![
         ("against", count(best)),
+        ("analysis", text(analysis)),
+        ("rounds", rounds),
         ("u", Node::Num(mw.u)),
         ("w", Node::Num(mw.w)),
-        ("p_value", Node::Num(mw.p_value)),
+        (
+            "t_plus",
+            c.signed_rank.map_or(Node::Null, |s| Node::Num(s.t_plus)),
+        ),
+        ("p_value", Node::Num(c.p_value())),
         ("p_value_adjusted", Node::Num(c.p_adjusted)),
-        ("method", text(method(mw.method))),
+        ("method", text(method(c.test_method()))),
         ("hl_shift_us", Node::Num(c.shift)),
         ("ci_low_us", Node::Num(c.interval.low)),
         ("ci_high_us", Node::Num(c.interval.high)),
         ("ci_confidence", Node::Num(c.interval.achieved_confidence)),
         ("ci_method", text(method(c.interval.method))),
+        ("ratio", optional(ratio.map(|r| r.estimate))),
+        ("ratio_ci_low", optional(ratio.map(|r| r.low))),
+        ("ratio_ci_high", optional(ratio.map(|r| r.high))),
         ("prob_superiority", Node::Num(c.superiority)),
         (
+            "prob_superiority_ci_low",
+            Node::Num(c.superiority_interval.low),
+        ),
+        (
+            "prob_superiority_ci_high",
+            Node::Num(c.superiority_interval.high),
+        ),
+        ("verdict", text(entry.verdict.word())),
+        // Kept for readers of earlier versions: "not shown to be slower".
+        (
             "identical",
-            Node::Bool(matches!(entry.verdict, Verdict::Identical { .. })),
+            Node::Bool(!matches!(entry.verdict, Verdict::Slower)),
         ),
         (
             "reasons",
-            Node::Array(reasons.iter().map(|r| text(reason(*r))).collect()),
+            Node::Array(entry.reasons.iter().map(|r| text(reason(*r))).collect()),
         ),
     ])
 }
@@ -393,33 +413,37 @@ fn method(m: Method) -> &'static str {
     }
 }
 
-fn reason(r: IdenticalReason) -> &'static str {
+fn reason(r: Reason) -> &'static str {
     match r {
-        IdenticalReason::NotSignificant => "not_significant",
-        IdenticalReason::CiContainsZero => "ci_contains_zero",
-        IdenticalReason::EffectTooSmall => "effect_too_small",
-        IdenticalReason::HighSuperiority => "high_superiority",
+        Reason::WithinEffect => "within_effect",
+        Reason::Superiority => "superiority",
+        Reason::TooFewRuns => "too_few_runs",
     }
 }
 
 /// The top-level `bestguess` object: version, settings, ranking.
 fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
-    let s = &analysis.settings;
     let r = &analysis.ranking;
     Node::Object(vec![
         ("version", text(env!("CARGO_PKG_VERSION"))),
         ("schema_version", count(SCHEMA_VERSION as usize)),
-        (
-            "settings",
-            Node::Object(vec![
-                ("alpha", Node::Num(s.alpha)),
-                ("epsilon", Node::Str(threshold(s.epsilon).into())),
-                ("effect", Node::Str(threshold(s.effect).into())),
-                ("super", Node::Num(s.superiority)),
-            ]),
-        ),
+        ("settings", settings(analysis)),
         ("epsilon_us", Node::Num(r.epsilon)),
         ("effect_us", Node::Num(r.effect)),
+        ("reference_fixed", Node::Bool(r.fixed_reference)),
+        (
+            "analysis",
+            text(match r.design {
+                Design::Paired { .. } => "signed_rank",
+                Design::Independent => "mann_whitney",
+            }),
+        ),
+        ("comparisons_family", count(r.family)),
+        ("confidence_each", Node::Num(r.confidence_each)),
+        (
+            "simultaneous_confidence",
+            Node::Num(r.simultaneous_confidence),
+        ),
         ("ranked_metric", text("total_us")),
         ("min_runs_for_inference", count(MIN_VALUES_FOR_INFERENCE)),
         ("inference", Node::Bool(r.inference)),
@@ -428,6 +452,25 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
             Node::Array(r.order().into_iter().map(count).collect()),
         ),
     ])
+}
+
+/// The ranking settings as given with `-c`.
+fn settings(analysis: &Analysis<'_>) -> Node<'static> {
+    let s = &analysis.settings;
+    Node::Object(vec![
+        ("alpha", Node::Num(s.alpha)),
+        ("epsilon", Node::Str(threshold(s.epsilon).into())),
+        ("effect", Node::Str(threshold(s.effect).into())),
+        ("super", Node::Num(s.superiority)),
+    ])
+}
+
+/// Hyperfine 2.0's name for the metric BestGuess ranks by, if it has one.
+fn primary_metric(metric: Metric) -> Option<&'static str> {
+    HYPERFINE_METRICS
+        .iter()
+        .find(|(_, m, _, _)| *m == metric)
+        .map(|(key, ..)| *key)
 }
 
 /// The top-level `metadata` object: Hyperfine 2.0's (`start_time`,
@@ -464,7 +507,6 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
             ("ignore_failure", Node::Bool(e.ignore_failure)),
         ])
     });
-    let s = &analysis.settings;
     Node::Object(vec![
         ("tool", text("bestguess")),
         ("bestguess_version", text(env!("CARGO_PKG_VERSION"))),
@@ -477,15 +519,7 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
         ("end_time", time(m.end_unix_us)),
         ("platform", platform),
         ("experiment", experiment),
-        (
-            "settings",
-            Node::Object(vec![
-                ("alpha", Node::Num(s.alpha)),
-                ("epsilon", Node::Str(threshold(s.epsilon).into())),
-                ("effect", Node::Str(threshold(s.effect).into())),
-                ("super", Node::Num(s.superiority)),
-            ]),
-        ),
+        ("settings", settings(analysis)),
         (
             "counters",
             Node::Array(m.counters.iter().map(|c| text(c)).collect()),

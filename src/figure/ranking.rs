@@ -13,7 +13,7 @@ use super::axis::{self, Axis, Extent};
 use super::svg::{Anchor, PathData, Svg};
 use super::{colour, legend, legend_height, note, shorten, title, x_axis, Input, LegendEntry};
 use super::{Swatch, LEFT, RIGHT, TOP, WIDTH};
-use crate::stats::{IdenticalReason, Verdict};
+use crate::stats::Verdict;
 
 /// Height of one command's row.
 const ROW: f64 = 44.0;
@@ -28,29 +28,12 @@ struct Row {
     verdict: String,
 }
 
-fn reason(r: IdenticalReason) -> &'static str {
-    match r {
-        IdenticalReason::NotSignificant => "not significant",
-        IdenticalReason::CiContainsZero => "CI reaches 0 ± ε",
-        IdenticalReason::EffectTooSmall => "effect below threshold",
-        IdenticalReason::HighSuperiority => "often faster than the best",
-    }
-}
-
 /// The verdict as a short phrase.
 fn verdict(v: &Verdict) -> String {
     match v {
         Verdict::Best => "best: the reference".to_owned(),
-        Verdict::Slower => "slower".to_owned(),
-        Verdict::Identical { reasons } => format!(
-            "performed identically ({})",
-            reasons
-                .iter()
-                .map(|&r| reason(r))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
         Verdict::NotCompared { n } => format!("not compared (n = {n})"),
+        other => other.word().to_owned(),
     }
 }
 

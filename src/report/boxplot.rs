@@ -4,12 +4,13 @@
 //! which the ranking then confirms or not. The drawing is the reference's
 //! (whiskers `├┄┄┤`, boxes `┤ │ ├` with `┌─┬─┐` above and `└─┴─┘` below,
 //! `╢`/`╟` when the median sits on a box edge, a lone `┼` when all runs are
-//! equal, an axis with a tick every 10 columns above and below, a legend),
+//! equal, an axis with round ticks above and below, a legend),
 //! with accurate axis labels:
 //!
-//! * The axis runs from a round number at or below the fastest run to at
-//!   least the slowest run, with "nice" ticks (1, 2, 2.5 or 5 × 10ᵏ µs
-//!   apart), so every label is exactly the time at its tick. The reference
+//! * The axis runs from a round number at or below the fastest run to the
+//!   first round number at or above the slowest run, with "nice" ticks (1,
+//!   2, 2.5 or 5 × 10ᵏ µs apart, at least 8 columns apart), so every label
+//!   is exactly the time at its tick and the data fills the plot. The reference
 //!   rounded its labels to whole milliseconds, which made them wrong for
 //!   sub-millisecond data.
 //! * The labels' unit (μs, ms or s, from the axis range) is printed after
@@ -32,35 +33,48 @@ use super::units::Scale;
 use crate::analysis::Analysis;
 use crate::data::Metric;
 
-/// Columns between ticks.
-const TICK: usize = 10;
+/// Fewest columns between two ticks: room for a label and a space.
+const MIN_TICK_GAP: usize = 8;
 
-/// The horizontal axis: `columns` columns from `low` to `high` µs, with a
-/// tick every [`TICK`] columns, `step` µs apart.
+/// Columns kept right of the axis so that the last tick's label and the
+/// unit after it fit in the width.
+const UNIT_ROOM: usize = 5;
+
+/// The horizontal axis: `columns` columns from `low` to `high` µs, cut
+/// into `ticks` intervals of `step` µs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Axis {
     low: f64,
     high: f64,
     step: f64,
+    /// Number of intervals between ticks (ticks: `ticks + 1`).
+    ticks: usize,
     columns: usize,
 }
 
 impl Axis {
-    /// The smallest nice step (at least 1 µs) whose axis, starting at a
-    /// multiple of the step at or below `min`, reaches `max`.
+    /// The axis that spans the data with round ticks: the smallest nice
+    /// step (1, 2, 2.5 or 5 × 10ᵏ µs, at least 1 µs) for which the ticks
+    /// from the multiple of the step at or below `min` to the first one at
+    /// or above `max` are at least [`MIN_TICK_GAP`] columns apart. The
+    /// axis ends at that last tick, so at most one step of it lies beyond
+    /// the data at either end (the reference, and this function once, kept
+    /// a tick every 10 columns and could leave a third of the plot empty).
     fn new(min: f64, max: f64, columns: usize) -> Axis {
         let columns = columns.max(1);
-        let intervals = columns as f64 / TICK as f64;
+        let most = (columns / MIN_TICK_GAP).max(1);
         for exponent in 0..=120 {
             for mantissa in [1.0, 2.0, 2.5, 5.0] {
                 let step = mantissa * 10f64.powi(exponent);
                 let low = (min / step).floor() * step;
-                let high = low + step * intervals;
-                if high >= max && high > low {
+                let ticks = ((max - low) / step).ceil().max(1.0);
+                if ticks <= most as f64 {
+                    let ticks = ticks as usize;
                     return Axis {
                         low,
-                        high,
+                        high: low + step * ticks as f64,
                         step,
+                        ticks,
                         columns,
                     };
                 }
@@ -71,7 +85,8 @@ impl Axis {
         Axis {
             low: min,
             high: min + span,
-            step: span / intervals,
+            step: span,
+            ticks: 1,
             columns,
         }
     }
@@ -84,6 +99,11 @@ impl Axis {
         } else {
             0
         }
+    }
+
+    /// Column of tick `i` (0..=ticks).
+    fn tick_column(&self, i: usize) -> usize {
+        (i * self.columns + self.ticks / 2) / self.ticks.max(1)
     }
 
     /// The tick labels' scale: unit from the axis range, decimals from the
@@ -111,7 +131,9 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, width: usize) -> io::
     }
     // "NN:" in front of each box: at least the reference's three columns.
     let indent = (count.to_string().len() + 1).max(3);
-    let columns = width.saturating_sub(indent + 1).max(TICK);
+    let columns = width
+        .saturating_sub(indent + 1 + UNIT_ROOM)
+        .max(MIN_TICK_GAP);
     let totals: Vec<_> = analysis
         .commands
         .iter()
@@ -229,23 +251,16 @@ impl Marks {
     }
 }
 
-/// The axis line: `├`, a `┼` every [`TICK`] columns, `┤` when the last
-/// column is a tick.
+/// The axis line: `├`, a `┼` at every tick, `┤` at the last.
 fn rule(axis: &Axis, indent: usize) -> String {
-    let mut line = " ".repeat(indent);
-    for j in 0..=axis.columns {
-        line.push(if j == 0 {
-            '├'
-        } else if j % TICK == 0 {
-            if j == axis.columns {
-                '┤'
-            } else {
-                '┼'
-            }
-        } else {
-            '─'
-        });
+    let mut cells = vec!['─'; axis.columns + 1];
+    for i in 1..axis.ticks {
+        cells[axis.tick_column(i)] = '┼';
     }
+    cells[0] = '├';
+    cells[axis.columns] = '┤';
+    let mut line = " ".repeat(indent);
+    line.extend(cells);
     line
 }
 
@@ -253,14 +268,14 @@ fn rule(axis: &Axis, indent: usize) -> String {
 /// would touch its neighbour is left out, and labels are dropped from the
 /// right until the unit fits in the plot's width.
 fn labels(axis: &Axis, indent: usize) -> String {
-    let size = indent + axis.columns + 1;
+    let size = indent + axis.columns + 1 + UNIT_ROOM;
     let scale = axis.label_scale();
     let mut placed: Vec<(usize, String)> = Vec::new();
     let mut next_free = 0;
-    for i in 0..=axis.columns / TICK {
+    for i in 0..=axis.ticks {
         let text = scale.number(axis.low + i as f64 * axis.step);
         let len = text_width(&text);
-        let tick = indent + i * TICK;
+        let tick = indent + axis.tick_column(i);
         let start = tick.saturating_sub((len.saturating_sub(1)) / 2);
         let start = start.min(size.saturating_sub(len));
         if start < next_free || start + len > size {
@@ -303,35 +318,60 @@ mod tests {
     #[test]
     fn axis_starts_at_a_round_number_and_reaches_the_maximum() {
         let a = Axis::new(1234.0, 1300.0, 76);
-        assert_eq!((a.low, a.step), (1230.0, 10.0));
-        assert!(a.high >= 1300.0);
+        assert_eq!((a.low, a.step, a.high, a.ticks), (1230.0, 10.0, 1300.0, 7));
         let a = Axis::new(3000.0, 9500.0, 76);
-        assert_eq!((a.low, a.step), (3000.0, 1000.0));
+        assert_eq!((a.low, a.step, a.high), (3000.0, 1000.0, 10000.0));
         assert_eq!(tick(&a, 2), "5.00 ms");
-        // Zero-length axis: 1 µs per tick.
+        // Zero-length axis: one tick of 1 µs.
         let a = Axis::new(0.0, 0.0, 76);
-        assert_eq!((a.low, a.step, a.high), (0.0, 1.0, 7.6));
+        assert_eq!((a.low, a.step, a.high), (0.0, 1.0, 1.0));
+    }
+
+    #[test]
+    fn the_data_fills_the_axis() {
+        // The case: data ending at 2.65 ms drew an axis to 4.0 ms.
+        let a = Axis::new(1040.0, 2650.0, 76);
+        assert_eq!((a.low, a.high, a.step), (1000.0, 2800.0, 200.0));
+        // At most one step beyond the data at either end, at any width.
+        for columns in [8, 20, 40, 57, 76, 200, 1000] {
+            for (min, max) in [
+                (1.0, 7.0),
+                (412.0, 1490.0),
+                (99_999.0, 100_001.0),
+                (0.0, 3e9),
+            ] {
+                let a = Axis::new(min, max, columns);
+                assert!(a.low <= min && a.high >= max, "{a:?}");
+                assert!(min - a.low < a.step && a.high - max < a.step, "{a:?}");
+                assert!(a.columns / a.ticks >= MIN_TICK_GAP || a.ticks == 1, "{a:?}");
+            }
+        }
     }
 
     #[test]
     fn sub_millisecond_labels_are_exact() {
         let a = Axis::new(412.0, 1490.0, 76);
-        assert_eq!(a.step, 200.0);
+        assert_eq!((a.step, a.ticks), (200.0, 6));
         let s = a.label_scale();
         assert_eq!(s.symbol(), "ms");
         assert_eq!(s.number(a.low), "0.4");
         assert_eq!(
             labels(&a, 3),
-            "  0.4       0.6       0.8       1.0       1.2       1.4       1.6       1.8 ms"
+            "  0.4          0.6         0.8          1.0          1.2         1.4          1.6 ms"
+        );
+        assert_eq!(
+            rule(&a, 3),
+            "   ├────────────┼───────────┼────────────┼────────────┼───────────┼────────────┤"
         );
     }
 
     #[test]
     fn positions_cover_the_whole_axis() {
         let a = Axis::new(0.0, 76.0, 76);
-        assert_eq!(a.step, 10.0);
+        assert_eq!((a.step, a.high), (10.0, 80.0));
         assert_eq!(a.position(0.0), 0);
-        assert_eq!(a.position(76.0), 76);
+        assert_eq!(a.position(80.0), 76);
+        assert_eq!(a.position(40.0), 38);
         assert_eq!(a.position(1e9), 76);
         assert_eq!(a.position(-5.0), 0);
     }

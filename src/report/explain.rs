@@ -1,32 +1,37 @@
 //! The `-E` explanation: the ranking's settings and, for each command
-//! compared with the best, the statistics behind its verdict.
+//! compared with the reference, the statistics behind its verdict.
 //!
 //! A ranking is only as credible as the evidence behind it, so `-E` shows
-//! it: the settings in force (with relative thresholds resolved to µs),
-//! then per command the Mann–Whitney W and U, the raw and Holm-adjusted
-//! p-values and whether they are exact, the Hodges–Lehmann shift Δ, its
-//! confidence interval with the confidence actually achieved, and the
-//! probability of superiority Â. Each reason that made a command count as
-//! identical to the best is marked `✗` on the line of the statistic that
-//! caused it; the reasons come from the ranking's verdict and nothing is
-//! recomputed here.
+//! it: the settings in force (relative thresholds with their value in the
+//! metric's unit), the reference, the simultaneous confidence of the
+//! intervals; then per command the analysis used (independent samples or
+//! paired by round), the test statistic, the raw and the adjusted p-value,
+//! each labelled as such, the Hodges–Lehmann shift Δ with its interval and
+//! the confidence actually achieved, the ratio with its interval, Â with
+//! its interval, and the verdict. A condition of "slower" that a
+//! comparison did not meet is marked `✗` on the line of the numbers that
+//! show it, with the bound they were compared with; the conditions come
+//! from the ranking (nothing is recomputed here), and the legend under the
+//! table says what the mark means.
 //!
 //! Layout as in the reference: a 78-column legend frame, then rows of a
-//! 22-column label, a value, `✗` and the reason. The value column is 26
-//! columns (the reference's 24 could not hold a confidence interval around
-//! zero); p-values show `< 0.001` when small, Â three decimals so that it
-//! can be compared with `super` = 0.333 at a glance.
+//! 22-column label, a 26-column value, `✗` and the reason.
 
 use super::frame::Frame;
 use super::text::{pad, trim_end, Align};
 use super::units::{self, Scale};
 use crate::analysis::Analysis;
 use crate::stats::{
-    IdenticalReason, Method, RankedEntry, Ranking, Threshold, Verdict, MIN_VALUES_FOR_INFERENCE,
+    Comparison, Design, Method, RankedEntry, Ranking, Reason, Threshold, Verdict,
+    MIN_VALUES_FOR_INFERENCE,
 };
 
 const LABEL: usize = 22;
 const VALUE: usize = 26;
+
+/// What `✗` means, printed under the `-E` table.
+pub const MARK_LEGEND: &str =
+    "✗ marks a condition of \"slower\" that the numbers on its line do not meet.";
 
 /// The settings legend, as a frame.
 pub fn legend(analysis: &Analysis<'_>) -> Frame {
@@ -36,31 +41,41 @@ pub fn legend(analysis: &Analysis<'_>) -> Frame {
     let amount = |a: Threshold, resolved: f64| match a {
         Threshold::Absolute(us) => (units::time(us), None),
         Threshold::Percent(p) => (
-            format!("{}% of best median", units::plain(p)),
+            format!("{}% of reference", units::plain(p)),
             Some(format!("(= {})", units::time(resolved))),
         ),
     };
+    let superiority = if s.superiority < 0.5 {
+        units::plain(s.superiority)
+    } else {
+        format!("{} (off)", units::plain(s.superiority))
+    };
+    let reference = match (r.fixed_reference, r.best()) {
+        (true, Some(b)) => format!("command {}", b.index + 1),
+        _ => "the best".to_owned(),
+    };
     let rows = [
         (
-            "Minimum effect size (H.L. median shift)",
+            "Slower beyond (whole interval above)",
             "effect",
             amount(s.effect, r.effect),
         ),
         (
-            "Significance level, α",
-            "alpha",
-            (units::plain(s.alpha), None),
-        ),
-        (
-            "C.I. ± ε contains zero",
+            "Equivalent within ± (whole interval)",
             "epsilon",
             amount(s.epsilon, r.epsilon),
         ),
         (
-            "Probability of superiority",
-            "super",
-            (units::plain(s.superiority), None),
+            "Family-wise error rate, α",
+            "alpha",
+            (units::plain(s.alpha), None),
         ),
+        (
+            "Superiority bound (Â interval ≤)",
+            "super",
+            (superiority, None),
+        ),
+        ("Compared with", "ref", (reference, None)),
     ];
     let mut f = Frame::new(76);
     f.line(format!(
@@ -121,35 +136,31 @@ fn method(m: Method) -> &'static str {
     }
 }
 
-/// Why a command counts as identical to the best, in a few words: the
-/// threshold it met. `-E` prints this beside the statistic that caused it,
-/// and the markup exports ([`crate::export::document`]) use the same words,
-/// followed by the observed value.
-pub fn reason(r: IdenticalReason, ranking: &Ranking) -> String {
-    match r {
-        IdenticalReason::NotSignificant => {
-            format!("Non-signif. (α = {})", units::plain(ranking.settings.alpha))
+/// A condition of "slower" that a comparison did not meet, in a few
+/// words with the bound it was compared with. `-E` prints it beside the
+/// numbers that show it, and the markup exports
+/// ([`crate::export::document`]) use the same words.
+pub fn reason(r: Reason, ranking: &Ranking) -> String {
+    match (r, ranking.settings.effect) {
+        (Reason::WithinEffect, Threshold::Percent(p)) => {
+            format!("low end ≤ effect +{}%", units::plain(p))
         }
-        IdenticalReason::EffectTooSmall => {
-            format!("Effect size < {}", units::time(ranking.effect))
+        (Reason::WithinEffect, Threshold::Absolute(_)) => {
+            format!("low end ≤ effect {}", units::time(ranking.effect))
         }
-        IdenticalReason::CiContainsZero => {
-            format!("CI ± {} contains 0", units::time(ranking.epsilon))
-        }
-        IdenticalReason::HighSuperiority => format!(
-            "Pr. faster obv. > {}",
-            units::percent(ranking.settings.superiority)
+        (Reason::Superiority, _) => format!(
+            "high end > super {}",
+            units::plain(ranking.settings.superiority)
+        ),
+        (Reason::TooFewRuns, _) => format!(
+            "interval short of {} (more runs)",
+            units::confidence(ranking.confidence_each)
         ),
     }
 }
 
-/// The detail lines of one ranked command (none for the best).
+/// The detail lines of one ranked command (none for the reference).
 pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
-    let reasons: &[IdenticalReason] = match &entry.verdict {
-        Verdict::Identical { reasons } => reasons,
-        _ => &[],
-    };
-    let flag = |r: IdenticalReason| reasons.contains(&r).then(|| reason(r, ranking));
     let mut lines = Vec::new();
     let Some(c) = &entry.comparison else {
         if let Verdict::NotCompared { n } = entry.verdict {
@@ -164,46 +175,107 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
         }
         return lines;
     };
-    let mw = &c.mann_whitney;
+    let flag = |r: Reason, text: String| entry.reasons.contains(&r).then_some(text);
     lines.push(line(
         "Timed observations",
         &format!("N = {}", entry.n),
         None,
     ));
+    match (c.design, c.signed_rank) {
+        (Design::Paired { rounds }, Some(sr)) => {
+            lines.push(line("Analysis", &format!("paired, {rounds} rounds"), None));
+            lines.push(line(
+                "Wilcoxon signed-rank",
+                &format!("T+ = {}  ({})", statistic(sr.t_plus), method(sr.method)),
+                None,
+            ));
+        }
+        _ => {
+            let mw = &c.mann_whitney;
+            lines.push(line("Analysis", "independent samples", None));
+            lines.push(line(
+                "Mann-Whitney",
+                &format!(
+                    "W = {}  U = {}  ({})",
+                    statistic(mw.w),
+                    statistic(mw.u),
+                    method(mw.method)
+                ),
+                None,
+            ));
+        }
+    }
+    lines.push(line("p-value, raw", &p_is(c.p_value()), None));
     lines.push(line(
-        "Mann-Whitney",
-        &format!("W = {}  U = {}", statistic(mw.w), statistic(mw.u)),
+        "p-value, adjusted",
+        &format!("{}  (× {})", p_is(c.p_adjusted), ranking.family.max(1)),
+        None,
+    ));
+    let relative = |t: Threshold| matches!(t, Threshold::Percent(_)) && c.ratio.is_some();
+    let effect = ranking.settings.effect;
+    lines.push(line(
+        "Hodges-Lehmann shift",
+        &format!("Δ = {}", units::time(c.shift)),
         None,
     ));
     lines.push(line(
-        "p-value (adjusted)",
-        &format!("{}  ({})", p_is(mw.p_value), units::p_value(c.p_adjusted)),
-        flag(IdenticalReason::NotSignificant),
+        "Δ interval",
+        &interval(c),
+        (!relative(effect))
+            .then(|| {
+                flag(
+                    Reason::WithinEffect,
+                    format!("low end ≤ effect {}", units::time(ranking.effect)),
+                )
+            })
+            .flatten(),
     ));
-    let methods = if mw.method == c.interval.method {
-        method(mw.method).to_owned()
+    if let Some(r) = c.ratio {
+        lines.push(line(
+            "Ratio (other/ref)",
+            &units::change_interval(r.estimate, r.low, r.high),
+            relative(effect)
+                .then(|| {
+                    let Threshold::Percent(p) = effect else {
+                        return None;
+                    };
+                    flag(
+                        Reason::WithinEffect,
+                        format!("low end ≤ effect +{}%", units::plain(p)),
+                    )
+                })
+                .flatten(),
+        ));
     } else {
-        format!("{} p, {} CI", method(mw.method), method(c.interval.method))
-    };
-    lines.push(line("Method", &methods, None));
-    lines.push(line(
-        "Hodges-Lehmann",
-        &format!("Δ = {}", units::time(c.shift)),
-        flag(IdenticalReason::EffectTooSmall),
-    ));
-    lines.push(line(
-        "Confidence interval",
-        &interval(
-            c.interval.low,
-            c.interval.high,
-            c.interval.achieved_confidence,
-        ),
-        flag(IdenticalReason::CiContainsZero),
-    ));
+        lines.push(line("Ratio (other/ref)", "none: a time ≤ 0", None));
+    }
+    let s = c.superiority_interval;
     lines.push(line(
         "Prob. of superiority",
-        &format!("Â = {}", units::fixed(c.superiority, 3)),
-        flag(IdenticalReason::HighSuperiority),
+        &format!(
+            "Â = {} [{}, {}]",
+            units::fixed(c.superiority, 3),
+            units::fixed(s.low, 3),
+            units::fixed(s.high, 3)
+        ),
+        flag(
+            Reason::Superiority,
+            format!(
+                "high end > super {}",
+                units::plain(ranking.settings.superiority)
+            ),
+        ),
+    ));
+    lines.push(line(
+        "Verdict",
+        entry.verdict.word(),
+        flag(
+            Reason::TooFewRuns,
+            format!(
+                "interval short of {} (more runs)",
+                units::confidence(ranking.confidence_each)
+            ),
+        ),
     ));
     lines
 }
@@ -245,14 +317,18 @@ pub fn diagnostics(analysis: &Analysis<'_>, index: usize) -> Vec<String> {
     ]
 }
 
-/// `95.47% (388, 510) μs`: the achieved confidence and both ends in one
+/// `95.47% [388, 510] μs`: the achieved confidence and both ends in one
 /// unit, with fewer decimals if needed to fit the value column.
-fn interval(low: f64, high: f64, confidence: f64) -> String {
+fn interval(c: &Comparison) -> String {
+    let (low, high) = (c.interval.low, c.interval.high);
     let scale = Scale::time(low.abs().max(high.abs()));
-    let confidence = format!("{}%", units::fixed(confidence * 100.0, 2));
+    let confidence = format!(
+        "{}%",
+        units::fixed(c.interval.achieved_confidence * 100.0, 2)
+    );
     let text = |s: Scale| {
         format!(
-            "{confidence} ({}, {}) {}",
+            "{confidence} [{}, {}] {}",
             s.number(low),
             s.number(high),
             s.symbol()
@@ -270,29 +346,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn interval_fits_its_column() {
-        assert_eq!(interval(388.0, 510.0, 0.9547), "95.47% (388, 510) μs");
-        assert_eq!(interval(-1200.0, 3400.0, 0.95), "95.00% (-1.20, 3.40) ms");
-        assert_eq!(
-            interval(-999_000.0, 998_000.0, 0.95),
-            "95.00% (-999.0, 998.0) ms"
-        );
-    }
-
-    #[test]
     fn detail_lines_align_their_marks() {
         let l = line(
-            "Hodges-Lehmann",
-            "Δ = 1.00 ms",
-            Some("Effect size < 500 μs".into()),
+            "Δ interval",
+            "95.00% [1.00, 2.00] ms",
+            Some("low end ≤ effect 500 μs".into()),
         );
         assert_eq!(
             l,
-            "    Hodges-Lehmann         Δ = 1.00 ms                ✗ Effect size < 500 μs"
+            "    Δ interval             95.00% [1.00, 2.00] ms     ✗ low end ≤ effect 500 μs"
         );
         assert_eq!(
-            line("Method", "exact", None),
-            "    Method                 exact"
+            line("Analysis", "independent samples", None),
+            "    Analysis               independent samples"
         );
     }
 }

@@ -2,9 +2,11 @@
 //!
 //! A quick look at drift, warm-up effects and oscillation that no summary
 //! statistic shows. Each bar is proportional to the run's total CPU time
-//! divided by the command's largest one. The graph honours the `width`
+//! divided by the largest of all commands' runs (`-c graph=common`, the
+//! default, so bars compare across commands) or of this command's runs
+//! (`-c graph=each`, the C tool's graph). The graph honours the `width`
 //! setting (the whole line, `│` included, fits in it; the reference always
-//! drew 80 bars) and its header names the maximum with its unit. When every
+//! drew 80 bars) and its header gives the time of a full bar. When every
 //! run took 0 µs (the reference divided by zero and died with SIGFPE) the
 //! bars are simply empty.
 
@@ -13,12 +15,24 @@ use std::io::{self, Write};
 use super::{text, units};
 use crate::data::CommandRuns;
 
-/// Writes the graph of `runs` in `width` columns.
-pub fn write(out: &mut dyn Write, runs: &CommandRuns, width: usize) -> io::Result<()> {
+/// The largest value the graph of `runs` shows.
+pub fn largest(runs: &CommandRuns) -> i64 {
+    runs.runs.iter().map(|r| r.total_us()).max().unwrap_or(0)
+}
+
+/// Writes the graph of `runs` in `width` columns, scaled to `scale_max`
+/// (this command's own largest run when `None`, or when a run exceeds it).
+pub fn write(
+    out: &mut dyn Write,
+    runs: &CommandRuns,
+    scale_max: Option<i64>,
+    width: usize,
+) -> io::Result<()> {
     let totals: Vec<i64> = runs.runs.iter().map(|r| r.total_us()).collect();
-    let max = totals.iter().copied().max().unwrap_or(0);
+    let own = totals.iter().copied().max().unwrap_or(0);
+    let max = scale_max.map_or(own, |m| m.max(own));
     let room = width.saturating_sub(1);
-    let right = format!("max = {}", units::time(max as f64));
+    let right = format!("full bar = {}", units::time(max as f64));
     let gap = width.saturating_sub(1 + text::width(&right)).max(1);
     writeln!(out, "0{}{right}", " ".repeat(gap))?;
     for total in totals {

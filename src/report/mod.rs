@@ -35,6 +35,7 @@ mod boxplot;
 mod dist;
 pub mod explain;
 mod frame;
+pub mod gate;
 mod graph;
 pub mod progress;
 mod ranking;
@@ -67,6 +68,20 @@ pub struct Selection {
     pub boxplot: bool,
     /// Width of the box plot and the run graph, within [`WIDTH_RANGE`].
     pub width: usize,
+    /// Whether `-G` draws every command on one scale.
+    pub graph_scale: GraphScale,
+}
+
+/// The scale of the `-G` bars.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GraphScale {
+    /// One scale for all commands (the largest run of any command), so bars
+    /// can be compared across commands.
+    #[default]
+    Common,
+    /// Each command scaled to its own largest run (the C tool's graph),
+    /// which shows a command's own variation in more detail.
+    Each,
 }
 
 impl Default for Selection {
@@ -83,6 +98,7 @@ impl Default for Selection {
             graph: false,
             boxplot: false,
             width: 80,
+            graph_scale: GraphScale::Common,
         }
     }
 }
@@ -132,7 +148,11 @@ pub fn render_command(
         writeln!(out)?;
     }
     if s.graph {
-        graph::write(out, runs, plot_width(selection))?;
+        let scale_max = match s.graph_scale {
+            GraphScale::Common => analysis.dataset.commands.iter().map(graph::largest).max(),
+            GraphScale::Each => None,
+        };
+        graph::write(out, runs, scale_max, plot_width(selection))?;
         writeln!(out)?;
     }
     if s.dist {

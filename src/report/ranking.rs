@@ -1,22 +1,30 @@
-//! The ranking: which commands were fastest, and which performed
-//! identically to the fastest.
+//! The ranking: which command is the reference (the best, or the one
+//! given with `--reference`), and for every other command by how much it is
+//! slower, with its interval and a verdict.
 //!
 //! Everything shown comes from the [`Ranking`] computed by `stats`: order,
-//! verdicts, shifts. Layout as in the reference (a 78-column table indented
-//! 2, the `══════ Command ═══…` header, `✻` on the winner group, a `═` line
-//! after it and after the rest), with these differences:
+//! verdicts, shifts, ratios and intervals. Layout after the reference (a
+//! 78-column table indented 2, the `══════ Command ═══…` header, a `═`
+//! line at the end), with these differences:
 //!
 //! * Labels are cut and padded by display width (the reference cut at 40
 //!   bytes, which misaligned or crashed on UTF-8 names).
-//! * "Slower by" is the Hodges–Lehmann shift Δ in its own unit, followed by
-//!   the ratio of medians (`1.23x`, or `—` when the best median is 0) where
-//!   the reference printed Δ/best median as a percentage that could be
-//!   `inf%` or overflow its field.
-//! * A command with fewer than 5 runs, when the best has enough, is listed
-//!   after the others in median order with `(not compared: n = 3)` instead
-//!   of crashing the program.
+//! * "Slower by" is the Hodges–Lehmann shift Δ in its own unit, then the
+//!   verdict (slower, equivalent, inconclusive, or faster than a fixed
+//!   reference); below it the ratio of locations with its interval, as a
+//!   change in percent (`+45.2 % [+40.1 %, +50.3 %]`), or Δ's interval when
+//!   the ratio does not exist (a zero time).
+//! * The order is the reference, then the compared commands by their
+//!   estimate (so "slower by" never goes negative under the best); `✻`
+//!   marks the reference and the commands equivalent to it.
+//! * A line under the headline says at which simultaneous confidence the
+//!   intervals hold and which analysis made them.
+//! * A command with fewer than 5 runs, when the reference has enough, is
+//!   listed after the others in median order with `(not compared: n = 3)`
+//!   instead of crashing the program.
 //! * With `-E`, the settings legend comes first and each command gets its
-//!   header line and the details of [`super::explain`].
+//!   header line and the details of [`super::explain`]; the table is
+//!   closed by a rule and a legend of the `✗` marks.
 
 use std::io::{self, Write};
 
@@ -24,7 +32,7 @@ use super::explain;
 use super::text::{fit, trim_end, Align};
 use super::units::{self, Scale};
 use crate::analysis::Analysis;
-use crate::stats::{RankedEntry, Ranking, Verdict, MIN_VALUES_FOR_INFERENCE};
+use crate::stats::{Design, RankedEntry, Ranking, Verdict, MIN_VALUES_FOR_INFERENCE};
 
 /// The table's header line (78 columns).
 const HEADER: &str =
@@ -48,23 +56,23 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
         explain::legend(analysis).write(out, 2)?;
         writeln!(out)?;
     }
-    let winners = ranking.winners();
     if !ranking.inference {
         writeln!(
             out,
             "Best guess ranking: (Lacking the {MIN_VALUES_FOR_INFERENCE} timed runs to statistically rank)"
         )?;
-    } else if winners > 1 {
-        writeln!(
-            out,
-            "Best guess ranking: The top {winners} commands performed identically"
-        )?;
     } else {
-        writeln!(out, "Best guess ranking:")?;
+        writeln!(out, "Best guess ranking: {}", headline(ranking))?;
+        writeln!(out, "  {}", method_line(ranking))?;
+        if ranking.ambiguous_best {
+            writeln!(
+                out,
+                "  No command is estimated faster than every other (the estimates are intransitive): the first is the closest to it."
+            )?;
+        }
     }
     writeln!(out)?;
 
-    let best_median = ranking.best().map_or(0.0, |b| b.median);
     let label = |e: &RankedEntry| {
         analysis
             .dataset
@@ -73,24 +81,24 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
             .map_or_else(String::new, super::label)
     };
     let rule = "═".repeat(WIDTH);
-    let (top, rest): (Vec<&RankedEntry>, Vec<&RankedEntry>) = if ranking.inference {
-        ranking
-            .entries
-            .iter()
-            .partition(|e| matches!(e.verdict, Verdict::Best | Verdict::Identical { .. }))
-    } else {
-        (ranking.entries.iter().collect(), Vec::new())
+    let mark = |e: &RankedEntry| {
+        if ranking.inference && matches!(e.verdict, Verdict::Best | Verdict::Equivalent) {
+            "✻"
+        } else {
+            " "
+        }
     };
-    let mark = if ranking.inference { "✻" } else { " " };
-
-    if explain {
-        for (i, e) in top.iter().chain(rest.iter()).enumerate() {
-            if i > 0 {
+    for (i, e) in ranking.entries.iter().enumerate() {
+        if explain || i == 0 {
+            if explain && i > 0 {
                 writeln!(out)?;
             }
             writeln!(out, "  {HEADER}")?;
-            let m = if i < top.len() { mark } else { " " };
-            writeln!(out, "  {}", row(m, e, &label(e), best_median, ranking))?;
+        }
+        for line in rows(mark(e), e, &label(e), ranking) {
+            writeln!(out, "  {line}")?;
+        }
+        if explain {
             let mut details = explain::details(e, ranking);
             details.extend(explain::diagnostics(analysis, e.index));
             if !details.is_empty() {
@@ -100,42 +108,100 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
                 }
             }
         }
-        if !rest.is_empty() || !ranking.inference {
-            writeln!(out)?;
-            writeln!(out, "  {rule}")?;
-        }
-        return Ok(());
     }
-
-    writeln!(out, "  {HEADER}")?;
-    for e in &top {
-        writeln!(out, "  {}", row(mark, e, &label(e), best_median, ranking))?;
+    if explain {
+        writeln!(out)?;
     }
     writeln!(out, "  {rule}")?;
-    if !rest.is_empty() {
-        for e in &rest {
-            writeln!(out, "  {}", row(" ", e, &label(e), best_median, ranking))?;
-        }
-        writeln!(out, "  {rule}")?;
+    if explain && ranking.inference {
+        writeln!(out, "  {}", explain::MARK_LEGEND)?;
     }
     Ok(())
 }
 
-/// One command's line: mark, number and label, median, and "slower by".
-fn row(mark: &str, e: &RankedEntry, label: &str, best_median: f64, ranking: &Ranking) -> String {
+/// The verdicts counted: `1 slower, 2 equivalent, 1 inconclusive`.
+fn headline(ranking: &Ranking) -> String {
+    let against = if ranking.fixed_reference {
+        "the reference"
+    } else {
+        "the best"
+    };
+    let parts: Vec<String> = [
+        (Verdict::Slower, "slower"),
+        (Verdict::Faster, "faster"),
+        (Verdict::Equivalent, "equivalent"),
+        (Verdict::Inconclusive, "inconclusive"),
+    ]
+    .iter()
+    .filter_map(|&(v, word)| {
+        let n = ranking.count(v);
+        (n > 0).then(|| format!("{n} {word}"))
+    })
+    .collect();
+    if parts.is_empty() {
+        format!("compared with {against}")
+    } else {
+        format!("compared with {against}, {}", parts.join(", "))
+    }
+}
+
+/// The confidence and the analysis behind the intervals.
+fn method_line(ranking: &Ranking) -> String {
+    let analysis = match ranking.design {
+        Design::Paired { rounds } => format!("paired by round ({rounds} complete rounds)"),
+        Design::Independent => "independent samples".to_owned(),
+    };
+    let family = if ranking.family > 1 {
+        format!(
+            " (Bonferroni over {} {}, {} each)",
+            ranking.family,
+            if ranking.fixed_reference {
+                "comparisons"
+            } else {
+                "pairs"
+            },
+            units::confidence(ranking.confidence_each)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "Intervals: {} simultaneous{family}; {analysis}",
+        units::confidence(ranking.simultaneous_confidence),
+    )
+}
+
+/// One command's lines: mark, number and label, median, Δ and verdict;
+/// then the ratio's interval (or Δ's).
+fn rows(mark: &str, e: &RankedEntry, label: &str, ranking: &Ranking) -> Vec<String> {
     let name = fit(&format!("{:>4}: {label}", e.index + 1), LABEL, Align::Left);
     let median = Scale::time(e.median.abs()).with_unit(e.median, 7);
     let mut line = format!("{mark}{name}  {median}");
+    let mut second = None;
     match (&e.comparison, &e.verdict) {
-        (Some(c), _) => {
+        (Some(c), v) => {
             let shift = Scale::time(c.shift.abs()).with_unit(c.shift, 7);
-            let ratio = units::ratio(e.median, best_median);
-            line.push_str(&format!(" {shift}  {ratio:>8}"));
+            line.push_str(&format!(" {shift}  {}", v.word()));
+            let interval = match c.ratio {
+                Some(r) => units::change_interval(r.estimate, r.low, r.high),
+                None => {
+                    let s = Scale::time(c.interval.low.abs().max(c.interval.high.abs()));
+                    format!(
+                        "Δ [{}, {}] {}",
+                        s.number(c.interval.low),
+                        s.number(c.interval.high),
+                        s.symbol()
+                    )
+                }
+            };
+            second = Some(format!("{}{interval}", " ".repeat(1 + LABEL + 2)));
         }
         (None, Verdict::NotCompared { n }) if ranking.inference => {
             line.push_str(&format!(" (not compared: n = {n})"));
         }
         _ => {}
     }
-    trim_end(&line).to_owned()
+    let mut lines = vec![trim_end(&line).to_owned()];
+    lines.extend(second);
+    lines
 }

@@ -261,9 +261,59 @@ pub fn ratio(numerator: f64, denominator: f64) -> String {
     format!("{text}x")
 }
 
+/// A probability as a percentage with as many decimals (1 to 6) as it
+/// takes not to round a value below 1 up to `100%`: `0.95` → `95.0%`,
+/// `0.99999` → `99.999%`.
+pub fn confidence(p: f64) -> String {
+    let text = (1..=6)
+        .map(|d| fixed(p * 100.0, d))
+        .find(|t| p >= 1.0 || !t.starts_with("100"))
+        .unwrap_or_else(|| fixed(p * 100.0, 6));
+    format!("{text}%")
+}
+
+/// A ratio as a signed change in percent with one decimal: 1.452 →
+/// `+45.2 %`, 0.9 → `-10.0 %`.
+pub fn change(ratio: f64) -> String {
+    let p = (ratio - 1.0) * 100.0;
+    let text = fixed(p.abs(), 1);
+    let sign = if text.trim_start_matches(['0', '.']).is_empty() {
+        "±"
+    } else if p < 0.0 {
+        "-"
+    } else {
+        "+"
+    };
+    format!("{sign}{text} %")
+}
+
+/// A ratio with its interval as changes: `+45.2 % [+40.1 %, +50.3 %]`.
+pub fn change_interval(estimate: f64, low: f64, high: f64) -> String {
+    format!("{} [{}, {}]", change(estimate), change(low), change(high))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn confidences_never_round_up_to_certainty() {
+        assert_eq!(confidence(0.95), "95.0%");
+        assert_eq!(confidence(0.99989), "99.99%");
+        assert_eq!(confidence(0.99999), "99.999%");
+        assert_eq!(confidence(1.0), "100.0%");
+    }
+
+    #[test]
+    fn changes_are_signed_percentages() {
+        assert_eq!(
+            change_interval(1.452, 1.401, 1.503),
+            "+45.2 % [+40.1 %, +50.3 %]"
+        );
+        assert_eq!(change(0.9), "-10.0 %");
+        assert_eq!(change(1.0), "±0.0 %");
+        assert_eq!(change(0.99999), "±0.0 %");
+    }
 
     fn t(us: f64) -> String {
         time(us)

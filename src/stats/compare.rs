@@ -1,53 +1,259 @@
 //! Everything one comparison of two commands needs, computed together.
 //!
-//! The ranking compares each command with the best: the Mann–Whitney test
-//! (is there a difference?), the Hodges–Lehmann shift and its confidence
-//! interval (how large, how sure?) and the probability of superiority (how
-//! often does the "slower" one win anyway?). They share one merge of the
-//! sorted samples and one exact null distribution, built here once.
+//! The ranking compares each command with the reference: a rank test (is
+//! there a difference?), the Hodges–Lehmann shift Δ and its confidence
+//! interval (how large, how sure, in the metric's unit), the ratio of
+//! locations with its interval (how large relative to the reference) and
+//! the probability of superiority Â with its interval (how often does the
+//! "slower" one win anyway?).
+//!
+//! Two designs:
+//!
+//! * Independent samples ([`compare`]): Mann–Whitney, the two-sample
+//!   Hodges–Lehmann shift (median of the n1·n2 differences) and its
+//!   distribution-free interval.
+//! * Complete rounds ([`compare_paired`]): the within-round differences,
+//!   Wilcoxon's signed-rank test and the one-sample Hodges–Lehmann
+//!   estimate (median Walsh average) with its interval
+//!   (see [`super::signed_rank`]).
+//!
+//! The ratio is the same estimator on the logarithms, exponentiated: the
+//! Hodges–Lehmann shift of ln(values), bounded by the order statistics of
+//! the *same ranks* as Δ's interval, so the ratio and Δ come from one
+//! rule and have the same confidence (log is increasing, so the rank
+//! statistics, their exact distributions and the chosen ranks are those
+//! of Δ). It exists only when every value of both commands is positive:
+//! a zero or negative time has no logarithm, and no value is altered to
+//! make one; the ratio is then `None` and decisions use Δ with relative
+//! thresholds resolved against the reference's median.
 
 use super::mann_whitney::{exact_distribution, mann_whitney_with, pooled_ranks, MannWhitney};
+use super::normal::normal_quantile;
 use super::sample::Sample;
 use super::select::Differences;
 use super::shift::{hodges_lehmann_with, shift_interval_with, Alpha, ShiftInterval};
+use super::signed_rank::{paired_shift, signed_rank, walsh_at, SignedRank};
 
-/// The statistics of `other` compared with `best`.
+/// Which analysis a comparison used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Design {
+    /// Two independent samples: Mann–Whitney, two-sample Hodges–Lehmann.
+    Independent,
+    /// Within-round differences over this many complete rounds: Wilcoxon
+    /// signed-rank, one-sample Hodges–Lehmann.
+    Paired {
+        /// Number of rounds (= differences).
+        rounds: usize,
+    },
+}
+
+/// A ratio of locations, other / reference, with its interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ratio {
+    /// exp(Hodges–Lehmann shift of the logarithms).
+    pub estimate: f64,
+    /// Lower end, at the same ranks and confidence as Δ's interval.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+}
+
+/// An interval for the probability of superiority.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The statistics of `other` compared with the reference (`best`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Comparison {
-    /// Two-sided Mann–Whitney test (U and W of `best`).
+    /// The analysis used for the test, Δ and the ratio.
+    pub design: Design,
+    /// Two-sided Mann–Whitney test (U and W of the reference); computed in
+    /// both designs (Â is its U), deciding in the independent one.
     pub mann_whitney: MannWhitney,
+    /// The signed-rank test on the within-round differences (paired
+    /// design only).
+    pub signed_rank: Option<SignedRank>,
     /// The p-value after adjustment for multiple comparisons. A standalone
-    /// comparison has nothing to adjust for, so it equals
-    /// `mann_whitney.p_value`; a [`super::ranking::Ranking`] replaces it by
-    /// the Holm-adjusted value over all its comparisons.
+    /// comparison has nothing to adjust for, so it equals [`Self::p_value`];
+    /// a [`super::ranking::Ranking`] replaces it (Bonferroni, see there).
     pub p_adjusted: f64,
-    /// Hodges–Lehmann shift Δ, other − best (positive: other is slower).
+    /// Hodges–Lehmann shift Δ, other − reference (positive: other slower).
     pub shift: f64,
     /// Confidence interval for Δ with the confidence actually achieved.
     pub interval: ShiftInterval,
+    /// other / reference, when every value of both is positive.
+    pub ratio: Option<Ratio>,
     /// Probability of superiority Â = U/(n1·n2): the chance that a random
-    /// run of `best` takes longer than a random run of `other`, ties
-    /// counting ½ (Vargha & Delaney 2000, "A critique and improvement of
-    /// the CL common language effect size statistics", J. Educ. Behav.
+    /// run of the reference takes longer than a random run of `other`,
+    /// ties counting ½ (Vargha & Delaney 2000, "A critique and improvement
+    /// of the CL common language effect size statistics", J. Educ. Behav.
     /// Statist. 25, 101–132). ½ means no tendency either way.
     pub superiority: f64,
+    /// Interval for Â at the level of Δ's (nominal): Â ± z·σ with DeLong's
+    /// placement variance σ² = s²(V)/n1 + s²(W)/n2 (DeLong, DeLong &
+    /// Clarke-Pearson 1988, Biometrics 44, 837–845), clamped to [0, 1].
+    pub superiority_interval: Bounds,
 }
 
-/// Compares `other` with `best`: Mann–Whitney, Δ, its confidence interval
-/// at level 1 − α, and Â. O((n1 + n2) log(n1·n2)) time, O(n1 + n2) memory.
+impl Comparison {
+    /// The p-value of the deciding test (signed-rank when paired).
+    pub fn p_value(&self) -> f64 {
+        self.signed_rank
+            .map_or(self.mann_whitney.p_value, |s| s.p_value)
+    }
+
+    /// Whether the deciding test's p-value is exact.
+    pub fn test_method(&self) -> super::Method {
+        self.signed_rank
+            .map_or(self.mann_whitney.method, |s| s.method)
+    }
+}
+
+/// Whether every value is positive (the logarithm exists).
+fn positive(s: &Sample) -> bool {
+    s.min() > 0.0
+}
+
+fn ln_sorted(s: &Sample) -> Vec<f64> {
+    s.sorted().iter().map(|x| x.ln()).collect()
+}
+
+/// Â with its DeLong interval at level 1 − α.
+fn superiority(best: &Sample, other: &Sample, u: f64, alpha: Alpha) -> (f64, Bounds) {
+    let (x, y) = (best.sorted(), other.sorted());
+    let (n1, n2) = (x.len() as f64, y.len() as f64);
+    let a = u / (n1 * n2);
+    // Placements: for each reference value, the share of `other` below it,
+    // and for each other value, the share of the reference above it; ties
+    // count ½.
+    let counts = |v: f64, s: &[f64]| {
+        let below = s.partition_point(|&w| w < v);
+        let at_most = s.partition_point(|&w| w <= v);
+        (
+            below as f64,
+            (at_most - below) as f64,
+            (s.len() - at_most) as f64,
+        )
+    };
+    let var = |values: &mut dyn Iterator<Item = f64>, n: f64| {
+        let v: Vec<f64> = values.collect();
+        let mean = v.iter().sum::<f64>() / n;
+        v.iter().map(|p| (p - mean) * (p - mean)).sum::<f64>() / (n - 1.0)
+    };
+    if n1 < 2.0 || n2 < 2.0 {
+        return (
+            a,
+            Bounds {
+                low: 0.0,
+                high: 1.0,
+            },
+        );
+    }
+    let sv = var(
+        &mut x.iter().map(|&v| {
+            let (below, tied, _) = counts(v, y);
+            (below + tied / 2.0) / n2
+        }),
+        n1,
+    );
+    let sw = var(
+        &mut y.iter().map(|&v| {
+            let (_, tied, above) = counts(v, x);
+            (above + tied / 2.0) / n1
+        }),
+        n2,
+    );
+    let sigma = (sv / n1 + sw / n2).max(0.0).sqrt();
+    let z = normal_quantile(alpha.get() / 2.0).map_or(0.0, |q| -q);
+    (
+        a,
+        Bounds {
+            low: (a - z * sigma).clamp(0.0, 1.0),
+            high: (a + z * sigma).clamp(0.0, 1.0),
+        },
+    )
+}
+
+/// Compares `other` with `best` as independent samples: Mann–Whitney, Δ,
+/// its confidence interval at level 1 − α, the ratio and Â.
+/// O((n1 + n2) log(n1·n2)) time, O(n1 + n2) memory.
 pub fn compare(best: &Sample, other: &Sample, alpha: Alpha) -> Comparison {
     let (n1, n2) = (best.len(), other.len());
     let ranks = pooled_ranks(best.sorted(), other.sorted());
     let exact = exact_distribution(n1, n2, &ranks);
     let mann_whitney = mann_whitney_with(n1, n2, &ranks, exact.as_ref());
     let differences = Differences::new(best.sorted(), other.sorted());
+    let interval = shift_interval_with(&differences, n1, n2, alpha, exact.as_ref(), ranks.tie_term);
+    let ratio = (positive(best) && positive(other)).then(|| {
+        let logs = Differences::new(&ln_sorted(best), &ln_sorted(other));
+        Ratio {
+            estimate: hodges_lehmann_with(&logs).exp(),
+            low: logs.kth(interval.low_rank).exp(),
+            high: logs.kth(interval.high_rank).exp(),
+        }
+    });
+    let (superiority, superiority_interval) = superiority(best, other, mann_whitney.u, alpha);
     Comparison {
+        design: Design::Independent,
         mann_whitney,
+        signed_rank: None,
         p_adjusted: mann_whitney.p_value,
         shift: hodges_lehmann_with(&differences),
-        interval: shift_interval_with(&differences, n1, n2, alpha, exact.as_ref()),
-        superiority: mann_whitney.u / (n1 as f64 * n2 as f64),
+        interval,
+        ratio,
+        superiority,
+        superiority_interval,
     }
+}
+
+/// Compares `other` with `best` over complete rounds: `best_rounds[r]` and
+/// `other_rounds[r]` were measured in the same round r. Test, Δ and ratio
+/// come from the within-round differences; Â from the two samples.
+/// `None` when the rounds are empty or of different lengths.
+pub fn compare_paired(
+    best_rounds: &[f64],
+    other_rounds: &[f64],
+    alpha: Alpha,
+) -> Option<Comparison> {
+    if best_rounds.len() != other_rounds.len() || best_rounds.is_empty() {
+        return None;
+    }
+    let best = Sample::from_slice(best_rounds).ok()?;
+    let other = Sample::from_slice(other_rounds).ok()?;
+    let d: Vec<f64> = other_rounds
+        .iter()
+        .zip(best_rounds)
+        .map(|(o, b)| o - b)
+        .collect();
+    let (shift, interval) = paired_shift(&d, alpha)?;
+    let ratio = if positive(&best) && positive(&other) {
+        let logs: Vec<f64> = other_rounds
+            .iter()
+            .zip(best_rounds)
+            .map(|(o, b)| o.ln() - b.ln())
+            .collect();
+        walsh_at(&logs, &[interval.low_rank, interval.high_rank]).map(|(est, ends)| Ratio {
+            estimate: est.exp(),
+            low: ends[0].exp(),
+            high: ends[1].exp(),
+        })
+    } else {
+        None
+    };
+    let signed = signed_rank(&d);
+    let mut c = compare(&best, &other, alpha);
+    c.design = Design::Paired {
+        rounds: best_rounds.len(),
+    };
+    c.signed_rank = Some(signed);
+    c.p_adjusted = signed.p_value;
+    c.shift = shift;
+    c.interval = interval;
+    c.ratio = ratio;
+    Some(c)
 }
 
 #[cfg(test)]
@@ -68,5 +274,60 @@ mod tests {
         assert_eq!(c.interval, shift_interval(&best, &other, alpha));
         // U: best > other only for 13 > 12 and 12.5 > 12; 12 ties 12.
         assert_eq!(c.superiority, 2.5 / 30.0);
+        assert!(c.superiority_interval.low <= c.superiority);
+        assert!(c.superiority <= c.superiority_interval.high);
+    }
+
+    #[test]
+    fn the_ratio_is_scale_free_and_consistent_with_the_shift() {
+        let best = Sample::from_slice(&[10.0, 12.0, 11.0, 13.0, 12.5, 10.5]).unwrap();
+        let other = Sample::from_slice(&[14.0, 15.0, 12.0, 16.0, 15.5]).unwrap();
+        let alpha = Alpha::new(0.05).unwrap();
+        let c = compare(&best, &other, alpha);
+        let r = c.ratio.unwrap();
+        assert!(r.low <= r.estimate && r.estimate <= r.high);
+        assert!(r.estimate > 1.0 && c.shift > 0.0);
+        // Scaling both samples leaves the ratio unchanged.
+        let scale =
+            |s: &Sample| Sample::new(s.sorted().iter().map(|x| x * 1000.0).collect()).unwrap();
+        let c2 = compare(&scale(&best), &scale(&other), alpha);
+        let r2 = c2.ratio.unwrap();
+        for (a, b) in [
+            (r.estimate, r2.estimate),
+            (r.low, r2.low),
+            (r.high, r2.high),
+        ] {
+            assert!((a - b).abs() < 1e-12 * a, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn zero_values_have_no_ratio_but_a_shift() {
+        let best = Sample::from_slice(&[0.0, 1.0, 2.0, 1.0, 0.0]).unwrap();
+        let other = Sample::from_slice(&[3.0, 4.0, 2.0, 5.0, 3.0]).unwrap();
+        let c = compare(&best, &other, Alpha::new(0.05).unwrap());
+        assert_eq!(c.ratio, None);
+        assert!(c.shift.is_finite() && c.interval.low.is_finite());
+    }
+
+    #[test]
+    fn paired_comparison_cancels_a_shared_drift() {
+        // Both commands drift by the same amount per round; the other is
+        // always 5 slower. The paired shift is exactly 5, with a point
+        // interval, though the two samples overlap heavily.
+        let best: Vec<f64> = (0..20).map(|r| 100.0 + 10.0 * f64::from(r)).collect();
+        let other: Vec<f64> = best.iter().map(|b| b + 5.0).collect();
+        let alpha = Alpha::new(0.05).unwrap();
+        let c = compare_paired(&best, &other, alpha).unwrap();
+        assert_eq!(c.design, Design::Paired { rounds: 20 });
+        assert_eq!((c.shift, c.interval.low, c.interval.high), (5.0, 5.0, 5.0));
+        assert!(c.p_value() < 1e-4, "{}", c.p_value());
+        let independent = compare(
+            &Sample::new(best.clone()).unwrap(),
+            &Sample::new(other.clone()).unwrap(),
+            alpha,
+        );
+        assert!(independent.interval.low < 0.0);
+        assert!(compare_paired(&best, &other[1..], alpha).is_none());
     }
 }

@@ -16,8 +16,12 @@
 //!   [`shift_interval`] and the probability of superiority; pairwise
 //!   differences are selected, never materialised
 //!   ([`kth_pairwise_difference`]).
-//! * Many samples: [`rank`] orders commands and decides which performed
-//!   identically to the best, with [`holm_adjust`] across comparisons.
+//! * Paired differences (complete rounds): [`signed_rank()`] and
+//!   [`paired_shift`]; [`compare_paired`] bundles them.
+//! * Many samples: [`rank_with`] chooses the reference, compares every
+//!   command with it at a simultaneous level and decides slower /
+//!   equivalent / inconclusive on the intervals ([`holm_adjust`] remains
+//!   available for families of p-values).
 //! * In time order ([`Series`]): the [`best_case`] estimate and its
 //!   stability between the experiment's halves (after `tim`), and the
 //!   [`mann_kendall`] test for a trend, which say whether the machine
@@ -41,6 +45,7 @@ mod sample;
 mod select;
 mod series;
 mod shift;
+mod signed_rank;
 mod summary;
 mod trend;
 mod u_distribution;
@@ -49,7 +54,7 @@ pub use best_case::{
     best_case, BestCase, BestCaseSettings, BestCaseSettingsError, HalfBest, DEFAULT_BEST_K,
     DEFAULT_MAX_DISTANCE,
 };
-pub use compare::{compare, Comparison};
+pub use compare::{compare, compare_paired, Bounds, Comparison, Design, Ratio};
 pub use holm::holm_adjust;
 pub use mann_whitney::{mann_whitney, MannWhitney, Method};
 pub use mode::half_sample_mode;
@@ -59,8 +64,8 @@ pub use normality::{anderson_darling, anderson_darling_p_value, AndersonDarling,
 pub use not_applicable::NotApplicable;
 pub use quantile::{quantile, Quantiles, P95_MIN_N, P99_MIN_N};
 pub use ranking::{
-    rank, IdenticalReason, RankSettings, RankedEntry, Ranking, SettingsError, Threshold, Verdict,
-    MIN_VALUES_FOR_INFERENCE,
+    rank, rank_with, RankOptions, RankSettings, RankedEntry, Ranking, Reason, SettingsError,
+    Threshold, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
 pub use rng::SplitMix64;
 pub use sample::{Sample, SampleError};
@@ -69,6 +74,7 @@ pub use shift::{
     hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, shift_interval, Alpha,
     InvalidAlpha, ShiftInterval,
 };
+pub use signed_rank::{paired_shift, signed_rank, SignedRank, SIGNED_RANK_EXACT_LIMIT};
 pub use summary::Summary;
 pub use trend::{mann_kendall, MannKendall, TREND_MIN_N};
 pub use u_distribution::EXACT_LIMIT;

@@ -1,29 +1,57 @@
-//! Ranking commands: BestGuess's rule, made statistically sound.
+//! Ranking commands: which is fastest, by how much the others are slower,
+//! and how sure that is — decided on intervals, not on point estimates.
 //!
-//! Commands are ordered by the median of the ranked metric (total CPU time
-//! by default) and each is compared with the fastest, "the best". A command
-//! is reported as having performed *identically* to the best unless the
-//! difference is at once statistically significant (Mann–Whitney, with
-//! Holm's adjustment across the comparisons), clearly away from zero (the
-//! confidence interval of the shift excludes zero by more than ε), large
-//! enough to matter (|Δ| ≥ effect) and consistent (the best is rarely the
-//! slower of a random pair: Â ≤ superiority). Differences from the C
-//! reference: Holm's adjustment instead of a non-standard "adjusted p",
-//! textbook tie correction, exact small-sample methods, a confidence
-//! interval from the exact distribution where it applies, and commands
-//! with fewer than five runs are left uncompared instead of crashing.
+//! # The rule
+//!
+//! 1. **Reference.** Either the command given with `--reference` (fixed in
+//!    advance), or the best, chosen from the data: starting from the
+//!    lowest median, the command against which no other command has a
+//!    negative estimate (the ratio, or Δ when a ratio does not exist); if
+//!    another command is estimated faster, it becomes the candidate. So
+//!    the "slower by" of every command under the best is ≥ 0 and the
+//!    order agrees with the estimates shown.
+//! 2. **Design.** With complete rounds (every round one run of each
+//!    command; interleaved or random order) the comparisons are paired
+//!    within rounds (Wilcoxon signed-rank, one-sample Hodges–Lehmann on the
+//!    differences), which cancels drift; otherwise independent samples
+//!    (Mann–Whitney, two-sample Hodges–Lehmann). See [`super::compare()`].
+//! 3. **Multiplicity.** The intervals are computed at the per-comparison
+//!    level 1 − α/m (Bonferroni), and the p-values are adjusted to
+//!    min(1, m·p). When the best is chosen from the data, the question
+//!    "is any command slower than the best" involves every pair, so
+//!    m = K(K − 1)/2 over the K commands compared; then all pairwise
+//!    intervals, and so the selected ones, cover together with probability
+//!    ≥ 1 − α whichever command the data make the best. With a fixed
+//!    reference m = K − 1 (Dunnett's family). The simultaneous level
+//!    actually achieved (Bonferroni's bound from each interval's achieved
+//!    confidence) is reported in [`Ranking::simultaneous_confidence`].
+//! 4. **Verdict**, on the interval of the ratio when it exists and the
+//!    threshold is relative, else on Δ's:
+//!    * *slower*: the whole interval lies above +effect (and, when
+//!      super < 0.5, Â's interval lies at or below super);
+//!    * *faster* (only possible with a fixed reference): the whole
+//!      interval lies below −effect;
+//!    * *equivalent*: the whole interval lies within ±epsilon (two
+//!      one-sided tests, Schuirmann 1987, each at level α/(2m));
+//!    * *inconclusive*: otherwise — more runs could tell.
+//!
+//!    Each unmet condition of "slower" is recorded as a [`Reason`]. An
+//!    interval that cannot reach the per-comparison level (too few runs
+//!    for the size of the family) decides nothing: "inconclusive".
+//!
+//! Commands with fewer than five values are left uncompared.
 
 use std::borrow::Borrow;
 
 use thiserror::Error;
 
-use super::compare::{compare, Comparison};
-use super::holm::holm_adjust;
+use super::compare::{compare, compare_paired, Comparison, Design};
 use super::quantile::sorted_quantile;
 use super::sample::Sample;
-use super::shift::{Alpha, InvalidAlpha};
+use super::shift::{hodges_lehmann, Alpha, InvalidAlpha};
+use super::signed_rank::paired_shift;
 
-/// Fewest values a command (and the best) needs to be compared.
+/// Fewest values a command (and the reference) needs to be compared.
 pub const MIN_VALUES_FOR_INFERENCE: usize = 5;
 
 /// A threshold in the metric's unit, or relative to the best median.
@@ -57,16 +85,19 @@ impl Threshold {
 /// check of their ranges.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RankSettings {
-    /// Significance level of each comparison and 1 − the confidence of the
-    /// shift interval.
+    /// The family-wise error rate: 1 − the simultaneous confidence of the
+    /// intervals that decide the verdicts.
     pub alpha: f64,
-    /// A confidence-interval end this close to zero counts as touching
-    /// zero.
+    /// The equivalence margin: "equivalent" when the whole interval lies
+    /// within ±epsilon (on the ratio, `Percent`; or on Δ, `Absolute`).
     pub epsilon: Threshold,
-    /// Smallest shift |Δ| that matters.
+    /// The practical margin: "slower" when the whole interval lies above
+    /// +effect (on the ratio, `Percent`; or on Δ, `Absolute`).
     pub effect: Threshold,
-    /// Largest probability of superiority Â (chance that the best is the
-    /// slower of a random pair) still compatible with a real difference.
+    /// Largest probability of superiority Â (chance that the reference is
+    /// the slower of a random pair) compatible with "slower": the upper
+    /// end of Â's interval must not exceed it. At 0.5 or more the
+    /// condition is implied by the shift's interval and not applied.
     pub superiority: f64,
 }
 
@@ -109,42 +140,54 @@ pub enum SettingsError {
     Superiority(f64),
 }
 
-/// One reason a command counts as having performed identically to the best.
+/// A condition of "slower" that a comparison did not meet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum IdenticalReason {
-    /// The Holm-adjusted p-value is at least alpha.
-    NotSignificant,
-    /// The shift's confidence interval contains 0, or an end lies within
-    /// epsilon of 0.
-    CiContainsZero,
-    /// |Δ| is smaller than the effect threshold.
-    EffectTooSmall,
-    /// Â exceeds the superiority threshold: the best is too often the
-    /// slower of a random pair.
-    HighSuperiority,
+pub enum Reason {
+    /// The deciding interval reaches down to +effect or below.
+    WithinEffect,
+    /// The upper end of Â's interval exceeds `super` (applied only when
+    /// super < 0.5).
+    Superiority,
+    /// The interval could not reach its confidence level: with so few
+    /// runs even the widest order-statistic interval is less sure than
+    /// the family requires (the verdict is then "inconclusive").
+    TooFewRuns,
 }
 
 /// What the ranking concludes about one command.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
-    /// The command with the lowest median (first in input order on a tie).
+    /// The reference: the best, or the command given as the reference.
     Best,
-    /// Not shown to differ from the best; every reason that applied, in
-    /// the order NotSignificant, CiContainsZero, EffectTooSmall,
-    /// HighSuperiority.
-    Identical {
-        /// Never empty.
-        reasons: Vec<IdenticalReason>,
-    },
-    /// Significantly, clearly and relevantly slower than the best.
+    /// Shown to be slower than the reference by more than `effect`.
     Slower,
+    /// Shown to be faster than the (fixed) reference by more than `effect`.
+    Faster,
+    /// Shown to be within ±epsilon of the reference.
+    Equivalent,
+    /// Neither: the interval is too wide to tell.
+    Inconclusive,
     /// Not compared: this command has `n` values and fewer than
-    /// [`MIN_VALUES_FOR_INFERENCE`], or the best has too few
+    /// [`MIN_VALUES_FOR_INFERENCE`], or the reference has too few
     /// (then [`Ranking::inference`] is false).
     NotCompared {
         /// Number of values of this command.
         n: usize,
     },
+}
+
+impl Verdict {
+    /// The word used in reports and exports.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Best => "best",
+            Verdict::Slower => "slower",
+            Verdict::Faster => "faster",
+            Verdict::Equivalent => "equivalent",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::NotCompared { .. } => "not_compared",
+        }
+    }
 }
 
 /// One command's place in the ranking.
@@ -156,27 +199,53 @@ pub struct RankedEntry {
     pub n: usize,
     /// Median of the ranked metric.
     pub median: f64,
-    /// Comparison with the best (`None` for the best and for commands not
-    /// compared); its `p_adjusted` is Holm-adjusted across the ranking.
+    /// Comparison with the reference (`None` for the reference and for
+    /// commands not compared); its `p_adjusted` is Bonferroni-adjusted
+    /// over the family (module docs).
     pub comparison: Option<Comparison>,
     /// The conclusion.
     pub verdict: Verdict,
+    /// The conditions of "slower" not met (empty unless compared and not
+    /// slower).
+    pub reasons: Vec<Reason>,
 }
 
 /// The outcome of [`rank`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ranking {
     /// Whether comparisons were possible at all: false when there are no
-    /// commands or the best has fewer than [`MIN_VALUES_FOR_INFERENCE`]
+    /// commands or the reference has fewer than [`MIN_VALUES_FOR_INFERENCE`]
     /// values (the order is then by median only).
     pub inference: bool,
-    /// One entry per command, by ascending median (stable: equal medians
-    /// keep input order). The first is the best.
+    /// The reference first, then the compared commands by their estimate
+    /// (ratio, or Δ when some ratio does not exist), then the commands not
+    /// compared, by median (stable: ties keep input order).
     pub entries: Vec<RankedEntry>,
     /// The settings used.
     pub settings: RankSettings,
-    /// ε in the metric's unit (resolved against the best median; 0 when
-    /// there are no commands).
+    /// Whether the reference was fixed in advance (`--reference`).
+    pub fixed_reference: bool,
+    /// No command had a non-negative estimate against every other one
+    /// (the pairwise estimates were intransitive, which happens only when
+    /// they are tiny beside their intervals); the reference is then the
+    /// command whose most negative estimate is closest to zero, and some
+    /// "slower by" can be slightly negative.
+    pub ambiguous_best: bool,
+    /// The analysis used for every comparison (paired only when the
+    /// rounds were complete).
+    pub design: Design,
+    /// Size of the multiplicity family m (module docs; 0 without
+    /// comparisons).
+    pub family: usize,
+    /// The per-comparison nominal confidence, 1 − α/m.
+    pub confidence_each: f64,
+    /// Bonferroni's lower bound on the simultaneous confidence actually
+    /// achieved: 1 − m·(1 − the lowest achieved per-interval confidence),
+    /// at least 0 (equals 1 − α or more unless an interval could not reach
+    /// its level, as with very few runs).
+    pub simultaneous_confidence: f64,
+    /// ε in the metric's unit (resolved against the reference's median; 0
+    /// when there are no commands).
     pub epsilon: f64,
     /// The effect threshold in the metric's unit (resolved likewise).
     pub effect: f64,
@@ -188,7 +257,7 @@ impl Ranking {
         self.entries.iter().map(|e| e.index).collect()
     }
 
-    /// The best command, unless there were none.
+    /// The reference (best) command, unless there were none.
     pub fn best(&self) -> Option<&RankedEntry> {
         self.entries.first()
     }
@@ -198,144 +267,343 @@ impl Ranking {
         self.entries.iter().find(|e| e.index == index)
     }
 
-    /// Size of the winner group: the best plus every command that performed
-    /// identically to it (0 with no commands; 1 without inference).
+    /// Size of the winner group: the reference plus every command shown
+    /// equivalent to it (0 with no commands; 1 without inference).
     pub fn winners(&self) -> usize {
         self.entries
             .iter()
-            .filter(|e| matches!(e.verdict, Verdict::Best | Verdict::Identical { .. }))
+            .filter(|e| matches!(e.verdict, Verdict::Best | Verdict::Equivalent))
             .count()
+    }
+
+    /// Number of entries with this verdict.
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.entries.iter().filter(|e| e.verdict == verdict).count()
     }
 }
 
-/// Ranks commands, one sample of the ranked metric each, in input order.
-///
-/// Sorts by median, compares every command having at least
-/// [`MIN_VALUES_FOR_INFERENCE`] values with the best (when the best has
-/// that many too), Holm-adjusts the p-values over the comparisons made and
-/// applies the rule in the module docs. Errors only for invalid settings.
+/// How to compare: the rounds (if complete) and a fixed reference.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RankOptions<'a> {
+    /// Per command, its values in round order, when every round holds
+    /// exactly one run of every command (all of the same length as the
+    /// samples). `None`: compare independent samples.
+    pub rounds: Option<&'a [Vec<f64>]>,
+    /// The command to compare with (input position), instead of the best.
+    pub reference: Option<usize>,
+}
+
+/// Ranks commands against the best, one sample of the ranked metric each,
+/// as independent samples. See [`rank_with`].
 pub fn rank<S: Borrow<Sample>>(
     samples: &[S],
     settings: &RankSettings,
 ) -> Result<Ranking, SettingsError> {
-    settings.validate()?;
-    let alpha = Alpha::new(settings.alpha)?;
+    rank_with(samples, RankOptions::default(), settings)
+}
 
+/// Ranks commands, one sample of the ranked metric each, in input order,
+/// by the rule in the module docs. Errors only for invalid settings; a
+/// `reference` out of range is ignored (the best is used).
+pub fn rank_with<S: Borrow<Sample>>(
+    samples: &[S],
+    options: RankOptions<'_>,
+    settings: &RankSettings,
+) -> Result<Ranking, SettingsError> {
+    settings.validate()?;
+    let k = samples.len();
     let medians: Vec<f64> = samples
         .iter()
         .map(|s| sorted_quantile(s.borrow().sorted(), 0.5))
         .collect();
-    let mut order: Vec<usize> = (0..samples.len()).collect();
-    order.sort_by(|&a, &b| medians[a].total_cmp(&medians[b]));
-
-    let best_median = order.first().map_or(0.0, |&i| medians[i]);
+    let mut by_median: Vec<usize> = (0..k).collect();
+    by_median.sort_by(|&a, &b| medians[a].total_cmp(&medians[b]));
+    let rounds = options
+        .rounds
+        .filter(|r| r.len() == k && (0..k).all(|i| r[i].len() == samples[i].borrow().len()));
+    let eligible: Vec<usize> = (0..k)
+        .filter(|&i| samples[i].borrow().len() >= MIN_VALUES_FOR_INFERENCE)
+        .collect();
+    let fixed = options.reference.filter(|&r| r < k);
+    let reference = match fixed {
+        Some(r) => Some(r),
+        None => by_median.first().copied(),
+    };
+    let inference = reference.is_some_and(|r| eligible.contains(&r));
+    // A ratio is used for ordering when every compared value is positive.
+    let all_positive = eligible.iter().all(|&i| samples[i].borrow().min() > 0.0);
+    let estimate =
+        |r: usize, i: usize| -> f64 { point_estimate(samples, rounds, all_positive, r, i) };
+    let mut ambiguous_best = false;
+    let reference = match (reference, fixed, inference) {
+        (Some(r), None, true) => {
+            let (best, clear) = choose_best(r, &eligible, &estimate);
+            ambiguous_best = !clear;
+            Some(best)
+        }
+        (r, _, _) => r,
+    };
+    let best_median = reference.map_or(0.0, |r| medians[r]);
     let epsilon = settings.epsilon.resolve(best_median);
     let effect = settings.effect.resolve(best_median);
-    let inference = order
-        .first()
-        .is_some_and(|&i| samples[i].borrow().len() >= MIN_VALUES_FOR_INFERENCE);
 
-    let mut comparisons: Vec<Option<Comparison>> = vec![None; order.len()];
-    if inference {
-        let best = samples[order[0]].borrow();
-        for (slot, &i) in comparisons.iter_mut().zip(&order).skip(1) {
-            let other = samples[i].borrow();
-            if other.len() >= MIN_VALUES_FOR_INFERENCE {
-                *slot = Some(compare(best, other, alpha));
-            }
-        }
-        let raw: Vec<f64> = comparisons
+    let mut entries: Vec<RankedEntry> = Vec::with_capacity(k);
+    let mut family = 0;
+    let mut confidence_each = 1.0;
+    let mut simultaneous = 1.0;
+    let design = match rounds {
+        Some(r) if inference => Design::Paired {
+            rounds: r.first().map_or(0, Vec::len),
+        },
+        _ => Design::Independent,
+    };
+    if let (Some(r), true) = (reference, inference) {
+        let kk = eligible.len();
+        family = if fixed.is_some() {
+            kk - 1
+        } else {
+            kk * (kk - 1) / 2
+        };
+        let m = family.max(1) as f64;
+        let alpha_each = Alpha::new(settings.alpha / m)?;
+        confidence_each = 1.0 - alpha_each.get();
+        let mut compared: Vec<RankedEntry> = eligible
             .iter()
-            .flatten()
-            .map(|c| c.mann_whitney.p_value)
-            .collect();
-        let adjusted = holm_adjust(&raw);
-        for (c, p) in comparisons.iter_mut().flatten().zip(adjusted) {
-            c.p_adjusted = p;
-        }
-    }
-
-    let entries = order
-        .iter()
-        .zip(comparisons)
-        .enumerate()
-        .map(|(position, (&index, comparison))| {
-            let n = samples[index].borrow().len();
-            let verdict = match &comparison {
-                _ if position == 0 => Verdict::Best,
-                None => Verdict::NotCompared { n },
-                Some(c) => {
-                    let reasons = identical_reasons(c, settings, epsilon, effect);
-                    if reasons.is_empty() {
-                        Verdict::Slower
-                    } else {
-                        Verdict::Identical { reasons }
-                    }
+            .filter(|&&i| i != r)
+            .map(|&i| {
+                let mut c = match rounds {
+                    Some(rs) => compare_paired(&rs[r], &rs[i], alpha_each),
+                    None => None,
                 }
-            };
-            RankedEntry {
-                index,
-                n,
-                median: medians[index],
-                comparison,
-                verdict,
-            }
-        })
+                .unwrap_or_else(|| compare(samples[r].borrow(), samples[i].borrow(), alpha_each));
+                c.p_adjusted = (c.p_value() * m).min(1.0);
+                let (verdict, reasons) = decide(&c, settings, epsilon, effect, confidence_each);
+                RankedEntry {
+                    index: i,
+                    n: samples[i].borrow().len(),
+                    median: medians[i],
+                    comparison: Some(c),
+                    verdict,
+                    reasons,
+                }
+            })
+            .collect();
+        // Over the intervals that decide verdicts (those short of their
+        // level are inconclusive), or over all if none does.
+        let deciding = |e: &&RankedEntry| !e.reasons.contains(&Reason::TooFewRuns);
+        let any_deciding = compared.iter().any(|e| deciding(&e));
+        let lowest = compared
+            .iter()
+            .filter(|e| !any_deciding || deciding(e))
+            .filter_map(|e| e.comparison.as_ref())
+            .map(|c| c.interval.achieved_confidence)
+            .fold(1.0, f64::min);
+        simultaneous = (1.0 - m * (1.0 - lowest)).max(0.0);
+        let use_ratio = compared
+            .iter()
+            .all(|e| e.comparison.is_some_and(|c| c.ratio.is_some()));
+        let key = |e: &RankedEntry| {
+            e.comparison.map_or(0.0, |c| match c.ratio {
+                Some(q) if use_ratio => q.estimate,
+                _ => c.shift,
+            })
+        };
+        compared.sort_by(|a, b| key(a).total_cmp(&key(b)));
+        entries.push(RankedEntry {
+            index: r,
+            n: samples[r].borrow().len(),
+            median: medians[r],
+            comparison: None,
+            verdict: Verdict::Best,
+            reasons: Vec::new(),
+        });
+        entries.extend(compared);
+    }
+    // Everything not placed yet, by median: the reference first when
+    // there is no inference.
+    let placed: Vec<usize> = entries.iter().map(|e| e.index).collect();
+    let mut rest: Vec<usize> = by_median
+        .iter()
+        .copied()
+        .filter(|i| !placed.contains(i))
         .collect();
+    if let (Some(r), false) = (reference, inference) {
+        rest.retain(|&i| i != r);
+        rest.insert(0, r);
+    }
+    for (position, i) in rest.into_iter().enumerate() {
+        let n = samples[i].borrow().len();
+        let first = entries.is_empty() && position == 0;
+        entries.push(RankedEntry {
+            index: i,
+            n,
+            median: medians[i],
+            comparison: None,
+            verdict: if first {
+                Verdict::Best
+            } else {
+                Verdict::NotCompared { n }
+            },
+            reasons: Vec::new(),
+        });
+    }
     Ok(Ranking {
         inference,
         entries,
         settings: *settings,
+        fixed_reference: fixed.is_some(),
+        ambiguous_best,
+        design,
+        family,
+        confidence_each,
+        simultaneous_confidence: simultaneous,
         epsilon,
         effect,
     })
 }
 
-/// Every reason the comparison fails to show a difference.
-fn identical_reasons(
+/// The point estimate of command `i` against `r`, by the estimators the
+/// comparison will show, paired when the rounds are complete: the
+/// log-ratio when every value is positive, else Δ. Negative when either
+/// shown estimate (the ratio's or Δ's) is negative: the two can disagree
+/// in sign only by a hair, when the middle pair of differences straddles
+/// zero, and then −(smallest positive) still marks `i` as faster.
+fn point_estimate<S: Borrow<Sample>>(
+    samples: &[S],
+    rounds: Option<&[Vec<f64>]>,
+    logs: bool,
+    r: usize,
+    i: usize,
+) -> f64 {
+    let one = |f: fn(f64) -> f64| -> f64 {
+        if let Some(rs) = rounds {
+            let d: Vec<f64> = rs[i]
+                .iter()
+                .zip(&rs[r])
+                .map(|(o, b)| f(*o) - f(*b))
+                .collect();
+            // The confidence level does not affect the point estimate.
+            if let Some((e, _)) = Alpha::new(0.5).ok().and_then(|a| paired_shift(&d, a)) {
+                return e;
+            }
+        }
+        let t = |s: &Sample| Sample::new(s.sorted().iter().map(|&x| f(x)).collect());
+        match (t(samples[r].borrow()), t(samples[i].borrow())) {
+            (Ok(a), Ok(b)) => hodges_lehmann(&a, &b),
+            _ => 0.0,
+        }
+    };
+    let shift = one(|x| x);
+    if !logs {
+        return shift;
+    }
+    let log_ratio = one(f64::ln);
+    if log_ratio >= 0.0 && shift < 0.0 {
+        -f64::MIN_POSITIVE
+    } else {
+        log_ratio
+    }
+}
+
+/// Moves from `start` to any command estimated faster, until none is
+/// (or a candidate repeats, which only intransitive estimates can cause;
+/// then the candidate whose most negative estimate is closest to zero).
+/// Returns the best and whether it is clear (no command estimated faster).
+fn choose_best(
+    start: usize,
+    eligible: &[usize],
+    estimate: &dyn Fn(usize, usize) -> f64,
+) -> (usize, bool) {
+    let mut candidate = start;
+    let mut visited: Vec<(usize, f64)> = Vec::new();
+    loop {
+        let (fastest, lowest) = eligible
+            .iter()
+            .filter(|&&i| i != candidate)
+            .map(|&i| (i, estimate(candidate, i)))
+            .fold(
+                (candidate, 0.0),
+                |acc, (i, e)| if e < acc.1 { (i, e) } else { acc },
+            );
+        if lowest >= 0.0 {
+            return (candidate, true);
+        }
+        visited.push((candidate, lowest));
+        if visited.iter().any(|&(v, _)| v == fastest) || visited.len() > eligible.len() {
+            let best = visited
+                .iter()
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .map_or(candidate, |v| v.0);
+            return (best, false);
+        }
+        candidate = fastest;
+    }
+}
+
+/// The verdict on one comparison and the unmet conditions of "slower".
+fn decide(
     c: &Comparison,
     settings: &RankSettings,
     epsilon: f64,
     effect: f64,
-) -> Vec<IdenticalReason> {
-    let ci = &c.interval;
-    let checks = [
-        (
-            c.p_adjusted >= settings.alpha,
-            IdenticalReason::NotSignificant,
-        ),
-        (
-            (ci.low <= 0.0 && 0.0 <= ci.high)
-                || ci.low.abs() <= epsilon
-                || ci.high.abs() <= epsilon,
-            IdenticalReason::CiContainsZero,
-        ),
-        (c.shift.abs() < effect, IdenticalReason::EffectTooSmall),
-        (
-            c.superiority > settings.superiority,
-            IdenticalReason::HighSuperiority,
-        ),
-    ];
-    checks
-        .iter()
-        .filter(|(applies, _)| *applies)
-        .map(|&(_, r)| r)
-        .collect()
+    confidence_each: f64,
+) -> (Verdict, Vec<Reason>) {
+    // An interval short of its level decides nothing.
+    if c.interval.achieved_confidence < confidence_each - 1e-12 {
+        return (Verdict::Inconclusive, vec![Reason::TooFewRuns]);
+    }
+    // The interval on the scale of each threshold: the ratio's, minus 1,
+    // against a relative threshold; Δ's against an absolute one (or when
+    // there is no ratio, a relative threshold resolved to the unit).
+    let on = |t: Threshold, resolved: f64| match (t, c.ratio) {
+        (Threshold::Percent(p), Some(r)) => (r.low - 1.0, r.high - 1.0, p / 100.0),
+        _ => (c.interval.low, c.interval.high, resolved),
+    };
+    let (low, high, margin) = on(settings.effect, effect);
+    let check_super = settings.superiority < 0.5;
+    let s = c.superiority_interval;
+    let mut reasons = Vec::new();
+    if low <= margin {
+        reasons.push(Reason::WithinEffect);
+    }
+    if check_super && s.high > settings.superiority {
+        reasons.push(Reason::Superiority);
+    }
+    if reasons.is_empty() {
+        return (Verdict::Slower, reasons);
+    }
+    if high < -margin && (!check_super || s.low >= 1.0 - settings.superiority) {
+        return (Verdict::Faster, Vec::new());
+    }
+    let (low, high, margin) = on(settings.epsilon, epsilon);
+    if -margin <= low && high <= margin {
+        (Verdict::Equivalent, reasons)
+    } else {
+        (Verdict::Inconclusive, reasons)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    impl Default for RankSettings {
-        /// The C reference's rule, as fixed test parameters.
-        fn default() -> Self {
-            RankSettings {
-                alpha: 0.05,
-                epsilon: Threshold::Absolute(250.0),
-                effect: Threshold::Absolute(500.0),
-                superiority: 0.333,
-            }
+    /// The C reference's rule as fixed test parameters.
+    fn c_rule() -> RankSettings {
+        RankSettings {
+            alpha: 0.05,
+            epsilon: Threshold::Absolute(250.0),
+            effect: Threshold::Absolute(500.0),
+            superiority: 0.333,
+        }
+    }
+
+    /// Relative thresholds, no superiority condition.
+    fn relative(effect: f64, epsilon: f64) -> RankSettings {
+        RankSettings {
+            alpha: 0.05,
+            epsilon: Threshold::Percent(epsilon),
+            effect: Threshold::Percent(effect),
+            superiority: 0.5,
         }
     }
 
@@ -352,59 +620,124 @@ mod tests {
     }
 
     #[test]
-    fn clearly_slower_command_is_slower_and_close_one_is_identical() {
+    fn clearly_slower_command_is_slower_and_a_close_one_is_not() {
         let samples = [around(20_000.0), around(10_000.0), around(10_100.0)];
-        let r = rank(&samples, &RankSettings::default()).unwrap();
+        let r = rank(&samples, &c_rule()).unwrap();
         assert!(r.inference);
         assert_eq!(r.order(), vec![1, 2, 0]);
         assert_eq!(r.entries[0].verdict, Verdict::Best);
-        // 100 µs apart: significant, but the interval (around 100 µs) ends
-        // within ε = 250 µs of zero and the shift is below the 500 µs effect.
-        let c = r.entries[1].comparison.unwrap();
-        assert!(c.p_adjusted < 0.05 && c.superiority < 0.333, "{c:?}");
-        assert_eq!(
-            r.entries[1].verdict,
-            Verdict::Identical {
-                reasons: vec![
-                    IdenticalReason::CiContainsZero,
-                    IdenticalReason::EffectTooSmall
-                ]
-            }
-        );
+        // 100 µs apart: the interval lies below the 500 µs effect and
+        // within ±250 µs.
+        assert_eq!(r.entries[1].reasons, vec![Reason::WithinEffect]);
+        assert_eq!(r.entries[1].verdict, Verdict::Equivalent);
         assert_eq!(r.entries[2].verdict, Verdict::Slower);
+        let ratio = r.entries[2].comparison.unwrap().ratio.unwrap();
+        assert!(ratio.low > 1.9 && ratio.high < 2.1, "{ratio:?}");
         assert_eq!(r.winners(), 2);
         assert_eq!(r.entry(0).unwrap().median, 20_000.0);
     }
 
     #[test]
-    fn p_values_are_holm_adjusted_over_the_comparisons() {
+    fn the_family_covers_every_pair_unless_the_reference_is_fixed() {
         let samples = [
             around(10_000.0),
             around(10_050.0),
             around(10_020.0),
-            sample(&[1e9]),
+            around(9_990.0),
         ];
-        let r = rank(&samples, &RankSettings::default()).unwrap();
-        let compared: Vec<&Comparison> = r
-            .entries
-            .iter()
-            .filter_map(|e| e.comparison.as_ref())
-            .collect();
-        assert_eq!(compared.len(), 2);
-        let raw: Vec<f64> = compared.iter().map(|c| c.mann_whitney.p_value).collect();
-        let adjusted: Vec<f64> = compared.iter().map(|c| c.p_adjusted).collect();
-        assert_eq!(adjusted, holm_adjust(&raw));
-        // The smaller p-value is doubled (two comparisons).
-        let smaller = if raw[0] < raw[1] { 0 } else { 1 };
-        assert_eq!(adjusted[smaller], (2.0 * raw[smaller]).min(1.0));
-        assert_eq!(r.entries[3].verdict, Verdict::NotCompared { n: 1 });
+        let r = rank(&samples, &c_rule()).unwrap();
+        assert_eq!(r.family, 6);
+        assert!((r.confidence_each - (1.0 - 0.05 / 6.0)).abs() < 1e-15);
+        for e in &r.entries[1..] {
+            let c = e.comparison.unwrap();
+            assert_eq!(c.p_adjusted, (c.p_value() * 6.0).min(1.0));
+            assert!(c.interval.achieved_confidence >= r.confidence_each - 1e-9);
+        }
+        assert!(r.simultaneous_confidence >= 0.95 - 1e-9);
+        let fixed = rank_with(
+            &samples,
+            RankOptions {
+                reference: Some(1),
+                ..RankOptions::default()
+            },
+            &c_rule(),
+        )
+        .unwrap();
+        assert_eq!((fixed.family, fixed.entries[0].index), (3, 1));
+        assert!(fixed.fixed_reference);
+    }
+
+    #[test]
+    fn a_fixed_reference_can_be_slower_than_others() {
+        let samples = [around(10_000.0), around(20_000.0)];
+        let options = RankOptions {
+            reference: Some(1),
+            ..RankOptions::default()
+        };
+        let r = rank_with(&samples, options, &relative(1.0, 1.0)).unwrap();
+        assert_eq!(r.order(), vec![1, 0]);
+        assert_eq!(r.entries[1].verdict, Verdict::Faster);
+        assert!(r.entries[1].comparison.unwrap().ratio.unwrap().high < 0.55);
+    }
+
+    #[test]
+    fn the_best_has_no_command_estimated_faster() {
+        // Medians favour 0, but most of 1's runs are faster than 0's.
+        let a = sample(&[10.0, 10.0, 10.0, 50.0, 50.0, 50.0, 50.0]);
+        let b = sample(&[5.0, 5.0, 5.0, 5.0, 60.0, 60.0, 60.0]);
+        let r = rank(&[a, b], &relative(0.0, 0.0)).unwrap();
+        for e in &r.entries[1..] {
+            let c = e.comparison.unwrap();
+            assert!(c.shift >= 0.0 && c.ratio.unwrap().estimate >= 1.0, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn equivalence_needs_the_whole_interval_within_epsilon() {
+        let samples = [around(10_000.0), around(10_000.0)];
+        let r = rank(&samples, &relative(1.0, 5.0)).unwrap();
+        assert_eq!(r.entries[1].verdict, Verdict::Equivalent);
+        assert_eq!(r.winners(), 2);
+        let r = rank(&samples, &relative(1.0, 0.1)).unwrap();
+        assert_eq!(r.entries[1].verdict, Verdict::Inconclusive);
+        assert_eq!(r.entries[1].reasons, vec![Reason::WithinEffect]);
+    }
+
+    #[test]
+    fn superiority_is_checked_on_its_interval_below_one_half() {
+        // Clearly shifted but overlapping: Â around 0.2.
+        let samples = [around(10_000.0), around(10_120.0)];
+        let mut s = relative(0.0, 0.0);
+        let r = rank(&samples, &s).unwrap();
+        assert_eq!(r.entries[1].verdict, Verdict::Slower);
+        s.superiority = 0.05;
+        let r = rank(&samples, &s).unwrap();
+        assert_eq!(r.entries[1].reasons, vec![Reason::Superiority]);
+    }
+
+    #[test]
+    fn complete_rounds_are_paired() {
+        let best: Vec<f64> = (0..20).map(|r| 1000.0 + 50.0 * f64::from(r)).collect();
+        let other: Vec<f64> = best.iter().map(|b| b * 1.02).collect();
+        let rounds = vec![best.clone(), other.clone()];
+        let samples = [sample(&best), sample(&other)];
+        let options = RankOptions {
+            rounds: Some(&rounds),
+            ..RankOptions::default()
+        };
+        let r = rank_with(&samples, options, &relative(1.0, 1.0)).unwrap();
+        assert_eq!(r.design, Design::Paired { rounds: 20 });
+        assert_eq!(r.entries[1].verdict, Verdict::Slower);
+        let unpaired = rank(&samples, &relative(1.0, 1.0)).unwrap();
+        assert_eq!(unpaired.design, Design::Independent);
+        assert_eq!(unpaired.entries[1].verdict, Verdict::Inconclusive);
     }
 
     #[test]
     fn commands_with_too_few_values_are_not_compared_instead_of_crashing() {
         // The C reference dereferenced NULL here (8 runs vs 3 runs).
         let samples = [around(1000.0), sample(&[5000.0, 5100.0, 5200.0])];
-        let r = rank(&samples, &RankSettings::default()).unwrap();
+        let r = rank(&samples, &c_rule()).unwrap();
         assert!(r.inference);
         assert_eq!(r.entries[1].verdict, Verdict::NotCompared { n: 3 });
         assert_eq!(r.entries[1].comparison, None);
@@ -414,7 +747,7 @@ mod tests {
     #[test]
     fn a_best_with_too_few_values_means_no_inference() {
         let samples = [sample(&[300.0]), sample(&[100.0, 101.0]), around(200.0)];
-        let r = rank(&samples, &RankSettings::default()).unwrap();
+        let r = rank(&samples, &c_rule()).unwrap();
         assert!(!r.inference);
         assert_eq!(r.order(), vec![1, 2, 0]);
         assert_eq!(r.entries[1].verdict, Verdict::NotCompared { n: 20 });
@@ -423,46 +756,26 @@ mod tests {
 
     #[test]
     fn equal_medians_keep_input_order() {
-        let samples = [around(500.0), around(500.0), around(400.0)];
-        let r = rank(&samples, &RankSettings::default()).unwrap();
+        let samples = [sample(&[3.0]), sample(&[3.0]), sample(&[2.0])];
+        let r = rank(&samples, &c_rule()).unwrap();
         assert_eq!(r.order(), vec![2, 0, 1]);
     }
 
     #[test]
-    fn every_applicable_reason_is_listed() {
-        // Identical samples: p = 1, CI around 0, Δ = 0, Â = ½.
-        let samples = [around(1000.0), around(1000.0)];
-        let r = rank(&samples, &RankSettings::default()).unwrap();
-        assert_eq!(
-            r.entries[1].verdict,
-            Verdict::Identical {
-                reasons: vec![
-                    IdenticalReason::NotSignificant,
-                    IdenticalReason::CiContainsZero,
-                    IdenticalReason::EffectTooSmall,
-                    IdenticalReason::HighSuperiority,
-                ]
-            }
-        );
-    }
-
-    #[test]
-    fn relative_thresholds_scale_with_the_best_median() {
-        let settings = RankSettings {
-            effect: Threshold::Percent(2.0),
-            epsilon: Threshold::Percent(1.0),
-            ..RankSettings::default()
-        };
-        let r = rank(&[around(10_000.0), around(10_300.0)], &settings).unwrap();
+    fn relative_thresholds_scale_with_the_reference() {
+        let r = rank(&[around(10_000.0), around(10_300.0)], &relative(2.0, 1.0)).unwrap();
         assert_eq!((r.effect, r.epsilon), (200.0, 100.0));
-        // 300 µs ≥ 2% of 10 ms: slower, where the default 500 µs says identical.
+        // 3 % ≥ 2 % with the whole interval above: slower, where the C
+        // tool's 500 µs says identical.
         assert_eq!(r.entries[1].verdict, Verdict::Slower);
+        let c = rank(&[around(10_000.0), around(10_300.0)], &c_rule()).unwrap();
+        assert_ne!(c.entries[1].verdict, Verdict::Slower);
     }
 
     #[test]
     fn invalid_settings_are_rejected() {
         let bad = |s: RankSettings| rank::<Sample>(&[], &s).unwrap_err();
-        let d = RankSettings::default();
+        let d = c_rule();
         assert!(matches!(
             bad(RankSettings { alpha: 1.0, ..d }),
             SettingsError::Alpha(_)
@@ -488,7 +801,7 @@ mod tests {
 
     #[test]
     fn no_commands_rank_to_an_empty_result() {
-        let r = rank::<Sample>(&[], &RankSettings::default()).unwrap();
+        let r = rank::<Sample>(&[], &c_rule()).unwrap();
         assert!(!r.inference && r.entries.is_empty());
         assert_eq!((r.winners(), r.best()), (0, None));
     }

@@ -109,7 +109,10 @@ pub(crate) fn hodges_lehmann_with(differences: &Differences) -> f64 {
 ///   quantile of the exact null distribution of U (R's `qwilcox`), at least
 ///   1; interval [d(k), d(M − k + 1)]; achieved confidence
 ///   1 − 2·P(U ≤ k − 1).
-/// * Asymptotic: σ = √(M(n1 + n2 + 1)/12) (no tie correction),
+/// * Asymptotic: σ² = M/12 · ((N + 1) − Σ(t³ − t)/(N(N − 1))), N = n1 + n2,
+///   the tie-corrected variance of U (Lehmann 1975, *Nonparametrics*, §1.4;
+///   the same σ as the test's), so that with heavily tied, tick-quantised
+///   times the reported confidence is the achieved one,
 ///   k = max(0, ⌊M/2 − z·σ⌋) with z = Φ⁻¹(1 − α/2); interval
 ///   [d(k + 1), d(M − k)]; achieved confidence 1 − 2·Φ((k − M/2)/σ), the
 ///   normal approximation evaluated at the integer k actually used.
@@ -117,7 +120,14 @@ pub fn shift_interval(best: &Sample, other: &Sample, alpha: Alpha) -> ShiftInter
     let ranks = pooled_ranks(best.sorted(), other.sorted());
     let exact = exact_distribution(best.len(), other.len(), &ranks);
     let differences = Differences::new(best.sorted(), other.sorted());
-    shift_interval_with(&differences, best.len(), other.len(), alpha, exact.as_ref())
+    shift_interval_with(
+        &differences,
+        best.len(),
+        other.len(),
+        alpha,
+        exact.as_ref(),
+        ranks.tie_term,
+    )
 }
 
 pub(crate) fn shift_interval_with(
@@ -126,6 +136,7 @@ pub(crate) fn shift_interval_with(
     n2: usize,
     alpha: Alpha,
     exact: Option<&UDistribution>,
+    tie_term: f64,
 ) -> ShiftInterval {
     let m = differences.count();
     let alpha = alpha.get();
@@ -139,15 +150,24 @@ pub(crate) fn shift_interval_with(
         }
         None => {
             let (n1, n2) = (n1 as f64, n2 as f64);
-            let mf = m as f64;
-            let sigma = (mf * (n1 + n2 + 1.0) / 12.0).sqrt();
-            // Φ⁻¹(1 − α/2) as −Φ⁻¹(α/2), exact for tiny α. α/2 is within
-            // (0, ½), so the quantile exists; 0 would only widen the interval.
-            let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
-            // z > 0 makes k < M/2, so k + 1 ≤ M − k.
-            let k = (mf / 2.0 - z * sigma).floor().max(0.0);
-            let achieved = 1.0 - 2.0 * normal_cdf((k - mf / 2.0) / sigma);
-            (k as u128 + 1, achieved, Method::Asymptotic)
+            let (mf, n) = (m as f64, n1 + n2);
+            // The tie-corrected variance of U, as in the test: with
+            // tick-quantised times the untied σ overstates the spread, and
+            // the interval covers more often than the confidence it claims.
+            let variance = mf / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)));
+            if variance <= 0.0 {
+                // Every value tied: every difference, and the interval, is 0.
+                (1, 1.0, Method::Asymptotic)
+            } else {
+                let sigma = variance.sqrt();
+                // Φ⁻¹(1 − α/2) as −Φ⁻¹(α/2), exact for tiny α. α/2 is within
+                // (0, ½), so the quantile exists; 0 would only widen it.
+                let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
+                // z > 0 makes k < M/2, so k + 1 ≤ M − k.
+                let k = (mf / 2.0 - z * sigma).floor().max(0.0);
+                let achieved = 1.0 - 2.0 * normal_cdf((k - mf / 2.0) / sigma);
+                (k as u128 + 1, achieved, Method::Asymptotic)
+            }
         }
     };
     let low_rank = low_rank.min(m.div_ceil(2));
@@ -215,8 +235,11 @@ mod tests {
         let other: Vec<f64> = (0..60).map(|i| f64::from(i % 10) + 3.0).collect();
         let ci = shift_interval(&sample(&best), &sample(&other), Alpha::new(0.05).unwrap());
         assert_eq!(ci.method, Method::Asymptotic);
+        // Tie groups in the pooled sample: 0–2 and 10–12 six times each,
+        // 3–9 twelve times each.
         let m = 3600.0f64;
-        let sigma = (m * 121.0 / 12.0).sqrt();
+        let ties = 6.0 * (216.0 - 6.0) + 7.0 * (1728.0 - 12.0);
+        let sigma = (m / 12.0 * (121.0 - ties / (120.0 * 119.0))).sqrt();
         let k = (m / 2.0 - 1.959_963_984_540_054 * sigma).floor();
         assert_eq!(ci.low_rank, k as u128 + 1);
         assert_eq!(ci.high_rank, 3600 - k as u128);

@@ -1,0 +1,72 @@
+//! `--baseline`: the baseline's raw data, read before anything runs (so a
+//! bad path fails before a long experiment), and the comparison printed
+//! after the reports, with the exit status of `--fail-if-slower`.
+
+use std::io::Write;
+
+use super::{exit, AppError};
+use crate::analysis::RankingSettings;
+use crate::data::Dataset;
+use crate::gate::{compare_with_baseline, GateOptions};
+use crate::report;
+
+/// The baseline, read.
+pub struct Baseline {
+    options: GateOptions,
+    dataset: Dataset,
+}
+
+impl Baseline {
+    /// Reads the baseline file, if one was given.
+    pub fn load(options: Option<&GateOptions>) -> Result<Option<Baseline>, AppError> {
+        let Some(options) = options else {
+            return Ok(None);
+        };
+        let dataset = Dataset::read_files(std::slice::from_ref(&options.baseline))
+            .map_err(|e| AppError::failure(format!("--baseline: {e}")))?;
+        if dataset.is_empty() {
+            return Err(AppError::failure(format!(
+                "--baseline {}: the file holds no runs; give the raw data (-o) of an earlier experiment",
+                options.baseline
+            )));
+        }
+        Ok(Some(Baseline {
+            options: options.clone(),
+            dataset,
+        }))
+    }
+
+    /// Compares `dataset` with the baseline, prints the table to `out` and
+    /// returns the exit status: [`exit::REGRESSION`] when the gate fails.
+    pub fn check(
+        &self,
+        dataset: &Dataset,
+        settings: &RankingSettings,
+        out: &mut dyn Write,
+    ) -> Result<i32, AppError> {
+        let gate = compare_with_baseline(
+            &self.dataset,
+            dataset,
+            settings,
+            self.options.fail_if_slower,
+        )
+        .map_err(|e| AppError::failure(format!("--baseline: {e}")))?;
+        let metric = settings.metric;
+        report::gate::write(
+            out,
+            &gate,
+            &self.dataset,
+            dataset,
+            &self.options.baseline,
+            metric.label(),
+            metric.unit(),
+        )
+        .and_then(|()| out.flush())
+        .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;
+        Ok(if gate.failed() {
+            exit::REGRESSION
+        } else {
+            exit::OK
+        })
+    }
+}

@@ -1,0 +1,500 @@
+//! The regression gate: a new experiment against a saved baseline.
+//!
+//! `bestreport --baseline OLD NEW…` (and `bestguess --baseline OLD …`,
+//! right after measuring) answers the question a CI job asks: did any
+//! command get slower than it was? Each new command is paired with the
+//! baseline command of the same name, or else of the same command string
+//! ([`pair`]); each pair is compared on the metric of interest with the
+//! ranking's settings ([`compare_with_baseline`]); the verdict follows the
+//! ranking's rule for a fixed reference: *slower* when the whole interval
+//! of the change lies above +effect, *faster* when it lies below −effect,
+//! otherwise *no change*. A command present on one side only is listed,
+//! not an error.
+//!
+//! The change is the ratio new / baseline of locations: the Hodges–Lehmann
+//! shift of the logarithms, exponentiated, with the interval from the same
+//! order statistics as Δ's (so it is distribution-free, and exact or
+//! asymptotic exactly as Δ's is). It exists when every value on both sides
+//! is positive; otherwise the change is Δ relative to the baseline's
+//! median. The pairs are a family fixed in advance (nothing is selected
+//! from the data), so each interval is at level 1 − α/m over the m pairs
+//! compared (Bonferroni): all of them cover together with probability at
+//! least 1 − α, and a CI job that fails when *any* command is slower keeps
+//! its false-alarm rate at most α.
+//!
+//! `--fail-if-slower PCT` turns the comparison into a gate:
+//! [`GateReport::failed`] when some command is slower with the whole
+//! interval of its change above +PCT % (the user's margin for this gate;
+//! the verdict column keeps the ranking's `effect`). The program then
+//! exits with status 3 (`crate::app::exit::REGRESSION`).
+
+use crate::analysis::RankingSettings;
+use crate::data::{CommandRuns, Dataset};
+use crate::stats::{
+    hodges_lehmann, shift_interval, Alpha, Quantiles, Sample, SampleError, Threshold,
+    MIN_VALUES_FOR_INFERENCE,
+};
+
+/// The gate's options: the baseline's raw data file and the margin of
+/// `--fail-if-slower` (a percentage), if given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GateOptions {
+    pub baseline: String,
+    pub fail_if_slower: Option<f64>,
+}
+
+/// Which commands of the two sets belong together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    /// Indices into the baseline's and the new dataset's commands.
+    Both { baseline: usize, new: usize },
+    /// A baseline command with no new counterpart.
+    OnlyBaseline(usize),
+    /// A new command with no baseline counterpart.
+    OnlyNew(usize),
+}
+
+/// A name that counts: not blank.
+fn name(c: &CommandRuns) -> Option<&str> {
+    let n = c.name.trim();
+    (!n.is_empty()).then_some(n)
+}
+
+/// Pairs the new commands with the baseline's: by name when the new
+/// command has one and an unused baseline command has the same, else by
+/// the same command string (and shell is not compared: a baseline taken
+/// with another shell is still the same command). Each baseline command is
+/// used once, first come first served. New commands keep their order;
+/// unpaired baseline commands follow in theirs.
+pub fn pair(baseline: &Dataset, new: &Dataset) -> Vec<Pairing> {
+    let mut used = vec![false; baseline.commands.len()];
+    let mut out = Vec::with_capacity(new.commands.len() + baseline.commands.len());
+    for (j, c) in new.commands.iter().enumerate() {
+        let free = |i: &usize| !used[*i];
+        let by_name = name(c).and_then(|n| {
+            (0..baseline.commands.len())
+                .filter(free)
+                .find(|&i| name(&baseline.commands[i]) == Some(n))
+        });
+        let found = by_name.or_else(|| {
+            (0..baseline.commands.len())
+                .filter(free)
+                .find(|&i| baseline.commands[i].command == c.command)
+        });
+        match found {
+            Some(i) => {
+                used[i] = true;
+                out.push(Pairing::Both {
+                    baseline: i,
+                    new: j,
+                });
+            }
+            None => out.push(Pairing::OnlyNew(j)),
+        }
+    }
+    out.extend(
+        (0..used.len())
+            .filter(|&i| !used[i])
+            .map(Pairing::OnlyBaseline),
+    );
+    out
+}
+
+/// What the comparison concludes about one pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GateVerdict {
+    /// The whole interval lies above +effect.
+    Slower,
+    /// The whole interval lies below −effect.
+    Faster,
+    /// Neither.
+    NoChange,
+    /// One side has fewer than [`MIN_VALUES_FOR_INFERENCE`] runs.
+    NotCompared,
+}
+
+impl GateVerdict {
+    /// The word used in reports.
+    pub fn word(self) -> &'static str {
+        match self {
+            GateVerdict::Slower => "slower",
+            GateVerdict::Faster => "faster",
+            GateVerdict::NoChange => "no change",
+            GateVerdict::NotCompared => "not compared",
+        }
+    }
+}
+
+/// An estimate with its interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The change from baseline to new of one pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Change {
+    /// Hodges–Lehmann shift Δ, new − baseline, in the metric's unit.
+    pub shift: Estimate,
+    /// new / baseline, when every value on both sides is positive.
+    pub ratio: Option<Estimate>,
+    /// The interval's achieved confidence (the Δ and ratio intervals are
+    /// the same order statistics, so they share it).
+    pub confidence: f64,
+}
+
+impl Change {
+    /// The change relative to the baseline, as a fraction (0.1 is +10 %):
+    /// ratio − 1, or Δ over the baseline's median when there is no ratio;
+    /// `None` when neither exists (a zero median).
+    pub fn relative(&self, baseline_median: f64) -> Option<Estimate> {
+        if let Some(r) = self.ratio {
+            return Some(Estimate {
+                value: r.value - 1.0,
+                low: r.low - 1.0,
+                high: r.high - 1.0,
+            });
+        }
+        let m = baseline_median.abs();
+        (m > 0.0).then(|| Estimate {
+            value: self.shift.value / m,
+            low: self.shift.low / m,
+            high: self.shift.high / m,
+        })
+    }
+}
+
+/// One side of a pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Side {
+    /// Index of the command in its dataset.
+    pub index: usize,
+    pub runs: usize,
+    pub median: f64,
+}
+
+/// One line of the gate's table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GateRow {
+    pub baseline: Option<Side>,
+    pub new: Option<Side>,
+    /// For pairs with enough runs on both sides.
+    pub change: Option<Change>,
+    /// `None` for a command on one side only.
+    pub verdict: Option<GateVerdict>,
+    /// The whole interval of the change lies above +`fail_if_slower` %
+    /// (whatever the verdict, which uses the ranking's `effect`).
+    pub fails: bool,
+}
+
+/// The comparison of a new dataset with a baseline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GateReport {
+    /// New commands in order, then baseline commands without a partner.
+    pub rows: Vec<GateRow>,
+    /// Pairs compared (the Bonferroni family).
+    pub compared: usize,
+    /// The level of each interval, α/m.
+    pub alpha_each: f64,
+    /// The `--fail-if-slower` percentage, if given.
+    pub fail_if_slower: Option<f64>,
+}
+
+impl GateReport {
+    /// Some command is slower beyond the `--fail-if-slower` margin.
+    pub fn failed(&self) -> bool {
+        self.rows.iter().any(|r| r.fails)
+    }
+}
+
+/// Why a gate cannot be computed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GateError {
+    #[error("{side} command {command}: {source}")]
+    Sample {
+        side: &'static str,
+        command: usize,
+        source: SampleError,
+    },
+    #[error("--fail-if-slower {0}: give a percentage of 0 or more, such as 5")]
+    Margin(f64),
+    #[error("invalid setting: alpha must be between 0 and 1, not {0}")]
+    Alpha(f64),
+}
+
+fn sample(side: &'static str, index: usize, values: Vec<f64>) -> Result<Sample, GateError> {
+    Sample::new(values).map_err(|source| GateError::Sample {
+        side,
+        command: index + 1,
+        source,
+    })
+}
+
+/// Δ and the ratio with their intervals at level 1 − `alpha`.
+fn change(base: &Sample, new: &Sample, alpha: Alpha) -> Change {
+    let interval = shift_interval(base, new, alpha);
+    let shift = Estimate {
+        value: hodges_lehmann(base, new),
+        low: interval.low,
+        high: interval.high,
+    };
+    let ratio = (base.min() > 0.0 && new.min() > 0.0).then(|| {
+        // ln is increasing: the ranks of Δ's interval bound the log shift.
+        let ln = |s: &Sample| Sample::new(s.sorted().iter().map(|x| x.ln()).collect());
+        match (ln(base), ln(new)) {
+            (Ok(lb), Ok(ln_new)) => {
+                let i = shift_interval(&lb, &ln_new, alpha);
+                Some(Estimate {
+                    value: hodges_lehmann(&lb, &ln_new).exp(),
+                    low: i.low.exp(),
+                    high: i.high.exp(),
+                })
+            }
+            _ => None,
+        }
+    });
+    Change {
+        shift,
+        ratio: ratio.flatten(),
+        confidence: interval.achieved_confidence,
+    }
+}
+
+/// The verdict on `c` by the ranking's rule with `effect`.
+fn verdict(c: &Change, effect: Threshold, baseline_median: f64) -> GateVerdict {
+    let (low, high, margin) = match (effect, c.ratio) {
+        // A relative margin on the ratio itself.
+        (Threshold::Percent(p), Some(r)) => (r.low - 1.0, r.high - 1.0, p / 100.0),
+        // Otherwise on Δ, the margin resolved against the baseline.
+        (t, _) => (c.shift.low, c.shift.high, t.resolve(baseline_median)),
+    };
+    if low > margin {
+        GateVerdict::Slower
+    } else if high < -margin {
+        GateVerdict::Faster
+    } else {
+        GateVerdict::NoChange
+    }
+}
+
+/// Compares every pair of `pair(baseline, new)` on the metric of interest
+/// of `settings`, with its α and effect.
+pub fn compare_with_baseline(
+    baseline: &Dataset,
+    new: &Dataset,
+    settings: &RankingSettings,
+    fail_if_slower: Option<f64>,
+) -> Result<GateReport, GateError> {
+    if let Some(p) = fail_if_slower {
+        if !(p.is_finite() && p >= 0.0) {
+            return Err(GateError::Margin(p));
+        }
+    }
+    let metric = settings.metric;
+    let side = |label: &'static str, d: &Dataset, i: usize| -> Result<(Side, Sample), GateError> {
+        let s = sample(label, i, d.commands[i].metric(metric))?;
+        let median = Quantiles::of(&s).median;
+        Ok((
+            Side {
+                index: i,
+                runs: s.len(),
+                median,
+            },
+            s,
+        ))
+    };
+    let pairs = pair(baseline, new);
+    let mut sides = Vec::with_capacity(pairs.len());
+    for p in &pairs {
+        sides.push(match *p {
+            Pairing::Both {
+                baseline: b,
+                new: n,
+            } => (
+                Some(side("baseline", baseline, b)?),
+                Some(side("new", new, n)?),
+            ),
+            Pairing::OnlyBaseline(b) => (Some(side("baseline", baseline, b)?), None),
+            Pairing::OnlyNew(n) => (None, Some(side("new", new, n)?)),
+        });
+    }
+    let enough = |s: &Option<(Side, Sample)>| {
+        s.as_ref()
+            .is_some_and(|(side, _)| side.runs >= MIN_VALUES_FOR_INFERENCE)
+    };
+    let compared = sides.iter().filter(|(b, n)| enough(b) && enough(n)).count();
+    let alpha_each = settings.alpha / compared.max(1) as f64;
+    let alpha = Alpha::new(alpha_each).map_err(|_| GateError::Alpha(settings.alpha))?;
+    let mut rows = Vec::with_capacity(sides.len());
+    for (b, n) in sides {
+        let mut row = GateRow {
+            baseline: b.as_ref().map(|(s, _)| *s),
+            new: n.as_ref().map(|(s, _)| *s),
+            change: None,
+            verdict: None,
+            fails: false,
+        };
+        if let (Some((bs, bsample)), Some((_, nsample))) = (&b, &n) {
+            if enough(&b) && enough(&n) {
+                let c = change(bsample, nsample, alpha);
+                let v = verdict(&c, settings.effect, bs.median);
+                // The gate's margin is the user's, independent of effect.
+                row.fails = fail_if_slower
+                    .is_some_and(|pct| c.relative(bs.median).is_some_and(|r| r.low > pct / 100.0));
+                row.change = Some(c);
+                row.verdict = Some(v);
+            } else {
+                row.verdict = Some(GateVerdict::NotCompared);
+            }
+        }
+        rows.push(row);
+    }
+    Ok(GateReport {
+        rows,
+        compared,
+        alpha_each,
+        fail_if_slower,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::RunRecord;
+
+    fn runs(command: &str, name: &str, batch: u64, totals: &[i64]) -> Vec<RunRecord> {
+        totals
+            .iter()
+            .map(|&t| RunRecord {
+                command: command.into(),
+                name: name.into(),
+                batch,
+                user_us: t,
+                ..RunRecord::default()
+            })
+            .collect()
+    }
+
+    fn dataset(commands: &[(&str, &str, &[i64])]) -> Dataset {
+        let mut records = Vec::new();
+        for (i, (c, n, t)) in commands.iter().enumerate() {
+            records.extend(runs(c, n, i as u64 + 1, t));
+        }
+        Dataset::from_records(records)
+    }
+
+    const T: &[i64] = &[1000, 1010, 1020, 1030, 1040, 1050, 1060, 1070];
+
+    #[test]
+    fn pairs_by_name_then_by_command() {
+        let old = dataset(&[("a --v1", "A", T), ("b", "", T), ("gone", "", T)]);
+        let new = dataset(&[("b", "", T), ("a --v2", "A", T), ("fresh", "", T)]);
+        assert_eq!(
+            pair(&old, &new),
+            [
+                Pairing::Both {
+                    baseline: 1,
+                    new: 0
+                },
+                Pairing::Both {
+                    baseline: 0,
+                    new: 1
+                },
+                Pairing::OnlyNew(2),
+                Pairing::OnlyBaseline(2),
+            ]
+        );
+    }
+
+    #[test]
+    fn each_baseline_command_is_used_once() {
+        let old = dataset(&[("x", "", T)]);
+        let new = dataset(&[("x", "", T), ("x", "", T)]);
+        assert_eq!(
+            pair(&old, &new),
+            [
+                Pairing::Both {
+                    baseline: 0,
+                    new: 0
+                },
+                Pairing::OnlyNew(1)
+            ]
+        );
+    }
+
+    fn scaled(f: f64) -> Vec<i64> {
+        (0..30)
+            .map(|i| ((10_000 + 37 * (i * 7 % 30)) as f64 * f) as i64)
+            .collect()
+    }
+
+    #[test]
+    fn ten_percent_slower_is_slower_and_fails_a_five_percent_gate() {
+        let old = dataset(&[("w", "", &scaled(1.0))]);
+        let new = dataset(&[("w", "", &scaled(1.1))]);
+        let s = RankingSettings {
+            effect: Threshold::Percent(2.0),
+            ..RankingSettings::default()
+        };
+        let g = compare_with_baseline(&old, &new, &s, Some(5.0)).unwrap();
+        let row = &g.rows[0];
+        assert_eq!(row.verdict, Some(GateVerdict::Slower));
+        let r = row.change.unwrap().ratio.unwrap();
+        assert!((r.value - 1.1).abs() < 0.005 && r.low > 1.05, "{r:?}");
+        assert!(g.failed());
+        // A 15 % margin is beyond the interval: slower, but the gate holds.
+        let g = compare_with_baseline(&old, &new, &s, Some(15.0)).unwrap();
+        assert!(!g.failed() && g.rows[0].verdict == Some(GateVerdict::Slower));
+        // Without --fail-if-slower nothing fails.
+        assert!(!compare_with_baseline(&old, &new, &s, None)
+            .unwrap()
+            .failed());
+    }
+
+    #[test]
+    fn the_same_data_is_no_change_and_faster_data_is_faster() {
+        let s = RankingSettings {
+            effect: Threshold::Percent(2.0),
+            ..RankingSettings::default()
+        };
+        let old = dataset(&[("w", "", &scaled(1.0))]);
+        let g = compare_with_baseline(&old, &old, &s, Some(0.0)).unwrap();
+        assert_eq!(g.rows[0].verdict, Some(GateVerdict::NoChange));
+        assert!(!g.failed());
+        let new = dataset(&[("w", "", &scaled(0.8))]);
+        let g = compare_with_baseline(&old, &new, &s, Some(0.0)).unwrap();
+        assert_eq!(g.rows[0].verdict, Some(GateVerdict::Faster));
+    }
+
+    #[test]
+    fn intervals_are_bonferroni_over_the_pairs_compared() {
+        let old = dataset(&[("a", "", T), ("b", "", T), ("c", "", &T[..3])]);
+        let new = dataset(&[("a", "", T), ("b", "", T), ("c", "", T)]);
+        let g = compare_with_baseline(&old, &new, &RankingSettings::default(), None).unwrap();
+        assert_eq!(g.compared, 2);
+        assert_eq!(g.alpha_each, 0.025);
+        assert_eq!(g.rows[2].verdict, Some(GateVerdict::NotCompared));
+    }
+
+    #[test]
+    fn zero_times_have_no_ratio_but_a_shift() {
+        let zeros = [0i64; 8];
+        let old = dataset(&[("z", "", &zeros)]);
+        let g = compare_with_baseline(&old, &old, &RankingSettings::default(), Some(1.0)).unwrap();
+        let c = g.rows[0].change.unwrap();
+        assert_eq!(c.ratio, None);
+        assert_eq!(c.relative(0.0), None);
+        assert_eq!(g.rows[0].verdict, Some(GateVerdict::NoChange));
+    }
+
+    #[test]
+    fn a_negative_margin_is_refused() {
+        let old = dataset(&[("w", "", T)]);
+        assert!(matches!(
+            compare_with_baseline(&old, &old, &RankingSettings::default(), Some(-1.0)),
+            Err(GateError::Margin(_))
+        ));
+    }
+}

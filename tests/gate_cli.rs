@@ -1,0 +1,174 @@
+//! The regression gate through the real binaries: `bestreport --baseline`
+//! against a synthetic file 10 % slower (the gate's exit status and the
+//! table), against a file drawn from the same distribution (status 0), a
+//! command present on one side only (listed), `bestguess --baseline` right
+//! after measuring, and the usage errors.
+//!
+//! Fixtures: `tools/make_gate_fixtures.py`.
+
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> String {
+    let p: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "data",
+        "fixtures",
+        name,
+    ]
+    .iter()
+    .collect();
+    p.to_string_lossy().into_owned()
+}
+
+fn run(program: &str, args: &[&str]) -> (i32, String, String) {
+    let out = assert_cmd::Command::cargo_bin(program)
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The table line of `label`.
+fn row<'a>(stdout: &'a str, label: &str) -> &'a str {
+    stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{label} ")))
+        .unwrap_or_else(|| panic!("no row for {label} in:\n{stdout}"))
+}
+
+#[test]
+fn ten_percent_slower_fails_the_gate_with_status_3() {
+    let base = fixture("gate_baseline.csv");
+    let slower = fixture("gate_slower.csv");
+    let (status, stdout, stderr) = run(
+        "bestreport",
+        &["-Q", "--baseline", &base, "--fail-if-slower", "5", &slower],
+    );
+    assert_eq!(status, 3, "{stdout}{stderr}");
+    assert!(stdout.contains("Against the baseline"), "{stdout}");
+    assert!(
+        stdout.contains("Total CPU time"),
+        "the metric is named: {stdout}"
+    );
+    let parse = row(&stdout, "parse");
+    assert!(parse.contains("slower ✗"), "{parse}");
+    // The change is about +10 %, and its interval excludes +5 %.
+    let change: Vec<f64> = parse
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+        .filter(|t| t.starts_with('+') || t.starts_with('-'))
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(change.len(), 3, "{parse}");
+    assert!((8.0..12.5).contains(&change[0]), "{parse}");
+    assert!(change[1] > 5.0 && change[2] > change[0], "{parse}");
+    assert!(row(&stdout, "render").contains("no change"));
+    assert!(
+        stdout.contains("Gate failed: 1 command is slower"),
+        "{stdout}"
+    );
+    // Without a margin there is no gate, and the status is 0.
+    let (status, stdout, _) = run("bestreport", &["-Q", "--baseline", &base, &slower]);
+    assert_eq!(status, 0);
+    assert!(row(&stdout, "parse").ends_with("slower"));
+    // A margin beyond the interval holds.
+    let (status, _, _) = run(
+        "bestreport",
+        &["-Q", "--baseline", &base, "--fail-if-slower", "20", &slower],
+    );
+    assert_eq!(status, 0);
+}
+
+#[test]
+fn the_same_distribution_passes() {
+    let (status, stdout, stderr) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "--baseline",
+            &fixture("gate_baseline.csv"),
+            "--fail-if-slower",
+            "5",
+            &fixture("gate_same.csv"),
+        ],
+    );
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    for label in ["parse", "render", "retired"] {
+        assert!(row(&stdout, label).contains("no change"), "{stdout}");
+    }
+    assert!(stdout.contains("Gate passed"), "{stdout}");
+}
+
+#[test]
+fn a_command_on_one_side_only_is_listed() {
+    let (_, stdout, _) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "--baseline",
+            &fixture("gate_baseline.csv"),
+            &fixture("gate_slower.csv"),
+        ],
+    );
+    let fresh = row(&stdout, "fresh");
+    assert!(
+        fresh.contains('—') && fresh.ends_with("only in new"),
+        "{fresh}"
+    );
+    let retired = row(&stdout, "retired");
+    assert!(
+        retired.contains('—') && retired.ends_with("only in baseline"),
+        "{retired}"
+    );
+}
+
+#[test]
+fn bestguess_compares_right_after_measuring() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.csv");
+    let base = base.to_str().unwrap();
+    let (status, _, stderr) = run("bestguess", &["-Q", "-r", "5", "-o", base, "true"]);
+    assert_eq!(status, 0, "{stderr}");
+    let (status, stdout, stderr) = run(
+        "bestguess",
+        &[
+            "-Q",
+            "-r",
+            "5",
+            "--baseline",
+            base,
+            "--fail-if-slower",
+            "10000",
+            "true",
+            "echo",
+        ],
+    );
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    assert!(row(&stdout, "true").contains('%'), "{stdout}");
+    assert!(row(&stdout, "echo").ends_with("only in new"), "{stdout}");
+}
+
+#[test]
+fn usage_errors_say_what_to_do() {
+    let same = fixture("gate_same.csv");
+    let (status, _, stderr) = run("bestreport", &["--fail-if-slower", "5", &same]);
+    assert_eq!(status, 1);
+    assert!(
+        stderr.contains("--fail-if-slower needs --baseline"),
+        "{stderr}"
+    );
+    let (status, _, stderr) = run(
+        "bestreport",
+        &["--baseline", &same, "--fail-if-slower", "-3", &same],
+    );
+    assert_eq!(status, 1);
+    assert!(stderr.contains("percentage of 0 or more"), "{stderr}");
+    let (status, _, stderr) = run("bestreport", &["--baseline", "/no/such.csv", &same]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("--baseline"), "{stderr}");
+}
