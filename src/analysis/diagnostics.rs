@@ -24,7 +24,7 @@
 //!
 //! [`Analysis::warnings`]: super::Analysis::warnings
 
-use crate::data::RunRecord;
+use crate::data::{Metric, RunRecord};
 use crate::stats::{
     best_case, hodges_lehmann, holm_adjust, mann_kendall, BestCase, BestCaseSettings, MannKendall,
     NotApplicable, Sample, SampleError, Series, Threshold,
@@ -67,6 +67,10 @@ pub enum Warning {
         distance: Option<f64>,
         max_distance: f64,
     },
+    /// The ranked metric is CPU time, but these commands' median wall
+    /// time is more than twice their median CPU time: they mostly wait
+    /// (sleep, I/O), and CPU time may not be what the user means.
+    WallDominates { commands: Vec<usize> },
     /// The trend test found a monotone change in speed.
     SpeedChanged {
         command: usize,
@@ -79,10 +83,23 @@ pub enum Warning {
 }
 
 impl super::Analysis<'_> {
-    /// The warnings, command by command in dataset order: the best case
-    /// first, then the trend.
+    /// The warnings: the note about waiting commands first, then command
+    /// by command in dataset order the best case and the trend.
     pub fn warnings(&self) -> Vec<Warning> {
         let mut out = Vec::new();
+        if self.settings.metric == Metric::Total {
+            let waiting: Vec<usize> = (0..self.commands.len())
+                .filter(|&i| {
+                    let c = &self.commands[i];
+                    let wall = c.metric(Metric::Wall).quantiles.median;
+                    let cpu = c.metric(Metric::Total).quantiles.median;
+                    wall > 2.0 * cpu
+                })
+                .collect();
+            if !waiting.is_empty() {
+                out.push(Warning::WallDominates { commands: waiting });
+            }
+        }
         for (command, d) in self.diagnostics.iter().enumerate() {
             if let Ok(b) = &d.best_case {
                 if !b.stable {
@@ -192,6 +209,39 @@ mod tests {
         );
         let partial = [run(Some(5)), run(None), run(Some(3))];
         assert_eq!(time_order(&partial), [0, 1, 2]);
+    }
+
+    #[test]
+    fn waiting_commands_are_noted_only_when_cpu_time_is_ranked() {
+        use crate::analysis::{Analysis, RankingSettings};
+        use crate::data::Dataset;
+        let record = |batch: u64, cpu: i64, wall: i64| RunRecord {
+            command: format!("c{batch}"),
+            batch,
+            user_us: cpu,
+            wall_us: wall,
+            ..RunRecord::default()
+        };
+        let mut records = Vec::new();
+        for i in 0..6 {
+            records.push(record(1, 1000 + i, 2000 + i)); // exactly 2×: no note
+            records.push(record(2, 1000 + i, 100_000 + i));
+            records.push(record(3, 0, 5 + i)); // no CPU time at all
+        }
+        let dataset = Dataset::from_records(records);
+        let a = Analysis::new(&dataset, RankingSettings::default()).unwrap();
+        assert_eq!(
+            a.warnings(),
+            [Warning::WallDominates {
+                commands: vec![1, 2]
+            }]
+        );
+        let wall = RankingSettings {
+            metric: Metric::Wall,
+            ..RankingSettings::default()
+        };
+        let a = Analysis::new(&dataset, wall).unwrap();
+        assert!(a.warnings().is_empty());
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Warnings: what the user should know before trusting the figures.
 //!
 //! One plain line per finding, naming the command, from
-//! [`Analysis::warnings`]: the best-case performance changed between the
-//! halves of the experiment, or the command's speed trended with run
-//! order. Both programs print them on standard error after the reports,
+//! [`Analysis::warnings`]: commands that mostly wait while CPU time is
+//! ranked (one line for all of them), the best-case performance changed
+//! between the halves of the experiment, or the command's speed trended
+//! with run order. Both programs print them on standard error after the reports,
 //! so they are seen, and never mixed into an export on standard output.
 
 use std::io::{self, Write};
@@ -48,6 +49,17 @@ pub fn text(analysis: &Analysis<'_>, w: &Warning) -> String {
             format!(
                 "Warning: the best-case performance of {} changed during the experiment ({metric}: {why}).",
                 command(analysis, *i)
+            )
+        }
+        Warning::WallDominates { commands } => {
+            let names: Vec<String> = commands.iter().map(|&i| command(analysis, i)).collect();
+            let subject = match names.as_slice() {
+                [one] => format!("time of {one} is"),
+                [init @ .., last] => format!("times of {} and {last} are", init.join(", ")),
+                [] => String::new(),
+            };
+            format!(
+                "Note: the median wall-clock {subject} more than twice the CPU time (waiting: sleep or I/O); the ranking uses {metric}: use --metric wall to rank by elapsed time."
             )
         }
         Warning::SpeedChanged {

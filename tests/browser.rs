@@ -1,0 +1,367 @@
+//! The HTML report in a real browser: headless Chromium driven through
+//! chromedriver's WebDriver protocol (Debian packages `chromium` and
+//! `chromium-driver`, which `.ci/run` installs).
+//!
+//! The page is the README example's (`docs/example-raw.csv`, through
+//! `bestreport --export-html`). The test checks that it loads with no
+//! console message of level SEVERE (errors, failed loads), loads no resource
+//! at all (self-contained), and that every figure is rendered with a
+//! non-zero size and non-empty drawn content; then it saves a full-page
+//! screenshot to `target/browser/report.png` (`tools/screenshot.sh` copies
+//! it to `docs/report.png`). A deliberately broken page must make the same
+//! checks fail, so the checks are shown to be able to fail.
+//!
+//! Without Chromium the test says SKIPPED on standard error and passes —
+//! except when `CI` is set, where a missing browser is a failure: CI
+//! installs it, so its absence there is a broken setup, not a skip.
+//!
+//! The WebDriver client is a few lines over `std::net` (HTTP/1.1, one
+//! connection per request, JSON via serde_json) rather than a crate: one test
+//! does not justify an async HTTP stack.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// The first of `names` found on PATH (or at an absolute path).
+fn find(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    for name in names {
+        let p = Path::new(name);
+        if p.is_absolute() && p.is_file() {
+            return Some(p.to_path_buf());
+        }
+        for dir in std::env::split_paths(&path) {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+/// chromedriver, killed when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP request to the driver; returns the JSON body's `value`.
+fn request(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .map_err(|e| e.to_string())?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream
+        .write_all(head.as_bytes())
+        .and_then(|()| stream.write_all(body.as_bytes()))
+        .map_err(|e| e.to_string())?;
+    // chromedriver keeps the connection open whatever we ask: read the
+    // headers, then exactly the body they announce.
+    let mut reader = BufReader::new(stream);
+    let (mut length, mut chunked) = (None, false);
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+            return Err("connection closed in the headers".into());
+        }
+        let line = line.trim_end().to_ascii_lowercase();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("content-length:") {
+            length = v.trim().parse::<usize>().ok();
+        }
+        if line.starts_with("transfer-encoding:") && line.contains("chunked") {
+            chunked = true;
+        }
+    }
+    let mut body = Vec::new();
+    if chunked {
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size).map_err(|e| e.to_string())?;
+            let n = usize::from_str_radix(size.trim(), 16).map_err(|e| e.to_string())?;
+            let mut chunk = vec![0; n + 2];
+            reader.read_exact(&mut chunk).map_err(|e| e.to_string())?;
+            if n == 0 {
+                break;
+            }
+            body.extend_from_slice(&chunk[..n]);
+        }
+    } else {
+        let n = length.ok_or("no Content-Length")?;
+        body.resize(n, 0);
+        reader.read_exact(&mut body).map_err(|e| e.to_string())?;
+    }
+    let payload = String::from_utf8_lossy(&body);
+    let v: Value = serde_json::from_str(&payload).map_err(|e| format!("{e}: {payload}"))?;
+    let value = v.get("value").cloned().unwrap_or(Value::Null);
+    if let Some(err) = value.get("error") {
+        return Err(format!("{method} {path}: {err}: {}", value["message"]));
+    }
+    Ok(value)
+}
+
+fn start_driver(chromedriver: &Path) -> Driver {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(chromedriver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let driver = Driver { child, port };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(v) = request(port, "GET", "/status", None) {
+            if v["ready"] == json!(true) {
+                return driver;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "chromedriver did not become ready"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A browser session, deleted when dropped.
+struct Session<'a> {
+    driver: &'a Driver,
+    id: String,
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        let _ = request(
+            self.driver.port,
+            "DELETE",
+            &format!("/session/{}", self.id),
+            None,
+        );
+    }
+}
+
+impl Session<'_> {
+    fn new<'a>(driver: &'a Driver, chromium: &Path) -> Session<'a> {
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium.to_string_lossy(),
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                         "--disable-dev-shm-usage", "--window-size=1000,1000",
+                         "--hide-scrollbars",
+                         // No network: a reference to anything outside the
+                         // page would fail to load and log an error.
+                         "--host-resolver-rules=MAP * ~NOTFOUND"]
+            },
+            "goog:loggingPrefs": {"browser": "ALL"}
+        }}});
+        let v = request(driver.port, "POST", "/session", Some(&caps)).expect("a session");
+        Session {
+            driver,
+            id: v["sessionId"].as_str().expect("session id").to_owned(),
+        }
+    }
+
+    fn call(&self, method: &str, what: &str, body: Option<&Value>) -> Value {
+        request(
+            self.driver.port,
+            method,
+            &format!("/session/{}/{what}", self.id),
+            body,
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn open(&self, file: &Path) {
+        let url = format!("file://{}", file.canonicalize().unwrap().display());
+        self.call("POST", "url", Some(&json!({ "url": url })));
+    }
+
+    fn script(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            "execute/sync",
+            Some(&json!({"script": script, "args": []})),
+        )
+    }
+
+    /// Console messages of level SEVERE since the last call.
+    fn errors(&self) -> Vec<String> {
+        let log = self.call("POST", "se/log", Some(&json!({"type": "browser"})));
+        log.as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| e["level"] == "SEVERE")
+            .map(|e| e["message"].to_string())
+            .collect()
+    }
+}
+
+/// What is wrong with the page open in `s` (empty: nothing).
+fn problems(s: &Session<'_>, figures_expected: usize) -> Vec<String> {
+    let mut problems: Vec<String> = s
+        .errors()
+        .into_iter()
+        .map(|e| format!("console error: {e}"))
+        .collect();
+    let resources = s.script("return performance.getEntriesByType('resource').map(r => r.name)");
+    if resources.as_array().is_some_and(|r| !r.is_empty()) {
+        problems.push(format!("the page loaded resources: {resources}"));
+    }
+    let figures = s.script(
+        "return Array.from(document.querySelectorAll('svg.figure')).map(e => {
+           const r = e.getBoundingClientRect();
+           let b = {width: 0, height: 0};
+           try { b = e.getBBox(); } catch (_) {}
+           return {id: e.id, width: r.width, height: r.height,
+                   drawnWidth: b.width, drawnHeight: b.height};
+         })",
+    );
+    let figures = figures.as_array().cloned().unwrap_or_default();
+    if figures.len() != figures_expected {
+        problems.push(format!(
+            "{} figures rendered, {figures_expected} expected",
+            figures.len()
+        ));
+    }
+    for f in figures {
+        for key in ["width", "height", "drawnWidth", "drawnHeight"] {
+            if f[key].as_f64().filter(|v| *v > 0.0).is_none() {
+                problems.push(format!("figure {} has {key} {}", f["id"], f[key]));
+            }
+        }
+    }
+    problems
+}
+
+fn decode_base64(s: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in s.bytes().filter_map(value) {
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+#[test]
+fn base64_decodes() {
+    assert_eq!(decode_base64("aGVsbG8="), b"hello");
+    assert_eq!(decode_base64("iVBORw0KGgo="), b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn the_html_report_renders_in_chromium() {
+    let chromium = find(&["chromium", "chromium-browser", "google-chrome"]);
+    let chromedriver = find(&["chromedriver", "/usr/lib/chromium/chromedriver"]);
+    let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but chromium/chromedriver are missing: .ci/run must install \
+             the Debian packages chromium and chromium-driver"
+        );
+        eprintln!(
+            "SKIPPED the_html_report_renders_in_chromium: no chromium and chromedriver on PATH \
+             (apt-get install chromium chromium-driver)"
+        );
+        return;
+    };
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = root.join("target/browser");
+    std::fs::create_dir_all(&out).unwrap();
+    let page = out.join("report.html");
+    assert_cmd::Command::cargo_bin("bestreport")
+        .unwrap()
+        .arg("--export-html")
+        .arg(&page)
+        .arg(root.join("docs/example-raw.csv"))
+        .assert()
+        .success();
+
+    let driver = start_driver(&chromedriver);
+    let s = Session::new(&driver, &chromium);
+
+    // The checks can fail: a page with a console error, an external
+    // resource and a figure of zero size is caught on all three counts.
+    let broken = out.join("broken.html");
+    std::fs::write(
+        &broken,
+        "<!DOCTYPE html><html><body><script>console.error('boom')</script>\
+         <img src=\"http://example.invalid/x.png\">\
+         <svg class=\"figure\" id=\"empty\" width=\"0\" height=\"0\"></svg></body></html>",
+    )
+    .unwrap();
+    s.open(&broken);
+    let caught = problems(&s, 4).join("\n");
+    for expected in [
+        "console error",
+        "loaded resources",
+        "1 figures rendered",
+        "figure \"empty\" has width 0",
+    ] {
+        assert!(
+            caught.contains(expected),
+            "{expected} not caught in:\n{caught}"
+        );
+    }
+
+    s.open(&page);
+    let found = problems(&s, 4);
+    assert!(
+        found.is_empty(),
+        "the report has problems:\n{}",
+        found.join("\n")
+    );
+
+    // A full-page screenshot: the window as tall as the page.
+    let height = s
+        .script("return document.documentElement.scrollHeight")
+        .as_f64()
+        .unwrap_or(1000.0);
+    s.call(
+        "POST",
+        "window/rect",
+        Some(&json!({"width": 1000, "height": height.ceil() as u64 + 300})),
+    );
+    let png = decode_base64(s.call("GET", "screenshot", None).as_str().unwrap());
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    std::fs::write(out.join("report.png"), png).unwrap();
+}
