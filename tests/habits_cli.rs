@@ -102,7 +102,7 @@ fn command_name_is_an_alias_of_name() {
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("raw.csv");
     bestguess()
-        .args(["-Q", "-r", "1", "-o"])
+        .args(["-Q", "-r", "1", "--order", "sequential", "-o"])
         .arg(&raw)
         .args(["true", "--command-name", "nothing", "false", "-i"])
         .args(["--command-name=fails"])

@@ -19,8 +19,6 @@ use std::io::Write;
 use crate::cli::config::{self, ConfigError};
 use crate::cli::{args, help, Config};
 
-pub use output::Destination;
-
 /// Exit statuses.
 pub mod exit {
     pub const OK: i32 = 0;
@@ -83,6 +81,9 @@ pub fn bestreport(argv: Vec<OsString>) -> i32 {
 
 fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     let program = program_name(argv.first(), default_name);
+    // Writing past `ulimit -f` must be an error to report (EFBIG), not a
+    // silent death.
+    crate::measure::sys::ignore_file_size_signal();
     let command_line: Vec<String> = argv
         .iter()
         .map(|a| a.to_string_lossy().into_owned())

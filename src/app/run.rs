@@ -1,16 +1,14 @@
 //! `bestguess` running an experiment: launcher, outputs, preflight checks,
 //! signal handling, the runner, then the reports.
 
-use std::io::Write;
-
 use super::baseline::Baseline;
-use super::output::Destination;
+use super::output::{self, RawOutput, ReportStream};
 use super::progress::{self, Progress};
 use super::provenance;
 use super::report::{self, OpenExports};
-use super::AppError;
+use super::{exit, AppError};
 use crate::cli::RunConfig;
-use crate::data::{Dataset, RawCsvWriter, RunRecord};
+use crate::data::{Dataset, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
 use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
@@ -19,7 +17,7 @@ use crate::measure::{counters, resolve, sys};
 /// Stores every run in memory and, with `-o`, writes it to the raw CSV
 /// (flushed per row); shows progress if asked to.
 struct Sink {
-    raw: Option<RawCsvWriter<Destination>>,
+    raw: Option<RawOutput>,
     records: Vec<RunRecord>,
     progress: Option<Progress>,
 }
@@ -80,21 +78,39 @@ fn probe_counters(launcher: &mut Launcher) -> String {
 }
 
 pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> {
+    // No output may overwrite an input or another output (usage error,
+    // before anything starts).
+    let mut inputs: Vec<(&str, &str)> = rc
+        .command_files
+        .iter()
+        .map(|f| ("-f", f.as_str()))
+        .collect();
+    if let Some(gate) = &rc.output.gate {
+        inputs.push(("--baseline", gate.baseline.as_str()));
+    }
+    let mut outputs: Vec<(String, String)> = rc
+        .raw_output
+        .iter()
+        .map(|p| ("-o".to_string(), p.clone()))
+        .collect();
+    outputs.extend(report::output_paths(&rc.output));
+    let outputs: Vec<(&str, &str)> = outputs
+        .iter()
+        .map(|(o, p)| (o.as_str(), p.as_str()))
+        .collect();
+    output::check_paths(&inputs, &outputs)?;
     // The launcher comes first, before this process holds any data.
     let mut launcher = start_launcher()?;
-    let raw = match rc.raw_output.as_deref() {
-        Some(path) => {
-            let dest = Destination::create(path, "-o")?;
-            Some(
-                RawCsvWriter::new(dest)
-                    .map_err(|e| AppError::failure(format!("-o {path}: cannot write: {e}")))?,
-            )
-        }
-        None => None,
-    };
-    let exports = OpenExports::open(&rc.output)?;
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
+    // Nothing is created or truncated before the commands are known to be
+    // startable: a refused command must not cost the user an old raw file.
     preflight(&rc)?;
+    let exports = OpenExports::open(&rc.output)?;
+    let raw = rc
+        .raw_output
+        .as_deref()
+        .map(RawOutput::create)
+        .transpose()?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
     }
@@ -106,28 +122,17 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // goes there; notes about the run itself go to standard error, so that
     // the report is byte-identical to what bestreport prints.
     let selection = rc.output.selection;
-    let to_stderr =
-        rc.raw_output.as_deref() == Some("-") || OpenExports::uses_stdout(&rc.output.exports);
-    let mut out: Box<dyn Write> = if to_stderr {
-        Box::new(std::io::stderr())
-    } else {
-        Box::new(std::io::stdout())
-    };
-    let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
+    let mut out = ReportStream::new(rc.raw_output.as_deref() == Some("-") || exports.uses_stdout());
     if !selection.quiet && rc.raw_output.is_none() {
-        writeln!(
-            out,
-            "Use -o <FILE> or --output <FILE> to write raw data to a file.\n"
-        )
-        .map_err(write_err)?;
+        output::note("Use -o <FILE> or --output <FILE> to write raw data to a file.\n");
     }
     // Always, even with -Q: the seed is what reproduces the order (with
     // one command there is no order to reproduce).
     if rc.plan.order == Order::Random && rc.plan.commands.len() > 1 {
-        eprintln!(
-            "Random order, seed {} (repeat with --seed {}).",
+        output::note(&format!(
+            "Random order, seed {} (repeat with --seed {}).\n",
             rc.plan.seed, rc.plan.seed
-        );
+        ));
     }
 
     let show_progress = !selection.quiet && progress::wanted();
@@ -139,52 +144,40 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     let mut metadata = provenance::for_run(&rc, command_line);
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
     metadata.end_unix_us = Some(sys::realtime_us());
+    // Every result the launcher sent has been taken; closing it now ends
+    // whatever it still runs.
     drop(launcher);
     if let Some(p) = &mut sink.progress {
         p.clear();
     }
+    let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
+    let baseline = baseline.as_ref();
     match result {
-        Ok(()) => report::finish(
-            &dataset,
-            &rc.output,
-            &mut out,
-            exports,
-            baseline.as_ref(),
-            &metadata,
-        ),
+        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata),
         Err(Stop::Interrupted(sig)) => {
-            eprintln!(
-                "Interrupted by {}: {} completed runs are kept{}.",
+            output::note(&format!(
+                "Interrupted by {}: {} completed runs are kept{}.\n",
                 sys::signal_name(sig),
-                dataset.run_count(),
-                if rc.raw_output.is_some() {
+                rows_in_file.unwrap_or(dataset.run_count() as u64),
+                if rows_in_file.is_some() {
                     " in the raw data file"
                 } else {
                     ""
                 }
-            );
-            report::finish(
-                &dataset,
-                &rc.output,
-                &mut out,
-                exports,
-                baseline.as_ref(),
-                &metadata,
-            )?;
+            ));
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
             Ok(128 + sig)
+        }
+        Err(Stop::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            // The raw data went to a pipe whose reader is gone: stop quietly.
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
+            Ok(exit::OK)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(
-                &dataset,
-                &rc.output,
-                &mut out,
-                exports,
-                baseline.as_ref(),
-                &metadata,
-            )?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
             Err(AppError::failure(e.to_string()))
         }
     }

@@ -56,6 +56,8 @@ pub struct Args {
     pub timeout: Option<String>,
     pub switches: Vec<ReportSwitch>,
     pub settings: Vec<String>,
+    /// `--reference N|NAME` (the last one given).
+    pub reference: Option<String>,
     pub show_config: bool,
     pub show_limits: bool,
     /// Export options, in the order given.

@@ -122,6 +122,8 @@ pub struct RunConfig {
     pub raw_output: Option<String>,
     /// `--seed` was given (otherwise the seed is chosen and printed).
     pub seed_given: bool,
+    /// The `-f` command files read (no output may overwrite them).
+    pub command_files: Vec<String>,
     pub output: Output,
     /// One-line warnings for standard error (habits that may not do what
     /// the user meant); the experiment runs as given.
@@ -165,6 +167,9 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     let mut settings = Settings::default();
     for s in &args.settings {
         settings.apply(s)?;
+    }
+    if let Some(r) = &args.reference {
+        settings.set_reference(r)?;
     }
     if args.show_config {
         return Ok(Config::ShowConfig(settings));
@@ -456,6 +461,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         },
         raw_output: args.output,
         seed_given: seed.is_some(),
+        command_files: args.files.clone(),
         output,
         warnings,
     })

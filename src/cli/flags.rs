@@ -390,6 +390,13 @@ fn build() -> Vec<Flag> {
         .short('c')
         .alias('x'),
         Flag::value(
+            "reference",
+            "N|NAME",
+            Both,
+            "Compare every command with this one (number from 1, or name) instead of the best",
+            |a, v| a.reference = Some(v),
+        ),
+        Flag::value(
             "baseline",
             "FILE",
             Both,

@@ -323,10 +323,15 @@ fn run_steps(
             timeout: state.plan.timeout,
             stop_on_failure: !state.plan.ignore_failure,
         };
-        let mut stop = None;
-        exec.run_batch(
-            &batch,
-            &mut |k, outcome| match state.handle(chunk[k], outcome) {
+        let mut stop: Option<Stop> = None;
+        exec.run_batch(&batch, &mut |k, outcome| {
+            if stop.is_some() {
+                // Already stopping: a run that completed before the executor
+                // saw the cancel is still a measurement, and is kept.
+                state.keep(chunk[k], outcome);
+                return false;
+            }
+            match state.handle(chunk[k], outcome) {
                 Ok(()) => true,
                 Err(s) => {
                     // After a failure the executor ends the batch by itself (and
@@ -335,8 +340,8 @@ fn run_steps(
                     stop = Some(s);
                     !cancel
                 }
-            },
-        )?;
+            }
+        })?;
         if let Some(s) = stop {
             return Err(s);
         }
@@ -360,6 +365,18 @@ struct State<'a> {
 impl State<'_> {
     fn command(&self, i: usize) -> &CommandPlan {
         &self.plan.commands[i]
+    }
+
+    /// Record an outcome that arrives after the experiment was told to stop:
+    /// a timed run that finished is kept (a write error is already being
+    /// reported, so a second one is dropped).
+    fn keep(&mut self, step: ScheduledStep, outcome: Outcome) {
+        if let (Kind::Run, Outcome::Finished(m)) = (step.kind, outcome) {
+            self.sequence += 1;
+            self.done[step.cmd] += 1;
+            let record = self.record(step.cmd, &m);
+            let _ = self.sink.record(record);
+        }
     }
 
     /// Take one outcome: record a timed run, then decide whether to go on.

@@ -318,7 +318,9 @@ impl Executor for Launcher {
                     )))
                 }
             };
-            if !self.cancelled && !each(i, outcome) {
+            // Every outcome is delivered, also after a cancel: runs that
+            // completed before the launcher saw it are measurements.
+            if !each(i, outcome) {
                 self.cancel();
             }
             if resp.ends_batch(batch.stop_on_failure) {

@@ -132,7 +132,9 @@ pub trait Executor {
 
     /// Run `batch`, calling `each(step, outcome)` for every step as it
     /// completes. If `each` returns false, the rest of the batch is
-    /// cancelled and the executor refuses to start anything afterwards.
+    /// cancelled and the executor refuses to start anything afterwards; the
+    /// outcomes of steps that completed before the cancel took effect are
+    /// still delivered (they are measurements), up to the end of the batch.
     fn run_batch(
         &mut self,
         batch: &Batch<'_>,

@@ -1,0 +1,302 @@
+//! The ranking's method through the binaries (issue 7 and items 2 and 6 of
+//! issue 8): verdicts on fixtures, the order of the ranking, the reference,
+//! the default run order and what `-E` says.
+//!
+//! Fixtures (tests/data/fixtures, written by tools/make_fixtures.py except
+//! `ls_measured.csv`, measured on the development machine with
+//! `bestguess -r 40 -o … ls "ls -la /usr/lib"`):
+//! * `fast_145.csv`: `ls` against `ls -la /usr/lib` as issue 7 measured
+//!   them, about 1.07 ms and 1.55 ms of CPU time (1.45×), 30 random-order
+//!   rounds. The C tool's absolute 500 µs threshold called it identical.
+//! * `aa.csv`: one command measured twice (an A/A experiment), 30 rounds.
+
+use std::path::PathBuf;
+
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn bestreport() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("bestreport").unwrap()
+}
+
+fn bestguess() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("bestguess").unwrap()
+}
+
+fn fixture(name: &str) -> PathBuf {
+    [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "data",
+        "fixtures",
+        name,
+    ]
+    .iter()
+    .collect()
+}
+
+fn reference(name: &str) -> PathBuf {
+    [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "data",
+        "reference",
+        name,
+    ]
+    .iter()
+    .collect()
+}
+
+fn stdout(args: &[&str], file: &PathBuf) -> String {
+    let out = bestreport().args(args).arg(file).assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+fn json(args: &[&str], file: &PathBuf) -> Value {
+    let mut all = vec!["-Q", "--export-json", "-"];
+    all.extend_from_slice(args);
+    serde_json::from_str(&stdout(&all, file)).unwrap()
+}
+
+/// (command index, verdict, comparison) per result.
+fn verdicts(doc: &Value) -> Vec<(usize, String, Value)> {
+    doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let b = &r["bestguess"];
+            (
+                i,
+                b["verdict"].as_str().unwrap().to_owned(),
+                b["comparison"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_command_145_times_slower_is_slower_whatever_its_length() {
+    let doc = json(&[], &fixture("fast_145.csv"));
+    let v = verdicts(&doc);
+    assert_eq!(v[0].1, "best");
+    assert_eq!(v[1].1, "slower");
+    let c = &v[1].2;
+    let (ratio, low, high) = (
+        c["ratio"].as_f64().unwrap(),
+        c["ratio_ci_low"].as_f64().unwrap(),
+        c["ratio_ci_high"].as_f64().unwrap(),
+    );
+    assert!(
+        low > 1.3 && low < ratio && ratio < high && high < 1.6,
+        "{c}"
+    );
+    assert_eq!(c["identical"], false);
+    assert_eq!(
+        c["analysis"], "signed_rank",
+        "random-order rounds are paired"
+    );
+    // The C tool's absolute thresholds called it identical (Δ < 500 µs).
+    let old = json(
+        &["-c", "effect=500,epsilon=250,super=0.333"],
+        &fixture("fast_145.csv"),
+    );
+    assert_ne!(verdicts(&old)[1].1, "slower");
+    // The same conclusion on real measurements of the two commands.
+    assert_eq!(
+        verdicts(&json(&[], &fixture("ls_measured.csv")))[1].1,
+        "slower"
+    );
+    // The ranking shows the ratio with its interval.
+    let text = stdout(&["-Q", "-R"], &fixture("fast_145.csv"));
+    assert!(
+        predicate::str::is_match(r"\+4\d\.\d % \[\+3\d\.\d %, \+4\d\.\d %\]")
+            .unwrap()
+            .eval(&text),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_aa_experiment_is_never_slower() {
+    for args in [&[][..], &["-c", "effect=0,epsilon=0,super=0.5"][..]] {
+        let v = verdicts(&json(args, &fixture("aa.csv")));
+        assert!(
+            v[1].1 == "equivalent" || v[1].1 == "inconclusive",
+            "{args:?}: {}",
+            v[1].1
+        );
+        assert_eq!(v[1].2["identical"], true);
+    }
+    // With a margin wider than the interval, the two are equivalent.
+    let v = verdicts(&json(&["-c", "epsilon=10%"], &fixture("aa.csv")));
+    assert_eq!(v[1].1, "equivalent");
+}
+
+#[test]
+fn slower_by_is_never_negative_under_the_best_and_follows_the_order() {
+    for file in [
+        fixture("fast_145.csv"),
+        fixture("aa.csv"),
+        fixture("many.csv"),
+        fixture("identical.csv"),
+        fixture("utf8.csv"),
+        reference("rawps1.csv"),
+        reference("rosie-grep-awk.csv"),
+        reference("pi1.csv"),
+        reference("farmboys.csv"),
+    ] {
+        let doc = json(&[], &file);
+        let order: Vec<usize> = doc["bestguess"]["ranking"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i.as_u64().unwrap() as usize)
+            .collect();
+        let v = verdicts(&doc);
+        let mut last = 1.0;
+        for &i in &order[1..] {
+            let c = &v[i].2;
+            if c.is_null() {
+                continue;
+            }
+            let shift = c["hl_shift_us"].as_f64().unwrap();
+            let ratio = c["ratio"].as_f64().unwrap();
+            assert!(shift >= 0.0 && ratio >= 1.0, "{}: {c}", file.display());
+            assert!(ratio >= last, "{}: order", file.display());
+            last = ratio;
+            assert_ne!(v[i].1, "faster");
+        }
+    }
+}
+
+#[test]
+fn a_reference_is_chosen_by_number_or_by_name() {
+    for reference in ["2", "ls -la /usr/lib"] {
+        let doc = json(&["--reference", reference], &fixture("fast_145.csv"));
+        assert_eq!(doc["bestguess"]["ranking"][0], 1, "{reference}");
+        assert_eq!(doc["bestguess"]["reference_fixed"], true);
+        assert_eq!(doc["bestguess"]["comparisons_family"], 1);
+        let v = verdicts(&doc);
+        assert_eq!((v[1].1.as_str(), v[0].1.as_str()), ("best", "faster"));
+        assert!(v[0].2["ratio_ci_high"].as_f64().unwrap() < 0.8);
+    }
+    let text = stdout(
+        &["-Q", "-R", "--reference", "ls -la /usr/lib"],
+        &fixture("fast_145.csv"),
+    );
+    assert!(
+        text.contains("compared with the reference, 1 faster"),
+        "{text}"
+    );
+    bestreport()
+        .args(["--reference", "9"])
+        .arg(fixture("fast_145.csv"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--reference 9: there are only 2 commands",
+        ));
+    bestreport()
+        .args(["--reference", "nonesuch"])
+        .arg(fixture("fast_145.csv"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("names no command"));
+}
+
+#[test]
+fn with_the_best_chosen_from_the_data_every_pair_counts() {
+    // Three commands: 3 pairs; with a fixed reference, 2 comparisons.
+    let file = reference("rawps1.csv");
+    let doc = json(&[], &file);
+    assert_eq!(doc["bestguess"]["comparisons_family"], 3);
+    let doc = json(&["--reference", "1"], &file);
+    assert_eq!(doc["bestguess"]["comparisons_family"], 2);
+    let p = |c: &Value| {
+        (
+            c["p_value"].as_f64().unwrap(),
+            c["p_value_adjusted"].as_f64().unwrap(),
+        )
+    };
+    for (_, _, c) in verdicts(&doc) {
+        if !c.is_null() {
+            let (raw, adjusted) = p(&c);
+            assert_eq!(adjusted, (2.0 * raw).min(1.0));
+        }
+    }
+}
+
+#[test]
+fn explain_labels_its_p_values_and_marks_and_closes_the_table() {
+    for file in [
+        fixture("aa.csv"),
+        fixture("identical.csv"),
+        fixture("zeros.csv"),
+        reference("rawps1.csv"),
+    ] {
+        let text = stdout(&["-Q", "-E"], &file);
+        assert!(text.contains("p-value, raw"), "{text}");
+        assert!(text.contains("p-value, adjusted"), "{text}");
+        assert!(
+            text.contains("✗ marks a condition of \"slower\""),
+            "the legend of ✗: {text}"
+        );
+        let rule = format!("  {}", "═".repeat(78));
+        assert!(
+            text.lines().any(|l| l == rule),
+            "the table is closed: {text}"
+        );
+        // The raw p-value comes first, labelled; no unlabelled pair.
+        assert!(!text.contains("p-value (adjusted)"));
+        // Each ✗ on the ratio line is true of the interval beside it.
+        for line in text
+            .lines()
+            .filter(|l| l.contains("Ratio") && l.contains('✗'))
+        {
+            let low = line.split('[').nth(1).unwrap().split(" %").next().unwrap();
+            let low: f64 = low.trim_start_matches('+').parse().unwrap();
+            assert!(low <= 1.0, "{line}");
+        }
+    }
+    // The defaults are shown.
+    let text = stdout(&["-Q", "-E"], &fixture("aa.csv"));
+    assert!(text.contains("effect   1% of reference"), "{text}");
+    assert!(text.contains("epsilon  1% of reference"), "{text}");
+}
+
+#[test]
+fn config_shows_the_defaults() {
+    bestreport().arg("--config").assert().success().stdout(
+        predicate::str::contains("effect = 1%")
+            .and(predicate::str::contains("epsilon = 1%"))
+            .and(predicate::str::contains("super = 0.5"))
+            .and(predicate::str::contains("ref = the best")),
+    );
+    bestreport()
+        .args(["--config", "--reference", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ref = 2"));
+}
+
+#[test]
+fn by_default_commands_run_in_random_rounds_and_are_compared_by_round() {
+    let out = bestguess()
+        .args(["-r", "6", "true", "pwd"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_match("Random order, seed [0-9]+").unwrap());
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("paired by round (6 complete rounds)"),
+        "{text}"
+    );
+    let out = bestguess()
+        .args(["-r", "6", "--order", "sequential", "true", "pwd"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("independent samples"), "{text}");
+}
