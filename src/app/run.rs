@@ -48,13 +48,17 @@ pub fn limits() -> Result<String, AppError> {
         .map_err(|e| AppError::failure(e.to_string()))?;
     Ok(format!(
         "Limits:\n\
-         \x20 Commands, runs, warmups, words per command, command length: no compiled-in limits\n\
+         \x20 Commands, words per command, command length: no compiled-in limits\n\
          \x20 (memory is the only limit; every run is kept).\n\
+         \x20 Runs and warmups per command (-r, -w): at most {}; parameter\n\
+         \x20 combinations (-P, -L): at most {}.\n\
          \x20 Max RSS floor: {floor} bytes ({:.2} MB), the peak RSS of the static C launcher that\n\
          \x20 spawns the commands; no command's max RSS can be reported below it.\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
          \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}",
+        crate::cli::config::MAX_RUNS,
+        crate::experiment::params::MAX_VALUES,
         floor as f64 / (1024.0 * 1024.0),
         probe_counters(&mut launcher)
     ))
