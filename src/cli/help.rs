@@ -30,7 +30,11 @@ pub fn help(program: &str, running: bool) -> String {
         // An option too long for the column gets its help on the next line.
         let usage = f.usage();
         if usage.len() > USAGE_WIDTH {
-            out.push_str(&format!("  {usage}\n  {:USAGE_WIDTH$} {}\n", "", f.full_help()));
+            out.push_str(&format!(
+                "  {usage}\n  {:USAGE_WIDTH$} {}\n",
+                "",
+                f.full_help()
+            ));
         } else {
             out.push_str(&format!("  {usage:<USAGE_WIDTH$} {}\n", f.full_help()));
         }
