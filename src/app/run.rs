@@ -7,17 +7,17 @@ use super::progress::{self, Progress};
 use super::report::{self, OpenExports};
 use super::{exit, AppError};
 use crate::cli::RunConfig;
-use crate::data::{Dataset, RunRecord};
+use crate::data::{Catalogue, DatasetBuilder, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
 use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
 use crate::measure::{counters, resolve, sys};
 
-/// Stores every run in memory and, with `-o`, writes it to the raw CSV
-/// (flushed per row); shows progress if asked to.
+/// Stores every run in memory (in the dataset's columns) and, with `-o`,
+/// writes it to the raw CSV (flushed per row); shows progress if asked to.
 struct Sink {
     raw: Option<RawOutput>,
-    records: Vec<RunRecord>,
+    runs: DatasetBuilder,
     progress: Option<Progress>,
 }
 
@@ -30,7 +30,7 @@ impl RunSink for Sink {
             Some(w) => w.write_run(&run),
             None => Ok(()),
         };
-        self.records.push(run);
+        self.runs.push(&run);
         written
     }
 }
@@ -104,6 +104,8 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     output::check_paths(&inputs, &outputs)?;
     // The launcher comes first, before this process holds any data.
     let mut launcher = start_launcher()?;
+    // The metrics every run records: the raw CSV's columns and the dataset's.
+    let catalogue = Catalogue::new();
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     // Nothing is created or truncated before the commands are known to be
     // startable: a refused command must not cost the user an old raw file.
@@ -112,7 +114,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let raw = rc
         .raw_output
         .as_deref()
-        .map(RawOutput::create)
+        .map(|path| RawOutput::create(path, &catalogue))
         .transpose()?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
@@ -141,7 +143,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let show_progress = !selection.quiet && progress::wanted();
     let mut sink = Sink {
         raw,
-        records: Vec::new(),
+        runs: DatasetBuilder::new(catalogue),
         progress: show_progress.then(|| Progress::new(&rc.plan)),
     };
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
@@ -152,7 +154,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         p.clear();
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
-    let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
+    let dataset = sink.runs.finish();
     let baseline = baseline.as_ref();
     match result {
         Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline),
