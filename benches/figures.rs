@@ -21,7 +21,7 @@
 use std::time::{Duration, Instant};
 
 use bestguess::analysis::{Analysis, RankingSettings};
-use bestguess::data::{Dataset, RunRecord};
+use bestguess::data::{Catalogue, Dataset, Metric, RunRecord};
 use bestguess::export::Format;
 use bestguess::figure::{Figure, Input};
 use bestguess::stats::SplitMix64;
@@ -41,29 +41,37 @@ fn dataset(
     let mut rng = SplitMix64::new(42);
     let mut records = Vec::with_capacity(commands * runs);
     let mut seq = 0u64;
+    let zeros = Catalogue::new()
+        .metrics()
+        .fold(RunRecord::default(), |r, m| r.with(m, 0));
     for round in 0..runs {
         for c in 0..commands {
             seq += 1;
             let total = time(&mut rng, c, round).max(0);
             let failed = rng.uniform() < 0.001;
             let timed_out = failed && rng.uniform() < 0.05;
-            records.push(RunRecord {
-                command: format!("command {c}"),
-                shell: "/bin/sh".into(),
-                batch: c as u64 + 1,
-                exit_code: if timed_out { 137 } else { i32::from(failed) },
-                signal: timed_out.then_some(9),
-                timed_out,
-                user_us: total * 3 / 4,
-                system_us: total - total * 3 / 4,
-                wall_us: total + 150,
-                maxrss_bytes: 2_000_000 + (rng.uniform() * 100_000.0) as i64,
-                voluntary_csw: 2,
-                involuntary_csw: (rng.uniform() * 10.0) as i64,
-                sequence: Some(seq),
-                start_unix_us: Some(1_795_430_096_000_000 + seq as i64 * 3000),
-                ..RunRecord::default()
-            });
+            records.push(
+                RunRecord {
+                    command: format!("command {c}"),
+                    shell: "/bin/sh".into(),
+                    batch: c as u64 + 1,
+                    exit_code: if timed_out { 137 } else { i32::from(failed) },
+                    signal: timed_out.then_some(9),
+                    timed_out,
+                    sequence: Some(seq),
+                    start_unix_us: Some(1_795_430_096_000_000 + seq as i64 * 3000),
+                    ..zeros.clone()
+                }
+                .with(Metric::USER, total * 3 / 4)
+                .with(Metric::SYSTEM, total - total * 3 / 4)
+                .with(Metric::WALL, total + 150)
+                .with(
+                    Metric::MAXRSS,
+                    2_000_000 + (rng.uniform() * 100_000.0) as i64,
+                )
+                .with(Metric::VOLUNTARY_CSW, 2)
+                .with(Metric::INVOLUNTARY_CSW, (rng.uniform() * 10.0) as i64),
+            );
         }
     }
     Dataset::from_records(records)
