@@ -114,7 +114,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let raw = rc
         .raw_output
         .as_deref()
-        .map(|path| RawOutput::create(path, &catalogue))
+        .map(|path| RawOutput::create(path, &catalogue, &rc.plan.parameter_names()))
         .transpose()?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);

@@ -137,7 +137,7 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
     let mean = |m| stats.metric(m).map_or(Node::Null, |s| seconds(s.mean));
     let wall_seconds =
         |f: fn(&crate::stats::Quantiles) -> f64| q.as_ref().map_or(Node::Null, |q| seconds(f(q)));
-    object(vec![
+    let mut fields = vec![
         ("command", text(&runs.command)),
         ("mean", mean(Metric::WALL)),
         (
@@ -156,8 +156,18 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
         ),
         // As in Hyperfine, a run ended by a signal has no exit code.
         ("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)),
-        ("bestguess", own_result(analysis, i, runs, stats)),
-    ])
+    ];
+    // As Hyperfine: present only for a command built from -P/-L.
+    if !runs.parameters.is_empty() {
+        let values = runs
+            .parameters
+            .iter()
+            .map(|(name, value)| (Cow::Borrowed(name.as_str()), text(value)))
+            .collect();
+        fields.push(("parameters", Node::Object(values)));
+    }
+    fields.push(("bestguess", own_result(analysis, i, runs, stats)));
+    object(fields)
 }
 
 /// The `bestguess` object of one result.
