@@ -183,14 +183,22 @@ fn bestreport_reads_the_values_back_shows_and_exports_them() {
         .get_output()
         .clone();
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let params: Vec<&serde_json::Value> = json["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| &r["parameters"])
-        .collect();
+    let results = json["results"].as_array().unwrap();
+    // Hyperfine 2.0's shape, and 1.x's under `bestguess`.
+    let params: Vec<&serde_json::Value> = results.iter().map(|r| &r["parameters"]).collect();
     assert_eq!(
         params,
+        [
+            &serde_json::json!({"mode": {"value": "x"}}),
+            &serde_json::json!({"mode": {"value": "\"y\""}})
+        ]
+    );
+    let plain: Vec<&serde_json::Value> = results
+        .iter()
+        .map(|r| &r["bestguess"]["parameters"])
+        .collect();
+    assert_eq!(
+        plain,
         [
             &serde_json::json!({"mode": "x"}),
             &serde_json::json!({"mode": "\"y\""})
@@ -230,4 +238,5 @@ fn without_parameters_nothing_changes() {
         .clone();
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert!(json["results"][0].get("parameters").is_none());
+    assert!(json["results"][0]["bestguess"].get("parameters").is_none());
 }
