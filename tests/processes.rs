@@ -23,7 +23,11 @@ fn pid_in(file: &Path) -> String {
                 return t.trim().to_string();
             }
         }
-        assert!(start.elapsed() < Duration::from_secs(10), "no pid in {}", file.display());
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no pid in {}",
+            file.display()
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -64,7 +68,16 @@ fn a_setsid_grandchild_dies_with_a_timed_out_run() {
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pid");
     bestguess()
-        .args(["-Q", "-r", "1", "-i", "--timeout", "0.5", "-s", "/bin/sh -c"])
+        .args([
+            "-Q",
+            "-r",
+            "1",
+            "-i",
+            "--timeout",
+            "0.5",
+            "-s",
+            "/bin/sh -c",
+        ])
         .arg(escaping(&pidfile, "sleep 300"))
         .timeout(Duration::from_secs(30))
         .assert()
@@ -109,7 +122,12 @@ fn a_setsid_grandchild_dies_on_ctrl_c() {
         .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(gone_soon(&pid), "process {pid} survived Ctrl-C");
 }
 
