@@ -367,12 +367,15 @@ mod tests {
     fn runs(command: &str, name: &str, batch: u64, totals: &[i64]) -> Vec<RunRecord> {
         totals
             .iter()
-            .map(|&t| RunRecord {
-                command: command.into(),
-                name: name.into(),
-                batch,
-                user_us: t,
-                ..RunRecord::default()
+            .map(|&t| {
+                RunRecord {
+                    command: command.into(),
+                    name: name.into(),
+                    batch,
+                    ..RunRecord::default()
+                }
+                .with(crate::data::Metric::USER, t)
+                .with(crate::data::Metric::SYSTEM, 0)
             })
             .collect()
     }

@@ -9,7 +9,7 @@
 
 use bestguess::analysis::Analysis;
 use bestguess::analysis::RankingSettings;
-use bestguess::data::{Dataset, RunRecord};
+use bestguess::data::{Catalogue, Dataset, Metric, RunRecord};
 use bestguess::export::Format;
 use serde_json::Value;
 
@@ -150,6 +150,14 @@ fn every_summary_row_has_70_fields_for_every_fixture() {
     }
 }
 
+/// A run with every fixed metric measured as 0 (synthetic data sets what
+/// it needs on top).
+fn zeros() -> RunRecord {
+    Catalogue::new()
+        .metrics()
+        .fold(RunRecord::default(), |r, m| r.with(m, 0))
+}
+
 /// Commands, shells and names with every character CSV and Markdown care
 /// about.
 fn awkward_dataset() -> Dataset {
@@ -163,17 +171,19 @@ fn awkward_dataset() -> Dataset {
     let mut records = Vec::new();
     for (k, (command, shell, name)) in texts.iter().enumerate() {
         for run in 0..6 {
-            records.push(RunRecord {
-                command: command.to_string(),
-                shell: shell.to_string(),
-                name: name.to_string(),
-                batch: k as u64 + 1,
-                user_us: 1000 * (k as i64 + 1) + 37 * run,
-                system_us: 10 * run,
-                wall_us: 1500 * (k as i64 + 1) + 41 * run,
-                maxrss_bytes: 2_000_000 + run,
-                ..RunRecord::default()
-            });
+            records.push(
+                RunRecord {
+                    command: command.to_string(),
+                    shell: shell.to_string(),
+                    name: name.to_string(),
+                    batch: k as u64 + 1,
+                    ..zeros()
+                }
+                .with(Metric::USER, 1000 * (k as i64 + 1) + 37 * run)
+                .with(Metric::SYSTEM, 10 * run)
+                .with(Metric::WALL, 1500 * (k as i64 + 1) + 41 * run)
+                .with(Metric::MAXRSS, 2_000_000 + run),
+            );
         }
     }
     Dataset::from_records(records)
@@ -405,13 +415,15 @@ fn json_hyperfine_values_are_wall_time_in_seconds() {
 
 #[test]
 fn a_run_ended_by_a_signal_has_a_null_hyperfine_exit_code() {
-    let records = (0..3).map(|i| RunRecord {
-        command: "sleep 9".into(),
-        batch: 1,
-        user_us: 100 + i,
-        exit_code: if i == 1 { 137 } else { 0 },
-        signal: (i == 1).then_some(9),
-        ..RunRecord::default()
+    let records = (0..3).map(|i| {
+        RunRecord {
+            command: "sleep 9".into(),
+            batch: 1,
+            exit_code: if i == 1 { 137 } else { 0 },
+            signal: (i == 1).then_some(9),
+            ..zeros()
+        }
+        .with(Metric::USER, 100 + i)
     });
     let doc = json(&render(&Dataset::from_records(records), Format::Json));
     let r = &doc["results"][0];
@@ -466,15 +478,17 @@ proptest::proptest! {
         let mut records = Vec::new();
         for (k, (command, shell, name)) in texts.iter().enumerate() {
             for run in 0..runs {
-                records.push(RunRecord {
-                    command: command.clone(),
-                    shell: shell.clone(),
-                    name: name.clone(),
-                    batch: k as u64 + 1,
-                    user_us: 1000 * (k as i64 + 1) + 13 * run,
-                    wall_us: 2000 + run,
-                    ..RunRecord::default()
-                });
+                records.push(
+                    RunRecord {
+                        command: command.clone(),
+                        shell: shell.clone(),
+                        name: name.clone(),
+                        batch: k as u64 + 1,
+                        ..zeros()
+                    }
+                    .with(Metric::USER, 1000 * (k as i64 + 1) + 13 * run)
+                    .with(Metric::WALL, 2000 + run),
+                );
             }
         }
         let dataset = Dataset::from_records(records);

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
-use bestguess::data::{read_raw_csv, RunRecord};
+use bestguess::data::{read_raw_csv, Metric, RunRecord};
 use predicates::prelude::*;
 
 fn bestguess() -> assert_cmd::Command {
@@ -89,12 +89,10 @@ fn raw_csv_has_all_columns_with_real_values() {
     let runs = rows(&out);
     assert_eq!(runs.len(), 8);
     for r in &runs {
-        assert!(
-            r.maxrss_bytes > 100 * 1024 && r.maxrss_bytes % 1024 == 0,
-            "RSS in bytes: {}",
-            r.maxrss_bytes
-        );
-        assert!(r.wall_us > 0 && r.minor_faults > 0);
+        let int = |m| r.metrics.int(m).unwrap();
+        let rss = int(Metric::MAXRSS);
+        assert!(rss > 100 * 1024 && rss % 1024 == 0, "RSS in bytes: {rss}");
+        assert!(int(Metric::WALL) > 0 && int(Metric::MINOR_FAULTS) > 0);
         assert!(r.start_unix_us.unwrap() > 1_600_000_000_000_000);
     }
     let fields: Vec<&str> = first.split(',').collect();

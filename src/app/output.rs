@@ -151,12 +151,12 @@ pub struct RawOutput {
 
 impl RawOutput {
     /// Create the file and write the header.
-    pub fn create(path: &str) -> Result<RawOutput, AppError> {
+    pub fn create(path: &str, catalogue: &crate::data::Catalogue) -> Result<RawOutput, AppError> {
         let dest = Counted {
             inner: RawDestination::create(path)?,
             written: 0,
         };
-        let writer = crate::data::RawCsvWriter::new(dest)
+        let writer = crate::data::RawCsvWriter::new(dest, catalogue)
             .map_err(|e| AppError::failure(format!("-o {path}: cannot write: {e}")))?;
         let complete = writer.get_ref().written;
         Ok(RawOutput {

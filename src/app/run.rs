@@ -7,17 +7,17 @@ use super::progress::{self, Progress};
 use super::report::{self, OpenExports};
 use super::{exit, AppError};
 use crate::cli::RunConfig;
-use crate::data::{Dataset, RunRecord};
+use crate::data::{Catalogue, DatasetBuilder, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
 use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
 use crate::measure::{counters, resolve, sys};
 
-/// Stores every run in memory and, with `-o`, writes it to the raw CSV
-/// (flushed per row); shows progress if asked to.
+/// Stores every run in memory (in the dataset's columns) and, with `-o`,
+/// writes it to the raw CSV (flushed per row); shows progress if asked to.
 struct Sink {
     raw: Option<RawOutput>,
-    records: Vec<RunRecord>,
+    runs: DatasetBuilder,
     progress: Option<Progress>,
 }
 
@@ -30,7 +30,7 @@ impl RunSink for Sink {
             Some(w) => w.write_run(&run),
             None => Ok(()),
         };
-        self.records.push(run);
+        self.runs.push(&run);
         written
     }
 }
@@ -47,13 +47,17 @@ pub fn limits() -> Result<String, AppError> {
         .map_err(|e| AppError::failure(e.to_string()))?;
     Ok(format!(
         "Limits:\n\
-         \x20 Commands, runs, warmups, words per command, command length: no compiled-in limits\n\
+         \x20 Commands, words per command, command length: no compiled-in limits\n\
          \x20 (memory is the only limit; every run is kept).\n\
+         \x20 Runs and warmups per command (-r, -w): at most {}; parameter\n\
+         \x20 combinations (-P, -L): at most {}.\n\
          \x20 Max RSS floor: {floor} bytes ({:.2} MB), the peak RSS of the static C launcher that\n\
          \x20 spawns the commands; no command's max RSS can be reported below it.\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
          \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}",
+        crate::cli::config::MAX_RUNS,
+        crate::experiment::params::MAX_VALUES,
         floor as f64 / (1024.0 * 1024.0),
         probe_counters(&mut launcher)
     ))
@@ -100,6 +104,8 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     output::check_paths(&inputs, &outputs)?;
     // The launcher comes first, before this process holds any data.
     let mut launcher = start_launcher()?;
+    // The metrics every run records: the raw CSV's columns and the dataset's.
+    let catalogue = Catalogue::new();
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     // Nothing is created or truncated before the commands are known to be
     // startable: a refused command must not cost the user an old raw file.
@@ -108,7 +114,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let raw = rc
         .raw_output
         .as_deref()
-        .map(RawOutput::create)
+        .map(|path| RawOutput::create(path, &catalogue))
         .transpose()?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
@@ -137,7 +143,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let show_progress = !selection.quiet && progress::wanted();
     let mut sink = Sink {
         raw,
-        records: Vec::new(),
+        runs: DatasetBuilder::new(catalogue),
         progress: show_progress.then(|| Progress::new(&rc.plan)),
     };
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
@@ -148,7 +154,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         p.clear();
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
-    let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
+    let dataset = sink.runs.finish();
     let baseline = baseline.as_ref();
     match result {
         Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline),

@@ -9,6 +9,7 @@
 
 pub mod failure;
 pub mod order;
+pub mod params;
 pub mod plan;
 pub mod runner;
 pub mod schedule;

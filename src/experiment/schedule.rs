@@ -289,6 +289,7 @@ mod tests {
                     command: hook(c),
                     name: None,
                     hooks: Hooks::default(),
+                    parameters: Vec::new(),
                 })
                 .collect(),
             shell: String::new(),

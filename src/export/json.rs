@@ -31,7 +31,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
-use crate::data::{CommandRuns, Metric, RunRecord};
+use crate::data::{CommandRuns, Metric, Value};
 use crate::stats::{
     Comparison, Design, Method, RankedEntry, Reason, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
@@ -44,7 +44,7 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     let results = (0..analysis.commands.len())
         .map(|i| result(analysis, i))
         .collect();
-    let root = Node::Object(vec![
+    let root = object(vec![
         ("results", Node::Array(results)),
         ("bestguess", top_level(analysis)),
     ]);
@@ -62,9 +62,53 @@ enum Node<'a> {
     Num(f64),
     Str(Cow<'a, str>),
     Array(Vec<Node<'a>>),
-    Object(Vec<(&'static str, Node<'a>)>),
-    /// An array with one value per run, computed while writing.
-    PerRun(&'a [RunRecord], fn(&RunRecord) -> Node<'static>),
+    Object(Vec<(Cow<'a, str>, Node<'a>)>),
+    /// An array with one value per run, computed from the dataset's columns
+    /// while writing (no copy of the runs is made).
+    PerRun(&'a CommandRuns, PerRun),
+}
+
+/// What a [`Node::PerRun`] array holds for each run.
+#[derive(Clone, Copy)]
+enum PerRun {
+    /// The metric's value in its unit; `null` where the run lacks it.
+    Metric(Metric),
+    /// A time metric in µs, as seconds (Hyperfine's `times`).
+    Seconds(Metric),
+    ExitCode,
+    /// The exit code, `null` for a run ended by a signal (as Hyperfine).
+    HyperfineExitCode,
+    Signal,
+}
+
+impl PerRun {
+    fn node(self, runs: &CommandRuns, i: usize) -> Node<'static> {
+        let value = |v: Option<Value>| match v {
+            Some(Value::Int(x)) => Node::Int(x),
+            Some(Value::Real(x)) => Node::Num(x),
+            None => Node::Null,
+        };
+        match self {
+            PerRun::Metric(m) => value(runs.value(i, m)),
+            PerRun::Seconds(m) => runs.value(i, m).map_or(Node::Null, |v| seconds(v.as_f64())),
+            PerRun::ExitCode => Node::Int(runs.exit_code(i).into()),
+            PerRun::HyperfineExitCode => match runs.signal(i) {
+                Some(_) => Node::Null,
+                None => Node::Int(runs.exit_code(i).into()),
+            },
+            PerRun::Signal => runs.signal(i).map_or(Node::Null, |s| Node::Int(s.into())),
+        }
+    }
+}
+
+/// An object with fixed keys.
+fn object<'a>(fields: Vec<(&'static str, Node<'a>)>) -> Node<'a> {
+    Node::Object(
+        fields
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), v))
+            .collect(),
+    )
 }
 
 fn text(s: &str) -> Node<'_> {
@@ -87,33 +131,31 @@ fn seconds(us: f64) -> Node<'static> {
 fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
     let runs = analysis.runs(i);
     let stats = &analysis.commands[i];
-    let wall = stats.metric(Metric::Wall);
-    let q = &wall.quantiles;
-    Node::Object(vec![
+    // A metric the data lacks is null, never 0.
+    let wall = stats.metric(Metric::WALL);
+    let q = wall.map(|w| w.quantiles);
+    let mean = |m| stats.metric(m).map_or(Node::Null, |s| seconds(s.mean));
+    let wall_seconds =
+        |f: fn(&crate::stats::Quantiles) -> f64| q.as_ref().map_or(Node::Null, |q| seconds(f(q)));
+    object(vec![
         ("command", text(&runs.command)),
-        ("mean", seconds(wall.mean)),
-        ("stddev", wall.sd.map_or(Node::Null, seconds)),
-        ("median", seconds(q.median)),
-        ("user", seconds(stats.metric(Metric::User).mean)),
-        ("system", seconds(stats.metric(Metric::System).mean)),
-        ("min", seconds(q.min)),
-        ("max", seconds(q.max)),
+        ("mean", mean(Metric::WALL)),
         (
-            "times",
-            Node::PerRun(&runs.runs, |r| Node::Num(r.wall_us as f64 / 1e6)),
+            "stddev",
+            wall.and_then(|w| w.sd).map_or(Node::Null, seconds),
         ),
+        ("median", wall_seconds(|q| q.median)),
+        ("user", mean(Metric::USER)),
+        ("system", mean(Metric::SYSTEM)),
+        ("min", wall_seconds(|q| q.min)),
+        ("max", wall_seconds(|q| q.max)),
+        ("times", Node::PerRun(runs, PerRun::Seconds(Metric::WALL))),
         (
             "memory_usage_byte",
-            Node::PerRun(&runs.runs, |r| Node::Int(r.maxrss_bytes)),
+            Node::PerRun(runs, PerRun::Metric(Metric::MAXRSS)),
         ),
         // As in Hyperfine, a run ended by a signal has no exit code.
-        (
-            "exit_codes",
-            Node::PerRun(&runs.runs, |r| match r.signal {
-                Some(_) => Node::Null,
-                None => Node::Int(r.exit_code.into()),
-            }),
-        ),
+        ("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)),
         ("bestguess", own_result(analysis, i, runs, stats)),
     ])
 }
@@ -125,10 +167,10 @@ fn own_result<'a>(
     runs: &'a CommandRuns,
     stats: &'a CommandStats,
 ) -> Node<'a> {
-    let total = stats.metric(Metric::Total);
-    let normality = total.normality.ok();
+    let total = stats.metric(Metric::TOTAL);
+    let normality = total.and_then(|t| t.normality.ok());
     let entry = analysis.ranking.entry(i);
-    let mut fields = vec![
+    let fields = vec![
         ("name", text(&runs.name)),
         ("shell", text(&runs.shell)),
         (
@@ -141,32 +183,41 @@ fn own_result<'a>(
             "verdict",
             text(entry.map_or("not_compared", |e| e.verdict.word())),
         ),
-        ("per_run", per_run(&runs.runs)),
+        ("per_run", per_run(analysis, runs)),
     ];
-    let summaries = [
-        ("total_us", Metric::Total),
-        ("user_us", Metric::User),
-        ("system_us", Metric::System),
-        ("wall_us", Metric::Wall),
-        ("maxrss_bytes", Metric::MaxRss),
-        ("context_switches", Metric::TotalCsw),
-    ];
-    for (key, metric) in summaries {
-        fields.push((key, summary(stats.metric(metric))));
+    let mut fields: Vec<(Cow<'a, str>, Node<'a>)> = fields
+        .into_iter()
+        .map(|(k, v)| (Cow::Borrowed(k), v))
+        .collect();
+    // A summary for every metric of the catalogue the command has.
+    for (metric, def) in analysis.dataset.catalogue.iter() {
+        if let Some(s) = stats.metric(metric) {
+            fields.push((Cow::Borrowed(def.key.as_ref()), summary(s)));
+        }
     }
+    let total_stat = |f: fn(&Summary) -> Option<f64>| optional(total.and_then(f));
     fields.extend([
-        ("ad_statistic", optional(normality.map(|ad| ad.a2_star))),
-        ("ad_p_value", optional(normality.map(|ad| ad.p_value))),
-        ("skew", optional(total.skewness.ok())),
-        ("excess_kurtosis", optional(total.excess_kurtosis.ok())),
+        (
+            "ad_statistic".into(),
+            optional(normality.map(|ad| ad.a2_star)),
+        ),
+        (
+            "ad_p_value".into(),
+            optional(normality.map(|ad| ad.p_value)),
+        ),
+        ("skew".into(), total_stat(|t| t.skewness.ok())),
+        (
+            "excess_kurtosis".into(),
+            total_stat(|t| t.excess_kurtosis.ok()),
+        ),
     ]);
     if let Some(d) = analysis.diagnostics.get(i) {
-        fields.push(("best_case", best_case(d)));
-        fields.push(("trend", trend(d)));
+        fields.push(("best_case".into(), best_case(d)));
+        fields.push(("trend".into(), trend(d)));
     }
     if let (Some(entry), Some(best)) = (entry, analysis.ranking.best()) {
         if let Some(c) = &entry.comparison {
-            fields.push(("comparison", comparison(c, entry, best.index)));
+            fields.push(("comparison".into(), comparison(c, entry, best.index)));
         }
     }
     Node::Object(fields)
@@ -176,7 +227,7 @@ fn own_result<'a>(
 /// `null` when there are too few runs.
 fn best_case(d: &Diagnostics) -> Node<'static> {
     match &d.best_case {
-        Ok(b) => Node::Object(vec![
+        Ok(b) => object(vec![
             ("estimate", Node::Num(b.estimate)),
             ("error", Node::Num(b.error)),
             ("distance", optional(b.distance)),
@@ -190,7 +241,7 @@ fn best_case(d: &Diagnostics) -> Node<'static> {
 /// The Mann–Kendall trend test against run order; `null` when not applied.
 fn trend(d: &Diagnostics) -> Node<'static> {
     match (&d.trend, d.trend_p_adjusted) {
-        (Ok(t), Some(p)) => Node::Object(vec![
+        (Ok(t), Some(p)) => object(vec![
             ("tau", Node::Num(t.tau)),
             ("p_value", Node::Num(t.p_value)),
             ("p_value_adjusted", Node::Num(p)),
@@ -201,37 +252,26 @@ fn trend(d: &Diagnostics) -> Node<'static> {
     }
 }
 
-/// Every run's raw measurements, in run order.
-fn per_run(runs: &[RunRecord]) -> Node<'_> {
-    Node::Object(vec![
-        ("total_us", Node::PerRun(runs, |r| Node::Int(r.total_us()))),
-        ("user_us", Node::PerRun(runs, |r| Node::Int(r.user_us))),
-        ("system_us", Node::PerRun(runs, |r| Node::Int(r.system_us))),
-        ("wall_us", Node::PerRun(runs, |r| Node::Int(r.wall_us))),
-        (
-            "maxrss_bytes",
-            Node::PerRun(runs, |r| Node::Int(r.maxrss_bytes)),
-        ),
-        (
-            "context_switches",
-            Node::PerRun(runs, |r| Node::Int(r.total_csw())),
-        ),
-        (
-            "exit_code",
-            Node::PerRun(runs, |r| Node::Int(r.exit_code.into())),
-        ),
-        (
-            "signal",
-            Node::PerRun(runs, |r| {
-                r.signal.map_or(Node::Null, |s| Node::Int(s.into()))
-            }),
-        ),
-    ])
+/// Every run's raw measurements, in run order: each metric of the catalogue
+/// the command has, then the exit code and the signal.
+fn per_run<'a>(analysis: &'a Analysis<'_>, runs: &'a CommandRuns) -> Node<'a> {
+    let mut fields: Vec<(Cow<'a, str>, Node<'a>)> = Vec::new();
+    for (metric, def) in analysis.dataset.catalogue.iter() {
+        if runs.has(metric) {
+            fields.push((
+                Cow::Borrowed(def.key.as_ref()),
+                Node::PerRun(runs, PerRun::Metric(metric)),
+            ));
+        }
+    }
+    fields.push(("exit_code".into(), Node::PerRun(runs, PerRun::ExitCode)));
+    fields.push(("signal".into(), Node::PerRun(runs, PerRun::Signal)));
+    Node::Object(fields)
 }
 
 fn summary(s: &Summary) -> Node<'static> {
     let q = &s.quantiles;
-    Node::Object(vec![
+    object(vec![
         ("mode", Node::Num(s.mode)),
         ("min", Node::Num(q.min)),
         ("q1", Node::Num(q.q1)),
@@ -250,7 +290,7 @@ fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static>
         Design::Independent => ("mann_whitney", Node::Null),
     };
     let ratio = c.ratio;
-    Node::Object(vec![
+    object(vec![
         ("against", count(best)),
         ("analysis", text(analysis)),
         ("rounds", rounds),
@@ -312,11 +352,11 @@ fn reason(r: Reason) -> &'static str {
 fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
     let s = &analysis.settings;
     let r = &analysis.ranking;
-    Node::Object(vec![
+    object(vec![
         ("version", text(env!("CARGO_PKG_VERSION"))),
         (
             "settings",
-            Node::Object(vec![
+            object(vec![
                 ("alpha", Node::Num(s.alpha)),
                 ("epsilon", Node::Str(threshold(s.epsilon).into())),
                 ("effect", Node::Str(threshold(s.effect).into())),
@@ -368,8 +408,8 @@ fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
             out.write_all(b": ")?;
             emit(out, value, depth + 1)
         }),
-        Node::PerRun(runs, f) => list(out, depth, b"[]", runs, |out, run| {
-            emit(out, &f(run), depth + 1)
+        Node::PerRun(runs, what) => list_n(out, depth, b"[]", runs.len(), |out, i| {
+            emit(out, &what.node(runs, i), depth + 1)
         }),
     }
 }
@@ -383,13 +423,26 @@ fn list<W: Write, T>(
     items: &[T],
     mut each: impl FnMut(&mut W, &T) -> io::Result<()>,
 ) -> io::Result<()> {
+    list_n(out, depth, brackets, items.len(), |out, i| {
+        each(out, &items[i])
+    })
+}
+
+/// [`list`] of `n` items produced by `each(out, index)`.
+fn list_n<W: Write>(
+    out: &mut W,
+    depth: usize,
+    brackets: &[u8; 2],
+    n: usize,
+    mut each: impl FnMut(&mut W, usize) -> io::Result<()>,
+) -> io::Result<()> {
     out.write_all(&brackets[..1])?;
-    for (k, item) in items.iter().enumerate() {
+    for k in 0..n {
         out.write_all(if k == 0 { b"\n" } else { b",\n" })?;
         indent(out, depth + 1)?;
-        each(out, item)?;
+        each(out, k)?;
     }
-    if !items.is_empty() {
+    if n > 0 {
         out.write_all(b"\n")?;
         indent(out, depth)?;
     }
@@ -415,20 +468,14 @@ mod tests {
 
     #[test]
     fn printer_matches_serde_json_pretty() {
-        let runs = [
-            RunRecord {
-                wall_us: 1133,
-                ..RunRecord::default()
-            },
-            RunRecord {
-                wall_us: 2_000_000,
-                ..RunRecord::default()
-            },
-        ];
-        let node = Node::Object(vec![
+        let dataset = crate::data::Dataset::from_records(
+            [1133, 2_000_000].map(|w| crate::data::RunRecord::default().with(Metric::WALL, w)),
+        );
+        let runs = &dataset.commands[0];
+        let node = object(vec![
             ("a \"q\"", text("x\ny\u{1}")),
             ("b", Node::Array(vec![])),
-            ("c", Node::Object(vec![])),
+            ("c", object(vec![])),
             ("d", Node::Num(f64::NAN)),
             ("e", Node::Num(f64::INFINITY)),
             ("f", Node::Num(0.0)),
@@ -436,11 +483,8 @@ mod tests {
             ("h", Node::Int(-3)),
             ("i", Node::Bool(false)),
             ("j", Node::Null),
-            ("k", Node::PerRun(&runs, |r| seconds(r.wall_us as f64))),
-            (
-                "l",
-                Node::Array(vec![Node::Object(vec![("m", Node::Num(2.5))])]),
-            ),
+            ("k", Node::PerRun(runs, PerRun::Seconds(Metric::WALL))),
+            ("l", Node::Array(vec![object(vec![("m", Node::Num(2.5))])])),
         ]);
         let expected = serde_json::json!({
             "a \"q\"": "x\ny\u{1}", "b": [], "c": {}, "d": null, "e": null, "f": 0.0,

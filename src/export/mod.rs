@@ -138,16 +138,19 @@ fn csv_writer(out: &mut dyn io::Write) -> csv::Writer<&mut dyn io::Write> {
 mod tests {
     use super::*;
     use crate::analysis::RankingSettings;
-    use crate::data::{Dataset, RunRecord};
+    use crate::data::{Dataset, Metric, RunRecord};
 
     #[test]
     fn format_dispatches_to_each_writer() {
-        let records = (0..3).map(|i| RunRecord {
-            command: "x".into(),
-            batch: 1,
-            user_us: 100 + i,
-            wall_us: 200 + i,
-            ..RunRecord::default()
+        let records = (0..3).map(|i| {
+            RunRecord {
+                command: "x".into(),
+                batch: 1,
+                ..RunRecord::default()
+            }
+            .with(Metric::USER, 100 + i)
+            .with(Metric::SYSTEM, 0)
+            .with(Metric::WALL, 200 + i)
         });
         let dataset = Dataset::from_records(records);
         let analysis = Analysis::new(&dataset, RankingSettings::default()).unwrap();
