@@ -124,7 +124,9 @@ fn without_output_the_reminder_is_printed_unless_quiet() {
         .args(["true"])
         .assert()
         .success()
-        .stderr("Use -o <FILE> or --output <FILE> to write raw data to a file.\n")
+        .stderr(predicate::str::starts_with(
+            "Use -o <FILE> or --output <FILE> to write raw data to a file.\n",
+        ))
         .stdout(predicate::str::contains("Use -o").not());
     bestguess()
         .args(["-Q", "true"])
