@@ -580,6 +580,9 @@ static void end_leftovers(int hook) {
     }
 }
 
+/* The tool's process group (the terminal's foreground group, if any). */
+static pid_t tool_group = 0;
+
 static void run(char **argv, uint8_t flags, uint64_t timeout_ms, int devnull, struct response *r) {
     if (cancelled_flag) { /* bestguess is stopping: start nothing new */
         r->kind = CANCELLED;
@@ -601,11 +604,10 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_ms, int devnull, st
     sigaddset(&defaults, SIGQUIT);
     sigaddset(&defaults, SIGHUP);
     sigaddset(&defaults, SIGXFSZ);
-    short sflags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
-    if (group) {
-        sflags |= POSIX_SPAWN_SETPGROUP;
-        posix_spawnattr_setpgroup(&attr, 0);
-    }
+    /* A group of its own, or (--show-output) the tool's group, which has
+       the terminal; never the launcher's (see main). */
+    short sflags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setpgroup(&attr, group ? 0 : tool_group);
     posix_spawnattr_setsigmask(&attr, &empty);
     posix_spawnattr_setsigdefault(&attr, &defaults);
     posix_spawnattr_setflags(&attr, sflags);
@@ -765,6 +767,14 @@ int main(void) {
     signal(SIGQUIT, SIG_IGN);
     /* Orphans of the commands come to this process (see end_leftovers). */
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    /* A process group of its own: a signal from the terminal (Ctrl-C, the
+       quit key, a hangup) reaches the tool, which decides, and never a
+       command the launcher is spawning — between fork and its own setpgid
+       that command would still be in the launcher's group, and could die
+       of the signal before exec. If the tool dies, cancel (SIGUSR1). */
+    tool_group = getpgrp();
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
