@@ -4,6 +4,7 @@
 use super::baseline::Baseline;
 use super::output::{self, RawOutput, ReportStream};
 use super::progress::{self, Progress};
+use super::provenance;
 use super::report::{self, OpenExports};
 use super::{exit, AppError};
 use crate::cli::RunConfig;
@@ -87,7 +88,7 @@ fn probe_counters(launcher: &mut Launcher) -> String {
     }
 }
 
-pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
+pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> {
     // No output may overwrite an input or another output (usage error,
     // before anything starts).
     let mut inputs: Vec<(&str, &str)> = rc
@@ -169,7 +170,9 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
         runs: DatasetBuilder::new(catalogue),
         progress: show_progress.then(|| Progress::new(&rc.plan)),
     };
+    let mut metadata = provenance::for_run(&rc, command_line);
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
+    metadata.end_unix_us = Some(sys::realtime_us());
     // Every result the launcher sent has been taken; closing it now ends
     // whatever it still runs.
     drop(launcher);
@@ -180,7 +183,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let dataset = sink.runs.finish();
     let baseline = baseline.as_ref();
     match result {
-        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline),
+        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata),
         Err(Stop::Interrupted(sig)) => {
             output::note(&format!(
                 "Interrupted by {}: {} completed runs are kept{}.\n",
@@ -192,18 +195,18 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
                     ""
                 }
             ));
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
             Ok(128 + sig)
         }
         Err(Stop::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             // The raw data went to a pipe whose reader is gone: stop quietly.
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
             Ok(exit::OK)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
             Err(AppError::failure(e.to_string()))
         }
     }
