@@ -74,6 +74,10 @@ pub struct Args {
     pub parameters: Vec<ParamArg>,
     /// `--parameter-step-size`.
     pub step_size: Option<String>,
+    pub counters: Option<String>,
+    pub custom_metrics: Option<String>,
+    pub cpus: Option<String>,
+    pub randomize_env: bool,
     pub switches: Vec<ReportSwitch>,
     pub settings: Vec<String>,
     /// `--reference N|NAME` (the last one given).
