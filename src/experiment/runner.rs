@@ -44,6 +44,11 @@ fn next_batch_size(last_size: usize, last_took: Duration) -> usize {
 /// Receives every timed run as it completes.
 pub trait RunSink {
     fn record(&mut self, run: RunRecord) -> std::io::Result<()>;
+
+    /// Something about a run the user should know that does not stop the
+    /// experiment (a malformed line in the command's metrics file), with
+    /// the run named.
+    fn warn(&mut self, _message: &str) {}
 }
 
 impl RunSink for Vec<RunRecord> {
@@ -84,6 +89,7 @@ pub fn run(
         sequence: 0,
         done: vec![0; plan.commands.len()],
         set_up: vec![false; plan.commands.len()],
+        warned: Default::default(),
     };
     let result = run_steps(&mut state, exec, &mut steps);
     if let Err(Stop::Failed(_)) = &result {
@@ -165,6 +171,8 @@ struct State<'a> {
     done: Vec<u64>,
     /// Setup has run and cleanup has not.
     set_up: Vec<bool>,
+    /// Warnings given, per command, so that each is given once.
+    warned: std::collections::HashSet<(usize, String)>,
 }
 
 impl State<'_> {
@@ -196,6 +204,23 @@ impl State<'_> {
             }
         };
         let i = step.cmd;
+        if let Some(notes) = m.extras.as_ref().map(|x| &x.notes) {
+            let run = match step.kind {
+                Kind::Run => format!("run {}", self.done[i] + 1),
+                _ => "a warmup run".to_string(),
+            };
+            for note in notes {
+                // Once per command and problem: a command that writes a
+                // bad line writes it every run.
+                if self.warned.insert((i, note.clone())) {
+                    let text = &self.command(i).command.text;
+                    self.sink.warn(&format!(
+                        "{run} of command {} ('{text}'): {note} (shown once per command)",
+                        i + 1
+                    ));
+                }
+            }
+        }
         let (what, hook) = match step.kind {
             Kind::Run => {
                 self.sequence += 1;
