@@ -106,6 +106,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let mut launcher = start_launcher()?;
     // The metrics every run records: the raw CSV's columns and the dataset's.
     let catalogue = Catalogue::new();
+    report::choose_metric(&mut rc.output, &catalogue)?;
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     // Nothing is created or truncated before the commands are known to be
     // startable: a refused command must not cost the user an old raw file.

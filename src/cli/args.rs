@@ -74,6 +74,8 @@ pub struct Args {
     pub step_size: Option<String>,
     pub switches: Vec<ReportSwitch>,
     pub settings: Vec<String>,
+    /// `--metric NAME` (the last one given).
+    pub metric: Option<String>,
     /// `--reference N|NAME` (the last one given).
     pub reference: Option<String>,
     pub show_config: bool,
