@@ -93,7 +93,9 @@ fn experiment(rng: &mut Rng, d: &Design, factors: &[f64]) -> Dataset {
             }
         }
         Order::Random => {
+            // Round r: a fresh permutation of the commands.
             let mut round: Vec<usize> = (0..k).collect();
+            #[allow(clippy::needless_range_loop)]
             for r in 0..d.runs {
                 rng.0.shuffle(&mut round);
                 for (slot, &i) in round.iter().enumerate() {
