@@ -30,7 +30,7 @@
 use std::time::Instant;
 
 use bestguess::analysis::{Analysis, RankingSettings};
-use bestguess::data::{Dataset, RunRecord};
+use bestguess::data::{Dataset, Metric, RunRecord};
 use bestguess::stats::{SplitMix64, Threshold, Verdict};
 
 struct Rng(SplitMix64);
@@ -114,14 +114,17 @@ fn experiment(rng: &mut Rng, d: &Design, factors: &[f64]) -> Dataset {
             let slow = 1.0 + d.drift * position as f64 / total as f64;
             let value = d.median * factor * noise * slow;
             let value = ((value / d.tick).round() * d.tick).max(1.0) as i64;
-            records.push(RunRecord {
-                command: format!("command {}", i + 1),
-                batch: i as u64 + 1,
-                user_us: value,
-                wall_us: value,
-                sequence: Some(position as u64 + 1),
-                ..RunRecord::default()
-            });
+            records.push(
+                RunRecord {
+                    command: format!("command {}", i + 1),
+                    batch: i as u64 + 1,
+                    sequence: Some(position as u64 + 1),
+                    ..RunRecord::default()
+                }
+                .with(Metric::USER, value)
+                .with(Metric::SYSTEM, 0)
+                .with(Metric::WALL, value),
+            );
         }
     }
     Dataset::from_records(records)

@@ -1,7 +1,9 @@
 //! From a [`Dataset`] to everything reports and exports need, computed once.
 //!
 //! Every renderer takes an [`Analysis`]: per command, the full [`Summary`] of
-//! each metric; across commands, the [`Ranking`] of the metric of interest
+//! each metric of the dataset's catalogue that the command has (a metric no
+//! run of it measured has no summary, never a summary of zeros); across
+//! commands, the [`Ranking`] of the metric of interest
 //! (total CPU time unless [`RankingSettings::metric`] says otherwise). Both
 //! executables build it the same way from the same dataset, which is what
 //! makes a report printed by `bestguess` byte-identical to `bestreport` on
@@ -13,7 +15,7 @@ mod settings;
 pub use diagnostics::{in_time_order, time_order, Diagnostics, HalvesShift, Warning};
 pub use settings::{threshold, RankingSettings, Reference};
 
-use crate::data::{CommandRuns, Dataset, Metric};
+use crate::data::{Catalogue, CommandRuns, Dataset, Metric};
 use crate::stats::{
     rank_with, BestCaseSettingsError, RankOptions, Ranking, Sample, SampleError, SettingsError,
     Summary,
@@ -26,15 +28,15 @@ pub struct CommandStats {
     pub runs: usize,
     /// Runs that did not exit 0 (they are included in every statistic).
     pub failed: usize,
-    /// One summary per metric, in [`Metric::ALL`] order.
-    summaries: Vec<Summary>,
+    /// Indexed by [`Metric::index`]: the summary of the runs that have the
+    /// metric, `None` if none has.
+    summaries: Vec<Option<Summary>>,
 }
 
 impl CommandStats {
-    /// The summary of `metric`.
-    pub fn metric(&self, metric: Metric) -> &Summary {
-        let i = Metric::ALL.iter().position(|m| *m == metric).unwrap_or(0);
-        &self.summaries[i]
+    /// The summary of `metric`, if any run of the command has it.
+    pub fn metric(&self, metric: Metric) -> Option<&Summary> {
+        self.summaries.get(metric.index()).and_then(Option::as_ref)
     }
 }
 
@@ -43,6 +45,8 @@ impl CommandStats {
 pub enum AnalysisError {
     #[error("command {command}: {source}")]
     Sample { command: usize, source: SampleError },
+    #[error("command {command} has no {metric} values to rank by; choose another metric or give data that has them")]
+    Missing { command: usize, metric: String },
     #[error("invalid setting: {0}")]
     Settings(#[from] SettingsError),
     #[error("--reference {0}")]
@@ -94,8 +98,9 @@ pub fn complete_rounds(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<f64>
     }
     let mut runs: Vec<(u64, usize, f64)> = Vec::with_capacity(k * r);
     for (i, c) in dataset.commands.iter().enumerate() {
-        for (run, value) in c.runs.iter().zip(c.metric(metric)) {
-            runs.push((run.sequence?, i, value));
+        for run in 0..c.len() {
+            let value = c.value(run, metric)?.as_f64();
+            runs.push((c.sequence(run)?, i, value));
         }
     }
     runs.sort_by_key(|&(sequence, i, _)| (sequence, i));
@@ -127,31 +132,30 @@ pub struct Analysis<'a> {
     pub diagnostics: Vec<Diagnostics>,
 }
 
-/// The summaries of command `index` and the sample of the ranked metric.
+/// Summarises every metric of `catalogue` that command `index` has; also
+/// returns the sample of `ranked`, if the command has it.
 fn summarise(
     index: usize,
     c: &CommandRuns,
+    catalogue: &Catalogue,
     ranked: Metric,
-) -> Result<(CommandStats, Sample), AnalysisError> {
-    let sample = |m: Metric| {
-        Sample::new(c.metric(m)).map_err(|source| AnalysisError::Sample {
+) -> Result<(CommandStats, Option<Sample>), AnalysisError> {
+    let mut summaries = vec![None; catalogue.index_bound()];
+    let mut of_interest = None;
+    for metric in catalogue.metrics() {
+        let values = c.metric(metric);
+        if values.is_empty() {
+            continue;
+        }
+        let sample = Sample::new(values).map_err(|source| AnalysisError::Sample {
             command: index + 1,
             source,
-        })
-    };
-    let mut summaries = Vec::with_capacity(Metric::ALL.len());
-    let mut of_interest = None;
-    for m in Metric::ALL {
-        let s = sample(m)?;
-        summaries.push(Summary::of(&s));
-        if m == ranked {
-            of_interest = Some(s);
+        })?;
+        summaries[metric.index()] = Some(Summary::of(&sample));
+        if metric == ranked {
+            of_interest = Some(sample);
         }
     }
-    let of_interest = match of_interest {
-        Some(s) => s,
-        None => sample(ranked)?,
-    };
     Ok((
         CommandStats {
             runs: c.len(),
@@ -172,9 +176,12 @@ impl<'a> Analysis<'a> {
         let mut commands = Vec::with_capacity(dataset.commands.len());
         let mut ranked = Vec::with_capacity(dataset.commands.len());
         for (i, c) in dataset.commands.iter().enumerate() {
-            let (stats, sample) = summarise(i, c, settings.metric)?;
+            let (stats, sample) = summarise(i, c, &dataset.catalogue, settings.metric)?;
             commands.push(stats);
-            ranked.push(sample);
+            ranked.push(sample.ok_or_else(|| AnalysisError::Missing {
+                command: i + 1,
+                metric: settings.metric.label().to_owned(),
+            })?);
         }
         let reference = match &settings.reference {
             Some(r) => Some(resolve_reference(dataset, r)?),
@@ -190,7 +197,7 @@ impl<'a> Analysis<'a> {
         let series: Vec<Vec<f64>> = dataset
             .commands
             .iter()
-            .map(|c| in_time_order(&c.runs, &c.metric(settings.metric)))
+            .map(|c| in_time_order(c, settings.metric))
             .collect();
         let diagnostics =
             diagnostics::diagnose(&series, &best_case, settings.alpha, settings.effect).map_err(
@@ -223,13 +230,16 @@ mod tests {
     fn runs(command: &str, batch: u64, totals: &[i64]) -> Vec<RunRecord> {
         totals
             .iter()
-            .map(|&t| RunRecord {
-                command: command.into(),
-                batch,
-                user_us: t,
-                wall_us: t + 10,
-                maxrss_bytes: 1 << 20,
-                ..RunRecord::default()
+            .map(|&t| {
+                RunRecord {
+                    command: command.into(),
+                    batch,
+                    ..RunRecord::default()
+                }
+                .with(Metric::USER, t)
+                .with(Metric::SYSTEM, 0)
+                .with(Metric::WALL, t + 10)
+                .with(Metric::MAXRSS, 1 << 20)
             })
             .collect()
     }
@@ -241,12 +251,13 @@ mod tests {
         let dataset = Dataset::from_records(records);
         let a = Analysis::new(&dataset, RankingSettings::default()).unwrap();
         assert_eq!(a.commands.len(), 2);
-        assert_eq!(a.commands[0].metric(Metric::Total).quantiles.median, 5250.0);
-        assert_eq!(a.commands[1].metric(Metric::Wall).quantiles.median, 1260.0);
-        assert_eq!(
-            a.commands[1].metric(Metric::MaxRss).quantiles.max,
-            1048576.0
-        );
+        let median = |c: usize, m| a.commands[c].metric(m).unwrap().quantiles.median;
+        assert_eq!(median(0, Metric::TOTAL), 5250.0);
+        assert_eq!(median(1, Metric::WALL), 1260.0);
+        assert_eq!(median(1, Metric::MAXRSS), 1048576.0);
+        // Never measured: no summary, not a summary of zeros.
+        assert!(a.commands[1].metric(Metric::VOLUNTARY_CSW).is_none());
+        assert!(a.commands[1].metric(Metric::TOTAL_CSW).is_none());
         assert_eq!(a.ranking.order(), [1, 0]);
         assert!(matches!(a.ranking.entries[1].verdict, Verdict::Slower));
     }
@@ -256,14 +267,14 @@ mod tests {
         // Fast in CPU time, slow in wall time.
         let mut records = runs("a", 1, &[1000, 1100, 1200, 1300, 1400, 1500]);
         for r in &mut records {
-            r.wall_us = 900_000;
+            *r = r.clone().with(Metric::WALL, 900_000);
         }
         records.extend(runs("b", 2, &[5000, 5100, 5200, 5300, 5400, 5500]));
         let dataset = Dataset::from_records(records);
         let cpu = Analysis::new(&dataset, RankingSettings::default()).unwrap();
         assert_eq!(cpu.ranking.order(), [0, 1]);
         let wall = RankingSettings {
-            metric: Metric::Wall,
+            metric: Metric::WALL,
             ..RankingSettings::default()
         };
         let wall = Analysis::new(&dataset, wall).unwrap();
@@ -271,26 +282,49 @@ mod tests {
     }
 
     #[test]
+    fn a_command_without_the_ranked_metric_is_an_error_not_a_zero() {
+        let mut records = runs("a", 1, &[1, 2, 3]);
+        records.push(
+            RunRecord {
+                command: "b".into(),
+                batch: 2,
+                ..RunRecord::default()
+            }
+            .with(Metric::WALL, 5),
+        );
+        let dataset = Dataset::from_records(records);
+        let e = Analysis::new(&dataset, RankingSettings::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "command 2 has no Total CPU time values to rank by; choose another metric or \
+             give data that has them"
+        );
+    }
+
+    #[test]
     fn rounds_are_complete_only_when_every_block_holds_each_command_once() {
         let mk = |order: &[(usize, i64)]| {
-            let records = order.iter().enumerate().map(|(s, &(c, t))| RunRecord {
-                command: format!("c{c}"),
-                batch: c as u64 + 1,
-                user_us: t,
-                sequence: Some(s as u64 + 1),
-                ..RunRecord::default()
+            let records = order.iter().enumerate().map(|(s, &(c, t))| {
+                RunRecord {
+                    command: format!("c{c}"),
+                    batch: c as u64 + 1,
+                    sequence: Some(s as u64 + 1),
+                    ..RunRecord::default()
+                }
+                .with(Metric::USER, t)
+                .with(Metric::SYSTEM, 0)
             });
             Dataset::from_records(records.collect::<Vec<_>>())
         };
         // Random order: rounds (0,1), (1,0), (0,1).
         let d = mk(&[(0, 10), (1, 20), (1, 21), (0, 11), (0, 12), (1, 22)]);
         assert_eq!(
-            complete_rounds(&d, Metric::Total),
+            complete_rounds(&d, Metric::TOTAL),
             Some(vec![vec![10.0, 11.0, 12.0], vec![20.0, 21.0, 22.0]])
         );
         // Sequential order: no rounds.
         let d = mk(&[(0, 10), (0, 11), (0, 12), (1, 20), (1, 21), (1, 22)]);
-        assert_eq!(complete_rounds(&d, Metric::Total), None);
+        assert_eq!(complete_rounds(&d, Metric::TOTAL), None);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use bestguess::data::{
-    read_raw_csv, DataError, Dataset, Metric, RawCsvWriter, RowProblem, RunRecord,
+    read_raw_csv, Catalogue, DataError, Dataset, Metric, RawCsvWriter, RowProblem, RunRecord,
 };
 use proptest::prelude::*;
 
@@ -34,7 +34,7 @@ fn read_text(text: &str) -> Result<Vec<RunRecord>, DataError> {
 }
 
 fn write_all(records: &[RunRecord]) -> Vec<u8> {
-    let mut w = RawCsvWriter::new(Vec::new()).unwrap();
+    let mut w = RawCsvWriter::new(Vec::new(), &Catalogue::new()).unwrap();
     for r in records {
         w.write_run(r).unwrap();
     }
@@ -45,7 +45,7 @@ fn write_all(records: &[RunRecord]) -> Vec<u8> {
 fn commands(d: &Dataset) -> Vec<(String, usize)> {
     d.commands
         .iter()
-        .map(|c| (c.label().into_owned(), c.runs.len()))
+        .map(|c| (c.label().into_owned(), c.len()))
         .collect()
 }
 
@@ -132,7 +132,7 @@ fn rosie_grep_awk_unescapes_the_reference_backslashes() {
     let d = Dataset::read_files(&[reference_path("rosie-grep-awk.csv")]).unwrap();
     assert_eq!(d.run_count(), 300);
     assert_eq!(d.commands.len(), 3);
-    assert!(d.commands.iter().all(|c| c.runs.len() == 100));
+    assert!(d.commands.iter().all(|c| c.len() == 100));
     assert!(d.commands.iter().all(|c| c.shell == "/bin/bash -c"));
     let awk = &d.commands[0].command;
     // Written by the reference as `\\.`: one backslash in the command.
@@ -153,17 +153,16 @@ fn pi_rows_keep_shell_and_literal_quotes() {
     assert_eq!(first.command, r#"bc -le "scale=2000;4*a(1)" >/dev/null"#);
     assert_eq!(first.shell, "/bin/bash -c");
     assert_eq!(first.name, r#""pi to 2000 digits""#);
+    let int = |m| first.metrics.int(m).unwrap();
+    assert_eq!(first.batch, 1);
+    assert_eq!([Metric::USER, Metric::SYSTEM].map(int), [74006, 2059]);
     assert_eq!(
-        (first.batch, first.user_us, first.system_us),
-        (1, 74006, 2059)
+        [Metric::MAXRSS, Metric::MINOR_FAULTS, Metric::MAJOR_FAULTS].map(int),
+        [1949696, 713, 4]
     );
     assert_eq!(
-        (first.maxrss_bytes, first.minor_faults, first.major_faults),
-        (1949696, 713, 4)
-    );
-    assert_eq!(
-        (first.voluntary_csw, first.involuntary_csw, first.wall_us),
-        (1, 8, 98916)
+        [Metric::VOLUNTARY_CSW, Metric::INVOLUNTARY_CSW, Metric::WALL].map(int),
+        [1, 8, 98916]
     );
     assert_eq!(first.sequence, None);
 }
@@ -174,10 +173,10 @@ fn hand_made_reference_files_keep_their_batch_numbers() {
     let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
     assert_eq!(batches, [12, 34]);
     // The textbook data: user time only.
-    let cmd1 = d.commands[0].metric(Metric::Total);
+    let cmd1 = d.commands[0].metric(Metric::TOTAL);
     assert_eq!(cmd1.len(), 11);
     assert!(cmd1.iter().all(|&t| (34_900.0..=38_800.0).contains(&t)));
-    assert_eq!(d.commands[1].metric(Metric::System), vec![0.0; 10]);
+    assert_eq!(d.commands[1].metric(Metric::SYSTEM), vec![0.0; 10]);
 }
 
 #[test]
@@ -216,7 +215,7 @@ fn the_same_file_twice_is_four_commands() {
     );
     // Each run carries its command's offset batch.
     for c in &d.commands {
-        assert!(c.runs.iter().all(|r| r.batch == c.batch));
+        assert!((0..c.len()).all(|i| c.record(i, &d.catalogue).batch == c.batch));
     }
 }
 
@@ -235,14 +234,17 @@ fn files_with_unrelated_batch_numbers_stay_apart() {
 }
 
 fn run(command: &str, batch: u64, sequence: u64) -> RunRecord {
-    RunRecord {
+    let mut r = RunRecord {
         command: command.into(),
         batch,
-        user_us: 100 * sequence as i64,
-        wall_us: 150 * sequence as i64,
         sequence: Some(sequence),
         ..RunRecord::default()
+    };
+    for m in Catalogue::new().metrics() {
+        r = r.with(m, 0);
     }
+    r.with(Metric::USER, 100 * sequence as i64)
+        .with(Metric::WALL, 150 * sequence as i64)
 }
 
 #[test]
@@ -257,15 +259,12 @@ fn an_interleaved_file_groups_by_batch() {
     let d = Dataset::from_records(read_raw_csv(&bytes[..], "x.csv").unwrap());
     assert_eq!(commands(&d), [("A".to_string(), 3), ("B".to_string(), 3)]);
     let seq = |i: usize| -> Vec<u64> {
-        d.commands[i]
-            .runs
-            .iter()
-            .map(|r| r.sequence.unwrap())
-            .collect()
+        let c = &d.commands[i];
+        (0..c.len()).map(|k| c.sequence(k).unwrap()).collect()
     };
     assert_eq!(seq(0), [1, 3, 6]);
     assert_eq!(seq(1), [2, 4, 5]);
-    assert_eq!(d.commands[0].metric(Metric::User), [100.0, 300.0, 600.0]);
+    assert_eq!(d.commands[0].metric(Metric::USER), [100.0, 300.0, 600.0]);
 }
 
 #[test]
@@ -364,7 +363,7 @@ fn a_partial_file_is_readable_up_to_its_last_row() {
     // What a killed experiment leaves behind: every flushed row is whole.
     let file = tempfile::NamedTempFile::new().unwrap();
     let path = file.path().to_str().unwrap().to_owned();
-    let mut w = RawCsvWriter::new(file.reopen().unwrap()).unwrap();
+    let mut w = RawCsvWriter::new(file.reopen().unwrap(), &Catalogue::new()).unwrap();
     w.write_run(&run("a", 1, 1)).unwrap();
     w.write_run(&run("b", 2, 2)).unwrap();
     // Read while the writer is still alive: nothing is held back.
@@ -664,25 +663,32 @@ fn record() -> impl Strategy<Value = RunRecord> {
                 m,
                 (sequence, start, signal, timed_out),
             )| {
-                RunRecord {
+                let stored = [
+                    Metric::USER,
+                    Metric::SYSTEM,
+                    Metric::MAXRSS,
+                    Metric::MINOR_FAULTS,
+                    Metric::MAJOR_FAULTS,
+                    Metric::VOLUNTARY_CSW,
+                    Metric::INVOLUNTARY_CSW,
+                    Metric::WALL,
+                ];
+                let mut r = RunRecord {
                     command,
                     shell,
                     name,
                     batch,
                     exit_code,
-                    user_us: m[0],
-                    system_us: m[1],
-                    maxrss_bytes: m[2],
-                    minor_faults: m[3],
-                    major_faults: m[4],
-                    voluntary_csw: m[5],
-                    involuntary_csw: m[6],
-                    wall_us: m[7],
                     sequence,
                     start_unix_us: start,
                     signal,
                     timed_out,
+                    ..RunRecord::default()
+                };
+                for (metric, value) in stored.into_iter().zip(m) {
+                    r = r.with(metric, value);
                 }
+                r
             },
         )
 }
@@ -766,4 +772,44 @@ proptest! {
         let e = read_text(&text).unwrap_err();
         prop_assert_eq!(e.position(), Some((prefix_rows as u64 + 2, bad_column + 1)));
     }
+}
+
+// ---------------------------------------------------------------------------
+// Input that could be mistaken.
+
+#[test]
+fn concatenated_files_stay_apart_as_if_given_separately() {
+    let raw1 = std::fs::read(reference("raw1.csv")).unwrap();
+    let mut both = raw1.clone();
+    both.extend_from_slice(&raw1);
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), &both).unwrap();
+    let d = Dataset::read_files(&[file.path().to_str().unwrap().to_owned()]).unwrap();
+    let separately =
+        Dataset::read_files(&[reference_path("raw1.csv"), reference_path("raw1.csv")]).unwrap();
+    assert_eq!(commands(&d), commands(&separately));
+    let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
+    assert_eq!(batches, [1, 2, 3, 4]);
+}
+
+#[test]
+fn a_file_without_its_header_is_refused_not_misread() {
+    let text = std::fs::read_to_string(reference("raw1.csv")).unwrap();
+    let headless: String = text.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let e = read_text(&headless).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("data.csv: line 1 is not a raw data header (it starts with \"ls -l\")"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_before_the_header_is_ignored() {
+    let mut bytes = b"\xef\xbb\xbf".to_vec();
+    bytes.extend_from_slice(&std::fs::read(reference("raw1.csv")).unwrap());
+    assert_eq!(
+        read_raw_csv(&bytes[..], "bom.csv").unwrap(),
+        read_reference("raw1.csv")
+    );
 }

@@ -3,6 +3,7 @@
 //! (Hardware counters are only checked to fail cleanly where there is no
 //! PMU, as on the VMs these tests run on.)
 
+use bestguess::data::Metric;
 use bestguess::measure::counters::{self, Reading};
 use bestguess::measure::extras::{ExtrasConfig, RunExtras};
 use bestguess::measure::launcher::Launcher;
@@ -83,7 +84,10 @@ const BUSY: &str = "i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done";
 fn assert_agree(runs: &[Measurement]) {
     let mut best = f64::INFINITY;
     for m in runs {
-        let (tc, cpu) = (task_clock_us(m), (m.user_us + m.system_us) as f64);
+        let (tc, cpu) = (
+            task_clock_us(m),
+            m.metrics.int(Metric::TOTAL).unwrap() as f64,
+        );
         assert!(
             cpu >= 20_000.0,
             "the command must run at least 20 ms ({cpu} us)"
@@ -105,7 +109,8 @@ fn task_clock_agrees_with_total_cpu_time_for_a_cpu_bound_command() {
         let pf = extras(m).counters[1].reading().unwrap().value as i64;
         // rusage counts the faults of the spawn before exec, the counter
         // only those from exec on.
-        let rusage_pf = m.minor_faults + m.major_faults;
+        let rusage_pf = m.metrics.int(Metric::MINOR_FAULTS).unwrap()
+            + m.metrics.int(Metric::MAJOR_FAULTS).unwrap();
         assert!(
             pf > 0 && pf <= rusage_pf && pf + 20 >= rusage_pf,
             "{pf} vs {rusage_pf}"
@@ -130,9 +135,9 @@ fn counting_starts_at_exec_and_never_reads_a_lost_zero() {
         let tc = task_clock_us(&m);
         assert!(tc > 0.0, "task-clock read 0");
         assert!(
-            tc <= (m.wall_us as f64) * 1.05 + 50.0,
+            tc <= (m.metrics.int(Metric::WALL).unwrap() as f64) * 1.05 + 50.0,
             "{tc} us > wall {}",
-            m.wall_us
+            m.metrics.int(Metric::WALL).unwrap()
         );
     }
 }

@@ -17,7 +17,7 @@ use bestguess::analysis::RankingSettings;
 use bestguess::cli::args::ReportSwitch::{self, *};
 use bestguess::cli::settings::Settings;
 use bestguess::cli::Selection;
-use bestguess::data::{Dataset, RunRecord};
+use bestguess::data::{Catalogue, Dataset, Metric, RunRecord};
 use bestguess::report::{render, text};
 use bestguess::stats::Threshold;
 use proptest::prelude::*;
@@ -168,17 +168,27 @@ fn box_plot_at_80_and_120_columns() {
     }
 }
 
+/// A run with every fixed metric measured as 0 (synthetic data sets what
+/// it needs on top).
+fn zeros() -> RunRecord {
+    Catalogue::new()
+        .metrics()
+        .fold(RunRecord::default(), |r, m| r.with(m, 0))
+}
+
 /// 120 commands of 1 to 3 runs each: numbering beyond 99 in the box plot,
 /// and a ranking without inference.
 fn hundred_and_twenty() -> Dataset {
     let records = (0..120u64).flat_map(|c| {
-        (0..1 + c % 3).map(move |r| RunRecord {
-            command: format!("cmd{c}"),
-            batch: c + 1,
-            user_us: (1000 + 37 * c + 11 * r) as i64,
-            system_us: 100,
-            wall_us: 2000,
-            ..RunRecord::default()
+        (0..1 + c % 3).map(move |r| {
+            RunRecord {
+                command: format!("cmd{c}"),
+                batch: c + 1,
+                ..zeros()
+            }
+            .with(Metric::USER, (1000 + 37 * c + 11 * r) as i64)
+            .with(Metric::SYSTEM, 100)
+            .with(Metric::WALL, 2000)
         })
     });
     Dataset::from_records(records.collect::<Vec<_>>())
@@ -407,17 +417,19 @@ proptest! {
             .iter()
             .enumerate()
             .flat_map(|(c, totals)| {
-                totals.iter().map(move |&t| RunRecord {
-                    command: format!("cmd {c} 日本語 🚀"),
-                    batch: c as u64 + 1,
-                    user_us: t - t / 3,
-                    system_us: t / 3,
-                    wall_us: t * 2,
-                    maxrss_bytes: t * 1024,
-                    voluntary_csw: t % 97,
-                    involuntary_csw: t % 13,
-                    exit_code: i32::from(t % 5 == 0),
-                    ..RunRecord::default()
+                totals.iter().map(move |&t| {
+                    RunRecord {
+                        command: format!("cmd {c} 日本語 🚀"),
+                        batch: c as u64 + 1,
+                        exit_code: i32::from(t % 5 == 0),
+                        ..zeros()
+                    }
+                    .with(Metric::USER, t - t / 3)
+                    .with(Metric::SYSTEM, t / 3)
+                    .with(Metric::WALL, t * 2)
+                    .with(Metric::MAXRSS, t * 1024)
+                    .with(Metric::VOLUNTARY_CSW, t % 97)
+                    .with(Metric::INVOLUNTARY_CSW, t % 13)
                 })
             })
             .collect();
@@ -457,15 +469,17 @@ proptest! {
             .enumerate()
             .flat_map(|(c, totals)| {
                 let name = name.clone();
-                totals.iter().map(move |&t| RunRecord {
-                    command: format!("cmd{c}"),
-                    name: name.clone(),
-                    batch: c as u64 + 1,
-                    user_us: t,
-                    wall_us: t,
-                    maxrss_bytes: t.saturating_abs(),
-                    voluntary_csw: t.saturating_abs(),
-                    ..RunRecord::default()
+                totals.iter().map(move |&t| {
+                    RunRecord {
+                        command: format!("cmd{c}"),
+                        name: name.clone(),
+                        batch: c as u64 + 1,
+                        ..zeros()
+                    }
+                    .with(Metric::USER, t)
+                    .with(Metric::WALL, t)
+                    .with(Metric::MAXRSS, t.saturating_abs())
+                    .with(Metric::VOLUNTARY_CSW, t.saturating_abs())
                 })
             })
             .collect();

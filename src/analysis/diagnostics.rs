@@ -24,7 +24,7 @@
 //!
 //! [`Analysis::warnings`]: super::Analysis::warnings
 
-use crate::data::{Metric, RunRecord};
+use crate::data::{CommandRuns, Metric};
 use crate::stats::{
     best_case, hodges_lehmann, holm_adjust, mann_kendall, BestCase, BestCaseSettings, MannKendall,
     NotApplicable, Sample, SampleError, Series, Threshold,
@@ -87,13 +87,15 @@ impl super::Analysis<'_> {
     /// by command in dataset order the best case and the trend.
     pub fn warnings(&self) -> Vec<Warning> {
         let mut out = Vec::new();
-        if self.settings.metric == Metric::Total {
+        if self.settings.metric == Metric::TOTAL {
             let waiting: Vec<usize> = (0..self.commands.len())
                 .filter(|&i| {
                     let c = &self.commands[i];
-                    let wall = c.metric(Metric::Wall).quantiles.median;
-                    let cpu = c.metric(Metric::Total).quantiles.median;
-                    wall > 2.0 * cpu
+                    let median = |m| c.metric(m).map(|s| s.quantiles.median);
+                    match (median(Metric::WALL), median(Metric::TOTAL)) {
+                        (Some(wall), Some(cpu)) => wall > 2.0 * cpu,
+                        _ => false,
+                    }
                 })
                 .collect();
             if !waiting.is_empty() {
@@ -128,17 +130,21 @@ impl super::Analysis<'_> {
 
 /// The positions of `runs` in the order they ran: by Sequence when every
 /// run has one (stable, so equal numbers keep file order), else file order.
-pub fn time_order(runs: &[RunRecord]) -> Vec<usize> {
+pub fn time_order(runs: &CommandRuns) -> Vec<usize> {
     let mut order: Vec<usize> = (0..runs.len()).collect();
-    if runs.iter().all(|r| r.sequence.is_some()) {
-        order.sort_by_key(|&i| runs[i].sequence);
+    if (0..runs.len()).all(|i| runs.sequence(i).is_some()) {
+        order.sort_by_key(|&i| runs.sequence(i));
     }
     order
 }
 
-/// `values` (one per run, file order) rearranged into time order.
-pub fn in_time_order(runs: &[RunRecord], values: &[f64]) -> Vec<f64> {
-    time_order(runs).into_iter().map(|i| values[i]).collect()
+/// The values of `metric` in time order, runs that lack it left out.
+pub fn in_time_order(runs: &CommandRuns, metric: Metric) -> Vec<f64> {
+    time_order(runs)
+        .into_iter()
+        .filter_map(|i| runs.value(i, metric))
+        .map(|v| v.as_f64())
+        .collect()
 }
 
 /// The later half against the earlier (halves as for the best case); `None`
@@ -193,34 +199,51 @@ pub fn diagnose(
 mod tests {
     use super::*;
 
-    fn run(sequence: Option<u64>) -> RunRecord {
-        RunRecord {
-            sequence,
-            ..RunRecord::default()
-        }
+    fn runs(runs: &[(Option<u64>, Option<i64>)]) -> crate::data::Dataset {
+        crate::data::Dataset::from_records(runs.iter().map(|&(sequence, wall)| {
+            let mut r = crate::data::RunRecord {
+                sequence,
+                ..crate::data::RunRecord::default()
+            };
+            if let Some(w) = wall {
+                r = r.with(Metric::WALL, w);
+            }
+            r
+        }))
     }
 
     #[test]
     fn sequence_decides_the_order_when_every_run_has_one() {
-        let runs = [run(Some(5)), run(Some(1)), run(Some(3))];
+        let d = runs(&[
+            (Some(5), Some(50)),
+            (Some(1), Some(10)),
+            (Some(3), Some(30)),
+        ]);
         assert_eq!(
-            in_time_order(&runs, &[50.0, 10.0, 30.0]),
+            in_time_order(&d.commands[0], Metric::WALL),
             [10.0, 30.0, 50.0]
         );
-        let partial = [run(Some(5)), run(None), run(Some(3))];
-        assert_eq!(time_order(&partial), [0, 1, 2]);
+        let partial = runs(&[(Some(5), Some(50)), (None, None), (Some(3), Some(30))]);
+        assert_eq!(time_order(&partial.commands[0]), [0, 1, 2]);
+        assert_eq!(
+            in_time_order(&partial.commands[0], Metric::WALL),
+            [50.0, 30.0]
+        );
     }
 
     #[test]
     fn waiting_commands_are_noted_only_when_cpu_time_is_ranked() {
         use crate::analysis::{Analysis, RankingSettings};
         use crate::data::Dataset;
-        let record = |batch: u64, cpu: i64, wall: i64| RunRecord {
-            command: format!("c{batch}"),
-            batch,
-            user_us: cpu,
-            wall_us: wall,
-            ..RunRecord::default()
+        let record = |batch: u64, cpu: i64, wall: i64| {
+            crate::data::RunRecord {
+                command: format!("c{batch}"),
+                batch,
+                ..crate::data::RunRecord::default()
+            }
+            .with(Metric::USER, cpu)
+            .with(Metric::SYSTEM, 0)
+            .with(Metric::WALL, wall)
         };
         let mut records = Vec::new();
         for i in 0..6 {
@@ -237,7 +260,7 @@ mod tests {
             }]
         );
         let wall = RankingSettings {
-            metric: Metric::Wall,
+            metric: Metric::WALL,
             ..RankingSettings::default()
         };
         let a = Analysis::new(&dataset, wall).unwrap();

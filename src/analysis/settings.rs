@@ -65,7 +65,7 @@ impl Default for RankingSettings {
             effect: Threshold::Percent(1.0),
             epsilon: Threshold::Percent(1.0),
             superiority: 0.5,
-            metric: Metric::Total,
+            metric: Metric::TOTAL,
             reference: None,
             best_case: BestCaseSettings::default(),
         }

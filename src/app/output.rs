@@ -1,41 +1,446 @@
-//! Output files, opened before anything runs so that a bad path fails fast.
+//! Where everything is written, decided in one place: the raw CSV (`-o`),
+//! the exports, and the reports. No output may destroy data:
+//!
+//! - every output path must differ from every input (raw files, command
+//!   files) and from every other output ([`check_paths`]), compared as files
+//!   (same device and inode, or the same canonical path for a file that does
+//!   not exist yet), so `raw.csv`, `./raw.csv` and a symbolic link to it are
+//!   one file;
+//! - an export to a regular file is written to a temporary file in the same
+//!   directory and renamed over the target only once it is complete
+//!   ([`Export`]), so an interrupted or failed export leaves the previous
+//!   file as it was;
+//! - the raw CSV is written row by row; if a write fails (full disk, file
+//!   size limit), the file is cut back to its last complete row and nothing
+//!   more is written to it ([`RawOutput`]).
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
 
 use super::AppError;
 
-/// Where something is written: a file or standard output (`-`).
-pub enum Destination {
-    Stdout(io::Stdout),
-    File(BufWriter<File>),
+/// What a path names, for telling whether two paths are the same file.
+#[derive(PartialEq, Eq, Debug)]
+enum Identity {
+    /// An existing file.
+    Inode(u64, u64),
+    /// A file that does not exist yet: its parent's canonical path and name.
+    Path(PathBuf),
+    /// Standard input or output, or a character device such as /dev/null,
+    /// which several outputs may share without harm.
+    Shared,
 }
 
-impl Destination {
-    /// Create (truncate) `path`, or use standard output for `-`. `what` names
-    /// the option for the error message.
-    pub fn create(path: &str, what: &str) -> Result<Destination, AppError> {
-        if path == "-" {
-            return Ok(Destination::Stdout(io::stdout()));
+fn identity(path: &str) -> Identity {
+    if path == "-" {
+        return Identity::Shared;
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.file_type().is_char_device() => Identity::Shared,
+        Ok(m) => Identity::Inode(m.dev(), m.ino()),
+        Err(_) => {
+            let p = Path::new(path);
+            let parent = match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            let parent = parent
+                .canonicalize()
+                .unwrap_or_else(|_| parent.to_path_buf());
+            Identity::Path(parent.join(p.file_name().unwrap_or(p.as_os_str())))
         }
-        File::create(path)
-            .map(|f| Destination::File(BufWriter::new(f)))
-            .map_err(|e| AppError::failure(format!("{what} {path}: cannot create the file: {e}")))
     }
 }
 
-impl Write for Destination {
+/// Refuse (usage error) any output that names the same file as an input or
+/// as another output. Each item is (option, path).
+pub fn check_paths(inputs: &[(&str, &str)], outputs: &[(&str, &str)]) -> Result<(), AppError> {
+    let ids: Vec<Identity> = outputs.iter().map(|(_, p)| identity(p)).collect();
+    for (i, (option, path)) in outputs.iter().enumerate() {
+        if ids[i] == Identity::Shared {
+            continue;
+        }
+        if let Some((input_option, input)) =
+            inputs.iter().find(|(_, input)| identity(input) == ids[i])
+        {
+            let input_what = if input_option.is_empty() {
+                format!("the input file {input}")
+            } else {
+                format!("the {input_option} file {input}")
+            };
+            return Err(AppError::usage(format!(
+                "{option} {path} would overwrite {input_what}: give the output another path"
+            )));
+        }
+        if let Some(j) = (0..i).find(|&j| ids[j] == ids[i]) {
+            let (other, other_path) = outputs[j];
+            return Err(AppError::usage(format!(
+                "{other} {other_path} and {option} {path} are the same file: give each output its own path"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The raw CSV destination: standard output or a file, written unbuffered
+/// (the CSV writer hands over one whole row per write).
+pub enum RawDestination {
+    Stdout(io::Stdout),
+    File(File),
+}
+
+impl RawDestination {
+    /// Create (truncate) `path`, or use standard output for `-`.
+    pub fn create(path: &str) -> Result<RawDestination, AppError> {
+        if path == "-" {
+            return Ok(RawDestination::Stdout(io::stdout()));
+        }
+        File::create(path)
+            .map(RawDestination::File)
+            .map_err(|e| AppError::failure(format!("-o {path}: cannot create the file: {e}")))
+    }
+}
+
+impl Write for RawDestination {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
-            Destination::Stdout(s) => s.write(buf),
-            Destination::File(f) => f.write(buf),
+            RawDestination::Stdout(s) => s.write(buf),
+            RawDestination::File(f) => f.write(buf),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match self {
-            Destination::Stdout(s) => s.flush(),
-            Destination::File(f) => f.flush(),
+            RawDestination::Stdout(s) => s.flush(),
+            RawDestination::File(f) => f.flush(),
         }
+    }
+}
+
+/// Counts the bytes that reached the destination, so that a failed write can
+/// be undone back to the end of the last complete row.
+pub struct Counted<W> {
+    inner: W,
+    written: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The raw CSV output: rows written as they come; after a write error the
+/// file is cut back to its last complete row and left alone.
+pub struct RawOutput {
+    writer: crate::data::RawCsvWriter<Counted<RawDestination>>,
+    /// Bytes up to the end of the last complete row (or the header).
+    complete: u64,
+    /// Rows written completely.
+    pub rows: u64,
+    failed: bool,
+}
+
+impl RawOutput {
+    /// Create the file and write the header.
+    pub fn create(path: &str, catalogue: &crate::data::Catalogue) -> Result<RawOutput, AppError> {
+        let dest = Counted {
+            inner: RawDestination::create(path)?,
+            written: 0,
+        };
+        let writer = crate::data::RawCsvWriter::new(dest, catalogue)
+            .map_err(|e| AppError::failure(format!("-o {path}: cannot write: {e}")))?;
+        let complete = writer.get_ref().written;
+        Ok(RawOutput {
+            writer,
+            complete,
+            rows: 0,
+            failed: false,
+        })
+    }
+
+    /// Write one row. After the first error nothing more is written, and a
+    /// partly written row is removed from the file (standard output cannot
+    /// be cut back).
+    pub fn write_run(&mut self, run: &crate::data::RunRecord) -> io::Result<()> {
+        if self.failed {
+            return Ok(());
+        }
+        match self.writer.write_run(run) {
+            Ok(()) => {
+                self.complete = self.writer.get_ref().written;
+                self.rows += 1;
+                Ok(())
+            }
+            Err(e) => {
+                self.failed = true;
+                if let RawDestination::File(f) = &self.writer.get_ref().inner {
+                    if self.writer.get_ref().written != self.complete {
+                        let _ = f.set_len(self.complete);
+                    }
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
+/// An export being produced. A regular file (or a path that does not exist
+/// yet) is written to a temporary file next to it and renamed over it by
+/// [`Export::commit`]; standard output and special files (a FIFO, a device)
+/// are written directly. Dropped without a commit, the temporary file is
+/// removed and the target is untouched.
+pub struct Export {
+    pub what: String,
+    out: BufWriter<ExportTarget>,
+    temp: Option<(PathBuf, PathBuf)>,
+}
+
+enum ExportTarget {
+    Stdout(io::Stdout),
+    File(File),
+}
+
+impl Write for ExportTarget {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            ExportTarget::Stdout(s) => s.write(buf),
+            ExportTarget::File(f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            ExportTarget::Stdout(s) => s.flush(),
+            ExportTarget::File(f) => f.flush(),
+        }
+    }
+}
+
+impl Export {
+    /// Prepare `path` for `option`: for a file, create the temporary file
+    /// now, so that an unwritable directory is reported before anything runs.
+    pub fn create(option: &str, path: &str) -> Result<Export, AppError> {
+        let what = format!("{option} {path}");
+        let fail = |e: io::Error| AppError::failure(format!("{what}: cannot create the file: {e}"));
+        if path == "-" {
+            return Ok(Export {
+                what,
+                out: BufWriter::new(ExportTarget::Stdout(io::stdout())),
+                temp: None,
+            });
+        }
+        let meta = std::fs::metadata(path).ok();
+        if let Some(m) = meta.as_ref().filter(|m| !m.file_type().is_file()) {
+            if m.is_dir() {
+                return Err(fail(io::Error::other("it is a directory")));
+            }
+            // A FIFO or a device: there is nothing to keep, write to it.
+            let f = OpenOptions::new().write(true).open(path).map_err(fail)?;
+            return Ok(Export {
+                what,
+                out: BufWriter::new(ExportTarget::File(f)),
+                temp: None,
+            });
+        }
+        // Through a symbolic link, replace the file it points to, not the link.
+        let target = match &meta {
+            Some(_) => Path::new(path).canonicalize().map_err(fail)?,
+            None => PathBuf::from(path),
+        };
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut attempt = 0u32;
+        let (temp, file) = loop {
+            let temp = dir.join(format!(
+                ".{name}.bestguess-{}-{attempt}.tmp",
+                std::process::id()
+            ));
+            match OpenOptions::new().write(true).create_new(true).open(&temp) {
+                Ok(f) => break (temp, f),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+                Err(e) => return Err(fail(e)),
+            }
+        };
+        if let Some(m) = &meta {
+            // The new file keeps the old one's permissions.
+            let _ = file.set_permissions(std::fs::Permissions::from_mode(m.mode() & 0o7777));
+        }
+        Ok(Export {
+            what,
+            out: BufWriter::new(ExportTarget::File(file)),
+            temp: Some((temp, target)),
+        })
+    }
+
+    /// Whether this export writes to standard output.
+    pub fn is_stdout(&self) -> bool {
+        matches!(self.out.get_ref(), ExportTarget::Stdout(_))
+    }
+
+    /// Where to write the export's content.
+    pub fn writer(&mut self) -> &mut dyn Write {
+        &mut self.out
+    }
+
+    /// Finish: flush, and put a temporary file in place of the target.
+    pub fn commit(mut self) -> io::Result<()> {
+        self.out.flush()?;
+        if let Some((temp, target)) = self.temp.take() {
+            let result = match self.out.get_ref() {
+                ExportTarget::File(f) => f.sync_data(),
+                ExportTarget::Stdout(_) => Ok(()),
+            }
+            .and_then(|()| std::fs::rename(&temp, &target));
+            if result.is_err() {
+                let _ = std::fs::remove_file(&temp);
+            }
+            return result;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Export {
+    fn drop(&mut self) {
+        if let Some((temp, _)) = self.temp.take() {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+/// Where reports go: standard output, unless the raw data or an export is
+/// written there, then standard error. A closed pipe on the report's stream
+/// (`bestreport f.csv | head -1`) ends the report quietly: the reader has
+/// what it wanted, and later writes are discarded (exports and the exit
+/// status are not affected). Any other write error is returned.
+pub struct ReportStream {
+    to_stderr: bool,
+    closed: bool,
+}
+
+impl ReportStream {
+    pub fn new(data_on_stdout: bool) -> ReportStream {
+        ReportStream {
+            to_stderr: data_on_stdout,
+            closed: false,
+        }
+    }
+
+    fn absorb(&mut self, result: io::Result<()>) -> io::Result<()> {
+        match result {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
+}
+
+impl Write for ReportStream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let result = if self.to_stderr {
+            io::stderr().write_all(buf)
+        } else {
+            io::stdout().write_all(buf)
+        };
+        self.absorb(result).map(|()| buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let result = if self.to_stderr {
+            io::stderr().flush()
+        } else {
+            io::stdout().flush()
+        };
+        self.absorb(result)
+    }
+}
+
+/// Write a note (a reminder, the random seed, an interrupt) to standard
+/// error, where notes always go; a closed standard error is not an error.
+pub fn note(text: &str) {
+    let mut e = io::stderr().lock();
+    let _ = e.write_all(text.as_bytes()).and_then(|()| e.flush());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_file_by_another_name_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.csv");
+        std::fs::write(&a, "x").unwrap();
+        let a = a.to_str().unwrap();
+        let dotted = format!("{}/./a.csv", dir.path().display());
+        let err = check_paths(&[("", a)], &[("--export-json", &dotted)]).unwrap_err();
+        assert_eq!(err.status, 1);
+        assert!(
+            err.message.contains("would overwrite the input file"),
+            "{}",
+            err.message
+        );
+        let new = format!("{}/new.json", dir.path().display());
+        let new2 = format!(
+            "{}/../{}/new.json",
+            dir.path().display(),
+            dir.path().file_name().unwrap().to_str().unwrap()
+        );
+        let err = check_paths(&[], &[("-o", &new), ("--export-json", &new2)]).unwrap_err();
+        assert!(err.message.contains("are the same file"), "{}", err.message);
+        check_paths(
+            &[("", a)],
+            &[
+                ("-o", &new),
+                ("--export-csv", "/dev/null"),
+                ("--export-json", "/dev/null"),
+                ("--export-markdown", "-"),
+            ],
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn an_abandoned_export_leaves_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.json");
+        std::fs::write(&p, "old").unwrap();
+        let mut e = Export::create("--export-json", p.to_str().unwrap()).unwrap();
+        e.writer().write_all(b"new and half").unwrap();
+        drop(e); // abandoned: interrupted or failed
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+        let mut e = Export::create("--export-json", p.to_str().unwrap()).unwrap();
+        e.writer().write_all(b"new").unwrap();
+        e.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

@@ -6,22 +6,42 @@ use std::io::Write;
 use std::path::Path;
 
 use super::baseline::Baseline;
-use super::output::Destination;
+use super::output::{self, Export, ReportStream};
+use super::provenance;
 use super::{exit, AppError};
 use crate::analysis::Analysis;
-use crate::cli::config::Exports;
 use crate::cli::{Output, ReportConfig};
 use crate::data::Dataset;
+use crate::export::metadata::Metadata;
 use crate::export::Format;
 use crate::figure::{Figure, Input};
 use crate::report;
 
-/// Export files, created before anything runs or is read so that a bad path
+/// Export files, prepared before anything runs or is read so that a bad path
 /// fails fast: one per export format, and one per figure for
-/// `--export-svg DIR` (the directory is created if needed).
+/// `--export-svg DIR` (the directory is created if needed). Each is put in
+/// place only when complete (see [`Export`]).
 pub struct OpenExports {
-    files: Vec<(Format, String, Destination)>,
-    figures: Vec<(Figure, String, Destination)>,
+    files: Vec<(Format, Export)>,
+    figures: Vec<(Figure, Export)>,
+}
+
+/// The paths of every output an [`Output`] asks for, as (option, path), for
+/// [`output::check_paths`]. SVG figures are named by the directory.
+pub fn output_paths(output: &Output) -> Vec<(String, String)> {
+    let mut paths: Vec<(String, String)> = output
+        .exports
+        .all()
+        .into_iter()
+        .map(|(o, p)| (o, p.to_string()))
+        .collect();
+    if let Some(dir) = &output.svg_dir {
+        for figure in Figure::ALL {
+            let path = Path::new(dir).join(format!("{}.svg", figure.name()));
+            paths.push(("--export-svg".into(), path.to_string_lossy().into_owned()));
+        }
+    }
+    paths
 }
 
 impl OpenExports {
@@ -29,11 +49,7 @@ impl OpenExports {
         let mut files = Vec::new();
         for (format, path) in &output.exports.0 {
             let option = format!("--{}", format.option());
-            files.push((
-                *format,
-                format!("{option} {path}"),
-                Destination::create(path, &option)?,
-            ));
+            files.push((*format, Export::create(&option, path)?));
         }
         let mut figures = Vec::new();
         if let Some(dir) = &output.svg_dir {
@@ -45,8 +61,7 @@ impl OpenExports {
             for figure in Figure::ALL {
                 let path = Path::new(dir).join(format!("{}.svg", figure.name()));
                 let path = path.to_string_lossy().into_owned();
-                let dest = Destination::create(&path, "--export-svg")?;
-                figures.push((figure, format!("--export-svg {path}"), dest));
+                figures.push((figure, Export::create("--export-svg", &path)?));
             }
         }
         Ok(OpenExports { files, figures })
@@ -54,8 +69,30 @@ impl OpenExports {
 
     /// Whether an export writes to standard output (reports then go to
     /// standard error).
-    pub fn uses_stdout(exports: &Exports) -> bool {
-        exports.all().iter().any(|(_, p)| *p == "-")
+    pub fn uses_stdout(&self) -> bool {
+        self.files.iter().any(|(_, e)| e.is_stdout())
+    }
+}
+
+/// Write one export completely and put it in place, or say why not.
+fn commit(
+    mut export: Export,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), AppError> {
+    let written = write(export.writer());
+    let what = export.what.clone();
+    let kept = if export.is_stdout() {
+        ""
+    } else {
+        "; the previous file, if any, is unchanged"
+    };
+    match written.and_then(|()| export.commit()) {
+        Ok(()) => Ok(()),
+        // Standard output's reader went away: nothing to keep.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(AppError::failure(format!(
+            "{what}: cannot write: {e}{kept}"
+        ))),
     }
 }
 
@@ -66,36 +103,34 @@ impl OpenExports {
 pub fn finish(
     dataset: &Dataset,
     output: &Output,
-    out: &mut dyn Write,
+    out: &mut ReportStream,
     exports: OpenExports,
     baseline: Option<&Baseline>,
+    metadata: &Metadata,
 ) -> Result<i32, AppError> {
     if dataset.is_empty() {
         return Ok(exit::OK);
     }
+    let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
     let analysis = Analysis::new(dataset, output.ranking.clone())
         .map_err(|e| AppError::failure(e.to_string()))?;
     report::render(&analysis, &output.selection, out)
         .and_then(|()| out.flush())
-        .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;
-    for (format, what, mut dest) in exports.files {
-        format
-            .write(&analysis, &mut dest)
-            .and_then(|()| dest.flush())
-            .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
+        .map_err(write_err)?;
+    for (format, export) in exports.files {
+        commit(export, |w| format.write_with(&analysis, metadata, w))?;
     }
     let input = (!exports.figures.is_empty()).then(|| Input::new(&analysis));
-    for (f, what, mut dest) in exports.figures {
+    for (f, export) in exports.figures {
         let Some(input) = &input else { break };
-        f.write(input, &mut dest)
-            .and_then(|()| dest.flush())
-            .map_err(|e| AppError::failure(format!("{what}: cannot write: {e}")))?;
+        commit(export, |w| f.write(input, w))?;
     }
     let status = match baseline {
         Some(b) => {
-            writeln!(out)
-                .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;
-            b.check(dataset, &output.ranking, out)?
+            writeln!(out).map_err(write_err)?;
+            let status = b.check(dataset, &output.ranking, out)?;
+            out.flush().map_err(write_err)?;
+            status
         }
         None => exit::OK,
     };
@@ -106,15 +141,28 @@ pub fn finish(
 }
 
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
-pub fn report_files(rc: &ReportConfig) -> Result<i32, AppError> {
+pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, AppError> {
+    let mut inputs: Vec<(&str, &str)> = rc.files.iter().map(|f| ("", f.as_str())).collect();
+    if let Some(gate) = &rc.output.gate {
+        inputs.push(("--baseline", gate.baseline.as_str()));
+    }
+    let outputs = output_paths(&rc.output);
+    let outputs: Vec<(&str, &str)> = outputs
+        .iter()
+        .map(|(o, p)| (o.as_str(), p.as_str()))
+        .collect();
+    output::check_paths(&inputs, &outputs)?;
     let exports = OpenExports::open(&rc.output)?;
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
-    if OpenExports::uses_stdout(&rc.output.exports) {
-        let out = &mut std::io::stderr().lock();
-        finish(&dataset, &rc.output, out, exports, baseline.as_ref())
-    } else {
-        let out = &mut std::io::stdout().lock();
-        finish(&dataset, &rc.output, out, exports, baseline.as_ref())
-    }
+    let mut out = ReportStream::new(exports.uses_stdout());
+    let metadata = provenance::for_report(command_line);
+    finish(
+        &dataset,
+        &rc.output,
+        &mut out,
+        exports,
+        baseline.as_ref(),
+        &metadata,
+    )
 }

@@ -1,25 +1,24 @@
 //! `bestguess` running an experiment: launcher, outputs, preflight checks,
 //! signal handling, the runner, then the reports.
 
-use std::io::Write;
-
 use super::baseline::Baseline;
-use super::output::Destination;
+use super::output::{self, RawOutput, ReportStream};
 use super::progress::{self, Progress};
+use super::provenance;
 use super::report::{self, OpenExports};
-use super::AppError;
+use super::{exit, AppError};
 use crate::cli::RunConfig;
-use crate::data::{Dataset, RawCsvWriter, RunRecord};
+use crate::data::{Catalogue, DatasetBuilder, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
 use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
 use crate::measure::{counters, resolve, sys};
 
-/// Stores every run in memory and, with `-o`, writes it to the raw CSV
-/// (flushed per row); shows progress if asked to.
+/// Stores every run in memory (in the dataset's columns) and, with `-o`,
+/// writes it to the raw CSV (flushed per row); shows progress if asked to.
 struct Sink {
-    raw: Option<RawCsvWriter<Destination>>,
-    records: Vec<RunRecord>,
+    raw: Option<RawOutput>,
+    runs: DatasetBuilder,
     progress: Option<Progress>,
 }
 
@@ -32,7 +31,7 @@ impl RunSink for Sink {
             Some(w) => w.write_run(&run),
             None => Ok(()),
         };
-        self.records.push(run);
+        self.runs.push(&run);
         written
     }
 }
@@ -49,13 +48,17 @@ pub fn limits() -> Result<String, AppError> {
         .map_err(|e| AppError::failure(e.to_string()))?;
     Ok(format!(
         "Limits:\n\
-         \x20 Commands, runs, warmups, words per command, command length: no compiled-in limits\n\
+         \x20 Commands, words per command, command length: no compiled-in limits\n\
          \x20 (memory is the only limit; every run is kept).\n\
+         \x20 Runs and warmups per command (-r, -w): at most {}; parameter\n\
+         \x20 combinations (-P, -L): at most {}.\n\
          \x20 Max RSS floor: {floor} bytes ({:.2} MB), the peak RSS of the static C launcher that\n\
          \x20 spawns the commands; no command's max RSS can be reported below it.\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
          \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}",
+        crate::cli::config::MAX_RUNS,
+        crate::experiment::params::MAX_VALUES,
         floor as f64 / (1024.0 * 1024.0),
         probe_counters(&mut launcher)
     ))
@@ -78,22 +81,42 @@ fn probe_counters(launcher: &mut Launcher) -> String {
     }
 }
 
-pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
+pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> {
+    // No output may overwrite an input or another output (usage error,
+    // before anything starts).
+    let mut inputs: Vec<(&str, &str)> = rc
+        .command_files
+        .iter()
+        .map(|f| ("-f", f.as_str()))
+        .collect();
+    if let Some(gate) = &rc.output.gate {
+        inputs.push(("--baseline", gate.baseline.as_str()));
+    }
+    let mut outputs: Vec<(String, String)> = rc
+        .raw_output
+        .iter()
+        .map(|p| ("-o".to_string(), p.clone()))
+        .collect();
+    outputs.extend(report::output_paths(&rc.output));
+    let outputs: Vec<(&str, &str)> = outputs
+        .iter()
+        .map(|(o, p)| (o.as_str(), p.as_str()))
+        .collect();
+    output::check_paths(&inputs, &outputs)?;
     // The launcher comes first, before this process holds any data.
     let mut launcher = start_launcher()?;
-    let raw = match rc.raw_output.as_deref() {
-        Some(path) => {
-            let dest = Destination::create(path, "-o")?;
-            Some(
-                RawCsvWriter::new(dest)
-                    .map_err(|e| AppError::failure(format!("-o {path}: cannot write: {e}")))?,
-            )
-        }
-        None => None,
-    };
-    let exports = OpenExports::open(&rc.output)?;
+    // The metrics every run records: the raw CSV's columns and the dataset's.
+    let catalogue = Catalogue::new();
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
+    // Nothing is created or truncated before the commands are known to be
+    // startable: a refused command must not cost the user an old raw file.
     preflight(&rc)?;
+    let exports = OpenExports::open(&rc.output)?;
+    let raw = rc
+        .raw_output
+        .as_deref()
+        .map(|path| RawOutput::create(path, &catalogue))
+        .transpose()?;
     if rc.plan.order == Order::Random && !rc.seed_given {
         rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
     }
@@ -105,62 +128,62 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     // goes there; notes about the run itself go to standard error, so that
     // the report is byte-identical to what bestreport prints.
     let selection = rc.output.selection;
-    let to_stderr =
-        rc.raw_output.as_deref() == Some("-") || OpenExports::uses_stdout(&rc.output.exports);
-    let mut out: Box<dyn Write> = if to_stderr {
-        Box::new(std::io::stderr())
-    } else {
-        Box::new(std::io::stdout())
-    };
-    let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
+    let mut out = ReportStream::new(rc.raw_output.as_deref() == Some("-") || exports.uses_stdout());
     if !selection.quiet && rc.raw_output.is_none() {
-        writeln!(
-            out,
-            "Use -o <FILE> or --output <FILE> to write raw data to a file.\n"
-        )
-        .map_err(write_err)?;
+        output::note("Use -o <FILE> or --output <FILE> to write raw data to a file.\n");
     }
     // Always, even with -Q: the seed is what reproduces the order (with
     // one command there is no order to reproduce).
     if rc.plan.order == Order::Random && rc.plan.commands.len() > 1 {
-        eprintln!(
-            "Random order, seed {} (repeat with --seed {}).",
+        output::note(&format!(
+            "Random order, seed {} (repeat with --seed {}).\n",
             rc.plan.seed, rc.plan.seed
-        );
+        ));
     }
 
     let show_progress = !selection.quiet && progress::wanted();
     let mut sink = Sink {
         raw,
-        records: Vec::new(),
+        runs: DatasetBuilder::new(catalogue),
         progress: show_progress.then(|| Progress::new(&rc.plan)),
     };
+    let mut metadata = provenance::for_run(&rc, command_line);
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
+    metadata.end_unix_us = Some(sys::realtime_us());
+    // Every result the launcher sent has been taken; closing it now ends
+    // whatever it still runs.
     drop(launcher);
     if let Some(p) = &mut sink.progress {
         p.clear();
     }
-    let dataset = Dataset::from_records(std::mem::take(&mut sink.records));
+    let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
+    let dataset = sink.runs.finish();
+    let baseline = baseline.as_ref();
     match result {
-        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref()),
+        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata),
         Err(Stop::Interrupted(sig)) => {
-            eprintln!(
-                "Interrupted by {}: {} completed runs are kept{}.",
+            output::note(&format!(
+                "Interrupted by {}: {} completed runs are kept{}.\n",
                 sys::signal_name(sig),
-                dataset.run_count(),
-                if rc.raw_output.is_some() {
+                rows_in_file.unwrap_or(dataset.run_count() as u64),
+                if rows_in_file.is_some() {
                     " in the raw data file"
                 } else {
                     ""
                 }
-            );
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())?;
+            ));
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
             Ok(128 + sig)
+        }
+        Err(Stop::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            // The raw data went to a pipe whose reader is gone: stop quietly.
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
+            Ok(exit::OK)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
             Err(AppError::failure(e.to_string()))
         }
     }

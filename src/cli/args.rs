@@ -20,6 +20,20 @@ pub struct CommandArg {
     pub name: Option<String>,
 }
 
+/// A parameter as given: `-P NAME MIN MAX` or `-L NAME VALUES`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamArg {
+    Scan {
+        name: String,
+        min: String,
+        max: String,
+    },
+    List {
+        name: String,
+        values: String,
+    },
+}
+
 /// Report switches, in the order given (later ones override earlier ones, as
 /// in BestGuess 0.7.5: `-Q -R` prints only the ranking).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +68,10 @@ pub struct Args {
     pub order: Option<String>,
     pub seed: Option<String>,
     pub timeout: Option<String>,
+    /// `-P` and `-L`, in the order given.
+    pub parameters: Vec<ParamArg>,
+    /// `--parameter-step-size`.
+    pub step_size: Option<String>,
     pub switches: Vec<ReportSwitch>,
     pub settings: Vec<String>,
     /// `--reference N|NAME` (the last one given).

@@ -3,11 +3,12 @@
 
 use std::time::Duration;
 
-use super::args::{Args, CommandArg, ReportSwitch};
+use super::args::{Args, CommandArg, ParamArg, ReportSwitch};
 use super::generate::Generate;
 use super::settings::Settings;
 use super::{cmdfile, habits, UsageError};
 use crate::analysis::RankingSettings;
+use crate::experiment::params::{self, mentions, Parameter};
 use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
 use crate::export::Format;
 use crate::gate::GateOptions;
@@ -122,6 +123,8 @@ pub struct RunConfig {
     pub raw_output: Option<String>,
     /// `--seed` was given (otherwise the seed is chosen and printed).
     pub seed_given: bool,
+    /// The `-f` command files read (no output may overwrite them).
+    pub command_files: Vec<String>,
     pub output: Output,
     /// One-line warnings for standard error (habits that may not do what
     /// the user meant); the experiment runs as given.
@@ -407,42 +410,78 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
             argv,
         })
     };
-    let n = commands.len();
-    let hooks_for = |given: &[String], option: &str| -> Result<Vec<Option<Hook>>, UsageError> {
-        match given.len() {
-            0 => Ok(vec![None; n]),
-            1 => {
-                let h = to_hook(&given[0], option)?;
-                Ok(vec![Some(h); n])
-            }
-            k if k == n => given.iter().map(|g| to_hook(g, option).map(Some)).collect(),
-            k => Err(UsageError(format!(
-                "{option} given {k} times for {n} commands: give it once (for every command) or once per command"
-            ))),
+    let parameters = parameters(&args)?;
+    for p in &parameters {
+        let used = commands.iter().any(|c| {
+            mentions(&c.text, &p.name) || c.name.as_ref().is_some_and(|n| mentions(n, &p.name))
+        }) || args.hooks.iter().any(|(_, h)| mentions(h, &p.name));
+        if !used {
+            return Err(UsageError(format!(
+                "parameter '{0}' is not used: no command, name or hook contains {{{0}}}",
+                p.name
+            ))
+            .into());
         }
-    };
-    let given = |kind: HookKind| -> Vec<String> {
-        args.hooks
+    }
+    let combos = params::combinations(&parameters);
+    let n = commands.len();
+    let total = n * combos.len();
+    // A hook given once is every command's; given once per command, each
+    // command's (for all its parameter values); or once per command and
+    // combination, in the experiment's order.
+    let hook_texts = |kind: HookKind| -> Result<Vec<Option<&str>>, UsageError> {
+        let given: Vec<&str> = args
+            .hooks
             .iter()
             .filter(|(k, _)| *k == kind)
-            .map(|(_, text)| text.clone())
+            .map(|(_, text)| text.as_str())
+            .collect();
+        let k = given.len();
+        params::expansion(n, &combos)
+            .enumerate()
+            .map(|(j, (i, _))| match k {
+                0 => Ok(None),
+                1 => Ok(Some(given[0])),
+                _ if k == n => Ok(Some(given[i])),
+                _ if k == total => Ok(Some(given[j])),
+                _ => Err(UsageError(if total == n {
+                    format!(
+                        "{} given {k} times for {n} commands: give it once (for every command) or once per command",
+                        kind.option()
+                    )
+                } else {
+                    format!(
+                        "{} given {k} times for {n} commands and {} parameter combinations: give it once (for every command), once per command ({n}) or once per command and combination ({total})",
+                        kind.option(),
+                        combos.len()
+                    )
+                })),
+            })
             .collect()
     };
-    let prepare = hooks_for(&given(HookKind::Prepare), HookKind::Prepare.option())?;
-    let setup = hooks_for(&given(HookKind::Setup), HookKind::Setup.option())?;
-    let conclude = hooks_for(&given(HookKind::Conclude), HookKind::Conclude.option())?;
-    let cleanup = hooks_for(&given(HookKind::Cleanup), HookKind::Cleanup.option())?;
-    let mut plans = Vec::with_capacity(n);
-    for (i, c) in commands.into_iter().enumerate() {
+    let hooks: Vec<Vec<Option<&str>>> = HookKind::ALL
+        .iter()
+        .map(|&kind| hook_texts(kind))
+        .collect::<Result<_, _>>()?;
+    let mut plans = Vec::with_capacity(total);
+    for (j, (i, binding)) in params::expansion(n, &combos).enumerate() {
+        let c = &commands[i];
+        let text = params::substitute(&c.text, binding);
+        let hook = |k: usize| -> Result<Option<Hook>, UsageError> {
+            hooks[k][j]
+                .map(|h| to_hook(&params::substitute(h, binding), HookKind::ALL[k].option()))
+                .transpose()
+        };
         plans.push(CommandPlan {
-            command: to_hook(&c.text, &format!("command {} ({})", i + 1, quoted(&c.text)))?,
-            name: c.name,
+            command: to_hook(&text, &format!("command {} ({})", j + 1, quoted(&text)))?,
+            name: c.name.as_ref().map(|n| params::substitute(n, binding)),
             hooks: Hooks {
-                prepare: prepare[i].clone(),
-                setup: setup[i].clone(),
-                conclude: conclude[i].clone(),
-                cleanup: cleanup[i].clone(),
+                prepare: hook(0)?,
+                setup: hook(1)?,
+                conclude: hook(2)?,
+                cleanup: hook(3)?,
             },
+            parameters: binding.clone(),
         });
     }
     Ok(RunConfig {
@@ -459,9 +498,60 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         },
         raw_output: args.output,
         seed_given: seed.is_some(),
+        command_files: args.files.clone(),
         output,
         warnings,
     })
+}
+
+/// The parameters of `-P` and `-L`, in the order given, checked.
+fn parameters(args: &Args) -> Result<Vec<Parameter>, UsageError> {
+    let scans = args
+        .parameters
+        .iter()
+        .filter(|p| matches!(p, ParamArg::Scan { .. }))
+        .count();
+    if args.step_size.is_some() && scans == 0 {
+        return Err(UsageError(
+            "--parameter-step-size needs a scan: give -P/--parameter-scan NAME MIN MAX".into(),
+        ));
+    }
+    let mut out: Vec<Parameter> = Vec::new();
+    for p in &args.parameters {
+        let (option, name) = match p {
+            ParamArg::Scan { name, .. } => ("-P/--parameter-scan", name),
+            ParamArg::List { name, .. } => ("-L/--parameter-list", name),
+        };
+        if name.is_empty() || name.contains(['{', '}']) || name.contains(char::is_whitespace) {
+            return Err(UsageError(format!(
+                "{option}: parameter name '{name}' must be a word without braces or blanks (it is written {{NAME}} in commands)"
+            )));
+        }
+        if out.iter().any(|q| q.name == *name) {
+            return Err(UsageError(format!(
+                "parameter '{name}' is given twice: give each parameter once"
+            )));
+        }
+        out.push(match p {
+            ParamArg::Scan { name, min, max } => {
+                Parameter::scan(name, min, max, args.step_size.as_deref()).map_err(|e| {
+                    let step = match &args.step_size {
+                        Some(s) => format!(" --parameter-step-size {s}"),
+                        None => String::new(),
+                    };
+                    UsageError(format!("-P {name} {min} {max}{step}: {e}"))
+                })?
+            }
+            ParamArg::List { name, values } => Parameter::list(name, values),
+        });
+    }
+    match params::count(&out) {
+        Some(c) if c <= params::MAX_VALUES => Ok(out),
+        _ => Err(UsageError(format!(
+            "the parameters give more than {} combinations: use fewer values",
+            params::MAX_VALUES
+        ))),
+    }
 }
 
 /// A command's text in a message: quoted, control characters escaped so
@@ -541,6 +631,156 @@ mod tests {
         );
         let r = run(&["echo 'a b'"]);
         assert_eq!(r.plan.commands[0].command.argv, ["echo", "a b"]);
+    }
+
+    fn texts(r: &RunConfig) -> Vec<(&str, Option<&str>)> {
+        r.plan
+            .commands
+            .iter()
+            .map(|c| (c.command.text.as_str(), c.name.as_deref()))
+            .collect()
+    }
+
+    #[test]
+    fn a_scan_expands_commands_names_and_hooks_in_hyperfines_order() {
+        let r = run(&[
+            "-P",
+            "t",
+            "1",
+            "3",
+            "make -j {t}",
+            "-n",
+            "make {t}",
+            "true {t}",
+            "--prepare",
+            "echo prep {t}",
+        ]);
+        assert_eq!(
+            texts(&r),
+            [
+                ("make -j 1", Some("make 1")),
+                ("true 1", None),
+                ("make -j 2", Some("make 2")),
+                ("true 2", None),
+                ("make -j 3", Some("make 3")),
+                ("true 3", None),
+            ]
+        );
+        let prep: Vec<&str> = r
+            .plan
+            .commands
+            .iter()
+            .map(|c| c.hooks.prepare.as_ref().unwrap().text.as_str())
+            .collect();
+        assert_eq!(prep[..3], ["echo prep 1", "echo prep 1", "echo prep 2"]);
+        assert_eq!(
+            r.plan.commands[2].hooks.prepare.as_ref().unwrap().argv,
+            ["echo", "prep", "2"]
+        );
+        assert_eq!(r.plan.commands[5].parameters, [("t".into(), "3".into())]);
+    }
+
+    #[test]
+    fn steps_lists_and_the_cross_product() {
+        let r = run(&[
+            "-P",
+            "d",
+            "0.3",
+            "0.7",
+            "--parameter-step-size",
+            "0.2",
+            "sleep {d}",
+        ]);
+        let t: Vec<_> = texts(&r).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(t, ["sleep 0.3", "sleep 0.5", "sleep 0.7"]);
+        let r = run(&[
+            "-L",
+            "cc",
+            "gcc,clang",
+            "-L",
+            "o",
+            "-O0,-O2",
+            "{cc} {o} x.c",
+        ]);
+        let t: Vec<_> = texts(&r).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(
+            t,
+            [
+                "gcc -O0 x.c",
+                "clang -O0 x.c",
+                "gcc -O2 x.c",
+                "clang -O2 x.c"
+            ]
+        );
+        assert_eq!(
+            r.plan.commands[1].parameters,
+            [("cc".into(), "clang".into()), ("o".into(), "-O0".into())]
+        );
+        // A scan and a list combine too.
+        let r = run(&["-P", "n", "1", "2", "-L", "w", "a,b", "echo {n}{w}"]);
+        let t: Vec<_> = texts(&r).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(t, ["echo 1a", "echo 2a", "echo 1b", "echo 2b"]);
+    }
+
+    #[test]
+    fn hooks_per_command_or_per_combination() {
+        let r = run(&[
+            "-L", "x", "a,b", "--setup", "s1 {x}", "--setup", "s2 {x}", "c1 {x}", "c2",
+        ]);
+        let setups: Vec<&str> = r
+            .plan
+            .commands
+            .iter()
+            .map(|c| c.hooks.setup.as_ref().unwrap().text.as_str())
+            .collect();
+        assert_eq!(setups, ["s1 a", "s2 a", "s1 b", "s2 b"]);
+        let r = run(&[
+            "-L",
+            "x",
+            "a,b",
+            "--cleanup",
+            "k1",
+            "--cleanup",
+            "k2",
+            "c {x}",
+        ]);
+        assert_eq!(
+            r.plan.commands[1].hooks.cleanup.as_ref().unwrap().text,
+            "k2"
+        );
+        let e = usage(&[
+            "-L",
+            "x",
+            "a,b",
+            "--cleanup",
+            "k1",
+            "--cleanup",
+            "k2",
+            "--cleanup",
+            "k3",
+            "c {x}",
+        ]);
+        assert!(e.contains("once per command and combination (2)"), "{e}");
+    }
+
+    #[test]
+    fn parameter_mistakes_are_usage_errors() {
+        assert!(usage(&["-P", "n", "1", "3", "true"]).contains("parameter 'n' is not used"));
+        assert!(usage(&["--parameter-step-size", "2", "echo"]).contains("needs a scan"));
+        assert!(usage(&["-P", "n", "3", "1", "e {n}"]).contains("MIN 3 is greater than MAX 1"));
+        assert!(
+            usage(&["-P", "n", "1", "3", "--parameter-step-size", "0", "e {n}"])
+                .contains("the step 0 must be greater than 0")
+        );
+        assert!(usage(&["-P", "n", "1", "x", "e {n}"]).contains("'x' is not a decimal number"));
+        assert!(usage(&["-L", "a", "x", "-P", "a", "1", "2", "e {a}"]).contains("given twice"));
+        assert!(usage(&["-L", "a b", "x", "e {a b}"]).contains("without braces or blanks"));
+        assert!(usage(&["-L", "", "x", "e {}"]).contains("without braces or blanks"));
+        let e = usage(&["-P", "a", "1", "1000", "-P", "b", "1", "1000", "e {a}{b}"]);
+        assert!(e.contains("more than 100000 combinations"), "{e}");
+        // Names and hooks count as uses.
+        run(&["-L", "v", "1,2", "true", "-n", "t{v}"]);
+        run(&["-L", "v", "1,2", "--prepare", "echo {v}", "true"]);
     }
 
     #[test]

@@ -20,7 +20,7 @@
 
 use std::sync::OnceLock;
 
-use super::args::{name_last, Args, ReportSwitch};
+use super::args::{name_last, Args, ParamArg, ReportSwitch};
 use super::generate::Generate;
 use super::UsageError;
 use crate::experiment::HookKind;
@@ -320,6 +320,37 @@ fn build() -> Vec<Flag> {
             "Kill a run (and what it started) after SECONDS; it counts as failed",
             |a, v| a.timeout = Some(v),
         ),
+        Flag::with_values(
+            "parameter-scan",
+            &["NAME", "MIN", "MAX"],
+            Run,
+            "Run each command for NAME = MIN, MIN+1 … MAX, replacing {NAME} in commands, names and hooks",
+            |a, v| {
+                let [name, min, max] = <[String; 3]>::try_from(v).unwrap_or_default();
+                a.parameters.push(ParamArg::Scan { name, min, max });
+                Ok(())
+            },
+        )
+        .short('P'),
+        Flag::value(
+            "parameter-step-size",
+            "STEP",
+            Run,
+            "Step of every -P scan instead of 1 (decimals allowed: -P t 0.1 0.5 --parameter-step-size 0.2)",
+            |a, v| a.step_size = Some(v),
+        ),
+        Flag::with_values(
+            "parameter-list",
+            &["NAME", "VALUES"],
+            Run,
+            "Run each command for each value of NAME in the comma-separated VALUES; several -P/-L give every combination",
+            |a, v| {
+                let [name, values] = <[String; 2]>::try_from(v).unwrap_or_default();
+                a.parameters.push(ParamArg::List { name, values });
+                Ok(())
+            },
+        )
+        .short('L'),
         report(
             "quiet",
             'Q',

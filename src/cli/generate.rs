@@ -71,10 +71,19 @@ fn ident(program: &str) -> String {
 
 // ---------------------------------------------------------------- man page
 
-/// roff text: backslashes and dashes escaped, no line starting with a
-/// control character.
+/// roff text: backslashes and dashes escaped, anything beyond ASCII as a
+/// `\[uXXXX]` escape (troff reads bytes), no line starting with a control
+/// character.
 fn roff(text: &str) -> String {
-    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => escaped.push_str("\\e"),
+            '-' => escaped.push_str("\\-"),
+            c if c.is_ascii() => escaped.push(c),
+            c => escaped.push_str(&format!("\\[u{:04X}]", c as u32)),
+        }
+    }
     match escaped.chars().next() {
         Some('.' | '\'') => format!("\\&{escaped}"),
         _ => escaped,
@@ -303,6 +312,7 @@ mod tests {
         assert_eq!(roff("-r N"), "\\-r N");
         assert_eq!(roff(".hidden"), "\\&.hidden");
         assert_eq!(roff("a\\b"), "a\\eb");
+        assert_eq!(roff("1 … 3 μs"), "1 \\[u2026] 3 \\[u03BC]s");
     }
 
     #[test]

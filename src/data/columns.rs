@@ -43,21 +43,12 @@ pub const APPENDED_COLUMNS: [&str; 4] = [
 /// Number of fields in a data row written by the C reference.
 pub const REFERENCE_ROW_FIELDS: usize = 13;
 
-/// 0-based positions of the reference columns, named for readability.
+/// 0-based positions of the reference's non-metric columns. The metric
+/// columns' positions are in the catalogue ([`super::metric::BUILTINS`]).
 pub(crate) mod idx {
     pub const COMMAND: usize = 0;
     pub const SHELL: usize = 1;
     pub const NAME: usize = 2;
     pub const BATCH: usize = 3;
     pub const EXIT_CODE: usize = 4;
-    pub const USER: usize = 5;
-    pub const SYSTEM: usize = 6;
-    pub const MAXRSS: usize = 7;
-    pub const MINFLT: usize = 8;
-    pub const MAJFLT: usize = 9;
-    pub const VCSW: usize = 10;
-    pub const ICSW: usize = 11;
-    pub const WALL: usize = 12;
-    pub const TOTAL: usize = 13;
-    pub const TOTAL_CSW: usize = 14;
 }

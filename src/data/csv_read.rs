@@ -8,49 +8,110 @@
 //! Accepted:
 //!
 //! - CRLF line ends, a missing final newline, blank (or all-blank) lines
-//!   anywhere, including before the header.
-//! - The first non-blank row is the header and is skipped whatever it says
-//!   (the reference's brandAB/farmboys/minitab files start with a URL), but
-//!   it must be well-formed CSV.
+//!   anywhere, including before the header, and a leading UTF-8 byte-order
+//!   mark.
+//! - The first non-blank row must be a header: fields 2 to 13 are the
+//!   reference's column names (ASCII case and surrounding blanks aside);
+//!   the first may say anything (the reference's brandAB/farmboys/minitab
+//!   files hold a URL there). Anything else is an error naming that line, so
+//!   a file without a header does not lose its first run to it.
+//! - A header row later in the file (files concatenated) starts a new group
+//!   of commands, as a new file would: the commands after it stay apart
+//!   from those before, even where batch numbers agree. Its columns are
+//!   learned afresh.
 //! - Rows of 13 fields, as the C reference writes them. Their three text
 //!   fields use the reference's backslash escapes, which are undone: `\\`
 //!   is `\`, `\n` `\r` `\t` are LF, CR, TAB, `\x` for any other `x` is `x`,
-//!   and a trailing lone `\` is kept.
+//!   and a trailing lone `\` is kept. Their Max RSS is `ru_maxrss` as the
+//!   reference wrote it: bytes on macOS, KiB on Linux (see [`reference_rss`]).
 //! - Rows of 15 or more fields, as BestGuess writes them: pure RFC 4180,
 //!   backslashes are literal. Columns 14 and 15 (Total time, Total Context
 //!   Switches) may be empty; if not, they must equal the sum they stand for,
 //!   since the record keeps only the parts (no silent correction).
-//! - BestGuess's appended columns (Sequence, Start time, Signal, Timed out)
-//!   are found by their exact header names anywhere after column 15, so
-//!   columns appended by other tools are ignored rather than misread. Empty
-//!   means absent (Timed out: empty means 0).
+//! - Appended columns found by exact header name after column 15:
+//!   BestGuess's run columns (Sequence, Start time, Signal, Timed out), and
+//!   metric columns — any the catalogue knows, and any named
+//!   `NAME (UNIT)` with a unit the catalogue recognises
+//!   ([`super::metric::recognise`]), which are registered. Other columns are
+//!   ignored rather than misread. Empty means absent (Timed out: empty
+//!   means 0).
 //! - Numbers with surrounding spaces or tabs, a leading `+`, and quoted
 //!   numbers. Exit codes may be any 32-bit integer; measurements must be
-//!   non-negative 64-bit integers; signals 1 to 2^31 - 1.
+//!   non-negative 64-bit integers; signals 1 to 2^31 - 1; a metric of no
+//!   known unit any finite number.
 //!
 //! Rejected: rows of fewer than 13 or exactly 14 fields, malformed numbers,
 //! negative measurements, totals that overflow or disagree, broken quoting
 //! (a `"` inside an unquoted field, text after a closing quote, a quote
 //! left open at the end of the file), text that is not UTF-8, an empty file
-//! and a file with a header but no rows. Error lines are physical lines of the file; a
-//! problem with one field is reported at the line where that field starts,
-//! a wrong number of fields at the line where the row starts.
+//! and a file with a header but no rows. Error lines are physical lines of
+//! the file; a problem with one field is reported at the line where that
+//! field starts, a wrong number of fields at the line where the row starts.
+//!
+//! Rows stream into a [`RowSink`] (a [`DatasetBuilder`](super::DatasetBuilder)
+//! in `bestreport`): memory holds one row, not the file.
 
 use std::borrow::Cow;
-use std::io::{BufReader, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::num::IntErrorKind;
 
 use super::columns::{idx, APPENDED_COLUMNS, REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS};
 use super::error::{excerpt, DataError, RowProblem};
+use super::metric::{recognise, Catalogue, Metric, MetricDef, RawColumn, Source, Unit, Value};
 use super::tokenize::{Row, TokenError, Tokenizer};
 use super::RunRecord;
 
-/// Reads one raw data source into its records, in file order.
+/// Where the rows of a raw file go.
+pub trait RowSink {
+    /// The catalogue columns are matched against (and registered in).
+    fn catalogue(&mut self) -> &mut Catalogue;
+    /// A header row after data rows: what follows is a new group of commands.
+    fn new_group(&mut self);
+    /// One data row.
+    fn row(&mut self, run: &RunRecord);
+}
+
+/// Collects records (for [`read_raw_csv`]).
+#[derive(Default)]
+struct Collect {
+    catalogue: Catalogue,
+    records: Vec<RunRecord>,
+}
+
+impl RowSink for Collect {
+    fn catalogue(&mut self) -> &mut Catalogue {
+        &mut self.catalogue
+    }
+    fn new_group(&mut self) {}
+    fn row(&mut self, run: &RunRecord) {
+        self.records.push(run.clone());
+    }
+}
+
+/// Reads one raw data source into its records, in file order (a repeated
+/// header is skipped). Metrics of appended columns are numbered as in a
+/// catalogue that starts with the fixed metrics.
 ///
 /// `file` is the name used in error messages (a path, or `<stdin>`). The
 /// input is read through an internal buffer, so pass it unbuffered.
 pub fn read_raw_csv<R: Read>(input: R, file: &str) -> Result<Vec<RunRecord>, DataError> {
-    let mut tokens = Tokenizer::new(BufReader::with_capacity(64 * 1024, input));
+    let mut sink = Collect::default();
+    read_raw_csv_into(input, file, &mut sink)?;
+    Ok(sink.records)
+}
+
+/// Reads one raw data source, row by row, into `sink`.
+pub fn read_raw_csv_into<R: Read>(
+    input: R,
+    file: &str,
+    sink: &mut impl RowSink,
+) -> Result<(), DataError> {
+    let mut input = BufReader::with_capacity(64 * 1024, input);
+    skip_bom(&mut input).map_err(|cause| DataError::Read {
+        file: file.to_owned(),
+        cause,
+    })?;
+    let mut tokens = Tokenizer::new(input);
     let mut row = Row::default();
     let fail = |e: TokenError, layout: Option<&Layout>| match e {
         TokenError::Io(cause) => DataError::Read {
@@ -83,173 +144,294 @@ pub fn read_raw_csv<R: Read>(input: R, file: &str) -> Result<Vec<RunRecord>, Dat
             Err(e) => return Err(fail(e, None)),
         }
     }
-    let layout = Layout::from_header(&row);
+    if !is_header(&row) {
+        return Err(DataError::NotAHeader {
+            file: file.to_owned(),
+            line: row.line,
+            found: excerpt(row.get(0).unwrap_or_default()),
+        });
+    }
+    let mut layout = Layout::from_header(&row, sink.catalogue());
 
-    let mut records = Vec::new();
+    let mut record = RunRecord::default();
+    let mut rows = 0usize;
     loop {
         match tokens.next_row(&mut row) {
             Ok(true) if row.is_blank() => continue,
+            Ok(true) if is_header(&row) => {
+                sink.new_group();
+                layout = Layout::from_header(&row, sink.catalogue());
+            }
             Ok(true) => {
-                let record = layout.record(&row).map_err(|(field, problem)| {
-                    // A field's own problem is reported where that field
-                    // starts; a missing field where the row starts.
-                    let line = row.field(field).map_or(row.line, |f| f.line);
-                    DataError::Row {
-                        file: file.to_owned(),
-                        line,
-                        column: field + 1,
-                        column_name: layout.column_name(field),
-                        problem,
-                    }
-                })?;
-                records.push(record);
+                layout
+                    .record(&row, &mut record)
+                    .map_err(|(field, problem)| {
+                        // A field's own problem is reported where that field
+                        // starts; a missing field where the row starts.
+                        let line = row.field(field).map_or(row.line, |f| f.line);
+                        DataError::Row {
+                            file: file.to_owned(),
+                            line,
+                            column: field + 1,
+                            column_name: layout.column_name(field),
+                            problem,
+                        }
+                    })?;
+                sink.row(&record);
+                rows += 1;
             }
             Ok(false) => break,
             Err(e) => return Err(fail(e, Some(&layout))),
         }
     }
-    if records.is_empty() {
+    if rows == 0 {
         return Err(DataError::NoDataRows {
             file: file.to_owned(),
         });
     }
-    Ok(records)
+    Ok(())
 }
 
-/// Where BestGuess's appended columns are, learned from the header.
+/// Consumes a leading UTF-8 byte-order mark, if there is one.
+fn skip_bom(input: &mut impl BufRead) -> std::io::Result<()> {
+    const BOM: &[u8] = b"\xef\xbb\xbf";
+    let mut seen = Vec::new();
+    // The buffer may (in theory) deliver the mark in pieces.
+    while seen.len() < BOM.len() {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let take = (BOM.len() - seen.len()).min(buf.len());
+        if buf[..take] != BOM[seen.len()..seen.len() + take] {
+            if seen.is_empty() {
+                return Ok(());
+            }
+            // A partial mark followed by something else cannot be put back
+            // into a BufRead; it is not a mark, and the bytes consumed were
+            // not valid UTF-8 text on their own either.
+            break;
+        }
+        seen.extend_from_slice(&buf[..take]);
+        input.consume(take);
+    }
+    Ok(())
+}
+
+/// Whether `row` is a raw data header: fields 2 to 13 are the reference's
+/// column names, compared without regard to ASCII case or surrounding
+/// blanks. The first field is free.
+fn is_header(row: &Row) -> bool {
+    row.len() >= REFERENCE_ROW_FIELDS
+        && (1..REFERENCE_ROW_FIELDS).all(|i| {
+            let field = row.get(i).unwrap_or_default();
+            let field = std::str::from_utf8(field)
+                .unwrap_or("")
+                .trim_matches([' ', '\t']);
+            field.eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
+        })
+}
+
+/// Where everything is, learned from the header.
 #[derive(Debug, Default)]
 struct Layout {
+    /// The 0-based position and header name of each column read.
+    names: Vec<(usize, Cow<'static, str>)>,
+    /// Stored metrics, their column and description (copied, so the
+    /// catalogue may grow while the file is read).
+    metrics: Vec<(Metric, usize, MetricDef)>,
+    /// Sum columns: position, metric, its parts.
+    sums: Vec<(usize, Metric, Metric, Metric, Cow<'static, str>)>,
     /// 0-based position of each of [`APPENDED_COLUMNS`], if in the header.
-    appended: [Option<usize>; APPENDED_COLUMNS.len()],
+    run_columns: [Option<usize>; APPENDED_COLUMNS.len()],
 }
 
 /// A problem with the 0-based field `.0` of a row.
 type FieldError = (usize, RowProblem);
 
 impl Layout {
-    fn from_header(header: &Row) -> Self {
+    fn from_header(header: &Row, catalogue: &mut Catalogue) -> Self {
         let mut layout = Layout::default();
+        let mut seen = Vec::new();
+        // The reference's columns, by position.
+        for (metric, def) in catalogue.iter() {
+            if let RawColumn::Reference(i) = def.raw {
+                layout.place(i, metric, def);
+            }
+        }
         for i in REFERENCE_COLUMNS.len()..header.len() {
             let Some(name) = header.get(i).and_then(|b| std::str::from_utf8(b).ok()) else {
                 continue;
             };
             let name = name.trim();
+            if seen.iter().any(|s: &String| s == name) {
+                continue; // The first column of a name counts.
+            }
+            seen.push(name.to_owned());
             if let Some(k) = APPENDED_COLUMNS.iter().position(|&c| c == name) {
-                layout.appended[k].get_or_insert(i);
+                layout.run_columns[k] = Some(i);
+                layout.names.push((i, APPENDED_COLUMNS[k].into()));
+                continue;
+            }
+            let known = catalogue.by_column(name).filter(|&m| {
+                let def = catalogue.def(m);
+                def.raw == RawColumn::Appended && def.source == Source::Stored
+            });
+            let metric = known.or_else(|| {
+                let def = recognise(name)?;
+                catalogue.register(def).ok()
+            });
+            if let Some(metric) = metric {
+                layout.place(i, metric, catalogue.def(metric));
             }
         }
         layout
     }
 
-    /// The header name of 0-based column `i`, if it is one of ours.
-    fn column_name(&self, i: usize) -> Option<&'static str> {
-        REFERENCE_COLUMNS.get(i).copied().or_else(|| {
-            self.appended
-                .iter()
-                .position(|&p| p == Some(i))
-                .map(|k| APPENDED_COLUMNS[k])
-        })
+    fn place(&mut self, i: usize, metric: Metric, def: &MetricDef) {
+        self.names.push((i, def.column.clone()));
+        match def.source {
+            Source::Stored => self.metrics.push((metric, i, def.clone())),
+            Source::Sum(a, b) => self.sums.push((i, metric, a, b, def.label.clone())),
+        }
+        self.metrics.sort_by_key(|m| m.1);
+        self.sums.sort_by_key(|s| s.0);
     }
 
-    fn record(&self, row: &Row) -> Result<RunRecord, FieldError> {
+    /// The header name of 0-based column `i`, if BestGuess knows it.
+    fn column_name(&self, i: usize) -> Option<String> {
+        if let Some(name) = REFERENCE_COLUMNS.get(i) {
+            return Some((*name).to_owned());
+        }
+        self.names
+            .iter()
+            .find(|s| s.0 == i)
+            .map(|s| s.1.clone().into_owned())
+    }
+
+    /// Parses `row` into `out` (whose strings and values are reused).
+    fn record(&self, row: &Row, out: &mut RunRecord) -> Result<(), FieldError> {
         let n = row.len();
         if n < REFERENCE_ROW_FIELDS || n == REFERENCE_ROW_FIELDS + 1 {
             return Err((n, RowProblem::FieldCount { found: n }));
         }
         // Exactly 13 fields: written by the C reference, backslash-escaped.
         let reference = n == REFERENCE_ROW_FIELDS;
-        let text = |i| text(row, i, reference);
-        let measurement = |i| int(row, i, 0, i64::MAX as u64).map(|v| v as i64);
 
         // Fields in column order, so the leftmost problem is the one reported.
-        let command = text(idx::COMMAND)?;
-        let shell = text(idx::SHELL)?;
-        let name = text(idx::NAME)?;
-        let batch = int(row, idx::BATCH, 0, u64::MAX)? as u64;
-        let exit_code = int(row, idx::EXIT_CODE, i32::MIN.into(), i32::MAX as u64)? as i32;
-        let user_us = measurement(idx::USER)?;
-        let system_us = measurement(idx::SYSTEM)?;
-        let maxrss_bytes = measurement(idx::MAXRSS)?;
-        let minor_faults = measurement(idx::MINFLT)?;
-        let major_faults = measurement(idx::MAJFLT)?;
-        let voluntary_csw = measurement(idx::VCSW)?;
-        let involuntary_csw = measurement(idx::ICSW)?;
-        let wall_us = measurement(idx::WALL)?;
-        let total_us = user_us.checked_add(system_us).ok_or((
-            idx::SYSTEM,
-            RowProblem::SumOverflow {
-                what: "User time + System time",
-            },
-        ))?;
-        let total_csw = voluntary_csw.checked_add(involuntary_csw).ok_or((
-            idx::ICSW,
-            RowProblem::SumOverflow {
-                what: "Voluntary + Involuntary Context Switches",
-            },
-        ))?;
-        if !reference {
-            check_total(row, idx::TOTAL, total_us, "User time + System time")?;
-            check_total(
-                row,
-                idx::TOTAL_CSW,
-                total_csw,
-                "Voluntary + Involuntary Context Switches",
-            )?;
+        text_into(row, idx::COMMAND, reference, &mut out.command)?;
+        text_into(row, idx::SHELL, reference, &mut out.shell)?;
+        text_into(row, idx::NAME, reference, &mut out.name)?;
+        out.batch = int(row, idx::BATCH, 0, u64::MAX)? as u64;
+        out.exit_code = int(row, idx::EXIT_CODE, i32::MIN.into(), i32::MAX as u64)? as i32;
+        out.metrics.clear();
+        for (metric, i, def) in &self.metrics {
+            let value = if *i >= n {
+                None
+            } else if def.optional {
+                metric_value(row, *i, def)?
+            } else {
+                Some(Value::Int(int(row, *i, 0, i64::MAX as u64)? as i64))
+            };
+            let value = match value {
+                Some(Value::Int(v)) if reference && *metric == Metric::MAXRSS => {
+                    let too_large = RowProblem::SumOverflow {
+                        what: "Max RSS in bytes",
+                    };
+                    Some(Value::Int(reference_rss(v).ok_or((*i, too_large))?))
+                }
+                v => v,
+            };
+            out.metrics.set(*metric, value);
+        }
+        for (i, metric, a, b, label) in &self.sums {
+            let parts = [a, b].map(|&m| out.metrics.get(m));
+            if parts.iter().any(Option::is_none) {
+                continue;
+            }
+            // Report an overflow at the later of the two part columns.
+            let at = self
+                .metrics
+                .iter()
+                .filter(|m| m.0 == *a || m.0 == *b)
+                .map(|m| m.1)
+                .max()
+                .unwrap_or(*i);
+            let sum = out.metrics.get(*metric).ok_or((
+                at,
+                RowProblem::SumOverflow {
+                    what: sum_name(label),
+                },
+            ))?;
+            if !reference && *i < n {
+                check_total(row, *i, sum, sum_name(label))?;
+            }
         }
 
-        let appended = |k: usize| self.appended[k].filter(|&i| i < n);
-        let sequence = match appended(0) {
+        let run_column = |k: usize| self.run_columns[k].filter(|&i| i < n);
+        out.sequence = match run_column(0) {
             Some(i) => opt_int(row, i, 0, u64::MAX)?.map(|v| v as u64),
             None => None,
         };
-        let start_unix_us = match appended(1) {
+        out.start_unix_us = match run_column(1) {
             Some(i) => opt_int(row, i, i64::MIN, i64::MAX as u64)?.map(|v| v as i64),
             None => None,
         };
-        let signal = match appended(2) {
+        out.signal = match run_column(2) {
             Some(i) => opt_int(row, i, 1, i32::MAX as u64)?.map(|v| v as i32),
             None => None,
         };
-        let timed_out = match appended(3) {
+        out.timed_out = match run_column(3) {
             Some(i) => flag(row, i)?,
             None => false,
         };
-
-        Ok(RunRecord {
-            command,
-            shell,
-            name,
-            batch,
-            exit_code,
-            user_us,
-            system_us,
-            maxrss_bytes,
-            minor_faults,
-            major_faults,
-            voluntary_csw,
-            involuntary_csw,
-            wall_us,
-            sequence,
-            start_unix_us,
-            signal,
-            timed_out,
-        })
+        Ok(())
     }
 }
 
-/// Field `i` as text, un-escaping the reference's backslashes if asked.
-fn text(row: &Row, i: usize, reference: bool) -> Result<String, FieldError> {
+/// The wording of a total's parts in messages.
+fn sum_name(label: &str) -> &'static str {
+    match label {
+        "Total CPU time" => "User time + System time",
+        "Context switches" => "Voluntary + Involuntary Context Switches",
+        _ => "the sum of its parts",
+    }
+}
+
+/// Max RSS as the C reference wrote it (`ru_maxrss`, under a "Bytes"
+/// header) converted to bytes.
+///
+/// macOS reports bytes, Linux KiB, and the file does not say which. The
+/// rule is on the value: macOS values are whole pages (multiples of 4096)
+/// and never below 1 MiB for a program that has been exec'd (dyld and
+/// libSystem alone take more), so a value of at least 1 MiB that is a
+/// multiple of 4096 is bytes; anything else is Linux KiB and is multiplied
+/// by 1024. A Linux command above 1 GiB whose KiB value happens to be a
+/// multiple of 4096 (1 in 1024 of them) would be misread as bytes; every
+/// smaller Linux command, and every macOS one, is read right. 0 is 0.
+/// `None` if the bytes would not fit in 63 bits.
+pub fn reference_rss(raw: i64) -> Option<i64> {
+    const MIB: i64 = 1 << 20;
+    if raw >= MIB && raw % 4096 == 0 {
+        Some(raw)
+    } else {
+        raw.checked_mul(1024)
+    }
+}
+
+/// Field `i` as text into `out`, un-escaping the reference's backslashes if
+/// asked.
+fn text_into(row: &Row, i: usize, reference: bool, out: &mut String) -> Result<(), FieldError> {
     let bytes = row.get(i).unwrap_or_default();
     let decoded = if reference {
         unescape_reference(bytes)
     } else {
         Cow::Borrowed(bytes)
     };
-    let text = match decoded {
-        Cow::Borrowed(b) => std::str::from_utf8(b).map(str::to_owned).ok(),
-        Cow::Owned(v) => String::from_utf8(v).ok(),
-    };
-    text.ok_or((i, RowProblem::InvalidUtf8))
+    let text = std::str::from_utf8(&decoded).map_err(|_| (i, RowProblem::InvalidUtf8))?;
+    out.clear();
+    out.push_str(text);
+    Ok(())
 }
 
 /// Undoes the C reference's escaping of text fields (see the module docs).
@@ -273,6 +455,39 @@ pub(crate) fn unescape_reference(bytes: &[u8]) -> Cow<'_, [u8]> {
         });
     }
     Cow::Owned(out)
+}
+
+/// An optional metric's field: blank is absent; an integer for integer
+/// metrics (non-negative unless the unit is [`Unit::Number`]), else any
+/// finite number.
+fn metric_value(row: &Row, i: usize, def: &MetricDef) -> Result<Option<Value>, FieldError> {
+    if def.integer || def.unit != Unit::Number {
+        let min = if def.unit == Unit::Number {
+            i64::MIN
+        } else {
+            0
+        };
+        return Ok(opt_int(row, i, min, i64::MAX as u64)?.map(|v| Value::Int(v as i64)));
+    }
+    let bytes = row.get(i).unwrap_or_default();
+    let text = std::str::from_utf8(bytes)
+        .unwrap_or("\u{fffd}")
+        .trim_matches([' ', '\t']);
+    if text.is_empty() {
+        return Ok(None);
+    }
+    if let Ok(v) = text.trim_start_matches('+').parse::<i64>() {
+        return Ok(Some(Value::Int(v)));
+    }
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(Some(Value::Real(x))),
+        _ => Err((
+            i,
+            RowProblem::NotANumber {
+                found: excerpt(bytes),
+            },
+        )),
+    }
 }
 
 /// Field `i` as an integer within `min..=max`.
@@ -326,7 +541,10 @@ fn opt_int(row: &Row, i: usize, min: i64, max: u64) -> Result<Option<i128>, Fiel
 }
 
 /// A derived total column: blank, or equal to `sum`.
-fn check_total(row: &Row, i: usize, sum: i64, what: &'static str) -> Result<(), FieldError> {
+fn check_total(row: &Row, i: usize, sum: Value, what: &'static str) -> Result<(), FieldError> {
+    let Value::Int(sum) = sum else {
+        return Ok(());
+    };
     match opt_int(row, i, 0, i64::MAX as u64)? {
         Some(found) if found != sum as i128 => Err((
             i,
@@ -390,16 +608,154 @@ mod tests {
             vec![RunRecord {
                 command: "ls -l".into(),
                 batch: 1,
-                user_us: 1483,
-                system_us: 7,
-                maxrss_bytes: 2200,
-                minor_faults: 146,
-                major_faults: 3,
-                voluntary_csw: 1,
-                involuntary_csw: 2,
-                wall_us: 1577,
                 ..RunRecord::default()
-            }]
+            }
+            .with(Metric::USER, 1483)
+            .with(Metric::SYSTEM, 7)
+            // 2200 is no macOS byte count: Linux KiB.
+            .with(Metric::MAXRSS, 2200 * 1024)
+            .with(Metric::MINOR_FAULTS, 146)
+            .with(Metric::MAJOR_FAULTS, 3)
+            .with(Metric::VOLUNTARY_CSW, 1)
+            .with(Metric::INVOLUNTARY_CSW, 2)
+            .with(Metric::WALL, 1577)]
+        );
+    }
+
+    #[test]
+    fn reference_rss_is_bytes_only_when_it_looks_like_macos_bytes() {
+        // macOS: whole pages, at least 1 MiB.
+        assert_eq!(reference_rss(1_818_624), Some(1_818_624));
+        assert_eq!(reference_rss(1 << 20), Some(1 << 20));
+        // Linux KiB: small, or not a multiple of 4096.
+        assert_eq!(reference_rss(2884), Some(2884 * 1024));
+        assert_eq!(reference_rss(1_048_580), Some(1_048_580 * 1024));
+        assert_eq!(reference_rss(4096), Some(4096 * 1024));
+        assert_eq!(reference_rss(0), Some(0));
+        assert_eq!(reference_rss(i64::MAX / 1000), None);
+        // Our own 15-field rows are always bytes.
+        let recs = read(&format!("{HEADER15}c,,,1,0,1,1,2884,0,0,0,0,1,2,0\n")).unwrap();
+        assert_eq!(recs[0].value(Metric::MAXRSS), Some(Value::Int(2884)));
+    }
+
+    #[test]
+    fn a_file_must_start_with_a_header() {
+        let e = read("\n\"ls\",\"\",\"\",1,0,1,1,1,1,1,1,1,1\n").unwrap_err();
+        assert!(matches!(e, DataError::NotAHeader { line: 2, .. }), "{e:?}");
+        assert!(
+            e.to_string()
+                .starts_with("t.csv: line 2 is not a raw data header (it starts with \"ls\")"),
+            "{e}"
+        );
+        assert!(matches!(
+            read("x\n\n"),
+            Err(DataError::NotAHeader { line: 1, .. })
+        ));
+        // The first field is free, the others are the reference's names in
+        // any case (the reference's textbook files).
+        let url = "https://x.org/,Shell,name,batch,Exit code,User time (us),System time (us),\
+            Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,\
+            Involuntary Context Switches,Wall clock (us)\n";
+        assert_eq!(
+            read(&format!("{url}c,,,1,0,1,1,1,1,1,1,1,1\n"))
+                .unwrap()
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_ignored() {
+        let text = format!("\u{feff}{HEADER15}c,,,1,0,1,1,1,1,1,1,1,1\n");
+        assert_eq!(read(&text).unwrap().len(), 1);
+        let quoted = format!("\u{feff}\"Command\"{}", &HEADER15[7..]);
+        assert_eq!(
+            read(&format!("{quoted}c,,,1,0,1,1,1,1,1,1,1,1\n"))
+                .unwrap()
+                .len(),
+            1
+        );
+        // Not a mark but data elsewhere: in a number it is an error.
+        let e = read(&format!("{HEADER15}c,,,\u{feff}1,0,1,1,1,1,1,1,1,1\n")).unwrap_err();
+        assert_eq!(e.position(), Some((2, 4)));
+    }
+
+    /// Counts the groups a sink is told about.
+    #[derive(Default)]
+    struct Groups {
+        catalogue: Catalogue,
+        groups: Vec<Vec<String>>,
+    }
+
+    impl RowSink for Groups {
+        fn catalogue(&mut self) -> &mut Catalogue {
+            &mut self.catalogue
+        }
+        fn new_group(&mut self) {
+            self.groups.push(Vec::new());
+        }
+        fn row(&mut self, run: &RunRecord) {
+            if self.groups.is_empty() {
+                self.groups.push(Vec::new());
+            }
+            self.groups.last_mut().unwrap().push(run.command.clone());
+        }
+    }
+
+    #[test]
+    fn a_header_in_the_middle_starts_a_new_group_with_its_own_columns() {
+        let two = format!(
+            "{HEADER15}a,,,1,0,1,1,1,1,1,1,1,1\n\
+             {},score (number)\n\
+             b,,,1,0,1,1,1,1,1,1,1,1,2,2,2.5\n",
+            HEADER15.trim_end()
+        );
+        let mut sink = Groups::default();
+        read_raw_csv_into(two.as_bytes(), "t.csv", &mut sink).unwrap();
+        assert_eq!(sink.groups, [vec!["a".to_string()], vec!["b".to_string()]]);
+        let score = sink.catalogue.find("score").unwrap();
+        let recs = read(&two).unwrap();
+        assert_eq!(recs.len(), 2, "the second header is no run");
+        assert_eq!(recs[1].value(score), Some(Value::Real(2.5)));
+        assert_eq!(recs[0].value(score), None);
+    }
+
+    #[test]
+    fn metric_columns_are_read_by_their_unit() {
+        let header = format!(
+            "{},Sequence,task-clock (ns),Comment,tokens (number),Other (furlongs)\n",
+            HEADER15.trim_end()
+        );
+        let mut sink = Collect::default();
+        let text = format!(
+            "{header}c,,,1,0,1,1,1,1,1,1,1,1,2,2,1,123456,hello,-1.5e3,x\n\
+             c,,,1,0,1,1,1,1,1,1,1,1,2,2,2,,,,\n\
+             c,,,1,0,1,1,1,1,1,1,1,1,2,2,3\n"
+        );
+        read_raw_csv_into(text.as_bytes(), "t.csv", &mut sink).unwrap();
+        let c = &sink.catalogue;
+        let clock = c.find("task-clock").unwrap();
+        let tokens = c.find("tokens").unwrap();
+        assert_eq!(c.len(), 12, "furlongs and comments are not metrics");
+        let r = &sink.records;
+        assert_eq!(r[0].value(clock), Some(Value::Int(123_456)));
+        assert_eq!(r[0].value(tokens), Some(Value::Real(-1500.0)));
+        for later in &r[1..] {
+            assert_eq!((later.value(clock), later.value(tokens)), (None, None));
+        }
+        let bad = format!("{header}c,,,1,0,1,1,1,1,1,1,1,1,2,2,1,-5\n");
+        let e = read(&bad).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("column 17 (task-clock (ns)): expected a non-negative"),
+            "{e}"
+        );
+        let bad = format!("{header}c,,,1,0,1,1,1,1,1,1,1,1,2,2,1,5,,nan\n");
+        let e = read(&bad).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("column 19 (tokens (number)): expected a number"),
+            "{e}"
         );
     }
 
@@ -434,17 +790,18 @@ mod tests {
     fn numbers_with_spaces_sign_and_quotes() {
         let recs = read(&format!("{HEADER15}c,,, 1 ,\t-2,+3,\"4\",5,6,7,8,9,10 \n")).unwrap();
         let r = &recs[0];
+        assert_eq!((r.batch, r.exit_code), (1, -2));
+        let int = |m| r.metrics.int(m).unwrap();
         assert_eq!(
-            (r.batch, r.exit_code, r.user_us, r.system_us),
-            (1, -2, 3, 4)
+            [Metric::USER, Metric::SYSTEM, Metric::WALL].map(int),
+            [3, 4, 10]
         );
-        assert_eq!(r.wall_us, 10);
     }
 
     #[test]
     fn totals_may_be_blank_but_must_agree() {
         let ok = read(&format!("{HEADER15}c,,,1,0,3,4,0,0,0,1,2,9,,\n")).unwrap();
-        assert_eq!(ok[0].total_us(), 7);
+        assert_eq!(ok[0].metrics.int(Metric::TOTAL), Some(7));
         assert_eq!(
             err_at(&format!("{HEADER15}c,,,1,0,3,4,0,0,0,1,2,9,8,3\n")),
             (
@@ -537,7 +894,9 @@ mod tests {
 
     #[test]
     fn invalid_utf8_in_header_is_tolerated_but_not_in_data() {
-        let mut bytes = b"\xffheader\n".to_vec();
+        // The free first field of the header may be any bytes.
+        let mut bytes = b"\xffCommand".to_vec();
+        bytes.extend_from_slice(&HEADER15.as_bytes()[7..]);
         bytes.extend_from_slice(b"c,,,1,0,1,1,1,1,1,1,1,1\n");
         assert_eq!(read_raw_csv(&bytes[..], "t").unwrap().len(), 1);
         let mut bytes = HEADER15.as_bytes().to_vec();
@@ -568,6 +927,9 @@ mod tests {
         assert!(matches!(read(""), Err(DataError::Empty { .. })));
         assert!(matches!(read("\n\r\n  \n"), Err(DataError::Empty { .. })));
         assert!(matches!(read(HEADER15), Err(DataError::NoDataRows { .. })));
-        assert!(matches!(read("x\n\n\n"), Err(DataError::NoDataRows { .. })));
+        assert!(matches!(
+            read(&format!("\n{HEADER15}\n\n")),
+            Err(DataError::NoDataRows { .. })
+        ));
     }
 }

@@ -24,6 +24,7 @@
 use std::io::{self, Write};
 
 use super::columns::{APPENDED_COLUMNS, REFERENCE_COLUMNS};
+use super::metric::{Catalogue, Metric, MetricDef, RawColumn, Source, Unit, Value};
 use super::RunRecord;
 
 /// Writes raw data rows, flushing each as it is written.
@@ -31,28 +32,51 @@ use super::RunRecord;
 pub struct RawCsvWriter<W: Write> {
     out: W,
     row: Vec<u8>,
+    /// The metric columns after the first five, in column order: the
+    /// reference's ten, then (after BestGuess's run columns) the appended.
+    reference: Vec<(Metric, MetricDef)>,
+    appended: Vec<(Metric, MetricDef)>,
 }
 
 impl<W: Write> RawCsvWriter<W> {
-    /// Writes the header line and flushes it.
-    pub fn new(mut out: W) -> io::Result<Self> {
-        let mut row = Vec::with_capacity(512);
-        write_header(&mut row);
-        out.write_all(&row)?;
-        out.flush()?;
-        Ok(RawCsvWriter { out, row })
+    /// Writes the header line for the metrics of `catalogue` and flushes it.
+    pub fn new(out: W, catalogue: &Catalogue) -> io::Result<Self> {
+        let mut reference: Vec<(Metric, MetricDef)> = Vec::new();
+        let mut appended = Vec::new();
+        for (m, def) in catalogue.iter() {
+            match def.raw {
+                RawColumn::Reference(_) => reference.push((m, def.clone())),
+                RawColumn::Appended => appended.push((m, def.clone())),
+            }
+        }
+        reference.sort_by_key(|(_, d)| match d.raw {
+            RawColumn::Reference(p) => p,
+            RawColumn::Appended => usize::MAX,
+        });
+        let mut w = RawCsvWriter {
+            out,
+            row: Vec::with_capacity(512),
+            reference,
+            appended,
+        };
+        w.write_header();
+        w.out.write_all(&w.row)?;
+        w.out.flush()?;
+        Ok(w)
     }
 
     /// Writes one row for `run` and flushes it.
     ///
-    /// A record the reader would reject (a negative measurement, a signal
-    /// number below 1, or totals too large for 64 bits) is refused with an
-    /// [`io::ErrorKind::InvalidInput`] error and nothing is written, so that
-    /// every file this writer produces can be read back.
+    /// A record the reader would reject (a required metric missing or
+    /// negative, a total too large for 64 bits, a signal number below 1, a
+    /// fraction in an integer metric) is refused with an
+    /// [`io::ErrorKind::InvalidInput`] error and nothing is written, so
+    /// that every file this writer produces can be read back.
     pub fn write_run(&mut self, run: &RunRecord) -> io::Result<()> {
-        check_writable(run).map_err(|why| io::Error::new(io::ErrorKind::InvalidInput, why))?;
+        self.check_writable(run)
+            .map_err(|why| io::Error::new(io::ErrorKind::InvalidInput, why))?;
         self.row.clear();
-        format_row(run, &mut self.row);
+        self.format_row(run);
         self.out.write_all(&self.row)?;
         self.out.flush()
     }
@@ -66,95 +90,115 @@ impl<W: Write> RawCsvWriter<W> {
     pub fn into_inner(self) -> W {
         self.out
     }
-}
 
-/// The header line, newline included.
-pub fn header_line() -> String {
-    let mut v = Vec::new();
-    write_header(&mut v);
-    String::from_utf8(v).expect("column names are ASCII")
-}
-
-fn write_header(buf: &mut Vec<u8>) {
-    let names = REFERENCE_COLUMNS.iter().chain(APPENDED_COLUMNS.iter());
-    for (i, name) in names.enumerate() {
-        if i > 0 {
-            buf.push(b',');
+    fn write_header(&mut self) {
+        let buf = &mut self.row;
+        buf.clear();
+        let fixed = REFERENCE_COLUMNS[..5].iter().copied();
+        let reference = self.reference.iter().map(|(_, d)| d.column.as_ref());
+        let appended = self.appended.iter().map(|(_, d)| d.column.as_ref());
+        let names = fixed
+            .chain(reference)
+            .chain(APPENDED_COLUMNS.iter().copied())
+            .chain(appended);
+        for (i, name) in names.enumerate() {
+            if i > 0 {
+                buf.push(b',');
+            }
+            field(buf, name);
         }
+        buf.push(b'\n');
+    }
+
+    /// Why `run` cannot be written, if it cannot: the reader's checks.
+    fn check_writable(&self, run: &RunRecord) -> Result<(), String> {
+        for (m, def) in self.reference.iter().chain(&self.appended) {
+            match (run.value(*m), def.source) {
+                (None, Source::Sum(..)) if !def.optional && has_parts(run, def) => {
+                    return Err(format!("the {} is too large to record", def.label))
+                }
+                (None, _) if !def.optional && def.source == Source::Stored => {
+                    return Err(format!("the {} was not measured", def.label))
+                }
+                (Some(Value::Int(v)), _) if v < 0 && def.unit != Unit::Number => {
+                    return Err(format!("cannot record a negative {} ({v})", def.label))
+                }
+                (Some(Value::Real(x)), _) if def.integer || !x.is_finite() => {
+                    return Err(format!("cannot record {x} as the {}", def.label))
+                }
+                _ => {}
+            }
+        }
+        if let Some(signal) = run.signal {
+            if signal < 1 {
+                return Err(format!("cannot record signal number {signal}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends one row, newline included. `run` must be writable.
+    fn format_row(&mut self, run: &RunRecord) {
+        let buf = &mut self.row;
+        quoted(buf, &run.command);
+        buf.push(b',');
+        quoted(buf, &run.shell);
+        buf.push(b',');
+        quoted(buf, &run.name);
+        // Writing into a Vec cannot fail.
+        let _ = write!(buf, ",{},{}", run.batch, run.exit_code);
+        for (m, _) in &self.reference {
+            buf.push(b',');
+            if let Some(v) = run.value(*m) {
+                let _ = write!(buf, "{v}");
+            }
+        }
+        buf.push(b',');
+        if let Some(seq) = run.sequence {
+            let _ = write!(buf, "{seq}");
+        }
+        buf.push(b',');
+        if let Some(start) = run.start_unix_us {
+            let _ = write!(buf, "{start}");
+        }
+        buf.push(b',');
+        if let Some(signal) = run.signal {
+            let _ = write!(buf, "{signal}");
+        }
+        buf.push(b',');
+        buf.push(if run.timed_out { b'1' } else { b'0' });
+        for (m, _) in &self.appended {
+            buf.push(b',');
+            if let Some(v) = run.value(*m) {
+                let _ = write!(buf, "{v}");
+            }
+        }
+        buf.push(b'\n');
+    }
+}
+
+/// Whether the parts of a sum are both there (so its absence is overflow).
+fn has_parts(run: &RunRecord, def: &MetricDef) -> bool {
+    match def.source {
+        Source::Sum(a, b) => run.value(a).is_some() && run.value(b).is_some(),
+        Source::Stored => false,
+    }
+}
+
+/// The header line for the fixed metrics, newline included.
+pub fn header_line() -> String {
+    let w = RawCsvWriter::new(Vec::new(), &Catalogue::new()).expect("a Vec takes any write");
+    String::from_utf8(w.into_inner()).expect("column names are UTF-8")
+}
+
+/// A header name: bare unless it needs quoting (a registered metric's name
+/// may hold a comma or a quote).
+fn field(buf: &mut Vec<u8>, name: &str) {
+    if name.contains([',', '"', '\n', '\r']) {
+        quoted(buf, name);
+    } else {
         buf.extend_from_slice(name.as_bytes());
     }
-    buf.push(b'\n');
-}
-
-/// Why `run` cannot be written, if it cannot: the reader's range checks.
-fn check_writable(run: &RunRecord) -> Result<(), String> {
-    let measurements = [
-        ("User time", run.user_us),
-        ("System time", run.system_us),
-        ("Max RSS", run.maxrss_bytes),
-        ("Page Reclaims", run.minor_faults),
-        ("Page Faults", run.major_faults),
-        ("Voluntary Context Switches", run.voluntary_csw),
-        ("Involuntary Context Switches", run.involuntary_csw),
-        ("Wall clock", run.wall_us),
-    ];
-    for (what, value) in measurements {
-        if value < 0 {
-            return Err(format!("cannot record a negative {what} ({value})"));
-        }
-    }
-    if run.user_us.checked_add(run.system_us).is_none() {
-        return Err("user + system time is too large to record".into());
-    }
-    if run.voluntary_csw.checked_add(run.involuntary_csw).is_none() {
-        return Err("the total of context switches is too large to record".into());
-    }
-    if let Some(signal) = run.signal {
-        if signal < 1 {
-            return Err(format!("cannot record signal number {signal}"));
-        }
-    }
-    Ok(())
-}
-
-/// Appends one row, newline included. `run` must pass [`check_writable`].
-fn format_row(run: &RunRecord, buf: &mut Vec<u8>) {
-    quoted(buf, &run.command);
-    buf.push(b',');
-    quoted(buf, &run.shell);
-    buf.push(b',');
-    quoted(buf, &run.name);
-    // Writing into a Vec cannot fail.
-    let _ = write!(
-        buf,
-        ",{},{},{},{},{},{},{},{},{},{},{},{},",
-        run.batch,
-        run.exit_code,
-        run.user_us,
-        run.system_us,
-        run.maxrss_bytes,
-        run.minor_faults,
-        run.major_faults,
-        run.voluntary_csw,
-        run.involuntary_csw,
-        run.wall_us,
-        run.total_us(),
-        run.total_csw(),
-    );
-    if let Some(seq) = run.sequence {
-        let _ = write!(buf, "{seq}");
-    }
-    buf.push(b',');
-    if let Some(start) = run.start_unix_us {
-        let _ = write!(buf, "{start}");
-    }
-    buf.push(b',');
-    if let Some(signal) = run.signal {
-        let _ = write!(buf, "{signal}");
-    }
-    buf.push(b',');
-    buf.push(if run.timed_out { b'1' } else { b'0' });
-    buf.push(b'\n');
 }
 
 /// RFC 4180 text: always quoted, `"` doubled, everything else literal.
@@ -176,27 +220,21 @@ mod tests {
     fn sample() -> RunRecord {
         RunRecord {
             command: "ls -l".into(),
-            shell: String::new(),
-            name: String::new(),
             batch: 1,
-            exit_code: 0,
-            user_us: 1483,
-            system_us: 7,
-            maxrss_bytes: 2200,
-            minor_faults: 146,
-            major_faults: 0,
-            voluntary_csw: 1,
-            involuntary_csw: 2,
-            wall_us: 1577,
-            sequence: None,
-            start_unix_us: None,
-            signal: None,
-            timed_out: false,
+            ..RunRecord::default()
         }
+        .with(Metric::USER, 1483)
+        .with(Metric::SYSTEM, 7)
+        .with(Metric::MAXRSS, 2200)
+        .with(Metric::MINOR_FAULTS, 146)
+        .with(Metric::MAJOR_FAULTS, 0)
+        .with(Metric::VOLUNTARY_CSW, 1)
+        .with(Metric::INVOLUNTARY_CSW, 2)
+        .with(Metric::WALL, 1577)
     }
 
     fn written(runs: &[RunRecord]) -> String {
-        let mut w = RawCsvWriter::new(Vec::new()).unwrap();
+        let mut w = RawCsvWriter::new(Vec::new(), &Catalogue::new()).unwrap();
         for r in runs {
             w.write_run(r).unwrap();
         }
@@ -275,7 +313,7 @@ mod tests {
                 Ok(())
             }
         }
-        let mut w = RawCsvWriter::new(Flushes::default()).unwrap();
+        let mut w = RawCsvWriter::new(Flushes::default(), &Catalogue::new()).unwrap();
         assert_eq!(w.get_ref().flushed, header_line().as_bytes());
         w.write_run(&sample()).unwrap();
         let inner = w.get_ref();
@@ -287,26 +325,25 @@ mod tests {
 
     #[test]
     fn unreadable_records_are_refused_and_not_written() {
-        let mut w = RawCsvWriter::new(Vec::new()).unwrap();
+        let mut w = RawCsvWriter::new(Vec::new(), &Catalogue::new()).unwrap();
+        let mut missing = sample();
+        missing.metrics.set(Metric::MAJOR_FAULTS, None);
+        let mut fraction = sample();
+        fraction.metrics.set(Metric::WALL, Some(Value::Real(2.5)));
         for bad in [
-            RunRecord {
-                wall_us: -1,
-                ..sample()
-            },
-            RunRecord {
-                user_us: i64::MAX,
-                system_us: 1,
-                ..sample()
-            },
-            RunRecord {
-                voluntary_csw: i64::MAX,
-                involuntary_csw: 1,
-                ..sample()
-            },
+            sample().with(Metric::WALL, -1),
+            sample()
+                .with(Metric::USER, i64::MAX)
+                .with(Metric::SYSTEM, 1),
+            sample()
+                .with(Metric::VOLUNTARY_CSW, i64::MAX)
+                .with(Metric::INVOLUNTARY_CSW, 1),
             RunRecord {
                 signal: Some(0),
                 ..sample()
             },
+            missing,
+            fraction,
         ] {
             let e = w.write_run(&bad).unwrap_err();
             assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
@@ -318,11 +355,39 @@ mod tests {
     fn negative_exit_code_and_zero_times_are_fine() {
         let r = RunRecord {
             exit_code: -3,
-            user_us: 0,
-            system_us: 0,
             ..sample()
-        };
+        }
+        .with(Metric::USER, 0)
+        .with(Metric::SYSTEM, 0);
         let out = written(&[r]);
         assert!(out.lines().nth(1).unwrap().contains(",1,-3,0,0,"));
+    }
+
+    #[test]
+    fn registered_metrics_are_appended_columns() {
+        let mut c = Catalogue::new();
+        let clock = c
+            .register(MetricDef::appended("task-clock", Unit::Nanoseconds))
+            .unwrap();
+        let score = c
+            .register(MetricDef::appended("score, final", Unit::Number))
+            .unwrap();
+        let mut w = RawCsvWriter::new(Vec::new(), &c).unwrap();
+        let mut r = sample().with(clock, 1_234_567);
+        r.metrics.set(score, Some(Value::Real(-2.5)));
+        w.write_run(&r).unwrap();
+        w.write_run(&sample()).unwrap();
+        let mut bad = sample();
+        bad.metrics.set(clock, Some(Value::Real(0.5)));
+        assert!(w.write_run(&bad).is_err(), "a count is whole");
+        let out = String::from_utf8(w.into_inner()).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines[0].ends_with(",Timed out,task-clock (ns),\"score, final (number)\""),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].ends_with(",0,1234567,-2.5"), "{}", lines[1]);
+        assert!(lines[2].ends_with(",0,,"), "{}", lines[2]);
     }
 }

@@ -1,103 +1,219 @@
-//! The in-memory dataset: every timed run, grouped by command.
+//! The in-memory dataset: every timed run, grouped by command, by column.
 //!
 //! Both entry points end here: `bestguess` builds a [`Dataset`] from the
-//! records it has just measured ([`Dataset::from_records`]) and `bestreport`
-//! from saved files ([`Dataset::read_files`]); analysis and reports then
-//! share one code path.
+//! records it measures ([`DatasetBuilder::push`], [`Dataset::from_records`])
+//! and `bestreport` from saved files ([`Dataset::read_files`], which streams
+//! rows straight into the builder); analysis and reports then share one
+//! code path.
 //!
-//! Runs are kept whole, as [`RunRecord`]s in execution order, rather than
-//! split into per-metric columns: exports and reports need every field of a
-//! run (exit code, signal, sequence), and nothing is ever dropped. Analysis
-//! asks for a column when it needs one ([`CommandRuns::metric`]), which is
-//! O(n) and cheap next to sorting it. Failed runs are included in every
-//! column, as the reference does with `-i`: no data is discarded behind the
-//! user's back; [`CommandRuns::failed`] counts them.
+//! Storage is columnar: per command, one [`Column`] per metric of the
+//! [`Catalogue`] and per run attribute (exit code, signal, …), each in the
+//! narrowest integer width its values need, and the command's text once
+//! (not once per run). A million runs of a typical command take about 20
+//! bytes each. Failed runs are included in every column, as the reference
+//! does with `-i`: no data is discarded behind the user's back;
+//! [`CommandRuns::failed`] counts them. A value a run lacks is absent in its
+//! column, never zero.
 //!
-//! Grouping is by Batch, not by adjacency (the reference groups maximal runs
-//! of equal batch numbers, so an interleaved order A,B,A,B would become four
-//! commands). Commands appear in the order of their first run.
+//! Grouping: within one source, runs with the same Batch *and* the same
+//! command, shell and name form one command, wherever they are in the file
+//! (the reference groups maximal runs of equal batch numbers, so an
+//! interleaved order A,B,A,B would become four commands; and grouping by
+//! batch alone would merge two different commands that share a batch number,
+//! as in two files concatenated). Commands appear in batch order.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fmt;
 use std::fs::File;
 use std::io;
 
-use super::csv_read::read_raw_csv;
+use super::column::Column;
+use super::csv_read::{read_raw_csv_into, RowSink};
 use super::error::DataError;
+use super::metric::{Catalogue, Metric, Source, Value};
 use super::RunRecord;
 
 /// The display name used for standard input (`-`) in messages.
 pub const STDIN_NAME: &str = "<stdin>";
 
 /// All runs of an experiment (or of several raw files), by command.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Dataset {
-    /// In order of each command's first run.
+    /// The metrics the runs may have (fixed ones, then registered ones).
+    pub catalogue: Catalogue,
+    /// In batch order within each source, sources in order.
     pub commands: Vec<CommandRuns>,
 }
 
-/// The runs of one command: one batch.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The runs of one command.
+#[derive(Clone, Debug, Default)]
 pub struct CommandRuns {
-    /// Command, shell and name of the first run of the batch.
     pub command: String,
     pub shell: String,
     pub name: String,
-    /// The batch number shared by every run below (after any offset applied
-    /// by [`Dataset::from_sources`]).
+    /// The batch number shared by every run (after any offset applied when
+    /// several sources are read).
     pub batch: u64,
-    /// In execution (file) order; never empty when built by this module.
-    pub runs: Vec<RunRecord>,
+    len: usize,
+    exit_code: Column,
+    signal: Column,
+    timed_out: Column,
+    sequence: Column,
+    start_unix_us: Column,
+    /// Indexed by [`Metric`]; derived metrics' columns stay empty.
+    metrics: Vec<Column>,
 }
 
-impl Dataset {
-    /// Groups records from one experiment or one file into commands.
-    ///
-    /// Rows with the same Batch belong to the same command wherever they
-    /// are; command, shell and name come from each batch's first row.
-    /// Commands are in batch order, which is the order they were given to
-    /// `bestguess` whatever order they ran in (with `--order random` the
-    /// first row of the file may belong to any command).
-    pub fn from_records(records: impl IntoIterator<Item = RunRecord>) -> Self {
-        let mut dataset = Dataset::default();
-        dataset.add_source(records, 0);
-        dataset
+/// Builds a [`Dataset`] one run at a time, source by source.
+#[derive(Debug, Default)]
+pub struct DatasetBuilder {
+    dataset: Dataset,
+    /// Index of the current source's first command.
+    source_start: usize,
+    /// Within the current source: batch as recorded -> its commands.
+    by_batch: HashMap<u64, Vec<usize>>,
+    /// The command the previous run went to (runs come in long stretches).
+    last: Option<usize>,
+    /// The largest batch number of the finished sources.
+    largest: Option<u64>,
+    runs: usize,
+}
+
+impl DatasetBuilder {
+    /// An empty dataset whose runs may have the metrics of `catalogue`.
+    pub fn new(catalogue: Catalogue) -> DatasetBuilder {
+        DatasetBuilder {
+            dataset: Dataset {
+                catalogue,
+                commands: Vec::new(),
+            },
+            ..DatasetBuilder::default()
+        }
     }
 
-    /// Groups the records of several sources (display name, records), in
-    /// order, keeping each source's commands apart.
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.dataset.catalogue
+    }
+
+    /// For registering metrics met on the way (a file's appended columns).
+    pub fn catalogue_mut(&mut self) -> &mut Catalogue {
+        &mut self.dataset.catalogue
+    }
+
+    /// Runs pushed so far.
+    pub fn run_count(&self) -> usize {
+        self.runs
+    }
+
+    /// Adds one run to its command (a new one if no earlier run of the
+    /// current source has its batch, command, shell and name).
+    pub fn push(&mut self, run: &RunRecord) {
+        let index = match self.last.filter(|&i| self.dataset.commands[i].is_for(run)) {
+            Some(i) => i,
+            None => self.find_or_add(run),
+        };
+        self.last = Some(index);
+        self.runs += 1;
+        let catalogue = &self.dataset.catalogue;
+        self.dataset.commands[index].push(run, catalogue);
+    }
+
+    fn find_or_add(&mut self, run: &RunRecord) -> usize {
+        let commands = &mut self.dataset.commands;
+        let same = self.by_batch.entry(run.batch).or_default();
+        if let Some(&i) = same.iter().find(|&&i| commands[i].is_for(run)) {
+            return i;
+        }
+        same.push(commands.len());
+        commands.push(CommandRuns {
+            command: run.command.clone(),
+            shell: run.shell.clone(),
+            name: run.name.clone(),
+            batch: run.batch,
+            ..CommandRuns::default()
+        });
+        commands.len() - 1
+    }
+
+    /// Ends the current source: what follows is another file (or a part of
+    /// a file after a repeated header), whose commands stay apart from the
+    /// ones before even where batch numbers and text agree.
     ///
     /// As in the reference, each source's batch numbers are offset by the
     /// largest batch number so far, so the same file given twice yields
     /// each command twice (`raw1.csv raw1.csv`: batches 1, 2, 3, 4). The
-    /// reference offsets by the previous file's *last* batch; the largest
-    /// is used here so interleaved files cannot collide, and a source that
-    /// uses batch 0 is offset one further for the same reason. Grouping is
-    /// by (source, original batch), so it is right even if offsetting would
-    /// overflow (then the number saturates at `u64::MAX`). Each run's
-    /// `batch` field is rewritten to its command's offset batch.
-    ///
-    /// The display names are not stored; they are taken so that the
-    /// signature matches what [`Dataset::read_files`] produces.
-    pub fn from_sources(sources: Vec<(String, Vec<RunRecord>)>) -> Self {
-        let mut dataset = Dataset::default();
-        let mut largest: Option<u64> = None;
-        for (_name, records) in sources {
-            let uses_zero = records.iter().any(|r| r.batch == 0);
-            let offset = match largest {
+    /// reference offsets by the previous file's *last* batch; the largest is
+    /// used here so interleaved files cannot collide, and a source that uses
+    /// batch 0 is offset one further for the same reason. The number
+    /// saturates at `u64::MAX` (grouping does not depend on it).
+    pub fn next_source(&mut self) {
+        let start = self.source_start;
+        let source = &mut self.dataset.commands[start..];
+        if !source.is_empty() {
+            let uses_zero = source.iter().any(|c| c.batch == 0);
+            let offset = match self.largest {
                 None => 0,
                 Some(m) => m.saturating_add(u64::from(uses_zero)),
             };
-            if let Some(m) = dataset.add_source(records, offset) {
-                largest = Some(largest.map_or(m, |l| l.max(m)));
+            for c in source.iter_mut() {
+                c.batch = c.batch.saturating_add(offset);
+                self.largest = Some(self.largest.map_or(c.batch, |l| l.max(c.batch)));
             }
+            // Batch order within the source (stable: commands that share a
+            // batch number keep the order of their first runs).
+            source.sort_by_key(|c| c.batch);
         }
-        dataset
+        self.source_start = self.dataset.commands.len();
+        self.by_batch.clear();
+        self.last = None;
     }
 
-    /// Reads raw data files in order (`-` is standard input, at most once)
-    /// and groups them as [`Dataset::from_sources`] does.
+    /// The dataset, its last source ended.
+    pub fn finish(mut self) -> Dataset {
+        self.next_source();
+        for c in &mut self.dataset.commands {
+            c.shrink_to_fit();
+        }
+        self.dataset
+    }
+}
+
+impl RowSink for DatasetBuilder {
+    fn catalogue(&mut self) -> &mut Catalogue {
+        self.catalogue_mut()
+    }
+
+    fn new_group(&mut self) {
+        self.next_source();
+    }
+
+    fn row(&mut self, run: &RunRecord) {
+        self.push(run);
+    }
+}
+
+impl Dataset {
+    /// Groups records from one experiment or one file into commands, with
+    /// the fixed metrics' catalogue.
+    pub fn from_records(records: impl IntoIterator<Item = RunRecord>) -> Self {
+        Dataset::from_records_with(Catalogue::new(), records)
+    }
+
+    /// [`Dataset::from_records`] with a catalogue that may hold registered
+    /// metrics.
+    pub fn from_records_with(
+        catalogue: Catalogue,
+        records: impl IntoIterator<Item = RunRecord>,
+    ) -> Self {
+        let mut builder = DatasetBuilder::new(catalogue);
+        for r in records {
+            builder.push(&r);
+        }
+        builder.finish()
+    }
+
+    /// Reads raw data files in order (`-` is standard input, at most once);
+    /// each file is a source of its own (see [`DatasetBuilder::next_source`]).
     ///
     /// Stops at the first file that cannot be opened or read; the error
     /// names it. No paths give an empty dataset.
@@ -108,28 +224,28 @@ impl Dataset {
     /// [`Dataset::read_files`] with standard input supplied by the caller.
     fn read_paths(paths: &[String], stdin: impl io::Read) -> Result<Self, DataError> {
         let mut stdin = Some(stdin);
-        let mut sources = Vec::with_capacity(paths.len());
+        let mut builder = DatasetBuilder::new(Catalogue::new());
         for path in paths {
-            let records = if path == "-" {
+            builder.next_source();
+            if path == "-" {
                 let input = stdin.take().ok_or_else(|| DataError::StdinTwice {
                     file: STDIN_NAME.to_owned(),
                 })?;
-                read_raw_csv(input, STDIN_NAME)?
+                read_raw_csv_into(input, STDIN_NAME, &mut builder)?;
             } else {
                 let file = File::open(path).map_err(|cause| DataError::Open {
                     file: path.clone(),
                     cause,
                 })?;
-                read_raw_csv(file, path)?
-            };
-            sources.push((path.clone(), records));
+                read_raw_csv_into(file, path, &mut builder)?;
+            }
         }
-        Ok(Dataset::from_sources(sources))
+        Ok(builder.finish())
     }
 
     /// Total number of runs over all commands.
     pub fn run_count(&self) -> usize {
-        self.commands.iter().map(|c| c.runs.len()).sum()
+        self.commands.iter().map(|c| c.len()).sum()
     }
 
     /// No commands at all.
@@ -137,48 +253,19 @@ impl Dataset {
         self.commands.is_empty()
     }
 
-    /// Adds one source's records with `offset` added to their batch
-    /// numbers; returns the largest resulting batch number, if any.
-    fn add_source(
-        &mut self,
-        records: impl IntoIterator<Item = RunRecord>,
-        offset: u64,
-    ) -> Option<u64> {
-        let first = self.commands.len();
-        // Original batch number -> index into self.commands.
-        let mut by_batch: HashMap<u64, usize> = HashMap::new();
-        let mut largest = None;
-        for mut run in records {
-            let original = run.batch;
-            run.batch = original.saturating_add(offset);
-            largest = Some(largest.map_or(run.batch, |l: u64| l.max(run.batch)));
-            match by_batch.get(&original) {
-                Some(&i) => self.commands[i].runs.push(run),
-                None => {
-                    by_batch.insert(original, self.commands.len());
-                    self.commands.push(CommandRuns {
-                        command: run.command.clone(),
-                        shell: run.shell.clone(),
-                        name: run.name.clone(),
-                        batch: run.batch,
-                        runs: vec![run],
-                    });
-                }
-            }
-        }
-        // The offset is the same for the whole source, so this is the
-        // source's own batch order (stable: equal batches cannot occur).
-        self.commands[first..].sort_by_key(|c| c.batch);
-        largest
+    /// Bytes of heap held by the runs' columns (not the command texts).
+    pub fn heap_bytes(&self) -> usize {
+        self.commands.iter().map(CommandRuns::heap_bytes).sum()
     }
 }
 
 impl CommandRuns {
     /// How the command is shown in reports: its name if it has one (a name
-    /// of only blanks counts as none), else the command string. An empty command (which measures shell
-    /// start-up) is shown as the shell with an empty argument, e.g.
-    /// `/bin/sh -c ""`, which is literally what ran; without a shell (which
-    /// cannot be run, but a file may say so) as `(empty)`.
+    /// of only blanks counts as none), else the command string. An empty
+    /// command (which measures shell start-up) is shown as the shell with an
+    /// empty argument, e.g. `/bin/sh -c ""`, which is literally what ran;
+    /// without a shell (which cannot be run, but a file may say so) as
+    /// `(empty)`.
     pub fn label(&self) -> Cow<'_, str> {
         if !self.name.trim().is_empty() {
             Cow::Borrowed(&self.name)
@@ -191,139 +278,190 @@ impl CommandRuns {
         }
     }
 
-    /// The values of one metric, one per run in execution order, failed
-    /// runs included.
-    ///
-    /// Values are integers in the metric's [`Unit`]; as `f64` they are
-    /// exact up to 2^53 (285 years in microseconds).
+    /// Whether `run` belongs to this command (within one source).
+    fn is_for(&self, run: &RunRecord) -> bool {
+        self.batch == run.batch
+            && self.command == run.command
+            && self.shell == run.shell
+            && self.name == run.name
+    }
+
+    fn push(&mut self, run: &RunRecord, catalogue: &Catalogue) {
+        let n = self.len;
+        if self.metrics.len() < catalogue.index_bound() {
+            self.metrics
+                .resize_with(catalogue.index_bound(), Column::default);
+        }
+        for (metric, def) in catalogue.iter() {
+            if def.source != Source::Stored {
+                continue;
+            }
+            let column = &mut self.metrics[metric.index()];
+            // A metric registered after this command's first runs.
+            while column.len() < n {
+                column.push(None);
+            }
+            column.push(run.metrics.get(metric));
+        }
+        let int = |v: i64| Some(Value::Int(v));
+        self.exit_code.push(int(run.exit_code.into()));
+        self.signal.push(run.signal.and_then(|s| int(s.into())));
+        self.timed_out.push(int(run.timed_out.into()));
+        // Stored bit for bit: every u64 reads back.
+        self.sequence.push(run.sequence.and_then(|s| int(s as i64)));
+        self.start_unix_us.push(run.start_unix_us.and_then(int));
+        self.len += 1;
+    }
+
+    fn shrink_to_fit(&mut self) {
+        let n = self.len;
+        for c in &mut self.metrics {
+            if !c.is_empty() {
+                while c.len() < n {
+                    c.push(None);
+                }
+            }
+            c.shrink_to_fit();
+        }
+        for c in [
+            &mut self.exit_code,
+            &mut self.signal,
+            &mut self.timed_out,
+            &mut self.sequence,
+            &mut self.start_unix_us,
+        ] {
+            c.shrink_to_fit();
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        let runs = [
+            &self.exit_code,
+            &self.signal,
+            &self.timed_out,
+            &self.sequence,
+            &self.start_unix_us,
+        ];
+        runs.iter().map(|c| c.heap_bytes()).sum::<usize>()
+            + self.metrics.iter().map(Column::heap_bytes).sum::<usize>()
+            + self.metrics.capacity() * std::mem::size_of::<Column>()
+    }
+
+    /// The value of `metric` in run `i` (derived metrics computed), if the
+    /// run has it.
+    pub fn value(&self, i: usize, metric: Metric) -> Option<Value> {
+        match metric.builtin().map(|d| d.source) {
+            Some(Source::Sum(a, b)) => match (self.value(i, a)?, self.value(i, b)?) {
+                (Value::Int(x), Value::Int(y)) => x.checked_add(y).map(Value::Int),
+                (x, y) => Some(Value::Real(x.as_f64() + y.as_f64())),
+            },
+            _ => self
+                .metrics
+                .get(metric.index())
+                .filter(|c| c.len() > i)
+                .and_then(|c| c.get(i)),
+        }
+    }
+
+    /// Every run's value of `metric`, in execution order.
+    pub fn values(&self, metric: Metric) -> impl Iterator<Item = Option<Value>> + '_ {
+        (0..self.len).map(move |i| self.value(i, metric))
+    }
+
+    /// The values of `metric` that are present, one per run that has it, in
+    /// execution order, failed runs included. Values are exact as `f64` up
+    /// to 2^53 (285 years in microseconds).
     pub fn metric(&self, metric: Metric) -> Vec<f64> {
-        self.runs.iter().map(|r| metric.value(r) as f64).collect()
+        match metric.builtin().map(|d| d.source) {
+            Some(Source::Sum(..)) => self.values(metric).flatten().map(Value::as_f64).collect(),
+            _ => match self.metrics.get(metric.index()) {
+                Some(c) => c.present_f64(),
+                None => Vec::new(),
+            },
+        }
+    }
+
+    /// Whether any run has a value of `metric`.
+    pub fn has(&self, metric: Metric) -> bool {
+        match metric.builtin().map(|d| d.source) {
+            Some(Source::Sum(..)) => (0..self.len).any(|i| self.value(i, metric).is_some()),
+            _ => self
+                .metrics
+                .get(metric.index())
+                .is_some_and(Column::any_present),
+        }
+    }
+
+    /// Exit status of run `i` (128 + signal for a run ended by a signal).
+    pub fn exit_code(&self, i: usize) -> i32 {
+        self.exit_code
+            .get(i)
+            .and_then(Value::as_int)
+            .map_or(0, |v| v as i32)
+    }
+
+    /// The signal that ended run `i`, if one did.
+    pub fn signal(&self, i: usize) -> Option<i32> {
+        self.signal.get(i).and_then(Value::as_int).map(|v| v as i32)
+    }
+
+    /// Whether run `i` was killed by `--timeout`.
+    pub fn timed_out(&self, i: usize) -> bool {
+        self.timed_out.get(i) == Some(Value::Int(1))
+    }
+
+    /// Run `i`'s position in the experiment's execution order, if recorded.
+    pub fn sequence(&self, i: usize) -> Option<u64> {
+        self.sequence
+            .get(i)
+            .and_then(Value::as_int)
+            .map(|v| v as u64)
+    }
+
+    /// When run `i` started (µs since the Unix epoch), if recorded.
+    pub fn start_unix_us(&self, i: usize) -> Option<i64> {
+        self.start_unix_us.get(i).and_then(Value::as_int)
+    }
+
+    /// Whether run `i` failed (non-zero exit, signal, or time-out).
+    pub fn run_failed(&self, i: usize) -> bool {
+        self.exit_code(i) != 0 || self.signal(i).is_some() || self.timed_out(i)
+    }
+
+    /// Run `i` as a record (its command's text, its batch after any offset).
+    pub fn record(&self, i: usize, catalogue: &Catalogue) -> RunRecord {
+        let mut r = RunRecord {
+            command: self.command.clone(),
+            shell: self.shell.clone(),
+            name: self.name.clone(),
+            batch: self.batch,
+            exit_code: self.exit_code(i),
+            sequence: self.sequence(i),
+            start_unix_us: self.start_unix_us(i),
+            signal: self.signal(i),
+            timed_out: self.timed_out(i),
+            ..RunRecord::default()
+        };
+        for (metric, def) in catalogue.iter() {
+            if def.source == Source::Stored {
+                r.metrics.set(metric, self.value(i, metric));
+            }
+        }
+        r
     }
 
     /// Number of runs that failed (non-zero exit, signal, or time-out).
     pub fn failed(&self) -> usize {
-        self.runs.iter().filter(|r| r.failed()).count()
+        (0..self.len).filter(|&i| self.run_failed(i)).count()
     }
 
     /// Number of runs.
     pub fn len(&self) -> usize {
-        self.runs.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.runs.is_empty()
-    }
-}
-
-/// A measured quantity of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Metric {
-    /// User + system CPU time: the primary metric, used for ranking.
-    Total,
-    User,
-    System,
-    Wall,
-    MaxRss,
-    VoluntaryCsw,
-    InvoluntaryCsw,
-    /// Voluntary + involuntary context switches.
-    TotalCsw,
-}
-
-/// The unit a [`Metric`] is recorded in. Values stay integers in this unit
-/// until they are rendered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Unit {
-    Microseconds,
-    Bytes,
-    Count,
-}
-
-impl Metric {
-    /// Every metric, in the order of the reference's summary CSV.
-    pub const ALL: [Metric; 8] = [
-        Metric::Total,
-        Metric::User,
-        Metric::System,
-        Metric::MaxRss,
-        Metric::VoluntaryCsw,
-        Metric::InvoluntaryCsw,
-        Metric::TotalCsw,
-        Metric::Wall,
-    ];
-
-    /// The label used in terminal reports (the reference's row labels).
-    pub fn label(self) -> &'static str {
-        match self {
-            Metric::Total => "Total CPU time",
-            Metric::User => "User time",
-            Metric::System => "System time",
-            Metric::Wall => "Wall clock",
-            Metric::MaxRss => "Max RSS",
-            Metric::VoluntaryCsw => "Voluntary context switches",
-            Metric::InvoluntaryCsw => "Involuntary context switches",
-            Metric::TotalCsw => "Context switches",
-        }
-    }
-
-    /// The short prefix used in the reference's summary CSV column names
-    /// (e.g. `Vol Ctx Sw` in `Vol Ctx Sw median (ct)`).
-    pub fn short_label(self) -> &'static str {
-        match self {
-            Metric::Total => "Total",
-            Metric::User => "User",
-            Metric::System => "System",
-            Metric::Wall => "Wall",
-            Metric::MaxRss => "Max RSS",
-            Metric::VoluntaryCsw => "Vol Ctx Sw",
-            Metric::InvoluntaryCsw => "Invol Ctx Sw",
-            Metric::TotalCsw => "Total Ctx Sw",
-        }
-    }
-
-    pub fn unit(self) -> Unit {
-        match self {
-            Metric::Total | Metric::User | Metric::System | Metric::Wall => Unit::Microseconds,
-            Metric::MaxRss => Unit::Bytes,
-            Metric::VoluntaryCsw | Metric::InvoluntaryCsw | Metric::TotalCsw => Unit::Count,
-        }
-    }
-
-    /// This metric's value for one run.
-    pub fn value(self, run: &RunRecord) -> i64 {
-        match self {
-            Metric::Total => run.total_us(),
-            Metric::User => run.user_us,
-            Metric::System => run.system_us,
-            Metric::Wall => run.wall_us,
-            Metric::MaxRss => run.maxrss_bytes,
-            Metric::VoluntaryCsw => run.voluntary_csw,
-            Metric::InvoluntaryCsw => run.involuntary_csw,
-            Metric::TotalCsw => run.total_csw(),
-        }
-    }
-}
-
-impl fmt::Display for Metric {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
-
-impl Unit {
-    /// The unit's symbol as used in raw and summary column names.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Unit::Microseconds => "μs",
-            Unit::Bytes => "bytes",
-            Unit::Count => "ct",
-        }
-    }
-}
-
-impl fmt::Display for Unit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.symbol())
+        self.len == 0
     }
 }
 
@@ -335,19 +473,31 @@ mod tests {
         RunRecord {
             command: command.into(),
             batch,
-            user_us,
             ..RunRecord::default()
         }
+        .with(Metric::USER, user_us)
     }
 
     fn shape(d: &Dataset) -> Vec<(String, u64, Vec<i64>)> {
         d.commands
             .iter()
             .map(|c| {
-                let users = c.runs.iter().map(|r| r.user_us).collect();
+                let users = c
+                    .values(Metric::USER)
+                    .map(|v| v.and_then(Value::as_int).unwrap())
+                    .collect();
                 (c.command.clone(), c.batch, users)
             })
             .collect()
+    }
+
+    fn from_sources(sources: Vec<Vec<RunRecord>>) -> Dataset {
+        let mut b = DatasetBuilder::new(Catalogue::new());
+        for records in sources {
+            b.next_source();
+            records.iter().for_each(|r| b.push(r));
+        }
+        b.finish()
     }
 
     #[test]
@@ -366,41 +516,47 @@ mod tests {
     }
 
     #[test]
-    fn group_identity_comes_from_the_first_row() {
-        let mut second = run("changed", 1, 2);
-        second.name = "other".into();
-        let d = Dataset::from_records(vec![run("first", 1, 1), second]);
-        assert_eq!(d.commands.len(), 1);
-        assert_eq!(d.commands[0].command, "first");
-        assert_eq!(d.commands[0].name, "");
-        // The runs themselves are kept as recorded.
-        assert_eq!(d.commands[0].runs[1].command, "changed");
+    fn a_different_command_under_the_same_batch_is_another_command() {
+        let mut named = run("first", 1, 3);
+        named.name = "other".into();
+        let d = Dataset::from_records(vec![
+            run("first", 1, 1),
+            run("changed", 1, 2),
+            named,
+            run("first", 1, 4),
+        ]);
+        assert_eq!(
+            shape(&d),
+            vec![
+                ("first".into(), 1, vec![1, 4]),
+                ("changed".into(), 1, vec![2]),
+                ("first".into(), 1, vec![3]),
+            ]
+        );
+        assert_eq!(d.commands[2].name, "other");
     }
 
     #[test]
     fn sources_are_offset_by_the_largest_batch_so_far() {
         let file = || vec![run("a", 1, 1), run("b", 2, 2)];
-        let d = Dataset::from_sources(vec![("x".into(), file()), ("x".into(), file())]);
+        let d = from_sources(vec![file(), file()]);
         let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
         assert_eq!(batches, [1, 2, 3, 4]);
-        assert!(d
-            .commands
-            .iter()
-            .all(|c| c.runs.iter().all(|r| r.batch == c.batch)));
+        assert_eq!(d.commands[2].record(0, &d.catalogue).batch, 3);
 
         // Interleaved first file ending with batch 1: offset by 2, not 1.
-        let d = Dataset::from_sources(vec![
-            ("x".into(), vec![run("a", 2, 1), run("b", 1, 2)]),
-            ("y".into(), vec![run("c", 1, 3)]),
+        let d = from_sources(vec![
+            vec![run("a", 2, 1), run("b", 1, 2)],
+            vec![run("c", 1, 3)],
         ]);
         assert_eq!(shape(&d)[2], ("c".into(), 3, vec![3]));
     }
 
     #[test]
     fn batch_zero_in_a_later_source_does_not_collide() {
-        let d = Dataset::from_sources(vec![
-            ("x".into(), vec![run("a", 0, 1), run("b", 3, 1)]),
-            ("y".into(), vec![run("c", 0, 1), run("d", 1, 1)]),
+        let d = from_sources(vec![
+            vec![run("a", 0, 1), run("b", 3, 1)],
+            vec![run("c", 0, 1), run("d", 1, 1)],
         ]);
         let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
         assert_eq!(batches, [0, 3, 4, 5]);
@@ -408,12 +564,12 @@ mod tests {
 
     #[test]
     fn huge_batches_saturate_but_still_group_apart() {
-        let d = Dataset::from_sources(vec![
-            ("x".into(), vec![run("a", u64::MAX, 1)]),
-            ("y".into(), vec![run("b", 5, 2), run("c", 6, 3)]),
+        let d = from_sources(vec![
+            vec![run("a", u64::MAX, 1)],
+            vec![run("b", 5, 2), run("c", 6, 3)],
         ]);
         assert_eq!(d.commands.len(), 3);
-        assert_eq!(d.commands[2].runs.len(), 1);
+        assert_eq!(d.commands[2].len(), 1);
     }
 
     #[test]
@@ -434,49 +590,120 @@ mod tests {
         assert_eq!(c.label(), "/bin/sh -c \"\"");
     }
 
-    #[test]
-    fn metrics_and_failures() {
-        let ok = RunRecord {
-            user_us: 10,
-            system_us: 5,
-            wall_us: 20,
-            maxrss_bytes: 4096,
-            voluntary_csw: 2,
-            involuntary_csw: 3,
-            ..run("a", 1, 10)
-        };
-        let failed = RunRecord {
-            exit_code: 1,
-            ..ok.clone()
-        };
-        let killed = RunRecord {
-            signal: Some(9),
-            user_us: 1,
-            ..ok.clone()
-        };
-        let d = Dataset::from_records(vec![ok, failed, killed]);
-        let c = &d.commands[0];
-        assert_eq!(c.metric(Metric::Total), [15.0, 15.0, 6.0]);
-        assert_eq!(c.metric(Metric::User), [10.0, 10.0, 1.0]);
-        assert_eq!(c.metric(Metric::System), [5.0; 3]);
-        assert_eq!(c.metric(Metric::Wall), [20.0; 3]);
-        assert_eq!(c.metric(Metric::MaxRss), [4096.0; 3]);
-        assert_eq!(c.metric(Metric::VoluntaryCsw), [2.0; 3]);
-        assert_eq!(c.metric(Metric::InvoluntaryCsw), [3.0; 3]);
-        assert_eq!(c.metric(Metric::TotalCsw), [5.0; 3]);
-        assert_eq!(c.failed(), 2);
-        assert_eq!(d.run_count(), 3);
+    fn full(user: i64) -> RunRecord {
+        run("a", 1, user)
+            .with(Metric::SYSTEM, 5)
+            .with(Metric::WALL, 20)
+            .with(Metric::MAXRSS, 4096)
+            .with(Metric::MINOR_FAULTS, 7)
+            .with(Metric::MAJOR_FAULTS, 0)
+            .with(Metric::VOLUNTARY_CSW, 2)
+            .with(Metric::INVOLUNTARY_CSW, 3)
     }
 
     #[test]
-    fn metric_labels_and_units() {
-        assert_eq!(Metric::Total.to_string(), "Total CPU time");
-        assert_eq!(Metric::TotalCsw.short_label(), "Total Ctx Sw");
-        assert_eq!(Metric::Wall.unit(), Unit::Microseconds);
-        assert_eq!(Metric::MaxRss.unit().to_string(), "bytes");
-        assert_eq!(Metric::InvoluntaryCsw.unit(), Unit::Count);
-        let distinct: std::collections::HashSet<Metric> = Metric::ALL.into_iter().collect();
-        assert_eq!(distinct.len(), 8);
+    fn metrics_and_failures() {
+        let ok = full(10);
+        let failed = RunRecord {
+            exit_code: 1,
+            ..full(10)
+        };
+        let killed = RunRecord {
+            signal: Some(9),
+            ..full(1)
+        };
+        let d = Dataset::from_records(vec![ok, failed, killed]);
+        let c = &d.commands[0];
+        assert_eq!(c.metric(Metric::TOTAL), [15.0, 15.0, 6.0]);
+        assert_eq!(c.metric(Metric::USER), [10.0, 10.0, 1.0]);
+        assert_eq!(c.metric(Metric::SYSTEM), [5.0; 3]);
+        assert_eq!(c.metric(Metric::WALL), [20.0; 3]);
+        assert_eq!(c.metric(Metric::MAXRSS), [4096.0; 3]);
+        assert_eq!(c.metric(Metric::VOLUNTARY_CSW), [2.0; 3]);
+        assert_eq!(c.metric(Metric::INVOLUNTARY_CSW), [3.0; 3]);
+        assert_eq!(c.metric(Metric::TOTAL_CSW), [5.0; 3]);
+        assert_eq!(c.failed(), 2);
+        assert_eq!(d.run_count(), 3);
+        assert_eq!((c.exit_code(1), c.signal(2)), (1, Some(9)));
+    }
+
+    #[test]
+    fn records_read_back_whole() {
+        let runs = vec![
+            RunRecord {
+                sequence: Some(u64::MAX),
+                start_unix_us: Some(-5),
+                signal: Some(15),
+                timed_out: true,
+                exit_code: 143,
+                ..full(1)
+            },
+            RunRecord {
+                sequence: Some(2),
+                ..full(i64::MAX - 5)
+            },
+        ];
+        let d = Dataset::from_records(runs.clone());
+        let back: Vec<RunRecord> = (0..2)
+            .map(|i| d.commands[0].record(i, &d.catalogue))
+            .collect();
+        assert_eq!(back, runs);
+    }
+
+    #[test]
+    fn absent_values_are_absent_never_zero() {
+        let mut catalogue = Catalogue::new();
+        let custom = catalogue
+            .register(super::super::metric::MetricDef {
+                name: "score".into(),
+                column: "score (num)".into(),
+                raw: super::super::metric::RawColumn::Appended,
+                key: "score".into(),
+                label: "score".into(),
+                row_label: "score".into(),
+                unit: super::super::metric::Unit::Number,
+                integer: false,
+                optional: true,
+                summary_row: true,
+                source: Source::Stored,
+                wire: None,
+            })
+            .unwrap();
+        let mut with = run("a", 1, 1);
+        with.metrics.set(custom, Some(Value::Real(2.5)));
+        let d = Dataset::from_records_with(catalogue, vec![run("a", 1, 1), with, run("b", 2, 1)]);
+        assert_eq!(d.commands[0].metric(custom), [2.5]);
+        assert_eq!(d.commands[0].value(0, custom), None);
+        assert!(d.commands[0].has(custom) && !d.commands[1].has(custom));
+        assert!(d.commands[1].metric(custom).is_empty());
+        // Parts missing: the total is absent too.
+        assert!(!d.commands[0].has(Metric::TOTAL));
+        assert_eq!(d.commands[0].value(0, Metric::WALL), None);
+    }
+
+    #[test]
+    fn a_million_runs_of_a_typical_command_are_small() {
+        let mut b = DatasetBuilder::new(Catalogue::new());
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..100_000u64 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let jitter = (state % 2000) as i64;
+            let r = RunRecord {
+                command: "ls -l".into(),
+                batch: 1,
+                sequence: Some(i + 1),
+                start_unix_us: Some(1_700_000_000_000_000 + 3000 * i as i64),
+                ..full(1000 + jitter)
+            }
+            .with(Metric::WALL, 2000 + jitter)
+            .with(Metric::MAXRSS, 2_000_000 + 4096 * (jitter % 16));
+            b.push(&r);
+        }
+        let d = b.finish();
+        let per_run = d.heap_bytes() as f64 / 100_000.0;
+        assert!(per_run < 20.0, "{per_run} bytes per run");
     }
 
     #[test]
@@ -492,12 +719,15 @@ mod tests {
 
     #[test]
     fn stdin_is_read_once_and_named() {
-        let data = "h\nc,,,1,0,1,1,1,1,1,1,1,1\n";
+        let header = crate::data::csv_write::header_line();
+        let data = format!("{header}c,,,1,0,1,1,1,1,1,1,1,1\n");
+        let data = data.as_str();
         let d = Dataset::read_paths(&["-".to_string()], data.as_bytes()).unwrap();
         assert_eq!(d.run_count(), 1);
         let e = Dataset::read_paths(&["-".to_string(), "-".to_string()], data.as_bytes());
         assert!(matches!(e, Err(DataError::StdinTwice { .. })), "{e:?}");
-        let e = Dataset::read_paths(&["-".to_string()], &b"h\nbad\n"[..]).unwrap_err();
+        let e = Dataset::read_paths(&["-".to_string()], format!("{header}bad\n").as_bytes())
+            .unwrap_err();
         assert!(
             e.to_string().starts_with("<stdin>: line 2, column 2"),
             "{e}"

@@ -42,6 +42,19 @@ pub enum DataError {
     )]
     NoDataRows { file: String },
 
+    /// The first line is not a raw data header.
+    #[error(
+        "{file}: line {line} is not a raw data header (it starts with {}); a raw data file \
+         starts with the line Command,Shell,Name,Batch,… as written by bestguess -o (add \
+         that line if the file lost it)",
+        Quoted(.found)
+    )]
+    NotAHeader {
+        file: String,
+        line: u64,
+        found: String,
+    },
+
     /// `-` (standard input) was given more than once.
     #[error("{file}: standard input can be read only once; give - at most once")]
     StdinTwice { file: String },
@@ -49,7 +62,7 @@ pub enum DataError {
     /// Something wrong at one place in the file.
     #[error(
         "{file}: line {line}, column {column}{}: {problem}",
-        .column_name.map(|n| format!(" ({n})")).unwrap_or_default()
+        .column_name.as_ref().map(|n| format!(" ({n})")).unwrap_or_default()
     )]
     Row {
         file: String,
@@ -58,7 +71,7 @@ pub enum DataError {
         /// Field number, 1-based.
         column: usize,
         /// The column's header name, when it is one BestGuess knows.
-        column_name: Option<&'static str>,
+        column_name: Option<String>,
         problem: RowProblem,
     },
 }
@@ -72,6 +85,7 @@ impl DataError {
             | DataError::Empty { file }
             | DataError::NoDataRows { file }
             | DataError::StdinTwice { file }
+            | DataError::NotAHeader { file, .. }
             | DataError::Row { file, .. } => file,
         }
     }
@@ -80,6 +94,7 @@ impl DataError {
     pub fn position(&self) -> Option<(u64, usize)> {
         match self {
             DataError::Row { line, column, .. } => Some((*line, *column)),
+            DataError::NotAHeader { line, .. } => Some((*line, 1)),
             _ => None,
         }
     }
@@ -110,6 +125,10 @@ pub enum RowProblem {
     /// A number column holds something that is not a decimal integer.
     #[error("expected an integer, found {}; fix or remove that row", Quoted(.found))]
     NotAnInteger { found: String },
+
+    /// A metric column holds something that is not a finite number.
+    #[error("expected a number, found {}; fix or remove that row", Quoted(.found))]
+    NotANumber { found: String },
 
     /// A measurement is negative.
     #[error(
@@ -203,7 +222,7 @@ mod tests {
             file: "data.csv".into(),
             line: 7,
             column: 6,
-            column_name: Some("User time (us)"),
+            column_name: Some("User time (us)".into()),
             problem: RowProblem::NotAnInteger {
                 found: "12x".into(),
             },

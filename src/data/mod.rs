@@ -7,7 +7,8 @@
 //! [`Dataset::read_files`]), including those written by the C reference,
 //! whose 13-field rows and backslash escapes are understood. Both paths end
 //! in a [`Dataset`]: runs grouped into commands by batch, from which
-//! analysis takes per-metric columns ([`CommandRuns::metric`]).
+//! analysis takes per-metric columns ([`CommandRuns::metric`]). Every
+//! per-run metric is described once, in the [`metric`] catalogue.
 //!
 //! The file format is fixed in `docs/DESIGN.md` ("Raw data CSV"); the column
 //! names live in [`columns`]. Reading is lenient about what is unambiguous
@@ -15,16 +16,19 @@
 //! strict about everything else: a [`DataError`] names the file, line and
 //! column and says what to do.
 
+pub mod column;
 pub mod columns;
 pub mod csv_read;
 pub mod csv_write;
 pub mod dataset;
 pub mod error;
+pub mod metric;
 pub mod record;
 mod tokenize;
 
-pub use csv_read::read_raw_csv;
+pub use csv_read::{read_raw_csv, read_raw_csv_into, RowSink};
 pub use csv_write::RawCsvWriter;
-pub use dataset::{CommandRuns, Dataset, Metric, Unit, STDIN_NAME};
+pub use dataset::{CommandRuns, Dataset, DatasetBuilder, STDIN_NAME};
 pub use error::{DataError, RowProblem};
+pub use metric::{Catalogue, Metric, MetricDef, Unit, Value, Values};
 pub use record::RunRecord;

@@ -3,13 +3,15 @@
 //! Times are integer microseconds and memory is bytes, exactly as measured;
 //! conversion to display units happens only when rendering.
 
+use super::metric::{Metric, Value, Values};
+
 /// Everything recorded about one timed run of one command.
 ///
-/// The first thirteen fields are the C reference's columns; `Total time` and
-/// `Total Context Switches` are derived (see [`RunRecord::total_us`] and
-/// [`RunRecord::total_csw`]); the remaining fields are BestGuess's appended
-/// columns and are `None`/defaults when read from a reference file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The measurements are [`Values`], indexed by the metric catalogue
+/// ([`super::metric`]); the other fields say which command ran and how it
+/// ended. BestGuess's appended columns (sequence, start, signal, timed out)
+/// are `None`/defaults when read from a reference file.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunRecord {
     /// The command string as the user gave it.
     pub command: String,
@@ -21,16 +23,6 @@ pub struct RunRecord {
     pub batch: u64,
     /// Exit status; for a run ended by a signal this is 128 + signal number.
     pub exit_code: i32,
-    pub user_us: i64,
-    pub system_us: i64,
-    pub maxrss_bytes: i64,
-    /// Minor page faults ("Page Reclaims").
-    pub minor_faults: i64,
-    /// Major page faults ("Page Faults").
-    pub major_faults: i64,
-    pub voluntary_csw: i64,
-    pub involuntary_csw: i64,
-    pub wall_us: i64,
     /// Global position of the run in execution order (1-based), all commands.
     pub sequence: Option<u64>,
     /// When the run started, microseconds since the Unix epoch.
@@ -39,17 +31,20 @@ pub struct RunRecord {
     pub signal: Option<i32>,
     /// The run was killed because it exceeded `--timeout`.
     pub timed_out: bool,
+    /// What was measured, by metric.
+    pub metrics: Values,
 }
 
 impl RunRecord {
-    /// Total CPU time, user + system: BestGuess's primary metric.
-    pub fn total_us(&self) -> i64 {
-        self.user_us + self.system_us
+    /// The value of `metric` for this run, if it was measured.
+    pub fn value(&self, metric: Metric) -> Option<Value> {
+        self.metrics.get(metric)
     }
 
-    /// Voluntary + involuntary context switches.
-    pub fn total_csw(&self) -> i64 {
-        self.voluntary_csw + self.involuntary_csw
+    /// `self` with `metric` set to the integer `value` (for building records).
+    pub fn with(mut self, metric: Metric, value: i64) -> RunRecord {
+        self.metrics.set(metric, Some(Value::Int(value)));
+        self
     }
 
     /// The run did not end with exit code 0 (signal and timeout included).

@@ -8,6 +8,7 @@
 //! early.
 
 pub mod order;
+pub mod params;
 pub mod plan;
 pub mod runner;
 

@@ -90,6 +90,9 @@ pub struct CommandPlan {
     /// Its `-n` name, if any.
     pub name: Option<String>,
     pub hooks: Hooks,
+    /// The parameter values (`-P`, `-L`) this command was built with, in
+    /// parameter order; empty without parameters.
+    pub parameters: Vec<(String, String)>,
 }
 
 /// Everything the runner needs.

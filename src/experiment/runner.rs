@@ -18,7 +18,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::data::RunRecord;
+use crate::data::{RunRecord, Values};
 use crate::measure::{sys, Batch, ExecError, Executor, Measurement, Outcome, Program, Termination};
 
 use super::{CommandPlan, Hook, HookKind, Order, Plan, SplitMix64};
@@ -323,10 +323,15 @@ fn run_steps(
             timeout: state.plan.timeout,
             stop_on_failure: !state.plan.ignore_failure,
         };
-        let mut stop = None;
-        exec.run_batch(
-            &batch,
-            &mut |k, outcome| match state.handle(chunk[k], outcome) {
+        let mut stop: Option<Stop> = None;
+        exec.run_batch(&batch, &mut |k, outcome| {
+            if stop.is_some() {
+                // Already stopping: a run that completed before the executor
+                // saw the cancel is still a measurement, and is kept.
+                state.keep(chunk[k], outcome);
+                return false;
+            }
+            match state.handle(chunk[k], outcome) {
                 Ok(()) => true,
                 Err(s) => {
                     // After a failure the executor ends the batch by itself (and
@@ -335,8 +340,8 @@ fn run_steps(
                     stop = Some(s);
                     !cancel
                 }
-            },
-        )?;
+            }
+        })?;
         if let Some(s) = stop {
             return Err(s);
         }
@@ -362,9 +367,22 @@ impl State<'_> {
         &self.plan.commands[i]
     }
 
+    /// Record an outcome that arrives after the experiment was told to stop:
+    /// a timed run that finished is kept (a write error is already being
+    /// reported, so a second one is dropped).
+    fn keep(&mut self, step: ScheduledStep, outcome: Outcome) {
+        if let (Kind::Run, Outcome::Finished(mut m)) = (step.kind, outcome) {
+            self.sequence += 1;
+            self.done[step.cmd] += 1;
+            let metrics = std::mem::take(&mut m.metrics);
+            let record = self.record(step.cmd, &m, metrics);
+            let _ = self.sink.record(record);
+        }
+    }
+
     /// Take one outcome: record a timed run, then decide whether to go on.
     fn handle(&mut self, step: ScheduledStep, outcome: Outcome) -> Result<(), Stop> {
-        let m = match outcome {
+        let mut m = match outcome {
             Outcome::Finished(m) => m,
             Outcome::Cancelled => {
                 return Err(Stop::Interrupted(
@@ -377,7 +395,8 @@ impl State<'_> {
             Kind::Run => {
                 self.sequence += 1;
                 self.done[i] += 1;
-                let record = self.record(i, &m);
+                let metrics = std::mem::take(&mut m.metrics);
+                let record = self.record(i, &m, metrics);
                 self.sink.record(record).map_err(Stop::Sink)?;
                 (
                     Step::Run {
@@ -431,7 +450,8 @@ impl State<'_> {
         })))
     }
 
-    fn record(&self, i: usize, m: &Measurement) -> RunRecord {
+    /// The record of a timed run; the measured `metrics` move into it.
+    fn record(&self, i: usize, m: &Measurement, metrics: Values) -> RunRecord {
         let c = self.command(i);
         RunRecord {
             command: c.command.text.clone(),
@@ -439,14 +459,6 @@ impl State<'_> {
             name: c.name.clone().unwrap_or_default(),
             batch: i as u64 + 1,
             exit_code: m.exit_code(),
-            user_us: m.user_us,
-            system_us: m.system_us,
-            maxrss_bytes: m.maxrss_bytes,
-            minor_faults: m.minor_faults,
-            major_faults: m.major_faults,
-            voluntary_csw: m.voluntary_csw,
-            involuntary_csw: m.involuntary_csw,
-            wall_us: m.wall_us,
             sequence: Some(self.sequence),
             start_unix_us: Some(m.start_unix_us),
             signal: match m.termination {
@@ -454,6 +466,7 @@ impl State<'_> {
                 Termination::Exited(_) => None,
             },
             timed_out: m.timed_out,
+            metrics,
         }
     }
 }
@@ -461,6 +474,7 @@ impl State<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::Metric;
     use crate::experiment::{Hook, Hooks};
     use std::cell::Cell;
 
@@ -531,16 +545,17 @@ mod tests {
     fn measurement(t: Termination) -> Measurement {
         Measurement {
             start_unix_us: 1,
-            wall_us: 10,
-            user_us: 3,
-            system_us: 4,
-            maxrss_bytes: 4096,
-            minor_faults: 1,
-            major_faults: 0,
-            voluntary_csw: 1,
-            involuntary_csw: 2,
             termination: t,
             timed_out: false,
+            metrics: Values::new()
+                .with(Metric::WALL, 10)
+                .with(Metric::USER, 3)
+                .with(Metric::SYSTEM, 4)
+                .with(Metric::MAXRSS, 4096)
+                .with(Metric::MINOR_FAULTS, 1)
+                .with(Metric::MAJOR_FAULTS, 0)
+                .with(Metric::VOLUNTARY_CSW, 1)
+                .with(Metric::INVOLUNTARY_CSW, 2),
             extras: None,
         }
     }
@@ -560,6 +575,7 @@ mod tests {
                     command: hook(c),
                     name: None,
                     hooks: Hooks::default(),
+                    parameters: Vec::new(),
                 })
                 .collect(),
             shell: String::new(),
@@ -839,10 +855,11 @@ mod tests {
             (r.command.as_str(), r.name.as_str(), r.shell.as_str()),
             ("A", "alpha", "/bin/sh -c")
         );
+        let int = |m| r.metrics.int(m).unwrap();
         assert_eq!(
-            (r.user_us, r.system_us, r.wall_us, r.maxrss_bytes),
-            (3, 4, 10, 4096)
+            [Metric::USER, Metric::SYSTEM, Metric::WALL, Metric::MAXRSS].map(int),
+            [3, 4, 10, 4096]
         );
-        assert_eq!((r.total_us(), r.total_csw()), (7, 3));
+        assert_eq!([Metric::TOTAL, Metric::TOTAL_CSW].map(int), [7, 3]);
     }
 }

@@ -115,7 +115,12 @@ fn table(analysis: &Analysis<'_>, unit: TimeUnit) -> Table {
         .iter()
         .enumerate()
         .map(|(i, stats)| {
-            let q = &stats.metric(Metric::Total).quantiles;
+            let Some(total) = stats.metric(Metric::TOTAL) else {
+                // Not measured (a file without CPU times): shown as such.
+                let none = || vec![text("—".to_owned())];
+                return vec![vec![label(analysis, i)], none(), none(), none(), none()];
+            };
+            let q = &total.quantiles;
             let range =
                 |a: f64, b: f64| vec![text(format!("{} … {}", unit.format(a), unit.format(b)))];
             vec![

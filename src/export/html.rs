@@ -186,7 +186,7 @@ fn metadata(input: &Input<'_>, out: &mut dyn Write) -> io::Result<()> {
     let starts = dataset
         .commands
         .iter()
-        .flat_map(|c| c.runs.iter().filter_map(|r| r.start_unix_us));
+        .flat_map(|c| (0..c.len()).filter_map(|i| c.start_unix_us(i)));
     let (first, last) = starts.fold((None, None), |(lo, hi): (Option<i64>, Option<i64>), t| {
         (
             Some(lo.map_or(t, |l| l.min(t))),

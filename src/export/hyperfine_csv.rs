@@ -45,19 +45,21 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()>
         } else {
             &runs.command
         };
-        let total = stats.metric(Metric::Total);
-        let q = &total.quantiles;
+        // A metric the data lacks leaves its cells empty.
+        let total = stats.metric(Metric::TOTAL);
+        let q = total.map(|t| t.quantiles);
+        let median = |m| stats.metric(m).map(|s| s.quantiles.median);
         let numbers = [
-            total.mode,
-            q.q3 - q.q1,
-            q.median,
-            stats.metric(Metric::User).quantiles.median,
-            stats.metric(Metric::System).quantiles.median,
-            q.min,
-            q.max,
+            total.map(|t| t.mode),
+            q.map(|q| q.q3 - q.q1),
+            q.map(|q| q.median),
+            median(Metric::USER),
+            median(Metric::SYSTEM),
+            q.map(|q| q.min),
+            q.map(|q| q.max),
         ];
         let mut row = vec![command.clone()];
-        row.extend(numbers.map(seconds));
+        row.extend(numbers.map(|x| x.map(seconds).unwrap_or_default()));
         csv.write_record(&row)?;
     }
     csv.flush()

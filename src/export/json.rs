@@ -1,15 +1,23 @@
-//! The JSON export (`--export-json`): Hyperfine 1.x's shape, plus everything
-//! BestGuess knows.
+//! The JSON export (`--export-json`): one document that both Hyperfine
+//! generations' readers understand, plus everything BestGuess knows.
 //!
 //! Many people keep scripts around Hyperfine's JSON (its own
 //! `scripts/advanced_statistics.py`, `plot_whisker.py`, `plot_histogram.py`
-//! …). So the top level is Hyperfine 1.x's `{"results": [...]}`, and each
-//! result starts with exactly the keys and types Hyperfine writes: the
-//! command, wall-clock mean, stddev, median, min and max in seconds, mean
-//! user and system time in seconds, and the per-run `times`,
-//! `memory_usage_byte` and `exit_codes`. Those values are what Hyperfine
-//! would report for the same runs, mean and standard deviation included,
-//! because that is what those scripts expect.
+//! …), and Hyperfine 1.x and 2.0 write different shapes, so the document
+//! holds both, side by side in each result:
+//!
+//! * Hyperfine 2.0's: top-level `schema_version` 2, `metadata` and
+//!   `primary_metric`; per result the `measurements` array (one object per
+//!   run, each metric as `{"value", "unit"}`, and `exit_code`) and a
+//!   `summary` per metric (`unit`, `count`, `mean`, `stddev`, `median`,
+//!   `min`, `max`). The primary metric is `time_cpu`, total CPU time, which
+//!   is what BestGuess ranks by, so 2.0's scripts show it by default.
+//! * Hyperfine 1.x's: the command, wall-clock mean, stddev, median, min and
+//!   max in seconds, mean user and system time in seconds, and the per-run
+//!   `times`, `memory_usage_byte` and `exit_codes`.
+//!
+//! Those values are what Hyperfine would report for the same runs, mean and
+//! standard deviation included, because that is what those scripts expect.
 //!
 //! BestGuess's own results go under a `bestguess` key, which Hyperfine's
 //! readers ignore: per result, every run's raw measurements (integers, in
@@ -30,24 +38,43 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+use super::metadata::{rfc3339, Metadata};
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
-use crate::data::{CommandRuns, Metric, RunRecord};
+use crate::data::{CommandRuns, Metric, Value};
 use crate::stats::{
     Comparison, Design, Method, RankedEntry, Reason, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
 
+/// The version of this document's schema (`bestguess.schema_version`),
+/// documented in `docs/JSON.md`. It changes when a key is removed or its
+/// meaning changes; added keys do not change it.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Hyperfine's schema generation this document also follows
+/// (`schema_version`).
+const HYPERFINE_SCHEMA_VERSION: u32 = 2;
+
 /// Writes the whole document, pretty-printed with two-space indentation
 /// (as `serde_json::to_writer_pretty` and Hyperfine do), ending in a
 /// newline.
-pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(analysis: &Analysis<'_>, metadata: &Metadata, out: &mut dyn Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     let results = (0..analysis.commands.len())
         .map(|i| result(analysis, i))
         .collect();
-    let root = Node::Object(vec![
+    let mut fields = vec![
+        ("schema_version", count(HYPERFINE_SCHEMA_VERSION as usize)),
+        ("metadata", meta(metadata, analysis)),
         ("results", Node::Array(results)),
         ("bestguess", top_level(analysis)),
-    ]);
+    ];
+    // Hyperfine 2.0's scripts show the primary metric unless told
+    // otherwise; a ranked metric Hyperfine does not know (context
+    // switches) leaves the key out, and they fall back to wall-clock time.
+    if let Some(key) = primary_metric(analysis.settings.metric) {
+        fields.insert(2, ("primary_metric", text(key)));
+    }
+    let root = object(fields);
     emit(&mut out, &root, 0)?;
     out.write_all(b"\n")?;
     out.flush()
@@ -62,9 +89,58 @@ enum Node<'a> {
     Num(f64),
     Str(Cow<'a, str>),
     Array(Vec<Node<'a>>),
-    Object(Vec<(&'static str, Node<'a>)>),
-    /// An array with one value per run, computed while writing.
-    PerRun(&'a [RunRecord], fn(&RunRecord) -> Node<'static>),
+    Object(Vec<(Cow<'a, str>, Node<'a>)>),
+    /// An array with one value per run, computed from the dataset's columns
+    /// while writing (no copy of the runs is made).
+    PerRun(&'a CommandRuns, PerRun),
+    /// Hyperfine 2.0's `measurements`: one object per run, written
+    /// directly from the columns (no tree per run).
+    Measurements(&'a CommandRuns),
+    /// A number written exactly as these digits (a `u64` seed).
+    Raw(String),
+}
+
+/// What a [`Node::PerRun`] array holds for each run.
+#[derive(Clone, Copy)]
+enum PerRun {
+    /// The metric's value in its unit; `null` where the run lacks it.
+    Metric(Metric),
+    /// A time metric in µs, as seconds (Hyperfine's `times`).
+    Seconds(Metric),
+    ExitCode,
+    /// The exit code, `null` for a run ended by a signal (as Hyperfine).
+    HyperfineExitCode,
+    Signal,
+}
+
+impl PerRun {
+    fn node(self, runs: &CommandRuns, i: usize) -> Node<'static> {
+        let value = |v: Option<Value>| match v {
+            Some(Value::Int(x)) => Node::Int(x),
+            Some(Value::Real(x)) => Node::Num(x),
+            None => Node::Null,
+        };
+        match self {
+            PerRun::Metric(m) => value(runs.value(i, m)),
+            PerRun::Seconds(m) => runs.value(i, m).map_or(Node::Null, |v| seconds(v.as_f64())),
+            PerRun::ExitCode => Node::Int(runs.exit_code(i).into()),
+            PerRun::HyperfineExitCode => match runs.signal(i) {
+                Some(_) => Node::Null,
+                None => Node::Int(runs.exit_code(i).into()),
+            },
+            PerRun::Signal => runs.signal(i).map_or(Node::Null, |s| Node::Int(s.into())),
+        }
+    }
+}
+
+/// An object with fixed keys.
+fn object<'a>(fields: Vec<(&'static str, Node<'a>)>) -> Node<'a> {
+    Node::Object(
+        fields
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), v))
+            .collect(),
+    )
 }
 
 fn text(s: &str) -> Node<'_> {
@@ -87,35 +163,124 @@ fn seconds(us: f64) -> Node<'static> {
 fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
     let runs = analysis.runs(i);
     let stats = &analysis.commands[i];
-    let wall = stats.metric(Metric::Wall);
-    let q = &wall.quantiles;
-    Node::Object(vec![
+    // A metric the data lacks is null, never 0.
+    let wall = stats.metric(Metric::WALL);
+    let q = wall.map(|w| w.quantiles);
+    let mean = |m| stats.metric(m).map_or(Node::Null, |s| seconds(s.mean));
+    let wall_seconds =
+        |f: fn(&crate::stats::Quantiles) -> f64| q.as_ref().map_or(Node::Null, |q| seconds(f(q)));
+    let mut fields = vec![
         ("command", text(&runs.command)),
-        ("mean", seconds(wall.mean)),
-        ("stddev", wall.sd.map_or(Node::Null, seconds)),
-        ("median", seconds(q.median)),
-        ("user", seconds(stats.metric(Metric::User).mean)),
-        ("system", seconds(stats.metric(Metric::System).mean)),
-        ("min", seconds(q.min)),
-        ("max", seconds(q.max)),
+        ("mean", mean(Metric::WALL)),
         (
-            "times",
-            Node::PerRun(&runs.runs, |r| Node::Num(r.wall_us as f64 / 1e6)),
+            "stddev",
+            wall.and_then(|w| w.sd).map_or(Node::Null, seconds),
         ),
+        ("median", wall_seconds(|q| q.median)),
+        ("user", mean(Metric::USER)),
+        ("system", mean(Metric::SYSTEM)),
+        ("min", wall_seconds(|q| q.min)),
+        ("max", wall_seconds(|q| q.max)),
+        ("times", Node::PerRun(runs, PerRun::Seconds(Metric::WALL))),
         (
             "memory_usage_byte",
-            Node::PerRun(&runs.runs, |r| Node::Int(r.maxrss_bytes)),
+            Node::PerRun(runs, PerRun::Metric(Metric::MAXRSS)),
         ),
         // As in Hyperfine, a run ended by a signal has no exit code.
-        (
-            "exit_codes",
-            Node::PerRun(&runs.runs, |r| match r.signal {
-                Some(_) => Node::Null,
-                None => Node::Int(r.exit_code.into()),
-            }),
-        ),
+        ("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)),
+        ("measurements", Node::Measurements(runs)),
+        ("summary", hyperfine_summary(stats)),
         ("bestguess", own_result(analysis, i, runs, stats)),
-    ])
+    ];
+    // Hyperfine 2.0 writes `name` only for a named command, right after
+    // `command`; its scripts label a result by `name`, else `command`.
+    if !runs.name.trim().is_empty() {
+        fields.insert(1, ("name", text(&runs.name)));
+    }
+    object(fields)
+}
+
+/// Hyperfine 2.0's metrics: key, BestGuess metric, unit word, divisor from
+/// the stored unit (µs → s). In Hyperfine's `summary` order (sorted keys).
+const HYPERFINE_METRICS: [(&str, Metric, &str, f64); 5] = [
+    ("memory_peak_resident", Metric::MAXRSS, "byte", 1.0),
+    ("time_cpu", Metric::TOTAL, "second", 1e6),
+    ("time_system", Metric::SYSTEM, "second", 1e6),
+    ("time_user", Metric::USER, "second", 1e6),
+    ("time_wall_clock", Metric::WALL, "second", 1e6),
+];
+
+/// The order Hyperfine 2.0 writes a measurement's metrics in.
+const MEASUREMENT_ORDER: [usize; 5] = [4, 1, 3, 2, 0];
+
+/// Hyperfine 2.0's name for the metric BestGuess ranks by, if it has one.
+fn primary_metric(metric: Metric) -> Option<&'static str> {
+    HYPERFINE_METRICS
+        .iter()
+        .find(|(_, m, _, _)| *m == metric)
+        .map(|(key, ..)| *key)
+}
+
+/// Hyperfine 2.0's `summary`: per metric the command has, mean and sample
+/// standard deviation as Hyperfine computes them, median, min and max. A
+/// metric the data lacks is left out, as Hyperfine leaves out memory where
+/// it cannot measure it.
+fn hyperfine_summary(stats: &CommandStats) -> Node<'static> {
+    let fields = HYPERFINE_METRICS
+        .iter()
+        .filter_map(|&(key, metric, unit, divisor)| {
+            let s = stats.metric(metric)?;
+            let scaled = |x: f64| Node::Num(x / divisor);
+            Some((
+                key,
+                object(vec![
+                    ("unit", text(unit)),
+                    ("count", count(s.n)),
+                    ("mean", scaled(s.mean)),
+                    ("stddev", s.sd.map_or(Node::Null, scaled)),
+                    ("median", scaled(s.quantiles.median)),
+                    ("min", scaled(s.quantiles.min)),
+                    ("max", scaled(s.quantiles.max)),
+                ]),
+            ))
+        })
+        .collect();
+    object(fields)
+}
+
+/// Run `i`'s element of Hyperfine 2.0's `measurements`, at nesting `depth`:
+/// the metrics the run has (an absent one is left out, never 0) and its
+/// exit code (`null` when a signal ended it, as in Hyperfine).
+fn measurement(out: &mut impl Write, runs: &CommandRuns, i: usize, depth: usize) -> io::Result<()> {
+    out.write_all(b"{")?;
+    for &m in &MEASUREMENT_ORDER {
+        let (key, metric, unit, divisor) = HYPERFINE_METRICS[m];
+        let Some(value) = runs.value(i, metric) else {
+            continue;
+        };
+        out.write_all(b"\n")?;
+        indent(out, depth + 1)?;
+        writeln!(out, "\"{key}\": {{")?;
+        indent(out, depth + 2)?;
+        out.write_all(b"\"value\": ")?;
+        match value {
+            Value::Int(x) if divisor == 1.0 => write!(out, "{x}")?,
+            v => emit(out, &Node::Num(v.as_f64() / divisor), 0)?,
+        }
+        out.write_all(b",\n")?;
+        indent(out, depth + 2)?;
+        writeln!(out, "\"unit\": \"{unit}\"")?;
+        indent(out, depth + 1)?;
+        out.write_all(b"},")?;
+    }
+    out.write_all(b"\n")?;
+    indent(out, depth + 1)?;
+    match runs.signal(i) {
+        Some(_) => out.write_all(b"\"exit_code\": null\n")?,
+        None => writeln!(out, "\"exit_code\": {}", runs.exit_code(i))?,
+    }
+    indent(out, depth)?;
+    out.write_all(b"}")
 }
 
 /// The `bestguess` object of one result.
@@ -125,10 +290,10 @@ fn own_result<'a>(
     runs: &'a CommandRuns,
     stats: &'a CommandStats,
 ) -> Node<'a> {
-    let total = stats.metric(Metric::Total);
-    let normality = total.normality.ok();
+    let total = stats.metric(Metric::TOTAL);
+    let normality = total.and_then(|t| t.normality.ok());
     let entry = analysis.ranking.entry(i);
-    let mut fields = vec![
+    let fields = vec![
         ("name", text(&runs.name)),
         ("shell", text(&runs.shell)),
         (
@@ -141,32 +306,41 @@ fn own_result<'a>(
             "verdict",
             text(entry.map_or("not_compared", |e| e.verdict.word())),
         ),
-        ("per_run", per_run(&runs.runs)),
+        ("per_run", per_run(analysis, runs)),
     ];
-    let summaries = [
-        ("total_us", Metric::Total),
-        ("user_us", Metric::User),
-        ("system_us", Metric::System),
-        ("wall_us", Metric::Wall),
-        ("maxrss_bytes", Metric::MaxRss),
-        ("context_switches", Metric::TotalCsw),
-    ];
-    for (key, metric) in summaries {
-        fields.push((key, summary(stats.metric(metric))));
+    let mut fields: Vec<(Cow<'a, str>, Node<'a>)> = fields
+        .into_iter()
+        .map(|(k, v)| (Cow::Borrowed(k), v))
+        .collect();
+    // A summary for every metric of the catalogue the command has.
+    for (metric, def) in analysis.dataset.catalogue.iter() {
+        if let Some(s) = stats.metric(metric) {
+            fields.push((Cow::Borrowed(def.key.as_ref()), summary(s)));
+        }
     }
+    let total_stat = |f: fn(&Summary) -> Option<f64>| optional(total.and_then(f));
     fields.extend([
-        ("ad_statistic", optional(normality.map(|ad| ad.a2_star))),
-        ("ad_p_value", optional(normality.map(|ad| ad.p_value))),
-        ("skew", optional(total.skewness.ok())),
-        ("excess_kurtosis", optional(total.excess_kurtosis.ok())),
+        (
+            "ad_statistic".into(),
+            optional(normality.map(|ad| ad.a2_star)),
+        ),
+        (
+            "ad_p_value".into(),
+            optional(normality.map(|ad| ad.p_value)),
+        ),
+        ("skew".into(), total_stat(|t| t.skewness.ok())),
+        (
+            "excess_kurtosis".into(),
+            total_stat(|t| t.excess_kurtosis.ok()),
+        ),
     ]);
     if let Some(d) = analysis.diagnostics.get(i) {
-        fields.push(("best_case", best_case(d)));
-        fields.push(("trend", trend(d)));
+        fields.push(("best_case".into(), best_case(d)));
+        fields.push(("trend".into(), trend(d)));
     }
     if let (Some(entry), Some(best)) = (entry, analysis.ranking.best()) {
         if let Some(c) = &entry.comparison {
-            fields.push(("comparison", comparison(c, entry, best.index)));
+            fields.push(("comparison".into(), comparison(c, entry, best.index)));
         }
     }
     Node::Object(fields)
@@ -176,7 +350,7 @@ fn own_result<'a>(
 /// `null` when there are too few runs.
 fn best_case(d: &Diagnostics) -> Node<'static> {
     match &d.best_case {
-        Ok(b) => Node::Object(vec![
+        Ok(b) => object(vec![
             ("estimate", Node::Num(b.estimate)),
             ("error", Node::Num(b.error)),
             ("distance", optional(b.distance)),
@@ -190,7 +364,7 @@ fn best_case(d: &Diagnostics) -> Node<'static> {
 /// The Mann–Kendall trend test against run order; `null` when not applied.
 fn trend(d: &Diagnostics) -> Node<'static> {
     match (&d.trend, d.trend_p_adjusted) {
-        (Ok(t), Some(p)) => Node::Object(vec![
+        (Ok(t), Some(p)) => object(vec![
             ("tau", Node::Num(t.tau)),
             ("p_value", Node::Num(t.p_value)),
             ("p_value_adjusted", Node::Num(p)),
@@ -201,37 +375,26 @@ fn trend(d: &Diagnostics) -> Node<'static> {
     }
 }
 
-/// Every run's raw measurements, in run order.
-fn per_run(runs: &[RunRecord]) -> Node<'_> {
-    Node::Object(vec![
-        ("total_us", Node::PerRun(runs, |r| Node::Int(r.total_us()))),
-        ("user_us", Node::PerRun(runs, |r| Node::Int(r.user_us))),
-        ("system_us", Node::PerRun(runs, |r| Node::Int(r.system_us))),
-        ("wall_us", Node::PerRun(runs, |r| Node::Int(r.wall_us))),
-        (
-            "maxrss_bytes",
-            Node::PerRun(runs, |r| Node::Int(r.maxrss_bytes)),
-        ),
-        (
-            "context_switches",
-            Node::PerRun(runs, |r| Node::Int(r.total_csw())),
-        ),
-        (
-            "exit_code",
-            Node::PerRun(runs, |r| Node::Int(r.exit_code.into())),
-        ),
-        (
-            "signal",
-            Node::PerRun(runs, |r| {
-                r.signal.map_or(Node::Null, |s| Node::Int(s.into()))
-            }),
-        ),
-    ])
+/// Every run's raw measurements, in run order: each metric of the catalogue
+/// the command has, then the exit code and the signal.
+fn per_run<'a>(analysis: &'a Analysis<'_>, runs: &'a CommandRuns) -> Node<'a> {
+    let mut fields: Vec<(Cow<'a, str>, Node<'a>)> = Vec::new();
+    for (metric, def) in analysis.dataset.catalogue.iter() {
+        if runs.has(metric) {
+            fields.push((
+                Cow::Borrowed(def.key.as_ref()),
+                Node::PerRun(runs, PerRun::Metric(metric)),
+            ));
+        }
+    }
+    fields.push(("exit_code".into(), Node::PerRun(runs, PerRun::ExitCode)));
+    fields.push(("signal".into(), Node::PerRun(runs, PerRun::Signal)));
+    Node::Object(fields)
 }
 
 fn summary(s: &Summary) -> Node<'static> {
     let q = &s.quantiles;
-    Node::Object(vec![
+    object(vec![
         ("mode", Node::Num(s.mode)),
         ("min", Node::Num(q.min)),
         ("q1", Node::Num(q.q1)),
@@ -250,7 +413,7 @@ fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static>
         Design::Independent => ("mann_whitney", Node::Null),
     };
     let ratio = c.ratio;
-    Node::Object(vec![
+    object(vec![
         ("against", count(best)),
         ("analysis", text(analysis)),
         ("rounds", rounds),
@@ -310,19 +473,11 @@ fn reason(r: Reason) -> &'static str {
 
 /// The top-level `bestguess` object: version, settings, ranking.
 fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
-    let s = &analysis.settings;
     let r = &analysis.ranking;
-    Node::Object(vec![
+    object(vec![
         ("version", text(env!("CARGO_PKG_VERSION"))),
-        (
-            "settings",
-            Node::Object(vec![
-                ("alpha", Node::Num(s.alpha)),
-                ("epsilon", Node::Str(threshold(s.epsilon).into())),
-                ("effect", Node::Str(threshold(s.effect).into())),
-                ("super", Node::Num(s.superiority)),
-            ]),
-        ),
+        ("schema_version", count(SCHEMA_VERSION as usize)),
+        ("settings", settings(analysis)),
         ("epsilon_us", Node::Num(r.epsilon)),
         ("effect_us", Node::Num(r.effect)),
         ("reference_fixed", Node::Bool(r.fixed_reference)),
@@ -349,6 +504,95 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
     ])
 }
 
+/// The ranking settings as given with `-c`.
+fn settings(analysis: &Analysis<'_>) -> Node<'static> {
+    let s = &analysis.settings;
+    object(vec![
+        ("alpha", Node::Num(s.alpha)),
+        ("epsilon", Node::Str(threshold(s.epsilon).into())),
+        ("effect", Node::Str(threshold(s.effect).into())),
+        ("super", Node::Num(s.superiority)),
+    ])
+}
+
+/// The top-level `metadata` object: Hyperfine 2.0's (`start_time`,
+/// `platform`) extended with how the experiment was made.
+fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
+    let time = |t: Option<i64>| t.map_or(Node::Null, |us| Node::Str(rfc3339(us).into()));
+    let opt_text = |t: &'a Option<String>| t.as_deref().map_or(Node::Null, text);
+    let platform = m.platform.as_ref().map_or(Node::Null, |p| {
+        object(vec![
+            ("os", text(&p.os)),
+            ("architecture", text(&p.architecture)),
+            ("kernel", opt_text(&p.kernel)),
+            ("cpu_model", opt_text(&p.cpu_model)),
+            ("cpus", p.cpus.map_or(Node::Null, count)),
+        ])
+    });
+    let experiment = m.experiment.as_ref().map_or(Node::Null, |e| {
+        object(vec![
+            ("commands", count(e.commands)),
+            ("runs", Node::Int(i64::try_from(e.runs).unwrap_or(i64::MAX))),
+            (
+                "warmup",
+                Node::Int(i64::try_from(e.warmup).unwrap_or(i64::MAX)),
+            ),
+            ("order", text(&e.order)),
+            // A u64 may not fit an i64: written as its exact digits.
+            (
+                "seed",
+                e.seed.map_or(Node::Null, |s| Node::Raw(s.to_string())),
+            ),
+            ("seed_given", Node::Bool(e.seed_given)),
+            ("shell", text(&e.shell)),
+            ("timeout_s", optional(e.timeout_s)),
+            ("ignore_failure", Node::Bool(e.ignore_failure)),
+        ])
+    });
+    object(vec![
+        ("tool", text("bestguess")),
+        ("bestguess_version", text(env!("CARGO_PKG_VERSION"))),
+        ("program", text(&m.program)),
+        (
+            "command_line",
+            Node::Array(m.command_line.iter().map(|a| text(a)).collect()),
+        ),
+        ("start_time", time(m.start_unix_us)),
+        ("end_time", time(m.end_unix_us)),
+        ("platform", platform),
+        ("experiment", experiment),
+        ("settings", settings(analysis)),
+        (
+            "counters",
+            Node::Array(m.counters.iter().map(|c| text(c)).collect()),
+        ),
+        (
+            "controls",
+            Node::Object(
+                m.controls
+                    .iter()
+                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), text(v)))
+                    .collect(),
+            ),
+        ),
+        (
+            "sources",
+            Node::Array(
+                m.sources
+                    .iter()
+                    .map(|src| {
+                        object(vec![
+                            ("path", text(&src.path)),
+                            ("tag", text(&src.tag)),
+                            ("format", text(&src.format)),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
+    ])
+}
+
 /// Writes `node` pretty-printed; `depth` is the nesting level of `node`.
 fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
     match node {
@@ -368,9 +612,13 @@ fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
             out.write_all(b": ")?;
             emit(out, value, depth + 1)
         }),
-        Node::PerRun(runs, f) => list(out, depth, b"[]", runs, |out, run| {
-            emit(out, &f(run), depth + 1)
+        Node::PerRun(runs, what) => list_n(out, depth, b"[]", runs.len(), |out, i| {
+            emit(out, &what.node(runs, i), depth + 1)
         }),
+        Node::Measurements(runs) => list_n(out, depth, b"[]", runs.len(), |out, i| {
+            measurement(out, runs, i, depth + 1)
+        }),
+        Node::Raw(digits) => out.write_all(digits.as_bytes()),
     }
 }
 
@@ -383,13 +631,26 @@ fn list<W: Write, T>(
     items: &[T],
     mut each: impl FnMut(&mut W, &T) -> io::Result<()>,
 ) -> io::Result<()> {
+    list_n(out, depth, brackets, items.len(), |out, i| {
+        each(out, &items[i])
+    })
+}
+
+/// [`list`] of `n` items produced by `each(out, index)`.
+fn list_n<W: Write>(
+    out: &mut W,
+    depth: usize,
+    brackets: &[u8; 2],
+    n: usize,
+    mut each: impl FnMut(&mut W, usize) -> io::Result<()>,
+) -> io::Result<()> {
     out.write_all(&brackets[..1])?;
-    for (k, item) in items.iter().enumerate() {
+    for k in 0..n {
         out.write_all(if k == 0 { b"\n" } else { b",\n" })?;
         indent(out, depth + 1)?;
-        each(out, item)?;
+        each(out, k)?;
     }
-    if !items.is_empty() {
+    if n > 0 {
         out.write_all(b"\n")?;
         indent(out, depth)?;
     }
@@ -415,20 +676,14 @@ mod tests {
 
     #[test]
     fn printer_matches_serde_json_pretty() {
-        let runs = [
-            RunRecord {
-                wall_us: 1133,
-                ..RunRecord::default()
-            },
-            RunRecord {
-                wall_us: 2_000_000,
-                ..RunRecord::default()
-            },
-        ];
-        let node = Node::Object(vec![
+        let dataset = crate::data::Dataset::from_records(
+            [1133, 2_000_000].map(|w| crate::data::RunRecord::default().with(Metric::WALL, w)),
+        );
+        let runs = &dataset.commands[0];
+        let node = object(vec![
             ("a \"q\"", text("x\ny\u{1}")),
             ("b", Node::Array(vec![])),
-            ("c", Node::Object(vec![])),
+            ("c", object(vec![])),
             ("d", Node::Num(f64::NAN)),
             ("e", Node::Num(f64::INFINITY)),
             ("f", Node::Num(0.0)),
@@ -436,11 +691,8 @@ mod tests {
             ("h", Node::Int(-3)),
             ("i", Node::Bool(false)),
             ("j", Node::Null),
-            ("k", Node::PerRun(&runs, |r| seconds(r.wall_us as f64))),
-            (
-                "l",
-                Node::Array(vec![Node::Object(vec![("m", Node::Num(2.5))])]),
-            ),
+            ("k", Node::PerRun(runs, PerRun::Seconds(Metric::WALL))),
+            ("l", Node::Array(vec![object(vec![("m", Node::Num(2.5))])])),
         ]);
         let expected = serde_json::json!({
             "a \"q\"": "x\ny\u{1}", "b": [], "c": {}, "d": null, "e": null, "f": 0.0,

@@ -18,7 +18,8 @@
 //!   `stats`), rounded to the nearest integer of the metric's unit (µs,
 //!   bytes or counts, halves away from zero), where the reference picked
 //!   order statistics without interpolation. p95 and p99 are empty below 20
-//!   and 100 runs, as in the reference.
+//!   and 100 runs, as in the reference; a metric the data lacks leaves its
+//!   eight cells empty.
 
 use std::io;
 
@@ -99,6 +100,19 @@ pub const HEADER: [&str; 70] = [
     "Batch",
 ];
 
+/// The metrics of the frozen columns, in the reference's order (eight
+/// columns each). Metrics added to the catalogue do not change this file.
+const METRICS: [Metric; 8] = [
+    Metric::TOTAL,
+    Metric::USER,
+    Metric::SYSTEM,
+    Metric::MAXRSS,
+    Metric::VOLUNTARY_CSW,
+    Metric::INVOLUNTARY_CSW,
+    Metric::TOTAL_CSW,
+    Metric::WALL,
+];
+
 /// Writes the header and one row per command, in dataset order.
 pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()> {
     let mut csv = super::csv_writer(out);
@@ -110,12 +124,17 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()>
         row.push(runs.shell.clone());
         row.push(stats.runs.to_string());
         row.push(stats.failed.to_string());
-        for metric in Metric::ALL {
-            let s = stats.metric(metric);
-            let q = &s.quantiles;
-            row.extend([s.mode, q.min, q.q1, q.median, q.q3].map(integer));
-            row.extend([q.p95, q.p99].map(|p| p.map(integer).unwrap_or_default()));
-            row.push(integer(q.max));
+        for metric in METRICS {
+            match stats.metric(metric) {
+                Some(s) => {
+                    let q = &s.quantiles;
+                    row.extend([s.mode, q.min, q.q1, q.median, q.q3].map(integer));
+                    row.extend([q.p95, q.p99].map(|p| p.map(integer).unwrap_or_default()));
+                    row.push(integer(q.max));
+                }
+                // Not measured (e.g. read from a file that lacks it).
+                None => row.extend(std::iter::repeat(String::new()).take(8)),
+            }
         }
         row.push(runs.name.clone());
         row.push(runs.batch.to_string());

@@ -132,7 +132,10 @@ pub fn render(input: &Input<'_>) -> String {
         let c = colour(i);
         let top = TOP + BAND * i as f64;
         let mid = top + 38.0;
-        let q = &input.analysis.commands[i].metric(input.metric).quantiles;
+        let Some(summary) = input.analysis.commands[i].metric(input.metric) else {
+            continue; // Never ranked without it (see Analysis::new).
+        };
+        let q = &summary.quantiles;
         let failed = s
             .status
             .iter()

@@ -54,14 +54,18 @@ impl<'a> Input<'a> {
             .dataset
             .commands
             .iter()
-            .all(|c| c.runs.iter().all(|r| r.sequence.is_some()));
+            .all(|c| (0..c.len()).all(|i| c.sequence(i).is_some()));
         let mut largest: f64 = 0.0;
         let series = analysis
             .dataset
             .commands
             .iter()
             .map(|c| {
-                let values = c.metric(metric);
+                // The runs that have the metric (all of them, as a rule).
+                let measured: Vec<(usize, f64)> = (0..c.len())
+                    .filter_map(|i| c.value(i, metric).map(|v| (i, v.as_f64())))
+                    .collect();
+                let values: Vec<f64> = measured.iter().map(|&(_, v)| v).collect();
                 let mut sorted = values.clone();
                 sorted.sort_unstable_by(f64::total_cmp);
                 if let Some(&m) = sorted.last() {
@@ -69,22 +73,19 @@ impl<'a> Input<'a> {
                         largest = largest.max(m.abs());
                     }
                 }
-                let positions = c
-                    .runs
+                let positions = measured
                     .iter()
-                    .enumerate()
-                    .map(|(i, r)| match r.sequence {
+                    .map(|&(i, _)| match c.sequence(i) {
                         Some(s) if global_order => s,
                         _ => i as u64 + 1,
                     })
                     .collect();
-                let status = c
-                    .runs
+                let status = measured
                     .iter()
-                    .map(|r| {
-                        if r.timed_out {
+                    .map(|&(i, _)| {
+                        if c.timed_out(i) {
                             Status::TimedOut
-                        } else if r.failed() {
+                        } else if c.run_failed(i) {
                             Status::Failed
                         } else {
                             Status::Ok

@@ -7,31 +7,44 @@
 use super::*;
 use crate::analysis::Analysis;
 use crate::analysis::RankingSettings as Settings;
-use crate::data::{Dataset, RunRecord};
+use crate::data::{Catalogue, Dataset, Metric, RunRecord};
 
 /// A run of command `batch` taking `us` µs of CPU time, at position `seq`.
 fn run(command: &str, batch: u64, seq: u64, us: i64) -> RunRecord {
+    let zeros = Catalogue::new()
+        .metrics()
+        .fold(RunRecord::default(), |r, m| r.with(m, 0));
     RunRecord {
         command: command.into(),
         shell: "/bin/sh".into(),
         batch,
-        user_us: us * 3 / 4,
-        system_us: us - us * 3 / 4,
-        wall_us: us + 100,
         sequence: Some(seq),
         start_unix_us: Some(1_795_430_096_000_000 + seq as i64 * 10_000),
-        ..RunRecord::default()
+        ..zeros
     }
+    .with(Metric::USER, us * 3 / 4)
+    .with(Metric::SYSTEM, us - us * 3 / 4)
+    .with(Metric::WALL, us + 100)
 }
 
 /// Commands given as (name, times), run one after the other.
 fn dataset(commands: &[(&str, &[i64])]) -> Dataset {
+    dataset_with(commands, |_, _, _| {})
+}
+
+/// [`dataset`], each run changed by `edit(command, run, record)` first.
+fn dataset_with(
+    commands: &[(&str, &[i64])],
+    edit: impl Fn(usize, usize, &mut RunRecord),
+) -> Dataset {
     let mut seq = 0;
     let mut records = Vec::new();
     for (i, (name, times)) in commands.iter().enumerate() {
-        for &t in *times {
+        for (k, &t) in times.iter().enumerate() {
             seq += 1;
-            records.push(run(name, i as u64 + 1, seq, t));
+            let mut r = run(name, i as u64 + 1, seq, t);
+            edit(i, k, &mut r);
+            records.push(r);
         }
     }
     Dataset::from_records(records)
@@ -170,11 +183,17 @@ fn all_zero_times() {
 
 #[test]
 fn a_failed_and_a_timed_out_run() {
-    let mut d = dataset(&[("fast", &FAST), ("slow", &SLOW)]);
-    d.commands[0].runs[3].exit_code = 1;
-    d.commands[1].runs[5].timed_out = true;
-    d.commands[1].runs[5].signal = Some(9);
-    d.commands[1].runs[5].exit_code = 137;
+    let d = dataset_with(&[("fast", &FAST), ("slow", &SLOW)], |c, k, r| {
+        match (c, k) {
+            (0, 3) => r.exit_code = 1,
+            (1, 5) => {
+                r.timed_out = true;
+                r.signal = Some(9);
+                r.exit_code = 137;
+            }
+            _ => {}
+        }
+    });
     snapshot_all("failed", &d);
 }
 
@@ -204,10 +223,11 @@ fn no_runs_at_all() {
 #[test]
 fn many_runs_draw_envelopes_of_bounded_size() {
     let times: Vec<i64> = (0..40_000).map(|i| 1000 + (i * 7919) % 500).collect();
-    let mut d = dataset(&[("a", &times), ("b", &times[..20_000])]);
-    for r in d.commands[0].runs.iter_mut().step_by(10) {
-        r.exit_code = 1;
-    }
+    let d = dataset_with(&[("a", &times), ("b", &times[..20_000])], |c, k, r| {
+        if c == 0 && k % 10 == 0 {
+            r.exit_code = 1;
+        }
+    });
     for (f, svg) in figures(&d) {
         assert!(svg.len() < 400_000, "{} is {} bytes", f.name(), svg.len());
         if f == Figure::Progression {

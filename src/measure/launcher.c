@@ -469,6 +469,8 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_ms, int devnull, st
     sigaddset(&defaults, SIGTERM);
     sigaddset(&defaults, SIGPIPE);
     sigaddset(&defaults, SIGQUIT);
+    sigaddset(&defaults, SIGHUP);
+    sigaddset(&defaults, SIGXFSZ);
     short sflags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
     if (group) {
         sflags |= POSIX_SPAWN_SETPGROUP;
@@ -517,7 +519,10 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_ms, int devnull, st
     uint64_t t1 = clock_ns(CLOCK_MONOTONIC);
     if (measured) extras_after();
     int timed_out = timed_out_flag;
-    r->kind = (uint8_t)(cancelled_flag ? CANCELLED : FINISHED);
+    /* A run that ended by itself is a measurement even if a cancel came in
+       meanwhile; one that a signal ended while the tool was stopping (our
+       SIGKILL, or the terminal's SIGINT under --show-output) is not. */
+    r->kind = (uint8_t)(cancelled_flag && WIFSIGNALED(status) ? CANCELLED : FINISHED);
     r->ints[2] = (int64_t)(t1 - t0);
     r->ints[3] = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
     r->ints[4] = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
@@ -620,8 +625,13 @@ static int run_batch(const unsigned char *body, size_t len, int devnull) {
 }
 
 int main(void) {
+    /* The tool decides what a termination signal means (it sends SIGUSR1);
+       Ctrl-C or the quit key sent to the process group, or a hangup, must not kill
+       the launcher while it holds completed results. */
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);

@@ -180,12 +180,12 @@ impl Launcher {
     pub fn floor_bytes(&mut self) -> Result<i64, ExecError> {
         self.send(&protocol::floor_request())?;
         let resp = self.receive()?;
-        if resp.kind != protocol::FLOOR || resp.value < 0 {
+        if resp.kind != protocol::FLOOR || resp.value() < 0 {
             return Err(ExecError::Launcher(io::Error::other(
                 "the launcher could not read its own peak RSS",
             )));
         }
-        Ok(resp.value * 1024)
+        Ok(resp.value() * 1024)
     }
 
     /// Ask the launcher for counters, pinning, environment padding or a
@@ -215,21 +215,14 @@ impl Launcher {
 
 fn measurement(resp: &Response, extras: Option<RunExtras>) -> Measurement {
     Measurement {
-        start_unix_us: resp.start_unix_us,
-        wall_us: ((resp.wall_ns + 500) / 1000) as i64,
-        user_us: resp.user_us,
-        system_us: resp.system_us,
-        maxrss_bytes: resp.maxrss_kib * 1024,
-        minor_faults: resp.minor_faults,
-        major_faults: resp.major_faults,
-        voluntary_csw: resp.voluntary_csw,
-        involuntary_csw: resp.involuntary_csw,
+        start_unix_us: resp.start_unix_us(),
         termination: if resp.signaled == 1 {
             Termination::Signaled(resp.code)
         } else {
             Termination::Exited(resp.code)
         },
         timed_out: resp.timed_out != 0,
+        metrics: resp.metrics(),
         extras: extras.map(Box::new),
     }
 }
@@ -309,7 +302,7 @@ impl Executor for Launcher {
                 protocol::SPAWN_ERROR => {
                     return Err(ExecError::Spawn {
                         program: self.names.get(step as usize).cloned().unwrap_or_default(),
-                        source: io::Error::from_raw_os_error(resp.value as i32),
+                        source: io::Error::from_raw_os_error(resp.value() as i32),
                     })
                 }
                 _ => {
@@ -318,7 +311,9 @@ impl Executor for Launcher {
                     )))
                 }
             };
-            if !self.cancelled && !each(i, outcome) {
+            // Every outcome is delivered, also after a cancel: runs that
+            // completed before the launcher saw it are measurements.
+            if !each(i, outcome) {
                 self.cancel();
             }
             if resp.ends_batch(batch.stop_on_failure) {

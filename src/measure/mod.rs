@@ -19,6 +19,8 @@ pub mod sys;
 use std::io;
 use std::time::Duration;
 
+use crate::data::Values;
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Termination {
@@ -29,23 +31,20 @@ pub enum Termination {
 }
 
 /// What the kernel reported about one run (from `wait4` and CLOCK_MONOTONIC).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The measured values travel as one [`Values`] (indexed by the metric
+/// catalogue, `crate::data::metric`) from the launcher's response to the
+/// run's record; only how the run ended is interpreted on the way.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
     /// When the run started, microseconds since the Unix epoch (CLOCK_REALTIME).
     pub start_unix_us: i64,
-    /// CLOCK_MONOTONIC from just before the spawn to just after the reap.
-    pub wall_us: i64,
-    pub user_us: i64,
-    pub system_us: i64,
-    /// Peak resident set size in bytes (Linux reports KiB; converted).
-    pub maxrss_bytes: i64,
-    pub minor_faults: i64,
-    pub major_faults: i64,
-    pub voluntary_csw: i64,
-    pub involuntary_csw: i64,
     pub termination: Termination,
     /// Killed by the launcher because it exceeded the timeout.
     pub timed_out: bool,
+    /// Wall clock, CPU times, max RSS (bytes), faults, context switches, and
+    /// whatever else was measured.
+    pub metrics: Values,
     /// Counters, environment padding and the command's own metrics, when
     /// the launcher was set up for them ([`extras`]).
     pub extras: Option<Box<extras::RunExtras>>,
@@ -92,7 +91,7 @@ pub struct Batch<'a> {
 }
 
 /// The result of running one step.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// It ran to the end (or was killed by a timeout or a signal).
     Finished(Measurement),
@@ -132,7 +131,9 @@ pub trait Executor {
 
     /// Run `batch`, calling `each(step, outcome)` for every step as it
     /// completes. If `each` returns false, the rest of the batch is
-    /// cancelled and the executor refuses to start anything afterwards.
+    /// cancelled and the executor refuses to start anything afterwards; the
+    /// outcomes of steps that completed before the cancel took effect are
+    /// still delivered (they are measurements), up to the end of the batch.
     fn run_batch(
         &mut self,
         batch: &Batch<'_>,

@@ -8,6 +8,8 @@
 
 use std::io::{self, Read, Write};
 
+use crate::data::{Catalogue, Value, Values};
+
 pub const OP_FLOOR: u8 = 1;
 pub const OP_PROGRAMS: u8 = 2;
 pub const OP_BATCH: u8 = 3;
@@ -27,7 +29,7 @@ pub const NULL_STDIO: u8 = 1;
 pub const NEW_GROUP: u8 = 2;
 
 /// Bytes in one response.
-pub const RESPONSE_LEN: usize = 1 + 8 * 11 + 1 + 4 + 1;
+pub const RESPONSE_LEN: usize = 1 + 8 * INTS + 1 + 4 + 1;
 
 fn frame(op: u8, body: &[u8]) -> Vec<u8> {
     let mut f = Vec::with_capacity(5 + body.len());
@@ -71,21 +73,22 @@ pub fn batch_request(steps: &[u32], timeout_ms: u64, stop_on_failure: bool) -> V
     frame(OP_BATCH, &body)
 }
 
+/// Number of little-endian i64 slots in a response's integer block.
+pub const INTS: usize = 11;
+/// Slot of the errno of a failed spawn, or the floor in KiB for [`FLOOR`].
+pub const SLOT_VALUE: usize = 0;
+/// Slot of the run's start, µs since the Unix epoch (CLOCK_REALTIME).
+pub const SLOT_START: usize = 1;
+// Slots 2 to 9 carry the metrics: each fixed metric's entry in the
+// catalogue (`crate::data::metric`) names its slot and unit conversion.
+// Slot 10 is spare.
+
 /// One response frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Response {
     pub kind: u8,
-    /// errno of a failed spawn, or the floor in KiB for [`FLOOR`].
-    pub value: i64,
-    pub start_unix_us: i64,
-    pub wall_ns: u64,
-    pub user_us: i64,
-    pub system_us: i64,
-    pub maxrss_kib: i64,
-    pub minor_faults: i64,
-    pub major_faults: i64,
-    pub voluntary_csw: i64,
-    pub involuntary_csw: i64,
+    /// The integer block (see the `SLOT_` constants and the catalogue).
+    pub ints: [i64; INTS],
     /// 0 = exited with `code`, 1 = killed by signal `code`.
     pub signaled: u8,
     pub code: i32,
@@ -93,6 +96,29 @@ pub struct Response {
 }
 
 impl Response {
+    /// errno of a failed spawn, or the floor in KiB for [`FLOOR`].
+    pub fn value(&self) -> i64 {
+        self.ints[SLOT_VALUE]
+    }
+
+    /// When the run started, µs since the Unix epoch.
+    pub fn start_unix_us(&self) -> i64 {
+        self.ints[SLOT_START]
+    }
+
+    /// The metrics the launcher measured, read from the slots the catalogue
+    /// names, in the catalogue's units.
+    pub fn metrics(&self) -> Values {
+        let mut values = Values::new();
+        for (metric, def) in Catalogue::new().iter() {
+            if let Some(wire) = def.wire {
+                let raw = self.ints.get(wire.slot).copied().unwrap_or_default();
+                values.set(metric, Some(Value::Int(wire.convert(raw))));
+            }
+        }
+        values
+    }
+
     /// The run ended with exit code 0 (no signal, no timeout).
     pub fn succeeded(&self) -> bool {
         self.kind == FINISHED && self.signaled == 0 && self.code == 0 && self.timed_out == 0
@@ -111,24 +137,16 @@ impl Response {
     }
 
     fn decode(b: &[u8; RESPONSE_LEN]) -> Response {
-        let int = |i: usize| {
+        let mut ints = [0i64; INTS];
+        for (i, slot) in ints.iter_mut().enumerate() {
             let mut bytes = [0u8; 8];
             bytes.copy_from_slice(&b[1 + 8 * i..9 + 8 * i]);
-            i64::from_le_bytes(bytes)
-        };
-        let o = 1 + 8 * 11;
+            *slot = i64::from_le_bytes(bytes);
+        }
+        let o = 1 + 8 * INTS;
         Response {
             kind: b[0],
-            value: int(0),
-            start_unix_us: int(1),
-            wall_ns: int(2) as u64,
-            user_us: int(3),
-            system_us: int(4),
-            maxrss_kib: int(5),
-            minor_faults: int(6),
-            major_faults: int(7),
-            voluntary_csw: int(8),
-            involuntary_csw: int(9),
+            ints,
             signaled: b[o],
             code: i32::from_le_bytes([b[o + 1], b[o + 2], b[o + 3], b[o + 4]]),
             timed_out: b[o + 5],
@@ -139,23 +157,10 @@ impl Response {
     pub fn encode(&self) -> [u8; RESPONSE_LEN] {
         let mut b = [0u8; RESPONSE_LEN];
         b[0] = self.kind;
-        let ints = [
-            self.value,
-            self.start_unix_us,
-            self.wall_ns as i64,
-            self.user_us,
-            self.system_us,
-            self.maxrss_kib,
-            self.minor_faults,
-            self.major_faults,
-            self.voluntary_csw,
-            self.involuntary_csw,
-            0,
-        ];
-        for (i, v) in ints.iter().enumerate() {
+        for (i, v) in self.ints.iter().enumerate() {
             b[1 + 8 * i..9 + 8 * i].copy_from_slice(&v.to_le_bytes());
         }
-        let o = 1 + 8 * 11;
+        let o = 1 + 8 * INTS;
         b[o] = self.signaled;
         b[o + 1..o + 5].copy_from_slice(&self.code.to_le_bytes());
         b[o + 5] = self.timed_out;
@@ -198,25 +203,42 @@ mod tests {
     }
 
     #[test]
+    fn metrics_come_from_the_catalogues_slots() {
+        use crate::data::Metric;
+        let r = Response {
+            kind: FINISHED,
+            ints: [0, 0, 1_234_500, 10, 20, 3000, 4, 5, 6, 7, 99],
+            ..Response::default()
+        };
+        let m = r.metrics();
+        let int = |metric| m.int(metric).unwrap();
+        assert_eq!(int(Metric::WALL), 1235, "ns rounded to µs");
+        assert_eq!((int(Metric::USER), int(Metric::SYSTEM)), (10, 20));
+        assert_eq!(int(Metric::TOTAL), 30);
+        assert_eq!(int(Metric::MAXRSS), 3000 * 1024, "KiB to bytes");
+        assert_eq!(
+            (int(Metric::MINOR_FAULTS), int(Metric::MAJOR_FAULTS)),
+            (4, 5)
+        );
+        assert_eq!(
+            (int(Metric::VOLUNTARY_CSW), int(Metric::INVOLUNTARY_CSW)),
+            (6, 7)
+        );
+        assert_eq!(int(Metric::TOTAL_CSW), 13);
+    }
+
+    #[test]
     fn responses_round_trip_and_know_where_a_batch_ends() {
         let r = Response {
             kind: FINISHED,
-            value: -3,
-            start_unix_us: 1_700_000_000_000_000,
-            wall_ns: 123_456,
-            user_us: 1,
-            system_us: 2,
-            maxrss_kib: 3,
-            minor_faults: 4,
-            major_faults: 5,
-            voluntary_csw: 6,
-            involuntary_csw: 7,
+            ints: [-3, 1_700_000_000_000_000, 123_456, 1, 2, 3, 4, 5, 6, 7, 0],
             signaled: 0,
             code: 9,
             timed_out: 0,
         };
         let bytes = r.encode();
         assert_eq!(Response::read_from(&mut bytes.as_slice()).unwrap(), r);
+        assert_eq!((r.value(), r.start_unix_us()), (-3, 1_700_000_000_000_000));
         assert!(r.ends_batch(true) && !r.ends_batch(false));
         let ok = Response { code: 0, ..r };
         assert!(!ok.ends_batch(true));

@@ -67,7 +67,8 @@ pub fn dup_above(fd: RawFd, min: RawFd) -> io::Result<OwnedFd> {
 /// environment, inherited stdin/stdout/stderr).
 ///
 /// The child gets default dispositions for the signals this tool ignores or
-/// handles (SIGINT, SIGTERM, SIGPIPE, SIGQUIT) and an empty signal mask.
+/// handles (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ) and an empty
+/// signal mask.
 ///
 /// `extra` maps descriptors of this process to descriptor numbers in the
 /// child (source, target); sources must not be below 10, so that no mapping
@@ -109,7 +110,14 @@ pub fn spawn(
             libc::sigemptyset(empty.as_mut_ptr());
             let mut defaults = MaybeUninit::<libc::sigset_t>::uninit();
             libc::sigemptyset(defaults.as_mut_ptr());
-            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGPIPE, libc::SIGQUIT] {
+            for sig in [
+                libc::SIGINT,
+                libc::SIGTERM,
+                libc::SIGHUP,
+                libc::SIGQUIT,
+                libc::SIGPIPE,
+                libc::SIGXFSZ,
+            ] {
                 libc::sigaddset(defaults.as_mut_ptr(), sig);
             }
             let flags = libc::POSIX_SPAWN_SETSIGMASK | libc::POSIX_SPAWN_SETSIGDEF;
@@ -192,15 +200,31 @@ extern "C" fn on_termination_signal(sig: c_int) {
     }
 }
 
-/// Catch SIGINT and SIGTERM: remember which arrived, and send SIGUSR1 to the
-/// `launcher` so that it kills the running command at once.
+/// The signals that stop an experiment (after keeping every completed run):
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT. SIGHUP and SIGQUIT are left alone if
+/// they were ignored when the tool started (as under `nohup`, or SIGQUIT in
+/// a background job), so the tool keeps running as its caller asked.
+pub const TERMINATION_SIGNALS: [c_int; 4] =
+    [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+
+/// Catch the [`TERMINATION_SIGNALS`]: remember which arrived, and send
+/// SIGUSR1 to the `launcher` so that it kills the running command at once.
 pub fn catch_termination_signals(launcher: libc::pid_t) -> io::Result<()> {
     LAUNCHER_PID.store(launcher, Ordering::SeqCst);
-    for sig in [libc::SIGINT, libc::SIGTERM] {
+    for sig in TERMINATION_SIGNALS {
         // SAFETY: a zeroed sigaction is valid; we set a handler that only
-        // touches atomics and calls write(2), which is async-signal-safe.
-        // SA_RESTART keeps blocking reads from failing with EINTR.
+        // touches atomics and calls kill(2), which is async-signal-safe.
+        // SA_RESTART keeps blocking reads from failing with EINTR. The old
+        // action is read into a zeroed sigaction first.
         unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let inherited_ignore = old.sa_sigaction == libc::SIG_IGN;
+            if inherited_ignore && (sig == libc::SIGHUP || sig == libc::SIGQUIT) {
+                continue;
+            }
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = on_termination_signal as *const () as usize;
             action.sa_flags = libc::SA_RESTART;
@@ -211,6 +235,16 @@ pub fn catch_termination_signals(launcher: libc::pid_t) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Ignore SIGXFSZ, so that writing past a file size limit (`ulimit -f`)
+/// fails with EFBIG, which is reported, instead of killing the tool.
+/// Programs the tool starts get the default action back (see [`spawn`]).
+pub fn ignore_file_size_signal() {
+    // SAFETY: setting a signal to SIG_IGN has no memory effects.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
 }
 
 /// The termination signal received so far, if any.
@@ -240,6 +274,7 @@ pub fn signal_name(sig: i32) -> String {
         libc::SIGALRM => "SIGALRM",
         libc::SIGTERM => "SIGTERM",
         libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
         _ => return format!("signal {sig}"),
     };
     name.to_string()

@@ -137,11 +137,16 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, width: usize) -> io::
     let totals: Vec<_> = analysis
         .commands
         .iter()
-        .map(|c| c.metric(Metric::Total).quantiles)
+        .map(|c| c.metric(Metric::TOTAL).map(|s| s.quantiles))
         .collect();
-    let min = totals.iter().map(|q| q.min).fold(f64::INFINITY, f64::min);
+    let min = totals
+        .iter()
+        .flatten()
+        .map(|q| q.min)
+        .fold(f64::INFINITY, f64::min);
     let max = totals
         .iter()
+        .flatten()
         .map(|q| q.max)
         .fold(f64::NEG_INFINITY, f64::max);
     let axis = Axis::new(min, max, columns);
@@ -151,6 +156,8 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, width: usize) -> io::
     writeln!(out, "{labels}")?;
     writeln!(out, "{rule}")?;
     for (i, q) in totals.iter().enumerate() {
+        // A command without the metric has no box (its number is kept).
+        let Some(q) = q else { continue };
         let pos = |v: f64| indent + axis.position(v);
         let boxes = Marks {
             min: pos(q.min),

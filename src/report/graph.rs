@@ -13,11 +13,18 @@
 use std::io::{self, Write};
 
 use super::{text, units};
-use crate::data::CommandRuns;
+use crate::data::{CommandRuns, Metric};
+
+/// Each run's total CPU time; a run without it gets an empty bar.
+fn totals(runs: &CommandRuns) -> Vec<i64> {
+    runs.values(Metric::TOTAL)
+        .map(|v| v.and_then(|v| v.as_int()).unwrap_or(0))
+        .collect()
+}
 
 /// The largest value the graph of `runs` shows.
 pub fn largest(runs: &CommandRuns) -> i64 {
-    runs.runs.iter().map(|r| r.total_us()).max().unwrap_or(0)
+    totals(runs).into_iter().max().unwrap_or(0)
 }
 
 /// Writes the graph of `runs` in `width` columns, scaled to `scale_max`
@@ -28,7 +35,7 @@ pub fn write(
     scale_max: Option<i64>,
     width: usize,
 ) -> io::Result<()> {
-    let totals: Vec<i64> = runs.runs.iter().map(|r| r.total_us()).collect();
+    let totals = totals(runs);
     let own = totals.iter().copied().max().unwrap_or(0);
     let max = scale_max.map_or(own, |m| m.max(own));
     let room = width.saturating_sub(1);

@@ -144,7 +144,7 @@ pub fn render_command(
         )?;
     }
     if s.mini || s.summary {
-        summary::write(out, stats, s.mini)?;
+        summary::write(out, stats, &analysis.dataset.catalogue, s.mini)?;
         writeln!(out)?;
     }
     if s.graph {
@@ -155,17 +155,17 @@ pub fn render_command(
         graph::write(out, runs, scale_max, plot_width(selection))?;
         writeln!(out)?;
     }
-    if s.dist {
-        let total = stats.metric(Metric::Total);
+    let ranked = stats.metric(Metric::TOTAL);
+    if let (true, Some(total)) = (s.dist, ranked) {
         dist::write(out, total, stats.failed, analysis.settings.alpha)?;
         writeln!(out)?;
     }
-    if s.tail {
+    if let (true, Some(total)) = (s.tail, ranked) {
         let best = analysis.diagnostics.get(index).map_or(
             Err(crate::stats::NotApplicable::TooFewValues { n: 0, min: 0 }),
             |d| d.best_case,
         );
-        tail::write(out, stats.metric(Metric::Total), &best)?;
+        tail::write(out, total, &best)?;
         writeln!(out)?;
     }
     Ok(())

@@ -6,61 +6,63 @@
 //! total CPU time alone, so a long wall-clock time can no longer overflow
 //! its column. Memory and context switches each get their own unit, and
 //! every number is fitted to its 7-column field (see [`super::units`]).
+//!
+//! The rows are the metric catalogue's summary rows (total, user, system,
+//! wall, max RSS, context switches, then any counter or custom metric that
+//! was recorded), each only if the command has it.
 
 use std::io::{self, Write};
 
-use super::text::{pad, Align};
+use super::text::{fit, Align};
 use super::units::Scale;
 use crate::analysis::CommandStats;
-use crate::data::{Metric, Unit};
+use crate::data::{Catalogue, Metric, Unit};
 use crate::stats::Summary;
 
 /// Width of each number column.
 const CELL: usize = 7;
 
-/// One table row: label, metric, and the bars that frame its values.
-struct Row {
-    label: &'static str,
-    metric: Metric,
+/// The rows of the mini table (`-M`).
+const MINI: [Metric; 2] = [Metric::TOTAL, Metric::WALL];
+
+/// One table row: its label, the unit that decides its scale, its summary.
+struct Row<'a> {
+    label: &'a str,
+    unit: Unit,
+    /// Rows of the same group share a scale: one per known unit; a figure
+    /// of unknown unit ([`Unit::Number`]) is a group of its own.
+    group: usize,
+    summary: &'a Summary,
 }
 
-const FULL: [Row; 6] = [
-    Row {
-        label: "Total CPU time",
-        metric: Metric::Total,
-    },
-    Row {
-        label: "User time",
-        metric: Metric::User,
-    },
-    Row {
-        label: "System time",
-        metric: Metric::System,
-    },
-    Row {
-        label: "Wall clock",
-        metric: Metric::Wall,
-    },
-    Row {
-        label: "Max RSS",
-        metric: Metric::MaxRss,
-    },
-    Row {
-        label: "Context sw",
-        metric: Metric::TotalCsw,
-    },
-];
-
-const MINI: [Row; 2] = [
-    Row {
-        label: "Total CPU time",
-        metric: Metric::Total,
-    },
-    Row {
-        label: "Wall clock",
-        metric: Metric::Wall,
-    },
-];
+/// The rows shown for `stats`: every metric of the catalogue marked as a
+/// summary row (or the mini table's two) that the command has, in
+/// catalogue order. A metric no run measured has no row.
+fn rows<'a>(stats: &'a CommandStats, catalogue: &'a Catalogue, mini: bool) -> Vec<Row<'a>> {
+    catalogue
+        .iter()
+        .filter(|(m, def)| {
+            if mini {
+                MINI.contains(m)
+            } else {
+                def.summary_row
+            }
+        })
+        .filter_map(|(m, def)| {
+            let summary = stats.metric(m)?;
+            let group = match def.unit {
+                Unit::Number => usize::MAX - m.index(),
+                unit => unit as usize,
+            };
+            Some(Row {
+                label: &def.row_label,
+                unit: def.unit,
+                group,
+                summary,
+            })
+        })
+        .collect()
+}
 
 /// The values shown for a summary, mode first.
 fn values(s: &Summary, mini: bool) -> Vec<f64> {
@@ -72,19 +74,16 @@ fn values(s: &Summary, mini: bool) -> Vec<f64> {
     }
 }
 
-/// One scale per unit, fitted to every value of that unit in the table,
-/// with enough decimals to tell apart the quartiles of the narrowest row.
-fn scale_for(stats: &CommandStats, rows: &[Row], unit: Unit, mini: bool) -> Scale {
-    let rows: Vec<&Summary> = rows
-        .iter()
-        .filter(|r| r.metric.unit() == unit)
-        .map(|r| stats.metric(r.metric))
-        .collect();
-    let all: Vec<f64> = rows.iter().flat_map(|s| values(s, mini)).collect();
+/// One scale per group, fitted to every value of the group's rows, with
+/// enough decimals to tell apart the quartiles of the narrowest row.
+fn scale_for(rows: &[Row<'_>], group: usize, mini: bool) -> Scale {
+    let rows: Vec<&Row<'_>> = rows.iter().filter(|r| r.group == group).collect();
+    let unit = rows.first().map_or(Unit::Microseconds, |r| r.unit);
+    let all: Vec<f64> = rows.iter().flat_map(|r| values(r.summary, mini)).collect();
     let max_abs = all.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let spread = rows
         .iter()
-        .map(|s| spread(s))
+        .map(|r| spread(r.summary))
         .filter(|&x| x > 0.0)
         .fold(f64::INFINITY, f64::min);
     Scale::choose(unit, max_abs)
@@ -102,30 +101,43 @@ pub fn spread(s: &Summary) -> f64 {
     }
 }
 
-/// Writes the full table (`mini` false) or the mini table.
-pub fn write(out: &mut dyn Write, stats: &CommandStats, mini: bool) -> io::Result<()> {
-    let rows: &[Row] = if mini { &MINI } else { &FULL };
+/// Writes the full table (`mini` false) or the mini table, one row per
+/// metric of `catalogue` that is shown and that the command has.
+pub fn write(
+    out: &mut dyn Write,
+    stats: &CommandStats,
+    catalogue: &Catalogue,
+    mini: bool,
+) -> io::Result<()> {
+    let rows = rows(stats, catalogue, mini);
+    if rows.is_empty() {
+        return Ok(());
+    }
     let header = if mini {
         "     Min   Median      Max   "
     } else {
         "     Min      Q₁    Median      Q₃       Max   "
     };
     writeln!(out, "{}    Mode    ╭{header}╮", " ".repeat(18))?;
-    let scales = [Unit::Microseconds, Unit::Bytes, Unit::Count]
-        .map(|unit| (unit, scale_for(stats, rows, unit, mini)));
+    let mut scales: Vec<(usize, Scale)> = Vec::new();
+    for row in &rows {
+        if !scales.iter().any(|(g, _)| *g == row.group) {
+            scales.push((row.group, scale_for(&rows, row.group, mini)));
+        }
+    }
     for (i, row) in rows.iter().enumerate() {
         let last = i + 1 == rows.len();
         let (left, right) = if last { ("╰", "╯") } else { ("│", "│") };
         let scale = scales
             .iter()
-            .find(|(u, _)| *u == row.metric.unit())
+            .find(|(g, _)| *g == row.group)
             .map_or_else(|| Scale::time(0.0), |(_, s)| *s);
-        let v = values(stats.metric(row.metric), mini);
+        let v = values(row.summary, mini);
         let cells: Vec<String> = v[1..].iter().map(|&x| scale.number_in(x, CELL)).collect();
         writeln!(
             out,
             "  {} {}  {left} {}   {right}",
-            pad(row.label, 15, Align::Right),
+            fit(row.label, 15, Align::Right),
             scale.with_unit(v[0], CELL),
             cells.join("  ")
         )?;

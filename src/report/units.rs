@@ -31,6 +31,12 @@ const fn rung(symbol: &'static str, divisor: f64, decimals: usize) -> Rung {
 }
 
 const TIME: [Rung; 3] = [rung("μs", 1.0, 0), rung("ms", 1e3, 2), rung("s", 1e6, 2)];
+const TIME_NS: [Rung; 4] = [
+    rung("ns", 1.0, 0),
+    rung("μs", 1e3, 2),
+    rung("ms", 1e6, 2),
+    rung("s", 1e9, 2),
+];
 const KIB: f64 = 1024.0;
 const SPACE: [Rung; 4] = [
     rung("B", 1.0, 0),
@@ -44,12 +50,22 @@ const COUNT: [Rung; 4] = [
     rung("M", 1e6, 2),
     rung("G", 1e9, 2),
 ];
+/// A figure of a unit the tool does not know: a plain number, with 2
+/// decimals (it may have fractions), then K, M, G.
+const NUMBER: [Rung; 4] = [
+    rung("", 1.0, 2),
+    rung("K", 1e3, 2),
+    rung("M", 1e6, 2),
+    rung("G", 1e9, 2),
+];
 
 fn ladder(unit: Unit) -> (&'static [Rung], f64) {
     match unit {
         Unit::Microseconds => (&TIME, 1000.0),
+        Unit::Nanoseconds => (&TIME_NS, 1000.0),
         Unit::Bytes => (&SPACE, KIB),
         Unit::Count => (&COUNT, 1000.0),
+        Unit::Number => (&NUMBER, 1000.0),
     }
 }
 

@@ -1,0 +1,358 @@
+//! One column of per-run values, stored compactly.
+//!
+//! A dataset may hold millions of runs, so each column keeps its values as
+//! offsets from its first value ("frame of reference") in the narrowest
+//! integer type that holds them all: 0 bytes per run while every value is
+//! the same (exit codes, signals, a command's text), 1, 2 or 4 bytes for
+//! the small spreads of real measurements, 8 only when needed. A column
+//! widens (copying once per width, so O(n) in total) when a value does not
+//! fit, and becomes `f64` if a non-integer arrives (a command's own metric).
+//! Absent values are a bit in a bitmap that exists only once one is absent.
+//! Every value reads back exactly as pushed.
+
+use super::metric::Value;
+
+/// The stored offsets (or reals), one per run.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Data {
+    /// Every present value equals the base.
+    #[default]
+    Same,
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    /// Absolute values (the base is 0).
+    I64(Vec<i64>),
+    Real(Vec<f64>),
+}
+
+/// Per-run values of one quantity; see the module docs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Column {
+    len: usize,
+    /// How many values are present.
+    present: usize,
+    /// The first present integer (offsets are from it); 0 before that.
+    base: i64,
+    data: Data,
+    /// Bit i set: run i has no value. Shorter than needed means present.
+    absent: Vec<u64>,
+}
+
+impl Column {
+    /// A column of `len` absent values.
+    pub fn absent(len: usize) -> Column {
+        let mut c = Column::default();
+        for _ in 0..len {
+            c.push(None);
+        }
+        c
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether any value is present.
+    pub fn any_present(&self) -> bool {
+        self.present > 0
+    }
+
+    fn is_absent(&self, i: usize) -> bool {
+        self.absent
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    pub fn push(&mut self, value: Option<Value>) {
+        let i = self.len;
+        match value {
+            None => {
+                let word = i / 64;
+                if self.absent.len() <= word {
+                    self.absent.resize(word + 1, 0);
+                }
+                self.absent[word] |= 1 << (i % 64);
+                self.push_int(self.base);
+            }
+            Some(Value::Int(v)) => {
+                if let Data::Real(r) = &mut self.data {
+                    r.push(v as f64);
+                } else {
+                    if self.present == 0 {
+                        // Every stored offset so far is a filler (and the
+                        // data still `Same`), so the base can move to `v`.
+                        self.base = v;
+                    }
+                    self.push_int(v);
+                }
+            }
+            Some(Value::Real(x)) => {
+                self.make_real();
+                if let Data::Real(r) = &mut self.data {
+                    r.push(x);
+                }
+            }
+        }
+        if value.is_some() {
+            self.present += 1;
+        }
+        self.len += 1;
+    }
+
+    /// Appends the integer `v`, widening if its offset does not fit.
+    fn push_int(&mut self, v: i64) {
+        loop {
+            let n = self.len;
+            let offset = i128::from(v) - i128::from(self.base);
+            let fits = match &mut self.data {
+                Data::Same => offset == 0,
+                Data::I8(values) => i8::try_from(offset).map(|x| values.push(x)).is_ok(),
+                Data::I16(values) => i16::try_from(offset).map(|x| values.push(x)).is_ok(),
+                Data::I32(values) => i32::try_from(offset).map(|x| values.push(x)).is_ok(),
+                Data::I64(values) => {
+                    values.push(v); // Absolute values.
+                    true
+                }
+                Data::Real(values) => {
+                    values.push(v as f64);
+                    true
+                }
+            };
+            if fits {
+                return;
+            }
+            self.widen(offset, n);
+        }
+    }
+
+    /// Moves to the narrowest representation that holds `offset` too.
+    fn widen(&mut self, offset: i128, n: usize) {
+        let old: Vec<i128> = (0..n).map(|i| self.offset(i)).collect();
+        self.data = if i8::try_from(offset).is_ok() {
+            Data::I8(old.iter().map(|&x| x as i8).collect())
+        } else if i16::try_from(offset).is_ok() {
+            Data::I16(old.iter().map(|&x| x as i16).collect())
+        } else if i32::try_from(offset).is_ok() {
+            Data::I32(old.iter().map(|&x| x as i32).collect())
+        } else {
+            let base = i128::from(self.base);
+            let values = old.iter().map(|&x| (x + base) as i64).collect();
+            self.base = 0;
+            Data::I64(values)
+        };
+        self.data.reserve(n);
+    }
+
+    fn make_real(&mut self) {
+        if !matches!(self.data, Data::Real(_)) {
+            let values = (0..self.len)
+                .map(|i| (self.offset(i) + i128::from(self.base)) as f64)
+                .collect();
+            self.data = Data::Real(values);
+        }
+    }
+
+    /// The stored offset of run `i` (integer representations only).
+    fn offset(&self, i: usize) -> i128 {
+        match &self.data {
+            Data::Same => 0,
+            Data::I8(v) => v[i].into(),
+            Data::I16(v) => v[i].into(),
+            Data::I32(v) => v[i].into(),
+            Data::I64(v) => i128::from(v[i]) - i128::from(self.base),
+            Data::Real(v) => v[i] as i128,
+        }
+    }
+
+    /// The value of run `i`, if present.
+    ///
+    /// # Panics
+    /// If `i >= self.len()`.
+    pub fn get(&self, i: usize) -> Option<Value> {
+        assert!(i < self.len, "run {i} of {}", self.len);
+        if self.is_absent(i) {
+            return None;
+        }
+        let base = self.base;
+        Some(match &self.data {
+            Data::Same => Value::Int(base),
+            Data::I8(v) => Value::Int(base + i64::from(v[i])),
+            Data::I16(v) => Value::Int(base + i64::from(v[i])),
+            Data::I32(v) => Value::Int(base + i64::from(v[i])),
+            Data::I64(v) => Value::Int(v[i]),
+            Data::Real(v) => Value::Real(v[i]),
+        })
+    }
+
+    /// Every value, in run order.
+    pub fn iter(&self) -> impl Iterator<Item = Option<Value>> + '_ {
+        (0..self.len).map(|i| self.get(i))
+    }
+
+    /// The present values as `f64`, in run order (exact for integers up to
+    /// 2^53).
+    pub fn present_f64(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.len);
+        let base = self.base as f64;
+        let keep = |i: usize| !self.is_absent(i);
+        match &self.data {
+            Data::Same => out.extend((0..self.len).filter(|&i| keep(i)).map(|_| base)),
+            Data::I8(v) => out.extend(widen_present(v, &keep, self.base)),
+            Data::I16(v) => out.extend(widen_present(v, &keep, self.base)),
+            Data::I32(v) => out.extend(widen_present(v, &keep, self.base)),
+            Data::I64(v) => out.extend(
+                v.iter()
+                    .enumerate()
+                    .filter(|(i, _)| keep(*i))
+                    .map(|(_, &x)| x as f64),
+            ),
+            Data::Real(v) => out.extend(
+                v.iter()
+                    .enumerate()
+                    .filter(|(i, _)| keep(*i))
+                    .map(|(_, &x)| x),
+            ),
+        }
+        out
+    }
+
+    /// Heap bytes held (for the scale benchmark's accounting).
+    pub fn heap_bytes(&self) -> usize {
+        let data = match &self.data {
+            Data::Same => 0,
+            Data::I8(v) => v.capacity(),
+            Data::I16(v) => 2 * v.capacity(),
+            Data::I32(v) => 4 * v.capacity(),
+            Data::I64(v) => 8 * v.capacity(),
+            Data::Real(v) => 8 * v.capacity(),
+        };
+        data + 8 * self.absent.capacity()
+    }
+
+    /// Gives back spare capacity.
+    pub fn shrink_to_fit(&mut self) {
+        match &mut self.data {
+            Data::Same => {}
+            Data::I8(v) => v.shrink_to_fit(),
+            Data::I16(v) => v.shrink_to_fit(),
+            Data::I32(v) => v.shrink_to_fit(),
+            Data::I64(v) => v.shrink_to_fit(),
+            Data::Real(v) => v.shrink_to_fit(),
+        }
+        self.absent.shrink_to_fit();
+    }
+}
+
+fn widen_present<'a, T: Copy + Into<i64>>(
+    v: &'a [T],
+    keep: &'a impl Fn(usize) -> bool,
+    base: i64,
+) -> impl Iterator<Item = f64> + 'a {
+    v.iter()
+        .enumerate()
+        .filter(move |(i, _)| keep(*i))
+        .map(move |(_, &x)| (base + x.into()) as f64)
+}
+
+impl Data {
+    fn reserve(&mut self, n: usize) {
+        match self {
+            Data::Same => {}
+            Data::I8(v) => v.reserve(n),
+            Data::I16(v) => v.reserve(n),
+            Data::I32(v) => v.reserve(n),
+            Data::I64(v) => v.reserve(n),
+            Data::Real(v) => v.reserve(n),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn column(values: &[Option<Value>]) -> Column {
+        let mut c = Column::default();
+        values.iter().for_each(|&v| c.push(v));
+        c
+    }
+
+    #[test]
+    fn constant_columns_take_no_space() {
+        let c = column(&[Some(Value::Int(0)); 1000]);
+        assert_eq!(c.heap_bytes(), 0);
+        assert_eq!(c.get(999), Some(Value::Int(0)));
+    }
+
+    #[test]
+    fn columns_widen_only_as_far_as_needed() {
+        let mut c = column(&[Some(Value::Int(1_000_000)), Some(Value::Int(1_000_100))]);
+        assert!(matches!(c.data, Data::I8(_)));
+        c.push(Some(Value::Int(1_040_000)));
+        assert!(matches!(c.data, Data::I32(_)));
+        c.push(Some(Value::Int(i64::MIN)));
+        c.push(Some(Value::Int(i64::MAX)));
+        assert!(matches!(c.data, Data::I64(_)));
+        let all: Vec<_> = c.iter().map(|v| v.unwrap().as_int().unwrap()).collect();
+        assert_eq!(all, [1_000_000, 1_000_100, 1_040_000, i64::MIN, i64::MAX]);
+    }
+
+    #[test]
+    fn absent_values_stay_absent_and_do_not_fix_the_base() {
+        let c = column(&[
+            None,
+            None,
+            Some(Value::Int(i64::MAX)),
+            None,
+            Some(Value::Int(5)),
+        ]);
+        assert_eq!(
+            c.iter().collect::<Vec<_>>(),
+            [
+                None,
+                None,
+                Some(Value::Int(i64::MAX)),
+                None,
+                Some(Value::Int(5))
+            ]
+        );
+        assert_eq!(c.present_f64(), [i64::MAX as f64, 5.0]);
+        assert!(!Column::absent(3).any_present());
+        assert_eq!(Column::absent(70).len(), 70);
+    }
+
+    #[test]
+    fn a_real_value_turns_the_column_real() {
+        let c = column(&[Some(Value::Int(3)), None, Some(Value::Real(2.5))]);
+        assert_eq!(
+            c.iter().collect::<Vec<_>>(),
+            [Some(Value::Real(3.0)), None, Some(Value::Real(2.5))]
+        );
+    }
+
+    fn value() -> impl Strategy<Value = Option<Value>> {
+        prop_oneof![
+            Just(None),
+            any::<i64>().prop_map(|v| Some(Value::Int(v))),
+            (-300i64..300).prop_map(|v| Some(Value::Int(v))),
+            (0i64..70_000).prop_map(|v| Some(Value::Int(1 << 40 | v))),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn every_value_reads_back_as_pushed(values in prop::collection::vec(value(), 0..300)) {
+            let c = column(&values);
+            prop_assert_eq!(c.len(), values.len());
+            prop_assert_eq!(c.iter().collect::<Vec<_>>(), values.clone());
+            let present: Vec<f64> = values.iter().flatten().map(|v| v.as_f64()).collect();
+            prop_assert_eq!(c.present_f64(), present);
+        }
+    }
+}
