@@ -143,6 +143,37 @@ fn counting_starts_at_exec_and_never_reads_a_lost_zero() {
 }
 
 #[test]
+fn a_process_that_outlives_its_command_does_not_count_in_a_later_run() {
+    // Command 0 leaves a busy child behind (in its process group) and
+    // exits at once; command 1 sleeps while that child finishes.
+    let mut launcher = Launcher::start().unwrap();
+    launcher.set_up(&software()).unwrap();
+    let leaver = sh(&format!("( {BUSY} ) & exit 0"));
+    launcher.define(&[leaver, sh("sleep 0.4")]).unwrap();
+    let mut got = Vec::new();
+    launcher
+        .run_batch(
+            &Batch {
+                steps: &[0, 1],
+                timeout: None,
+                stop_on_failure: true,
+            },
+            &mut |_, o| {
+                if let Outcome::Finished(m) = o {
+                    got.push(m);
+                }
+                true
+            },
+        )
+        .unwrap();
+    let sleeper = task_clock_us(&got[1]);
+    assert!(
+        sleeper < 10_000.0,
+        "the sleeping command was charged {sleeper} us of another's child"
+    );
+}
+
+#[test]
 fn a_hardware_counter_without_a_pmu_fails_alone() {
     let mut config = software();
     config.counters.push(counters::by_name("cycles").unwrap());
