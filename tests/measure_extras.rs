@@ -143,9 +143,41 @@ fn counting_starts_at_exec_and_never_reads_a_lost_zero() {
 }
 
 #[test]
-fn a_process_that_outlives_its_command_does_not_count_in_a_later_run() {
-    // Command 0 leaves a busy child behind (in its process group) and
-    // exits at once; command 1 sleeps while that child finishes.
+fn processes_a_hook_leaves_running_do_not_count_in_later_runs() {
+    // A hook (kept processes are its purpose: a server for the commands)
+    // leaves a busy child behind and exits at once; the measured command
+    // then sleeps while that child works and ends. The child inherited the
+    // counters like every process the launcher starts.
+    let mut launcher = Launcher::start().unwrap();
+    launcher.set_up(&software()).unwrap();
+    let mut hook = sh(&format!("( {BUSY} ) & exit 0"));
+    hook.measured = false;
+    launcher.define(&[hook, sh("sleep 0.4")]).unwrap();
+    let mut got = Vec::new();
+    launcher
+        .run_batch(
+            &Batch {
+                steps: &[0, 1],
+                timeout: None,
+                stop_on_failure: true,
+            },
+            &mut |_, o| {
+                if let Outcome::Finished(m) = o {
+                    got.push(m);
+                }
+                true
+            },
+        )
+        .unwrap();
+    let sleeper = task_clock_us(&got[1]);
+    assert!(
+        sleeper < 10_000.0,
+        "the sleeping command was charged {sleeper} us of the hook's child"
+    );
+}
+
+#[test]
+fn what_a_command_leaves_running_counts_in_its_own_run_only() {
     let mut launcher = Launcher::start().unwrap();
     launcher.set_up(&software()).unwrap();
     let leaver = sh(&format!("( {BUSY} ) & exit 0"));
@@ -169,7 +201,7 @@ fn a_process_that_outlives_its_command_does_not_count_in_a_later_run() {
     let sleeper = task_clock_us(&got[1]);
     assert!(
         sleeper < 10_000.0,
-        "the sleeping command was charged {sleeper} us of another's child"
+        "charged {sleeper} us of another's child"
     );
 }
 

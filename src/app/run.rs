@@ -2,6 +2,7 @@
 //! signal handling, the runner, then the reports.
 
 use super::baseline::Baseline;
+use super::live::Live;
 use super::output::{self, RawOutput, ReportStream};
 use super::progress::{self, Progress};
 use super::provenance;
@@ -134,7 +135,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     let raw = rc
         .raw_output
         .as_deref()
-        .map(|path| RawOutput::create(path, &catalogue))
+        .map(|path| RawOutput::create(path, &catalogue, &rc.plan.parameter_names()))
         .transpose()?;
     launcher
         .cancel_on_termination_signals()
@@ -165,10 +166,18 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
 
     let show_progress = !selection.quiet && progress::wanted();
+    if rc.live && !show_progress {
+        eprintln!(
+            "Note: --live shows results on a terminal only (standard error is not one, TERM=dumb, or -Q); the experiment runs without them."
+        );
+    }
     let mut sink = Sink {
         raw,
         runs: DatasetBuilder::new(catalogue),
-        progress: show_progress.then(|| Progress::new(&rc.plan)),
+        progress: show_progress.then(|| {
+            let live = rc.live.then(|| Live::new(&rc.plan, &rc.output.ranking));
+            Progress::new(&rc.plan, live)
+        }),
     };
     let mut metadata = provenance::for_run(&rc, command_line);
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);

@@ -62,6 +62,8 @@ pub struct Args {
     pub hooks: Vec<(HookKind, String)>,
     pub ignore_failure: bool,
     pub show_output: bool,
+    /// `--live`: results so far under the progress bar.
+    pub live: bool,
     pub shell: Option<String>,
     pub files: Vec<String>,
     pub output: Option<String>,

@@ -125,6 +125,8 @@ pub struct RunConfig {
     pub raw_output: Option<String>,
     /// `--seed` was given (otherwise the seed is chosen and printed).
     pub seed_given: bool,
+    /// `--live`: the progress display shows the results so far.
+    pub live: bool,
     /// The `-f` command files read (no output may overwrite them).
     pub command_files: Vec<String>,
     /// Counters, custom metrics, pinning, environment padding.
@@ -517,6 +519,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         },
         raw_output: args.output,
         seed_given: seed.is_some(),
+        live: args.live,
         command_files: args.files.clone(),
         measure,
         output,

@@ -262,6 +262,12 @@ fn build() -> Vec<Flag> {
             "Let commands use this terminal (default: /dev/null)",
             |a| a.show_output = true,
         ),
+        Flag::switch(
+            "live",
+            Run,
+            "Show each command's results so far under the progress bar (terminal only; adds analysis work while commands run)",
+            |a| a.live = true,
+        ),
         Flag::value(
             "shell",
             "SHELL",
