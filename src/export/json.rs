@@ -25,6 +25,9 @@
 //! dataset instead of being copied into a tree (a million runs is routine).
 //! serde_json still formats every scalar, so strings are escaped and numbers
 //! printed (shortest round-trip form) exactly as serde_json and Hyperfine do.
+//! The layout is serde_json's pretty one except for the per-run arrays,
+//! which are written on one line (`[1, 2, 3]`): with a million runs one
+//! value per indented line would triple the file.
 //! A statistic that does not exist, or any non-finite number, is `null`.
 
 use std::borrow::Cow;
@@ -37,8 +40,8 @@ use crate::stats::{
 };
 
 /// Writes the whole document, pretty-printed with two-space indentation
-/// (as `serde_json::to_writer_pretty` and Hyperfine do), ending in a
-/// newline.
+/// (as `serde_json::to_writer_pretty` and Hyperfine do; per-run arrays on
+/// one line), ending in a newline.
 pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     let results = (0..analysis.commands.len())
@@ -408,9 +411,18 @@ fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
             out.write_all(b": ")?;
             emit(out, value, depth + 1)
         }),
-        Node::PerRun(runs, what) => list_n(out, depth, b"[]", runs.len(), |out, i| {
-            emit(out, &what.node(runs, i), depth + 1)
-        }),
+        // One value per run, on one line: a million runs would otherwise
+        // take a million lines of indentation (three times the bytes).
+        Node::PerRun(runs, what) => {
+            out.write_all(b"[")?;
+            for i in 0..runs.len() {
+                if i > 0 {
+                    out.write_all(b", ")?;
+                }
+                emit(out, &what.node(runs, i), depth + 1)?;
+            }
+            out.write_all(b"]")
+        }
     }
 }
 
@@ -493,8 +505,13 @@ mod tests {
         });
         let ours = render(&node);
         // Same text as serde_json's pretty printer (whose keys happen to be
-        // in sorted order here), and the same value when parsed back.
-        assert_eq!(ours, serde_json::to_string_pretty(&expected).unwrap());
+        // in sorted order here), but for the per-run array on one line, and
+        // the same value when parsed back.
+        let pretty = serde_json::to_string_pretty(&expected).unwrap().replace(
+            "\"k\": [\n    0.001133,\n    2.0\n  ]",
+            "\"k\": [0.001133, 2.0]",
+        );
+        assert_eq!(ours, pretty);
         let parsed: serde_json::Value = serde_json::from_str(&ours).unwrap();
         assert_eq!(parsed, expected);
     }
