@@ -44,15 +44,16 @@ use crate::stats::{
 /// one line), ending in a newline.
 pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
-    let results = (0..analysis.commands.len())
-        .map(|i| result(analysis, i))
-        .collect();
-    let root = object(vec![
-        ("results", Node::Array(results)),
-        ("bestguess", top_level(analysis)),
-    ]);
-    emit(&mut out, &root, 0)?;
-    out.write_all(b"\n")?;
+    // `{"results": [...], "bestguess": {...}}`, each result built just
+    // before it is written: the tree of one command at a time is in memory,
+    // not that of ten thousand.
+    out.write_all(b"{\n  \"results\": ")?;
+    list_n(&mut out, 1, b"[]", analysis.commands.len(), |out, i| {
+        emit(out, &result(analysis, i), 2)
+    })?;
+    out.write_all(b",\n  \"bestguess\": ")?;
+    emit(&mut out, &top_level(analysis), 1)?;
+    out.write_all(b"\n}\n")?;
     out.flush()
 }
 
