@@ -4,23 +4,24 @@
 //! right after measuring) answers the question a CI job asks: did any
 //! command get slower than it was? Each new command is paired with the
 //! baseline command of the same name, or else of the same command string
-//! ([`pair`]); each pair is compared on the metric of interest with the
-//! ranking's settings ([`compare_with_baseline`]); the verdict follows the
-//! ranking's rule for a fixed reference: *slower* when the whole interval
-//! of the change lies above +effect, *faster* when it lies below −effect,
-//! otherwise *no change*. A command present on one side only is listed,
-//! not an error.
+//! ([`pair`]); each pair is compared on the metric of interest by the
+//! ranking itself, as a ranking of two with the baseline as the fixed
+//! reference ([`compare_with_baseline`]), so the estimators, intervals and
+//! verdict rule are the ranking's: the ratio new / baseline of locations
+//! (the Hodges–Lehmann shift of the logarithms, exponentiated, with the
+//! interval from the same order statistics as Δ's; Δ relative to the
+//! baseline's median when some value is not positive), and the verdict
+//! *slower* (the whole interval above +effect), *faster* (below −effect),
+//! *no change* (within ±epsilon: the ranking's "equivalent") or
+//! *inconclusive* (neither: more runs could tell). A command present on
+//! one side only is listed, not an error.
 //!
-//! The change is the ratio new / baseline of locations: the Hodges–Lehmann
-//! shift of the logarithms, exponentiated, with the interval from the same
-//! order statistics as Δ's (so it is distribution-free, and exact or
-//! asymptotic exactly as Δ's is). It exists when every value on both sides
-//! is positive; otherwise the change is Δ relative to the baseline's
-//! median. The pairs are a family fixed in advance (nothing is selected
-//! from the data), so each interval is at level 1 − α/m over the m pairs
-//! compared (Bonferroni): all of them cover together with probability at
-//! least 1 − α, and a CI job that fails when *any* command is slower keeps
-//! its false-alarm rate at most α.
+//! The pairs are a family fixed in advance (nothing is selected from the
+//! data), so each interval is at level 1 − α/m over the m pairs compared
+//! (Bonferroni): all of them cover together with probability at least
+//! 1 − α, and a CI job that fails when *any* command is slower keeps its
+//! false-alarm rate at most α. The two sides come from different
+//! experiments, so they are compared as independent samples.
 //!
 //! `--fail-if-slower PCT` turns the comparison into a gate:
 //! [`GateReport::failed`] when some command is slower with the whole
@@ -31,7 +32,7 @@
 use crate::analysis::RankingSettings;
 use crate::data::{CommandRuns, Dataset};
 use crate::stats::{
-    hodges_lehmann, shift_interval, Alpha, Quantiles, Sample, SampleError, Threshold,
+    rank_with, Quantiles, RankOptions, RankSettings, Sample, SampleError, Verdict,
     MIN_VALUES_FOR_INFERENCE,
 };
 
@@ -107,8 +108,10 @@ pub enum GateVerdict {
     Slower,
     /// The whole interval lies below −effect.
     Faster,
-    /// Neither.
+    /// The whole interval lies within ±epsilon: shown to be the same.
     NoChange,
+    /// Neither: the interval is too wide to tell (more runs could).
+    Inconclusive,
     /// One side has fewer than [`MIN_VALUES_FOR_INFERENCE`] runs.
     NotCompared,
 }
@@ -120,6 +123,7 @@ impl GateVerdict {
             GateVerdict::Slower => "slower",
             GateVerdict::Faster => "faster",
             GateVerdict::NoChange => "no change",
+            GateVerdict::Inconclusive => "inconclusive",
             GateVerdict::NotCompared => "not compared",
         }
     }
@@ -220,8 +224,8 @@ pub enum GateError {
     },
     #[error("--fail-if-slower {0}: give a percentage of 0 or more, such as 5")]
     Margin(f64),
-    #[error("invalid setting: alpha must be between 0 and 1, not {0}")]
-    Alpha(f64),
+    #[error("invalid setting: {0}")]
+    Settings(String),
 }
 
 fn sample(side: &'static str, index: usize, values: Vec<f64>) -> Result<Sample, GateError> {
@@ -232,50 +236,43 @@ fn sample(side: &'static str, index: usize, values: Vec<f64>) -> Result<Sample, 
     })
 }
 
-/// Δ and the ratio with their intervals at level 1 − `alpha`.
-fn change(base: &Sample, new: &Sample, alpha: Alpha) -> Change {
-    let interval = shift_interval(base, new, alpha);
-    let shift = Estimate {
-        value: hodges_lehmann(base, new),
-        low: interval.low,
-        high: interval.high,
+/// The ranking's comparison of `new` with `base` as a fixed reference, at
+/// the family's level: the same estimators, intervals and verdict rule.
+fn compare_pair(
+    base: &Sample,
+    new: &Sample,
+    settings: &RankSettings,
+) -> Result<(Change, GateVerdict), GateError> {
+    let options = RankOptions {
+        rounds: None,
+        reference: Some(0),
     };
-    let ratio = (base.min() > 0.0 && new.min() > 0.0).then(|| {
-        // ln is increasing: the ranks of Δ's interval bound the log shift.
-        let ln = |s: &Sample| Sample::new(s.sorted().iter().map(|x| x.ln()).collect());
-        match (ln(base), ln(new)) {
-            (Ok(lb), Ok(ln_new)) => {
-                let i = shift_interval(&lb, &ln_new, alpha);
-                Some(Estimate {
-                    value: hodges_lehmann(&lb, &ln_new).exp(),
-                    low: i.low.exp(),
-                    high: i.high.exp(),
-                })
-            }
-            _ => None,
-        }
+    let ranking = rank_with(&[base, new], options, settings)
+        .map_err(|e| GateError::Settings(e.to_string()))?;
+    let entry = ranking.entry(1);
+    let verdict = match entry.map(|e| e.verdict) {
+        Some(Verdict::Slower) => GateVerdict::Slower,
+        Some(Verdict::Faster) => GateVerdict::Faster,
+        Some(Verdict::Equivalent) => GateVerdict::NoChange,
+        Some(Verdict::Inconclusive) => GateVerdict::Inconclusive,
+        _ => GateVerdict::NotCompared,
+    };
+    let change = entry.and_then(|e| e.comparison).map(|c| Change {
+        shift: Estimate {
+            value: c.shift,
+            low: c.interval.low,
+            high: c.interval.high,
+        },
+        ratio: c.ratio.map(|r| Estimate {
+            value: r.estimate,
+            low: r.low,
+            high: r.high,
+        }),
+        confidence: c.interval.achieved_confidence,
     });
-    Change {
-        shift,
-        ratio: ratio.flatten(),
-        confidence: interval.achieved_confidence,
-    }
-}
-
-/// The verdict on `c` by the ranking's rule with `effect`.
-fn verdict(c: &Change, effect: Threshold, baseline_median: f64) -> GateVerdict {
-    let (low, high, margin) = match (effect, c.ratio) {
-        // A relative margin on the ratio itself.
-        (Threshold::Percent(p), Some(r)) => (r.low - 1.0, r.high - 1.0, p / 100.0),
-        // Otherwise on Δ, the margin resolved against the baseline.
-        (t, _) => (c.shift.low, c.shift.high, t.resolve(baseline_median)),
-    };
-    if low > margin {
-        GateVerdict::Slower
-    } else if high < -margin {
-        GateVerdict::Faster
-    } else {
-        GateVerdict::NoChange
+    match change {
+        Some(c) => Ok((c, verdict)),
+        None => Err(GateError::Settings("the comparison was not made".into())),
     }
 }
 
@@ -326,7 +323,12 @@ pub fn compare_with_baseline(
     };
     let compared = sides.iter().filter(|(b, n)| enough(b) && enough(n)).count();
     let alpha_each = settings.alpha / compared.max(1) as f64;
-    let alpha = Alpha::new(alpha_each).map_err(|_| GateError::Alpha(settings.alpha))?;
+    // Each pair is a ranking of two with the baseline as the reference, at
+    // the family's per-comparison level.
+    let rule = RankSettings {
+        alpha: alpha_each,
+        ..settings.rule()
+    };
     let mut rows = Vec::with_capacity(sides.len());
     for (b, n) in sides {
         let mut row = GateRow {
@@ -338,8 +340,7 @@ pub fn compare_with_baseline(
         };
         if let (Some((bs, bsample)), Some((_, nsample))) = (&b, &n) {
             if enough(&b) && enough(&n) {
-                let c = change(bsample, nsample, alpha);
-                let v = verdict(&c, settings.effect, bs.median);
+                let (c, v) = compare_pair(bsample, nsample, &rule)?;
                 // The gate's margin is the user's, independent of effect.
                 row.fails = fail_if_slower
                     .is_some_and(|pct| c.relative(bs.median).is_some_and(|r| r.low > pct / 100.0));
@@ -363,6 +364,7 @@ pub fn compare_with_baseline(
 mod tests {
     use super::*;
     use crate::data::RunRecord;
+    use crate::stats::Threshold;
 
     fn runs(command: &str, name: &str, batch: u64, totals: &[i64]) -> Vec<RunRecord> {
         totals
@@ -460,12 +462,20 @@ mod tests {
     fn the_same_data_is_no_change_and_faster_data_is_faster() {
         let s = RankingSettings {
             effect: Threshold::Percent(2.0),
+            epsilon: Threshold::Percent(5.0),
             ..RankingSettings::default()
         };
         let old = dataset(&[("w", "", &scaled(1.0))]);
         let g = compare_with_baseline(&old, &old, &s, Some(0.0)).unwrap();
         assert_eq!(g.rows[0].verdict, Some(GateVerdict::NoChange));
         assert!(!g.failed());
+        // The interval (about ±4 %) is wider than a 1 % margin: no verdict.
+        let narrow = RankingSettings {
+            epsilon: Threshold::Percent(1.0),
+            ..s.clone()
+        };
+        let g = compare_with_baseline(&old, &old, &narrow, None).unwrap();
+        assert_eq!(g.rows[0].verdict, Some(GateVerdict::Inconclusive));
         let new = dataset(&[("w", "", &scaled(0.8))]);
         let g = compare_with_baseline(&old, &new, &s, Some(0.0)).unwrap();
         assert_eq!(g.rows[0].verdict, Some(GateVerdict::Faster));

@@ -362,7 +362,7 @@ fn compatible(key: &str, theirs: &Value, ours: &Value) -> bool {
 }
 
 #[test]
-fn json_has_every_key_and_type_of_hyperfines_export() {
+fn json_has_every_key_and_type_of_hyperfine_1s_export() {
     let reference = json(include_str!("hyperfine_compat/hyperfine-1.20-export.json"));
     let theirs = reference["results"].as_array().unwrap();
     assert!(!theirs.is_empty());
@@ -381,6 +381,106 @@ fn json_has_every_key_and_type_of_hyperfines_export() {
             }
         }
     }
+}
+
+/// Every key Hyperfine 2.0 wrote in `theirs` is in `ours`, recursively,
+/// with a compatible type; `path` names the place for messages. Arrays are
+/// compared element by element against Hyperfine's first element. Allowed
+/// differences: `null` where Hyperfine's value is optional (`stddev`, a
+/// run's `exit_code`, `start_time`, `platform` for saved files), an integer
+/// where Hyperfine wrote a float, and `metadata.hyperfine_version` (the
+/// file was not written by Hyperfine: `metadata.tool` says what wrote it).
+fn conforms(path: &str, theirs: &Value, ours: &Value) -> Result<(), String> {
+    let optional = ["stddev", "exit_code", "start_time", "platform"];
+    let last = path.rsplit('.').next().unwrap_or("");
+    match (theirs, ours) {
+        (_, Value::Null) if optional.contains(&last) => Ok(()),
+        (Value::Object(t), Value::Object(o)) => {
+            for (key, value) in t {
+                if path == "metadata" && key == "hyperfine_version" {
+                    continue;
+                }
+                let mine = o.get(key).ok_or(format!("{path}: no key {key}"))?;
+                conforms(&format!("{path}.{key}"), value, mine)?;
+            }
+            Ok(())
+        }
+        (Value::Array(t), Value::Array(o)) => match t.first() {
+            None => Ok(()),
+            Some(t0) => o
+                .iter()
+                .try_for_each(|x| conforms(&format!("{path}[]"), t0, x)),
+        },
+        (Value::Number(_), Value::Number(_)) => Ok(()),
+        _ if kind(theirs) == kind(ours) => Ok(()),
+        _ => Err(format!("{path}: {ours} where Hyperfine wrote {theirs}")),
+    }
+}
+
+#[test]
+fn json_has_every_key_and_type_of_hyperfine_2s_export() {
+    let reference = json(include_str!("hyperfine_compat/hyperfine-2.0-export.json"));
+    assert_eq!(reference["schema_version"], 2);
+    let theirs = reference["results"].as_array().unwrap();
+    for (name, path) in FILES {
+        let doc = json(&render_file(path, Format::Json));
+        assert_eq!(doc["schema_version"], 2, "{name}");
+        for key in ["metadata", "primary_metric"] {
+            conforms(key, &reference[key], &doc[key]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        // Every result against every one of Hyperfine's.
+        for o in doc["results"].as_array().unwrap() {
+            for t in theirs {
+                conforms("results[]", t, o).unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+            let runs = o["bestguess"]["runs"].as_u64().unwrap() as usize;
+            assert_eq!(o["measurements"].as_array().unwrap().len(), runs);
+            for metric in o["summary"].as_object().unwrap().values() {
+                assert_eq!(metric["count"].as_u64(), Some(runs as u64), "{name}");
+            }
+        }
+    }
+    // And the checker is not vacuous: it notices a missing key.
+    let mut broken = json(&render_file(FILES[0].1, Format::Json));
+    broken["results"][0]["summary"]
+        .as_object_mut()
+        .unwrap()
+        .remove("time_user");
+    assert!(conforms("results[]", &theirs[0], &broken["results"][0]).is_err());
+}
+
+#[test]
+fn json_2_values_agree_with_the_1x_values_and_the_runs() {
+    let doc = json(&render_file("tests/data/reference/raw1.csv", Format::Json));
+    let ls = &doc["results"][0];
+    let m = ls["measurements"].as_array().unwrap();
+    for (k, run) in m.iter().enumerate() {
+        assert_eq!(run["time_wall_clock"]["value"], ls["times"][k]);
+        assert_eq!(run["time_wall_clock"]["unit"], "second");
+        assert_eq!(
+            run["memory_peak_resident"]["value"],
+            ls["memory_usage_byte"][k]
+        );
+        assert_eq!(run["memory_peak_resident"]["unit"], "byte");
+        assert_eq!(run["exit_code"], ls["exit_codes"][k]);
+        let per_run = &ls["bestguess"]["per_run"];
+        let us = |key: &str| per_run[key][k].as_i64().unwrap() as f64 / 1e6;
+        assert_eq!(run["time_user"]["value"].as_f64().unwrap(), us("user_us"));
+        assert_eq!(
+            run["time_system"]["value"].as_f64().unwrap(),
+            us("system_us")
+        );
+        assert_eq!(run["time_cpu"]["value"].as_f64().unwrap(), us("total_us"));
+    }
+    let wall = &ls["summary"]["time_wall_clock"];
+    for key in ["mean", "stddev", "median", "min", "max"] {
+        assert_eq!(wall[key], ls[key], "{key}");
+    }
+    // User time: 840 889 916 837 827 µs; median 840, mean 861.8.
+    let user = &ls["summary"]["time_user"];
+    assert_eq!(user["median"].as_f64(), Some(0.00084));
+    assert!((user["mean"].as_f64().unwrap() - 0.0008618).abs() < 1e-15);
+    assert_eq!(doc["primary_metric"], "time_cpu");
 }
 
 #[test]

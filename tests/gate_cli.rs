@@ -67,7 +67,11 @@ fn ten_percent_slower_fails_the_gate_with_status_3() {
     assert_eq!(change.len(), 3, "{parse}");
     assert!((8.0..12.5).contains(&change[0]), "{parse}");
     assert!(change[1] > 5.0 && change[2] > change[0], "{parse}");
-    assert!(row(&stdout, "render").contains("no change"));
+    let render = row(&stdout, "render");
+    assert!(
+        render.ends_with("inconclusive") || render.ends_with("no change"),
+        "{render}"
+    );
     assert!(
         stdout.contains("Gate failed: 1 command is slower"),
         "{stdout}"
@@ -98,10 +102,28 @@ fn the_same_distribution_passes() {
         ],
     );
     assert_eq!(status, 0, "{stdout}{stderr}");
+    // At the default 1 % margin the intervals (±2–3 %) cannot show "no
+    // change", and nothing is called slower.
     for label in ["parse", "render", "retired"] {
-        assert!(row(&stdout, label).contains("no change"), "{stdout}");
+        assert!(row(&stdout, label).ends_with("inconclusive"), "{stdout}");
     }
     assert!(stdout.contains("Gate passed"), "{stdout}");
+    // With a 5 % equivalence margin they are shown to be the same.
+    let (status, stdout, _) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "-c",
+            "epsilon=5%",
+            "--baseline",
+            &fixture("gate_baseline.csv"),
+            &fixture("gate_same.csv"),
+        ],
+    );
+    assert_eq!(status, 0);
+    for label in ["parse", "render", "retired"] {
+        assert!(row(&stdout, label).ends_with("no change"), "{stdout}");
+    }
 }
 
 #[test]

@@ -7,8 +7,10 @@
 //! when interrupted by SIGINT or SIGTERM.
 
 mod baseline;
+mod live;
 mod output;
 mod progress;
+mod provenance;
 mod report;
 mod run;
 
@@ -83,10 +85,19 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     // Writing past `ulimit -f` must be an error to report (EFBIG), not a
     // silent death.
     crate::measure::sys::ignore_file_size_signal();
+    let command_line: Vec<String> = argv
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let result = (|| {
         let parsed =
             args::parse(argv.into_iter().skip(1), running).map_err(|e| AppError::usage(e.0))?;
-        dispatch(config::build(parsed, running)?, &program, running)
+        dispatch(
+            config::build(parsed, running)?,
+            &program,
+            running,
+            &command_line,
+        )
     })();
     match result {
         Ok(status) => status,
@@ -99,7 +110,13 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
 }
 
 /// `running`: this is `bestguess` (whatever `-A` says), for `--generate`.
-fn dispatch(config: Config, program: &str, running: bool) -> Result<i32, AppError> {
+/// `command_line`: the arguments as given, recorded in the JSON metadata.
+fn dispatch(
+    config: Config,
+    program: &str,
+    running: bool,
+    command_line: &[String],
+) -> Result<i32, AppError> {
     let mut stdout = std::io::stdout().lock();
     let print = |out: &mut dyn Write, text: &str| -> Result<i32, AppError> {
         out.write_all(text.as_bytes())
@@ -120,11 +137,11 @@ fn dispatch(config: Config, program: &str, running: bool) -> Result<i32, AppErro
             for warning in &rc.warnings {
                 eprintln!("{program}: warning: {warning}");
             }
-            run::run(*rc)
+            run::run(*rc, command_line)
         }
         Config::Report(rc) => {
             drop(stdout);
-            report::report_files(&rc)
+            report::report_files(&rc, command_line)
         }
     }
 }

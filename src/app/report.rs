@@ -7,10 +7,12 @@ use std::path::Path;
 
 use super::baseline::Baseline;
 use super::output::{self, Export, ReportStream};
+use super::provenance;
 use super::{exit, AppError};
 use crate::analysis::Analysis;
 use crate::cli::{Output, ReportConfig};
 use crate::data::Dataset;
+use crate::export::metadata::Metadata;
 use crate::export::Format;
 use crate::figure::{Figure, Input};
 use crate::report;
@@ -104,6 +106,7 @@ pub fn finish(
     out: &mut ReportStream,
     exports: OpenExports,
     baseline: Option<&Baseline>,
+    metadata: &Metadata,
 ) -> Result<i32, AppError> {
     if dataset.is_empty() {
         return Ok(exit::OK);
@@ -115,7 +118,7 @@ pub fn finish(
         .and_then(|()| out.flush())
         .map_err(write_err)?;
     for (format, export) in exports.files {
-        commit(export, |w| format.write(&analysis, w))?;
+        commit(export, |w| format.write_with(&analysis, metadata, w))?;
     }
     let input = (!exports.figures.is_empty()).then(|| Input::new(&analysis));
     for (f, export) in exports.figures {
@@ -138,7 +141,7 @@ pub fn finish(
 }
 
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
-pub fn report_files(rc: &ReportConfig) -> Result<i32, AppError> {
+pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, AppError> {
     let mut inputs: Vec<(&str, &str)> = rc.files.iter().map(|f| ("", f.as_str())).collect();
     if let Some(gate) = &rc.output.gate {
         inputs.push(("--baseline", gate.baseline.as_str()));
@@ -153,5 +156,13 @@ pub fn report_files(rc: &ReportConfig) -> Result<i32, AppError> {
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
     let mut out = ReportStream::new(exports.uses_stdout());
-    finish(&dataset, &rc.output, &mut out, exports, baseline.as_ref())
+    let metadata = provenance::for_report(command_line);
+    finish(
+        &dataset,
+        &rc.output,
+        &mut out,
+        exports,
+        baseline.as_ref(),
+        &metadata,
+    )
 }

@@ -2,8 +2,10 @@
 //! signal handling, the runner, then the reports.
 
 use super::baseline::Baseline;
+use super::live::Live;
 use super::output::{self, RawOutput, ReportStream};
 use super::progress::{self, Progress};
+use super::provenance;
 use super::report::{self, OpenExports};
 use super::{exit, AppError};
 use crate::cli::RunConfig;
@@ -32,6 +34,13 @@ impl RunSink for Sink {
         };
         self.runs.push(&run);
         written
+    }
+
+    fn warn(&mut self, message: &str) {
+        if let Some(p) = &mut self.progress {
+            p.clear();
+        }
+        output::note(&format!("bestguess: warning: {message}\n"));
     }
 }
 
@@ -80,7 +89,7 @@ fn probe_counters(launcher: &mut Launcher) -> String {
     }
 }
 
-pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
+pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> {
     // No output may overwrite an input or another output (usage error,
     // before anything starts).
     let mut inputs: Vec<(&str, &str)> = rc
@@ -105,20 +114,29 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     // The launcher comes first, before this process holds any data.
     let mut launcher = start_launcher()?;
     // The metrics every run records: the raw CSV's columns and the dataset's.
-    let catalogue = Catalogue::new();
+    let mut catalogue = Catalogue::new();
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     // Nothing is created or truncated before the commands are known to be
     // startable: a refused command must not cost the user an old raw file.
     preflight(&rc)?;
+    let seeded = rc.plan.order == Order::Random || rc.measure.randomize_env;
+    if seeded && !rc.seed_given {
+        rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
+    }
+    // Counters, pinning, padding, a metrics file: their metrics are
+    // registered before the raw file's header is written.
+    let notes = launcher
+        .set_up_metrics(&rc.measure, rc.plan.seed, &mut catalogue)
+        .map_err(AppError::failure)?;
+    for note in notes {
+        output::note(&format!("bestguess: note: {note}\n"));
+    }
     let exports = OpenExports::open(&rc.output)?;
     let raw = rc
         .raw_output
         .as_deref()
-        .map(|path| RawOutput::create(path, &catalogue))
+        .map(|path| RawOutput::create(path, &catalogue, &rc.plan.parameter_names()))
         .transpose()?;
-    if rc.plan.order == Order::Random && !rc.seed_given {
-        rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
-    }
     launcher
         .cancel_on_termination_signals()
         .map_err(|e| AppError::failure(format!("cannot install signal handlers: {e}")))?;
@@ -133,20 +151,37 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     }
     // Always, even with -Q: the seed is what reproduces the order (with
     // one command there is no order to reproduce).
-    if rc.plan.order == Order::Random && rc.plan.commands.len() > 1 {
+    let ordered = rc.plan.order == Order::Random && rc.plan.commands.len() > 1;
+    let what = match (ordered, rc.measure.randomize_env) {
+        (true, true) => "Random order and environment padding",
+        (true, false) => "Random order",
+        (false, true) => "Environment padding",
+        (false, false) => "",
+    };
+    if !what.is_empty() {
         output::note(&format!(
-            "Random order, seed {} (repeat with --seed {}).\n",
+            "{what}, seed {} (repeat with --seed {}).\n",
             rc.plan.seed, rc.plan.seed
         ));
     }
 
     let show_progress = !selection.quiet && progress::wanted();
+    if rc.live && !show_progress {
+        eprintln!(
+            "Note: --live shows results on a terminal only (standard error is not one, TERM=dumb, or -Q); the experiment runs without them."
+        );
+    }
     let mut sink = Sink {
         raw,
         runs: DatasetBuilder::new(catalogue),
-        progress: show_progress.then(|| Progress::new(&rc.plan)),
+        progress: show_progress.then(|| {
+            let live = rc.live.then(|| Live::new(&rc.plan, &rc.output.ranking));
+            Progress::new(&rc.plan, live)
+        }),
     };
+    let mut metadata = provenance::for_run(&rc, command_line);
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
+    metadata.end_unix_us = Some(sys::realtime_us());
     // Every result the launcher sent has been taken; closing it now ends
     // whatever it still runs.
     drop(launcher);
@@ -157,7 +192,7 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
     let dataset = sink.runs.finish();
     let baseline = baseline.as_ref();
     match result {
-        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline),
+        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata),
         Err(Stop::Interrupted(sig)) => {
             output::note(&format!(
                 "Interrupted by {}: {} completed runs are kept{}.\n",
@@ -169,18 +204,18 @@ pub fn run(mut rc: RunConfig) -> Result<i32, AppError> {
                     ""
                 }
             ));
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
             Ok(128 + sig)
         }
         Err(Stop::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             // The raw data went to a pipe whose reader is gone: stop quietly.
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
             Ok(exit::OK)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline)?;
+            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
             Err(AppError::failure(e.to_string()))
         }
     }

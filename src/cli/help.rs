@@ -19,12 +19,25 @@ pub fn about(program: &str, running: bool) -> (String, String) {
     }
 }
 
+/// The width of the options column.
+const USAGE_WIDTH: usize = 32;
+
 /// The help text for one executable.
 pub fn help(program: &str, running: bool) -> String {
     let (about, usage) = about(program, running);
     let mut out = format!("{about}\n\nUsage: {usage}\n\nOptions:\n");
     for f in flags::all().iter().filter(|f| f.applies(running)) {
-        out.push_str(&format!("  {:<32} {}\n", f.usage(), f.full_help()));
+        // An option too long for the column gets its help on the next line.
+        let usage = f.usage();
+        if usage.len() > USAGE_WIDTH {
+            out.push_str(&format!(
+                "  {usage}\n  {:USAGE_WIDTH$} {}\n",
+                "",
+                f.full_help()
+            ));
+        } else {
+            out.push_str(&format!("  {usage:<USAGE_WIDTH$} {}\n", f.full_help()));
+        }
     }
     out.push_str(if running {
         "\nValues may be given as -r 20, -r=20, --runs 20 or --runs=20; flags bundle (-QR).\n"

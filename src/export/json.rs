@@ -1,15 +1,23 @@
-//! The JSON export (`--export-json`): Hyperfine 1.x's shape, plus everything
-//! BestGuess knows.
+//! The JSON export (`--export-json`): one document that both Hyperfine
+//! generations' readers understand, plus everything BestGuess knows.
 //!
 //! Many people keep scripts around Hyperfine's JSON (its own
 //! `scripts/advanced_statistics.py`, `plot_whisker.py`, `plot_histogram.py`
-//! …). So the top level is Hyperfine 1.x's `{"results": [...]}`, and each
-//! result starts with exactly the keys and types Hyperfine writes: the
-//! command, wall-clock mean, stddev, median, min and max in seconds, mean
-//! user and system time in seconds, and the per-run `times`,
-//! `memory_usage_byte` and `exit_codes`. Those values are what Hyperfine
-//! would report for the same runs, mean and standard deviation included,
-//! because that is what those scripts expect.
+//! …), and Hyperfine 1.x and 2.0 write different shapes, so the document
+//! holds both, side by side in each result:
+//!
+//! * Hyperfine 2.0's: top-level `schema_version` 2, `metadata` and
+//!   `primary_metric`; per result the `measurements` array (one object per
+//!   run, each metric as `{"value", "unit"}`, and `exit_code`) and a
+//!   `summary` per metric (`unit`, `count`, `mean`, `stddev`, `median`,
+//!   `min`, `max`). The primary metric is `time_cpu`, total CPU time, which
+//!   is what BestGuess ranks by, so 2.0's scripts show it by default.
+//! * Hyperfine 1.x's: the command, wall-clock mean, stddev, median, min and
+//!   max in seconds, mean user and system time in seconds, and the per-run
+//!   `times`, `memory_usage_byte` and `exit_codes`.
+//!
+//! Those values are what Hyperfine would report for the same runs, mean and
+//! standard deviation included, because that is what those scripts expect.
 //!
 //! BestGuess's own results go under a `bestguess` key, which Hyperfine's
 //! readers ignore: per result, every run's raw measurements (integers, in
@@ -25,35 +33,52 @@
 //! dataset instead of being copied into a tree (a million runs is routine).
 //! serde_json still formats every scalar, so strings are escaped and numbers
 //! printed (shortest round-trip form) exactly as serde_json and Hyperfine do.
-//! The layout is serde_json's pretty one except for the per-run arrays,
-//! which are written on one line (`[1, 2, 3]`): with a million runs one
-//! value per indented line would triple the file.
+//! The layout is serde_json's pretty one except for what repeats per run:
+//! the per-run arrays are written on one line (`[1, 2, 3]`) and each
+//! element of `measurements` on one line of its own; with a million runs
+//! one value per indented line would take several times the bytes. Results
+//! are built and written one at a time.
 //! A statistic that does not exist, or any non-finite number, is `null`.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+use super::metadata::{rfc3339, Metadata};
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
 use crate::data::{CommandRuns, Metric, Value};
 use crate::stats::{
     Comparison, Design, Method, RankedEntry, Reason, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
 
+/// The version of this document's schema (`bestguess.schema_version`),
+/// documented in `docs/JSON.md`. It changes when a key is removed or its
+/// meaning changes; added keys do not change it.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Hyperfine's schema generation this document also follows
+/// (`schema_version`).
+const HYPERFINE_SCHEMA_VERSION: u32 = 2;
+
 /// Writes the whole document, pretty-printed with two-space indentation
-/// (as `serde_json::to_writer_pretty` and Hyperfine do; per-run arrays on
-/// one line), ending in a newline.
-pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
+/// (as `serde_json::to_writer_pretty` and Hyperfine do; per-run data
+/// compact, see the module docs), ending in a newline.
+pub fn write(analysis: &Analysis<'_>, metadata: &Metadata, out: &mut dyn Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
-    // `{"results": [...], "bestguess": {...}}`, each result built just
-    // before it is written: the tree of one command at a time is in memory,
-    // not that of ten thousand.
-    out.write_all(b"{\n  \"results\": ")?;
-    list_n(&mut out, 1, b"[]", analysis.commands.len(), |out, i| {
-        emit(out, &result(analysis, i), 2)
-    })?;
-    out.write_all(b",\n  \"bestguess\": ")?;
-    emit(&mut out, &top_level(analysis), 1)?;
-    out.write_all(b"\n}\n")?;
+    let mut fields = vec![
+        ("schema_version", count(HYPERFINE_SCHEMA_VERSION as usize)),
+        ("metadata", meta(metadata, analysis)),
+        ("results", Node::Results(analysis)),
+        ("bestguess", top_level(analysis)),
+    ];
+    // Hyperfine 2.0's scripts show the primary metric unless told
+    // otherwise; a ranked metric Hyperfine does not know (context
+    // switches) leaves the key out, and they fall back to wall-clock time.
+    if let Some(key) = primary_metric(analysis.settings.metric) {
+        fields.insert(2, ("primary_metric", text(key)));
+    }
+    let root = object(fields);
+    emit(&mut out, &root, 0)?;
+    out.write_all(b"\n")?;
     out.flush()
 }
 
@@ -70,6 +95,14 @@ enum Node<'a> {
     /// An array with one value per run, computed from the dataset's columns
     /// while writing (no copy of the runs is made).
     PerRun(&'a CommandRuns, PerRun),
+    /// Hyperfine 2.0's `measurements`: one object per run, written
+    /// directly from the columns (no tree per run).
+    Measurements(&'a CommandRuns),
+    /// A number written exactly as these digits (a `u64` seed).
+    Raw(String),
+    /// The `results` array, each result built just before it is written
+    /// (the tree of one command at a time is in memory, not ten thousand).
+    Results(&'a Analysis<'a>),
 }
 
 /// What a [`Node::PerRun`] array holds for each run.
@@ -141,7 +174,7 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
     let mean = |m| stats.metric(m).map_or(Node::Null, |s| seconds(s.mean));
     let wall_seconds =
         |f: fn(&crate::stats::Quantiles) -> f64| q.as_ref().map_or(Node::Null, |q| seconds(f(q)));
-    object(vec![
+    let mut fields = vec![
         ("command", text(&runs.command)),
         ("mean", mean(Metric::WALL)),
         (
@@ -160,8 +193,100 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
         ),
         // As in Hyperfine, a run ended by a signal has no exit code.
         ("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)),
-        ("bestguess", own_result(analysis, i, runs, stats)),
-    ])
+        ("measurements", Node::Measurements(runs)),
+        ("summary", hyperfine_summary(stats)),
+    ];
+    // As Hyperfine 2.0: present only for a command built from -P/-L, each
+    // value as {"value": "…"} (1.x's bare strings are in `bestguess`).
+    if !runs.parameters.is_empty() {
+        let values = runs
+            .parameters
+            .iter()
+            .map(|(name, value)| {
+                let v = Node::Object(vec![(Cow::Borrowed("value"), text(value))]);
+                (Cow::Borrowed(name.as_str()), v)
+            })
+            .collect();
+        fields.push(("parameters", Node::Object(values)));
+    }
+    fields.push(("bestguess", own_result(analysis, i, runs, stats)));
+    // Hyperfine 2.0 writes `name` only for a named command, right after
+    // `command`; its scripts label a result by `name`, else `command`.
+    if !runs.name.trim().is_empty() {
+        fields.insert(1, ("name", text(&runs.name)));
+    }
+    object(fields)
+}
+
+/// Hyperfine 2.0's metrics: key, BestGuess metric, unit word, divisor from
+/// the stored unit (µs → s). In Hyperfine's `summary` order (sorted keys).
+const HYPERFINE_METRICS: [(&str, Metric, &str, f64); 5] = [
+    ("memory_peak_resident", Metric::MAXRSS, "byte", 1.0),
+    ("time_cpu", Metric::TOTAL, "second", 1e6),
+    ("time_system", Metric::SYSTEM, "second", 1e6),
+    ("time_user", Metric::USER, "second", 1e6),
+    ("time_wall_clock", Metric::WALL, "second", 1e6),
+];
+
+/// The order Hyperfine 2.0 writes a measurement's metrics in.
+const MEASUREMENT_ORDER: [usize; 5] = [4, 1, 3, 2, 0];
+
+/// Hyperfine 2.0's name for the metric BestGuess ranks by, if it has one.
+fn primary_metric(metric: Metric) -> Option<&'static str> {
+    HYPERFINE_METRICS
+        .iter()
+        .find(|(_, m, _, _)| *m == metric)
+        .map(|(key, ..)| *key)
+}
+
+/// Hyperfine 2.0's `summary`: per metric the command has, mean and sample
+/// standard deviation as Hyperfine computes them, median, min and max. A
+/// metric the data lacks is left out, as Hyperfine leaves out memory where
+/// it cannot measure it.
+fn hyperfine_summary(stats: &CommandStats) -> Node<'static> {
+    let fields = HYPERFINE_METRICS
+        .iter()
+        .filter_map(|&(key, metric, unit, divisor)| {
+            let s = stats.metric(metric)?;
+            let scaled = |x: f64| Node::Num(x / divisor);
+            Some((
+                key,
+                object(vec![
+                    ("unit", text(unit)),
+                    ("count", count(s.n)),
+                    ("mean", scaled(s.mean)),
+                    ("stddev", s.sd.map_or(Node::Null, scaled)),
+                    ("median", scaled(s.quantiles.median)),
+                    ("min", scaled(s.quantiles.min)),
+                    ("max", scaled(s.quantiles.max)),
+                ]),
+            ))
+        })
+        .collect();
+    object(fields)
+}
+
+/// Run `i`'s element of Hyperfine 2.0's `measurements`, on one line: the
+/// metrics the run has (an absent one is left out, never 0) and its exit
+/// code (`null` when a signal ended it, as in Hyperfine).
+fn measurement(out: &mut impl Write, runs: &CommandRuns, i: usize) -> io::Result<()> {
+    out.write_all(b"{")?;
+    for &m in &MEASUREMENT_ORDER {
+        let (key, metric, unit, divisor) = HYPERFINE_METRICS[m];
+        let Some(value) = runs.value(i, metric) else {
+            continue;
+        };
+        write!(out, "\"{key}\": {{\"value\": ")?;
+        match value {
+            Value::Int(x) if divisor == 1.0 => write!(out, "{x}")?,
+            v => emit(out, &Node::Num(v.as_f64() / divisor), 0)?,
+        }
+        write!(out, ", \"unit\": \"{unit}\"}}, ")?;
+    }
+    match runs.signal(i) {
+        Some(_) => out.write_all(b"\"exit_code\": null}"),
+        None => write!(out, "\"exit_code\": {}}}", runs.exit_code(i)),
+    }
 }
 
 /// The `bestguess` object of one result.
@@ -193,6 +318,15 @@ fn own_result<'a>(
         .into_iter()
         .map(|(k, v)| (Cow::Borrowed(k), v))
         .collect();
+    // Hyperfine 1.x's shape of the parameters: name -> value.
+    if !runs.parameters.is_empty() {
+        let values = runs
+            .parameters
+            .iter()
+            .map(|(name, value)| (Cow::Borrowed(name.as_str()), text(value)))
+            .collect();
+        fields.insert(3, (Cow::Borrowed("parameters"), Node::Object(values)));
+    }
     // A summary for every metric of the catalogue the command has.
     for (metric, def) in analysis.dataset.catalogue.iter() {
         if let Some(s) = stats.metric(metric) {
@@ -354,19 +488,11 @@ fn reason(r: Reason) -> &'static str {
 
 /// The top-level `bestguess` object: version, settings, ranking.
 fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
-    let s = &analysis.settings;
     let r = &analysis.ranking;
     object(vec![
         ("version", text(env!("CARGO_PKG_VERSION"))),
-        (
-            "settings",
-            object(vec![
-                ("alpha", Node::Num(s.alpha)),
-                ("epsilon", Node::Str(threshold(s.epsilon).into())),
-                ("effect", Node::Str(threshold(s.effect).into())),
-                ("super", Node::Num(s.superiority)),
-            ]),
-        ),
+        ("schema_version", count(SCHEMA_VERSION as usize)),
+        ("settings", settings(analysis)),
         ("epsilon_us", Node::Num(r.epsilon)),
         ("effect_us", Node::Num(r.effect)),
         ("reference_fixed", Node::Bool(r.fixed_reference)),
@@ -393,6 +519,95 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
     ])
 }
 
+/// The ranking settings as given with `-c`.
+fn settings(analysis: &Analysis<'_>) -> Node<'static> {
+    let s = &analysis.settings;
+    object(vec![
+        ("alpha", Node::Num(s.alpha)),
+        ("epsilon", Node::Str(threshold(s.epsilon).into())),
+        ("effect", Node::Str(threshold(s.effect).into())),
+        ("super", Node::Num(s.superiority)),
+    ])
+}
+
+/// The top-level `metadata` object: Hyperfine 2.0's (`start_time`,
+/// `platform`) extended with how the experiment was made.
+fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
+    let time = |t: Option<i64>| t.map_or(Node::Null, |us| Node::Str(rfc3339(us).into()));
+    let opt_text = |t: &'a Option<String>| t.as_deref().map_or(Node::Null, text);
+    let platform = m.platform.as_ref().map_or(Node::Null, |p| {
+        object(vec![
+            ("os", text(&p.os)),
+            ("architecture", text(&p.architecture)),
+            ("kernel", opt_text(&p.kernel)),
+            ("cpu_model", opt_text(&p.cpu_model)),
+            ("cpus", p.cpus.map_or(Node::Null, count)),
+        ])
+    });
+    let experiment = m.experiment.as_ref().map_or(Node::Null, |e| {
+        object(vec![
+            ("commands", count(e.commands)),
+            ("runs", Node::Int(i64::try_from(e.runs).unwrap_or(i64::MAX))),
+            (
+                "warmup",
+                Node::Int(i64::try_from(e.warmup).unwrap_or(i64::MAX)),
+            ),
+            ("order", text(&e.order)),
+            // A u64 may not fit an i64: written as its exact digits.
+            (
+                "seed",
+                e.seed.map_or(Node::Null, |s| Node::Raw(s.to_string())),
+            ),
+            ("seed_given", Node::Bool(e.seed_given)),
+            ("shell", text(&e.shell)),
+            ("timeout_s", optional(e.timeout_s)),
+            ("ignore_failure", Node::Bool(e.ignore_failure)),
+        ])
+    });
+    object(vec![
+        ("tool", text("bestguess")),
+        ("bestguess_version", text(env!("CARGO_PKG_VERSION"))),
+        ("program", text(&m.program)),
+        (
+            "command_line",
+            Node::Array(m.command_line.iter().map(|a| text(a)).collect()),
+        ),
+        ("start_time", time(m.start_unix_us)),
+        ("end_time", time(m.end_unix_us)),
+        ("platform", platform),
+        ("experiment", experiment),
+        ("settings", settings(analysis)),
+        (
+            "counters",
+            Node::Array(m.counters.iter().map(|c| text(c)).collect()),
+        ),
+        (
+            "controls",
+            Node::Object(
+                m.controls
+                    .iter()
+                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), text(v)))
+                    .collect(),
+            ),
+        ),
+        (
+            "sources",
+            Node::Array(
+                m.sources
+                    .iter()
+                    .map(|src| {
+                        object(vec![
+                            ("path", text(&src.path)),
+                            ("tag", text(&src.tag)),
+                            ("format", text(&src.format)),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
+    ])
+}
+
 /// Writes `node` pretty-printed; `depth` is the nesting level of `node`.
 fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
     match node {
@@ -412,8 +627,7 @@ fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
             out.write_all(b": ")?;
             emit(out, value, depth + 1)
         }),
-        // One value per run, on one line: a million runs would otherwise
-        // take a million lines of indentation (three times the bytes).
+        // One value per run, on one line.
         Node::PerRun(runs, what) => {
             out.write_all(b"[")?;
             for i in 0..runs.len() {
@@ -424,6 +638,13 @@ fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
             }
             out.write_all(b"]")
         }
+        Node::Results(analysis) => list_n(out, depth, b"[]", analysis.commands.len(), |out, i| {
+            emit(out, &result(analysis, i), depth + 1)
+        }),
+        Node::Measurements(runs) => list_n(out, depth, b"[]", runs.len(), |out, i| {
+            measurement(out, runs, i)
+        }),
+        Node::Raw(digits) => out.write_all(digits.as_bytes()),
     }
 }
 

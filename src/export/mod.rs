@@ -32,6 +32,7 @@
 use std::io;
 
 use crate::analysis::Analysis;
+use metadata::Metadata;
 
 pub mod asciidoc;
 pub mod document;
@@ -40,6 +41,7 @@ pub mod hyperfine_csv;
 pub mod json;
 pub mod markdown;
 pub mod markup;
+pub mod metadata;
 pub mod orgmode;
 pub mod summary_csv;
 
@@ -109,11 +111,24 @@ impl Format {
     ///
     /// Each writer buffers internally and flushes before returning, so `out`
     /// may be an unbuffered file or standard output.
+    /// Without metadata (the JSON's `metadata` then says nothing is
+    /// known); see [`Format::write_with`].
     pub fn write(self, analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()> {
+        self.write_with(analysis, &Metadata::default(), out)
+    }
+
+    /// Writes `analysis` in this format to `out`, with what is known about
+    /// how the data was made (only the JSON records it).
+    pub fn write_with(
+        self,
+        analysis: &Analysis<'_>,
+        metadata: &Metadata,
+        out: &mut dyn io::Write,
+    ) -> io::Result<()> {
         match self {
             Format::SummaryCsv => summary_csv::write(analysis, out),
             Format::HyperfineCsv => hyperfine_csv::write(analysis, out),
-            Format::Json => json::write(analysis, out),
+            Format::Json => json::write(analysis, metadata, out),
             Format::Markdown => markup::write(&markdown::Markdown, analysis, out),
             Format::AsciiDoc => markup::write(&asciidoc::AsciiDoc, analysis, out),
             Format::OrgMode => markup::write(&orgmode::OrgMode, analysis, out),
@@ -161,7 +176,7 @@ mod tests {
         };
         assert!(render(Format::SummaryCsv).starts_with("Command,Shell,Runs (ct)"));
         assert!(render(Format::HyperfineCsv).starts_with("command,mode,iqr"));
-        assert!(render(Format::Json).starts_with("{\n  \"results\": ["));
+        assert!(render(Format::Json).starts_with("{\n  \"schema_version\": 2,"));
         assert!(render(Format::Markdown).starts_with("| Command |"));
         assert!(render(Format::Html).starts_with("<!DOCTYPE html>"));
     }

@@ -12,7 +12,7 @@ export works with them:
 It exits 0 and prints what advanced_statistics.py would print if every
 access succeeds, and fails with a traceback at the first one that does not.
 Not run by CI (the tests must not need Python); the Rust test
-`json_has_every_key_and_type_of_hyperfines_export` in
+`json_has_every_key_and_type_of_hyperfine_1s_export` (and `_2s_) in
 tests/export_snapshots.rs checks the same keys and types.
 """
 
