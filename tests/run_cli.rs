@@ -120,6 +120,8 @@ fn output_dash_writes_csv_to_stdout_and_reports_to_stderr() {
 fn without_output_the_reminder_is_printed_unless_quiet() {
     // A reminder is a note: it goes to standard error, never into the
     // report (which may be redirected to a file).
+    // (Starts with: on a loaded machine `true` may wait more than it
+    // computes, and the note saying so follows on stderr.)
     bestguess()
         .args(["true"])
         .assert()

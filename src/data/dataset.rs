@@ -54,6 +54,9 @@ pub struct CommandRuns {
     /// The batch number shared by every run (after any offset applied when
     /// several sources are read).
     pub batch: u64,
+    /// The parameter values (`-P`, `-L`) the command ran with, as (name,
+    /// value); empty without parameters.
+    pub parameters: Vec<(String, String)>,
     len: usize,
     exit_code: Column,
     signal: Column,
@@ -130,6 +133,7 @@ impl DatasetBuilder {
             shell: run.shell.clone(),
             name: run.name.clone(),
             batch: run.batch,
+            parameters: run.parameters.clone(),
             ..CommandRuns::default()
         });
         commands.len() - 1
@@ -187,8 +191,17 @@ impl RowSink for DatasetBuilder {
         self.next_source();
     }
 
-    fn row(&mut self, run: &RunRecord) {
-        self.push(run);
+    fn row(&mut self, run: &RunRecord, same_text: bool) {
+        match self.last {
+            // The previous row's command, and the same batch: no need to
+            // compare the texts.
+            Some(i) if same_text && self.dataset.commands[i].batch == run.batch => {
+                self.runs += 1;
+                let catalogue = &self.dataset.catalogue;
+                self.dataset.commands[i].push(run, catalogue);
+            }
+            _ => self.push(run),
+        }
     }
 }
 
@@ -284,6 +297,7 @@ impl CommandRuns {
             && self.command == run.command
             && self.shell == run.shell
             && self.name == run.name
+            && self.parameters == run.parameters
     }
 
     fn push(&mut self, run: &RunRecord, catalogue: &Catalogue) {

@@ -280,6 +280,7 @@ impl State<'_> {
             shell: self.plan.shell.clone(),
             name: c.name.clone().unwrap_or_default(),
             batch: i as u64 + 1,
+            parameters: c.parameters.clone(),
             exit_code: m.exit_code(),
             sequence: Some(self.sequence),
             start_unix_us: Some(m.start_unix_us),

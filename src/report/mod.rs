@@ -10,7 +10,8 @@
 //! What is printed, in the C reference's order (its §1.7):
 //!
 //! 1. For each command in dataset order, if any per-command block is on:
-//!    `Command N: <label>` (and a note when some of its runs failed), then
+//!    `Command N: <label>` (its parameter values, and a note when some of
+//!    its runs failed), then
 //!    the summary table ([`Selection::summary`]) or the mini table
 //!    ([`Selection::mini`], which wins when both are set), the run graph
 //!    (`graph`), the distribution table (`dist`) and the tail table
@@ -48,7 +49,7 @@ pub mod warnings;
 use std::io::{self, Write};
 
 use crate::analysis::Analysis;
-use crate::data::{CommandRuns, Metric};
+use crate::data::CommandRuns;
 
 /// Narrowest and widest plot accepted (the `width` setting's range).
 pub const WIDTH_RANGE: (usize, usize) = (40, 1024);
@@ -136,6 +137,14 @@ pub fn render_command(
         return Ok(());
     }
     writeln!(out, "Command {}: {}", index + 1, label(runs))?;
+    if !runs.parameters.is_empty() {
+        let values: Vec<String> = runs
+            .parameters
+            .iter()
+            .map(|(name, value)| format!("{name} = {value}"))
+            .collect();
+        writeln!(out, "  Parameters: {}", text::clean(&values.join(", ")))?;
+    }
     if stats.failed > 0 {
         writeln!(
             out,
@@ -147,25 +156,33 @@ pub fn render_command(
         summary::write(out, stats, &analysis.dataset.catalogue, s.mini)?;
         writeln!(out)?;
     }
+    let metric = analysis.settings.metric;
     if s.graph {
         let scale_max = match s.graph_scale {
-            GraphScale::Common => analysis.dataset.commands.iter().map(graph::largest).max(),
+            GraphScale::Common => Some(
+                analysis
+                    .dataset
+                    .commands
+                    .iter()
+                    .map(|c| graph::largest(c, metric))
+                    .fold(0.0, f64::max),
+            ),
             GraphScale::Each => None,
         };
-        graph::write(out, runs, scale_max, plot_width(selection))?;
+        graph::write(out, runs, metric, scale_max, plot_width(selection))?;
         writeln!(out)?;
     }
-    let ranked = stats.metric(Metric::TOTAL);
-    if let (true, Some(total)) = (s.dist, ranked) {
-        dist::write(out, total, stats.failed, analysis.settings.alpha)?;
+    let ranked = stats.metric(metric);
+    if let (true, Some(summary)) = (s.dist, ranked) {
+        dist::write(out, summary, metric, stats.failed, analysis.settings.alpha)?;
         writeln!(out)?;
     }
-    if let (true, Some(total)) = (s.tail, ranked) {
+    if let (true, Some(summary)) = (s.tail, ranked) {
         let best = analysis.diagnostics.get(index).map_or(
             Err(crate::stats::NotApplicable::TooFewValues { n: 0, min: 0 }),
             |d| d.best_case,
         );
-        tail::write(out, total, &best)?;
+        tail::write(out, summary, metric, &best)?;
         writeln!(out)?;
     }
     Ok(())
