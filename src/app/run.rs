@@ -135,7 +135,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     let raw = rc
         .raw_output
         .as_deref()
-        .map(|path| RawOutput::create(path, &catalogue))
+        .map(|path| RawOutput::create(path, &catalogue, &rc.plan.parameter_names()))
         .transpose()?;
     launcher
         .cancel_on_termination_signals()

@@ -54,6 +54,9 @@ pub struct CommandRuns {
     /// The batch number shared by every run (after any offset applied when
     /// several sources are read).
     pub batch: u64,
+    /// The parameter values (`-P`, `-L`) the command ran with, as (name,
+    /// value); empty without parameters.
+    pub parameters: Vec<(String, String)>,
     len: usize,
     exit_code: Column,
     signal: Column,
@@ -130,6 +133,7 @@ impl DatasetBuilder {
             shell: run.shell.clone(),
             name: run.name.clone(),
             batch: run.batch,
+            parameters: run.parameters.clone(),
             ..CommandRuns::default()
         });
         commands.len() - 1
@@ -284,6 +288,7 @@ impl CommandRuns {
             && self.command == run.command
             && self.shell == run.shell
             && self.name == run.name
+            && self.parameters == run.parameters
     }
 
     fn push(&mut self, run: &RunRecord, catalogue: &Catalogue) {
