@@ -9,25 +9,15 @@ use crate::report::{GraphScale, WIDTH_RANGE};
 use crate::stats::Threshold;
 
 /// What `-c` sets.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
-    /// Width of the box plot and run graph (`-B`, `-G`).
-    /// `None`: the terminal's width (see `app`), 80 when not on one.
+    /// Width of the reports. `None`: the terminal's width (see `app`), 80
+    /// when not on one.
     pub width: Option<usize>,
     /// The scale of the run graph (`-G`).
     pub graph_scale: GraphScale,
     /// The ranking's settings.
     pub ranking: RankingSettings,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            width: None,
-            graph_scale: GraphScale::default(),
-            ranking: RankingSettings::default(),
-        }
-    }
 }
 
 const NAMES: &str = "width, graph, alpha, epsilon, effect, super, best, sigma";
