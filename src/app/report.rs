@@ -9,9 +9,9 @@ use super::baseline::Baseline;
 use super::output::{self, Export, ReportStream};
 use super::provenance;
 use super::{exit, AppError};
-use crate::analysis::Analysis;
+use crate::analysis::{resolve_metric, Analysis};
 use crate::cli::{Output, ReportConfig};
-use crate::data::Dataset;
+use crate::data::{Catalogue, Dataset};
 use crate::export::metadata::Metadata;
 use crate::export::Format;
 use crate::figure::{Figure, Input};
@@ -155,14 +155,26 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
     let exports = OpenExports::open(&rc.output)?;
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
+    let mut output = rc.output.clone();
+    choose_metric(&mut output, &dataset.catalogue)?;
     let mut out = ReportStream::new(exports.uses_stdout());
     let metadata = provenance::for_report(command_line);
     finish(
         &dataset,
-        &rc.output,
+        &output,
         &mut out,
         exports,
         baseline.as_ref(),
         &metadata,
     )
+}
+
+/// Resolves `--metric NAME` against the catalogue of the data at hand (a
+/// counter or custom metric exists only there) into the ranking settings.
+pub fn choose_metric(output: &mut Output, catalogue: &Catalogue) -> Result<(), AppError> {
+    if let Some(name) = &output.metric {
+        output.ranking.metric =
+            resolve_metric(name, catalogue).map_err(|e| AppError::usage(e.to_string()))?;
+    }
+    Ok(())
 }

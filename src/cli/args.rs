@@ -80,6 +80,8 @@ pub struct Args {
     pub randomize_env: bool,
     pub switches: Vec<ReportSwitch>,
     pub settings: Vec<String>,
+    /// `--metric NAME` (the last one given).
+    pub metric: Option<String>,
     /// `--reference N|NAME` (the last one given).
     pub reference: Option<String>,
     pub show_config: bool,
