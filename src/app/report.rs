@@ -11,7 +11,7 @@ use super::provenance;
 use super::{exit, AppError};
 use crate::analysis::Analysis;
 use crate::cli::{Output, ReportConfig};
-use crate::data::Dataset;
+use crate::data::{Dataset, Metric};
 use crate::export::metadata::Metadata;
 use crate::export::Format;
 use crate::figure::{Figure, Input};
@@ -140,6 +140,27 @@ pub fn finish(
     Ok(status)
 }
 
+/// The output settings, ranking by wall-clock time when no command has the
+/// ranked metric (total CPU time) but every one has wall-clock times: what
+/// Hyperfine 1.x's JSON holds (it keeps only the mean of user and system
+/// time). Said on standard error, so nobody mistakes which time ranks.
+fn ranked_metric_the_files_have(output: &Output, dataset: &Dataset) -> Output {
+    let metric = output.ranking.metric;
+    let lacks = |m| dataset.commands.iter().all(|c| !c.has(m));
+    let all_have = |m| dataset.commands.iter().all(|c| c.has(m));
+    if dataset.is_empty() || !lacks(metric) || !all_have(Metric::WALL) {
+        return output.clone();
+    }
+    output::note(&format!(
+        "Note: the files hold no {} per run (Hyperfine 1.x's JSON keeps only its mean); \
+         ranking by wall-clock time instead.\n",
+        metric.label()
+    ));
+    let mut output = output.clone();
+    output.ranking.metric = Metric::WALL;
+    output
+}
+
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
 pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, AppError> {
     let mut inputs: Vec<(&str, &str)> = rc.files.iter().map(|f| ("", f.as_str())).collect();
@@ -156,10 +177,11 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
     let mut out = ReportStream::new(exports.uses_stdout());
-    let metadata = provenance::for_report(command_line);
+    let metadata = provenance::for_report(command_line, &dataset);
+    let output = ranked_metric_the_files_have(&rc.output, &dataset);
     finish(
         &dataset,
-        &rc.output,
+        &output,
         &mut out,
         exports,
         baseline.as_ref(),
