@@ -221,3 +221,53 @@ fn no_progress_into_a_pipe() {
     assert!(!out.stdout.contains(&0x1b));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("runs ·"));
 }
+
+#[test]
+fn live_results_redraw_in_place_and_are_cleared() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    for width in [60, 100] {
+        let out = under_pty(
+            width,
+            "xterm",
+            "--live -r 200 'sleep 0.002' -n two 'sleep 0.001' 'sleep 0.003'",
+        );
+        let raw = String::from_utf8_lossy(&out);
+        assert!(raw.contains("vs reference"), "width {width}: no live table");
+        assert!(
+            raw.contains("biases the result"),
+            "width {width}: no reminder"
+        );
+        let report = raw.find("Command 1").expect("the report follows");
+        let first = raw[..raw.find('\x1b').unwrap()]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let mut screen = Screen::new(width);
+        screen.feed(raw[first..report].as_bytes());
+        assert_eq!(screen.wrapped, 0, "width {width}: a live line wrapped");
+        screen.feed(raw[report..].as_bytes());
+        let stale: Vec<_> = screen
+            .lines()
+            .into_iter()
+            .filter(|l| l.contains("runs ·") || l.contains("vs reference") || l.contains("biases"))
+            .collect();
+        assert!(stale.is_empty(), "width {width}: left on screen: {stale:?}");
+    }
+}
+
+#[test]
+fn live_without_a_terminal_says_so_and_runs() {
+    let out = Command::new(bestguess())
+        .args(["--live", "-r", "5", "true"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--live shows results on a terminal only"),
+        "{err}"
+    );
+    assert!(!err.contains('\x1b'));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Command 1"));
+}

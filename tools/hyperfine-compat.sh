@@ -14,10 +14,12 @@
 #
 # "Pass" means: exit status 0 and, for a plot, a non-empty PNG. The one
 # exception is plot_parametrized.py, which plots a `--parameter-scan` and
-# refuses any export without `parameters` (Hyperfine's own too; BestGuess
-# has no parameter scans): it passes when it refuses our file with exactly
+# refuses any export without `parameters` (Hyperfine's own too; the export
+# checked here has no -P): it passes when it refuses our file with exactly
 # the message it gives Hyperfine's own export of the same shape
-# (/work/shared/reference/hyperfine or tests/hyperfine_compat).
+# (/work/shared/reference/hyperfine or tests/hyperfine_compat). With -P,
+# Hyperfine 2.0.0's plot_parametrized.py plots a BestGuess export (checked
+# by hand, 2026-11-23); 1.20's cannot, as `parameters` has 2.0's shape.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

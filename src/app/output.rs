@@ -151,12 +151,18 @@ pub struct RawOutput {
 
 impl RawOutput {
     /// Create the file and write the header.
-    pub fn create(path: &str, catalogue: &crate::data::Catalogue) -> Result<RawOutput, AppError> {
+    /// `parameters`: the names of the experiment's parameters, one column
+    /// each.
+    pub fn create(
+        path: &str,
+        catalogue: &crate::data::Catalogue,
+        parameters: &[String],
+    ) -> Result<RawOutput, AppError> {
         let dest = Counted {
             inner: RawDestination::create(path)?,
             written: 0,
         };
-        let writer = crate::data::RawCsvWriter::new(dest, catalogue)
+        let writer = crate::data::RawCsvWriter::with_parameters(dest, catalogue, parameters)
             .map_err(|e| AppError::failure(format!("-o {path}: cannot write: {e}")))?;
         let complete = writer.get_ref().written;
         Ok(RawOutput {

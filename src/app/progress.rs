@@ -10,6 +10,8 @@ use crate::experiment::Plan;
 use crate::measure::sys;
 use crate::report::progress::{Display, Status};
 
+use super::live::Live;
+
 /// The terminal's width for reports and the progress display: `COLUMNS`
 /// when it holds a positive number (as shells and Hyperfine honour it),
 /// else the width of the terminal on standard output or standard error,
@@ -48,12 +50,14 @@ pub struct Progress {
     started: Instant,
     last: Option<Instant>,
     display: Display,
+    /// `--live`: the results so far, under the bar.
+    live: Option<Live>,
 }
 
 impl Progress {
     const EVERY: Duration = Duration::from_millis(250);
 
-    pub fn new(plan: &Plan) -> Progress {
+    pub fn new(plan: &Plan, live: Option<Live>) -> Progress {
         Progress {
             total: plan.runs.saturating_mul(plan.commands.len() as u64),
             commands: plan.commands.len(),
@@ -66,11 +70,15 @@ impl Progress {
             started: Instant::now(),
             last: None,
             display: Display::new(),
+            live,
         }
     }
 
     pub fn update(&mut self, run: &RunRecord) {
         self.done += 1;
+        if let Some(live) = &mut self.live {
+            live.record(run);
+        }
         if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
             return;
         }
@@ -85,12 +93,13 @@ impl Progress {
                 .and_then(|i| self.labels.get(i))
                 .map(|label| (index, self.commands, label.as_str())),
         };
+        let live = self.live.as_mut().map(|l| (l.metric_label(), l.rows()));
         // A display that cannot be written is not worth stopping for.
         let _ = self.display.draw(
             &mut std::io::stderr().lock(),
             terminal_width(),
             &status,
-            None,
+            live,
         );
     }
 

@@ -2,6 +2,7 @@
 //! signal handling, the runner, then the reports.
 
 use super::baseline::Baseline;
+use super::live::Live;
 use super::output::{self, RawOutput, ReportStream};
 use super::progress::{self, Progress};
 use super::provenance;
@@ -33,6 +34,13 @@ impl RunSink for Sink {
         };
         self.runs.push(&run);
         written
+    }
+
+    fn warn(&mut self, message: &str) {
+        if let Some(p) = &mut self.progress {
+            p.clear();
+        }
+        output::note(&format!("bestguess: warning: {message}\n"));
     }
 }
 
@@ -106,20 +114,29 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // The launcher comes first, before this process holds any data.
     let mut launcher = start_launcher()?;
     // The metrics every run records: the raw CSV's columns and the dataset's.
-    let catalogue = Catalogue::new();
+    let mut catalogue = Catalogue::new();
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     // Nothing is created or truncated before the commands are known to be
     // startable: a refused command must not cost the user an old raw file.
     preflight(&rc)?;
+    let seeded = rc.plan.order == Order::Random || rc.measure.randomize_env;
+    if seeded && !rc.seed_given {
+        rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
+    }
+    // Counters, pinning, padding, a metrics file: their metrics are
+    // registered before the raw file's header is written.
+    let notes = launcher
+        .set_up_metrics(&rc.measure, rc.plan.seed, &mut catalogue)
+        .map_err(AppError::failure)?;
+    for note in notes {
+        output::note(&format!("bestguess: note: {note}\n"));
+    }
     let exports = OpenExports::open(&rc.output)?;
     let raw = rc
         .raw_output
         .as_deref()
-        .map(|path| RawOutput::create(path, &catalogue))
+        .map(|path| RawOutput::create(path, &catalogue, &rc.plan.parameter_names()))
         .transpose()?;
-    if rc.plan.order == Order::Random && !rc.seed_given {
-        rc.plan.seed = sys::realtime_us() as u64 ^ (u64::from(std::process::id()) << 32);
-    }
     launcher
         .cancel_on_termination_signals()
         .map_err(|e| AppError::failure(format!("cannot install signal handlers: {e}")))?;
@@ -134,18 +151,33 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
     // Always, even with -Q: the seed is what reproduces the order (with
     // one command there is no order to reproduce).
-    if rc.plan.order == Order::Random && rc.plan.commands.len() > 1 {
+    let ordered = rc.plan.order == Order::Random && rc.plan.commands.len() > 1;
+    let what = match (ordered, rc.measure.randomize_env) {
+        (true, true) => "Random order and environment padding",
+        (true, false) => "Random order",
+        (false, true) => "Environment padding",
+        (false, false) => "",
+    };
+    if !what.is_empty() {
         output::note(&format!(
-            "Random order, seed {} (repeat with --seed {}).\n",
+            "{what}, seed {} (repeat with --seed {}).\n",
             rc.plan.seed, rc.plan.seed
         ));
     }
 
     let show_progress = !selection.quiet && progress::wanted();
+    if rc.live && !show_progress {
+        eprintln!(
+            "Note: --live shows results on a terminal only (standard error is not one, TERM=dumb, or -Q); the experiment runs without them."
+        );
+    }
     let mut sink = Sink {
         raw,
         runs: DatasetBuilder::new(catalogue),
-        progress: show_progress.then(|| Progress::new(&rc.plan)),
+        progress: show_progress.then(|| {
+            let live = rc.live.then(|| Live::new(&rc.plan, &rc.output.ranking));
+            Progress::new(&rc.plan, live)
+        }),
     };
     let mut metadata = provenance::for_run(&rc, command_line);
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);

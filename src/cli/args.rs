@@ -62,6 +62,8 @@ pub struct Args {
     pub hooks: Vec<(HookKind, String)>,
     pub ignore_failure: bool,
     pub show_output: bool,
+    /// `--live`: results so far under the progress bar.
+    pub live: bool,
     pub shell: Option<String>,
     pub files: Vec<String>,
     pub output: Option<String>,
@@ -72,6 +74,10 @@ pub struct Args {
     pub parameters: Vec<ParamArg>,
     /// `--parameter-step-size`.
     pub step_size: Option<String>,
+    pub counters: Option<String>,
+    pub custom_metrics: Option<String>,
+    pub cpus: Option<String>,
+    pub randomize_env: bool,
     pub switches: Vec<ReportSwitch>,
     pub settings: Vec<String>,
     /// `--reference N|NAME` (the last one given).

@@ -12,7 +12,9 @@ use crate::experiment::params::{self, mentions, Parameter};
 use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
 use crate::export::Format;
 use crate::gate::GateOptions;
+use crate::measure::extras::{self, MeasureOptions};
 use crate::measure::split::split;
+use crate::measure::{counters, custom};
 
 pub use crate::report::Selection;
 
@@ -123,8 +125,12 @@ pub struct RunConfig {
     pub raw_output: Option<String>,
     /// `--seed` was given (otherwise the seed is chosen and printed).
     pub seed_given: bool,
+    /// `--live`: the progress display shows the results so far.
+    pub live: bool,
     /// The `-f` command files read (no output may overwrite them).
     pub command_files: Vec<String>,
+    /// Counters, custom metrics, pinning, environment padding.
+    pub measure: MeasureOptions,
     pub output: Output,
     /// One-line warnings for standard error (habits that may not do what
     /// the user meant); the experiment runs as given.
@@ -328,6 +334,21 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
                 })?,
         ),
     };
+    let measure = MeasureOptions {
+        counters: match args.counters.as_deref() {
+            Some(list) => counters::parse_list(list).map_err(UsageError)?,
+            None => Vec::new(),
+        },
+        custom_metrics: match args.custom_metrics.as_deref() {
+            Some(names) => custom::parse_names(names).map_err(UsageError)?,
+            None => Vec::new(),
+        },
+        cpus: match args.cpus.as_deref() {
+            Some(list) => extras::parse_cpus(list).map_err(UsageError)?,
+            None => Vec::new(),
+        },
+        randomize_env: args.randomize_env,
+    };
     if let Some(problem) = args.output.as_deref().and_then(habits::output_word) {
         return Err(UsageError(problem).into());
     }
@@ -498,7 +519,9 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         },
         raw_output: args.output,
         seed_given: seed.is_some(),
+        live: args.live,
         command_files: args.files.clone(),
+        measure,
         output,
         warnings,
     })

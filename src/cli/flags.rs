@@ -262,6 +262,12 @@ fn build() -> Vec<Flag> {
             "Let commands use this terminal (default: /dev/null)",
             |a| a.show_output = true,
         ),
+        Flag::switch(
+            "live",
+            Run,
+            "Show each command's results so far under the progress bar (terminal only; adds analysis work while commands run)",
+            |a| a.live = true,
+        ),
         Flag::value(
             "shell",
             "SHELL",
@@ -310,7 +316,7 @@ fn build() -> Vec<Flag> {
             "seed",
             "N",
             Run,
-            "Seed for --order random, to reproduce an order",
+            "Seed for --order random and --randomize-env, to reproduce them",
             |a, v| a.seed = Some(v),
         ),
         Flag::value(
@@ -351,6 +357,33 @@ fn build() -> Vec<Flag> {
             },
         )
         .short('L'),
+        Flag::value(
+            "counters",
+            "LIST",
+            Run,
+            "Also measure perf counters: comma list (names in --limits) or all",
+            |a, v| a.counters = Some(v),
+        ),
+        Flag::value(
+            "custom-metrics",
+            "NAMES",
+            Run,
+            "Record NAMES that commands write as 'name value' lines to $BESTGUESS_METRICS",
+            |a, v| a.custom_metrics = Some(v),
+        ),
+        Flag::value(
+            "cpus",
+            "LIST",
+            Run,
+            "Pin the commands to these CPUs, e.g. 0,2-3",
+            |a, v| a.cpus = Some(v),
+        ),
+        Flag::switch(
+            "randomize-env",
+            Run,
+            "Pad each run's environment with 0-4096 bytes (seeded by --seed; recorded)",
+            |a| a.randomize_env = true,
+        ),
         report(
             "quiet",
             'Q',

@@ -40,6 +40,10 @@ pub const APPENDED_COLUMNS: [&str; 4] = [
     "Timed out",
 ];
 
+/// Prefix of the columns that hold a parameter's value (`-P`, `-L`), one
+/// per parameter, after every other column: `Parameter threads`.
+pub const PARAMETER_PREFIX: &str = "Parameter ";
+
 /// Number of fields in a data row written by the C reference.
 pub const REFERENCE_ROW_FIELDS: usize = 13;
 

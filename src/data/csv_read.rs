@@ -55,7 +55,9 @@ use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read};
 use std::num::IntErrorKind;
 
-use super::columns::{idx, APPENDED_COLUMNS, REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS};
+use super::columns::{
+    idx, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS,
+};
 use super::error::{excerpt, DataError, RowProblem};
 use super::metric::{recognise, Catalogue, Metric, MetricDef, RawColumn, Source, Unit, Value};
 use super::tokenize::{Row, TokenError, Tokenizer};
@@ -244,6 +246,8 @@ struct Layout {
     sums: Vec<(usize, Metric, Metric, Metric, Cow<'static, str>)>,
     /// 0-based position of each of [`APPENDED_COLUMNS`], if in the header.
     run_columns: [Option<usize>; APPENDED_COLUMNS.len()],
+    /// `Parameter NAME` columns: position and parameter name.
+    parameters: Vec<(usize, String)>,
 }
 
 /// A problem with the 0-based field `.0` of a row.
@@ -268,6 +272,11 @@ impl Layout {
                 continue; // The first column of a name counts.
             }
             seen.push(name.to_owned());
+            if let Some(p) = name.strip_prefix(PARAMETER_PREFIX) {
+                layout.parameters.push((i, p.to_owned()));
+                layout.names.push((i, name.to_owned().into()));
+                continue;
+            }
             if let Some(k) = APPENDED_COLUMNS.iter().position(|&c| c == name) {
                 layout.run_columns[k] = Some(i);
                 layout.names.push((i, APPENDED_COLUMNS[k].into()));
@@ -385,6 +394,12 @@ impl Layout {
             Some(i) => flag(row, i)?,
             None => false,
         };
+        out.parameters.clear();
+        for (i, name) in self.parameters.iter().filter(|(i, _)| *i < n) {
+            let mut value = String::new();
+            text_into(row, *i, reference, &mut value)?;
+            out.parameters.push((name.clone(), value));
+        }
         Ok(())
     }
 }

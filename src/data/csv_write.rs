@@ -23,7 +23,7 @@
 
 use std::io::{self, Write};
 
-use super::columns::{APPENDED_COLUMNS, REFERENCE_COLUMNS};
+use super::columns::{APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS};
 use super::metric::{Catalogue, Metric, MetricDef, RawColumn, Source, Unit, Value};
 use super::RunRecord;
 
@@ -36,11 +36,24 @@ pub struct RawCsvWriter<W: Write> {
     /// reference's ten, then (after BestGuess's run columns) the appended.
     reference: Vec<(Metric, MetricDef)>,
     appended: Vec<(Metric, MetricDef)>,
+    /// Parameter names, one `Parameter NAME` column each, last.
+    parameters: Vec<String>,
 }
 
 impl<W: Write> RawCsvWriter<W> {
     /// Writes the header line for the metrics of `catalogue` and flushes it.
     pub fn new(out: W, catalogue: &Catalogue) -> io::Result<Self> {
+        RawCsvWriter::with_parameters(out, catalogue, &[])
+    }
+
+    /// As [`RawCsvWriter::new`], with one `Parameter NAME` column per
+    /// parameter after every other column; each run's value is looked up by
+    /// name in [`RunRecord::parameters`].
+    pub fn with_parameters(
+        out: W,
+        catalogue: &Catalogue,
+        parameters: &[String],
+    ) -> io::Result<Self> {
         let mut reference: Vec<(Metric, MetricDef)> = Vec::new();
         let mut appended = Vec::new();
         for (m, def) in catalogue.iter() {
@@ -58,6 +71,7 @@ impl<W: Write> RawCsvWriter<W> {
             row: Vec::with_capacity(512),
             reference,
             appended,
+            parameters: parameters.to_vec(),
         };
         w.write_header();
         w.out.write_all(&w.row)?;
@@ -97,10 +111,16 @@ impl<W: Write> RawCsvWriter<W> {
         let fixed = REFERENCE_COLUMNS[..5].iter().copied();
         let reference = self.reference.iter().map(|(_, d)| d.column.as_ref());
         let appended = self.appended.iter().map(|(_, d)| d.column.as_ref());
+        let parameters: Vec<String> = self
+            .parameters
+            .iter()
+            .map(|p| format!("{PARAMETER_PREFIX}{p}"))
+            .collect();
         let names = fixed
             .chain(reference)
             .chain(APPENDED_COLUMNS.iter().copied())
-            .chain(appended);
+            .chain(appended)
+            .chain(parameters.iter().map(String::as_str));
         for (i, name) in names.enumerate() {
             if i > 0 {
                 buf.push(b',');
@@ -172,6 +192,11 @@ impl<W: Write> RawCsvWriter<W> {
             if let Some(v) = run.value(*m) {
                 let _ = write!(buf, "{v}");
             }
+        }
+        for name in &self.parameters {
+            buf.push(b',');
+            let value = run.parameters.iter().find(|(n, _)| n == name);
+            quoted(buf, value.map_or("", |(_, v)| v.as_str()));
         }
         buf.push(b'\n');
     }

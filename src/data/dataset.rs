@@ -76,6 +76,9 @@ pub struct CommandRuns {
     /// The source's tag when the same command (by label) also occurs in
     /// another source, else empty; [`CommandRuns::label`] shows it.
     pub tag: String,
+    /// The parameter values (`-P`, `-L`) the command ran with, as (name,
+    /// value); empty without parameters.
+    pub parameters: Vec<(String, String)>,
     len: usize,
     exit_code: Column,
     signal: Column,
@@ -156,6 +159,7 @@ impl DatasetBuilder {
             name: run.name.clone(),
             batch: run.batch,
             source: self.source,
+            parameters: run.parameters.clone(),
             ..CommandRuns::default()
         });
         commands.len() - 1
@@ -398,6 +402,7 @@ impl CommandRuns {
             && self.command == run.command
             && self.shell == run.shell
             && self.name == run.name
+            && self.parameters == run.parameters
     }
 
     fn push(&mut self, run: &RunRecord, catalogue: &Catalogue) {

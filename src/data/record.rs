@@ -33,6 +33,9 @@ pub struct RunRecord {
     pub timed_out: bool,
     /// What was measured, by metric.
     pub metrics: Values,
+    /// The parameter values (`-P`, `-L`) of the command, as (name, value)
+    /// in parameter order; empty without parameters.
+    pub parameters: Vec<(String, String)>,
 }
 
 impl RunRecord {

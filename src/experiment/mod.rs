@@ -7,11 +7,14 @@
 //! completes, so that nothing measured can be lost when the experiment stops
 //! early.
 
+pub mod failure;
 pub mod order;
 pub mod params;
 pub mod plan;
 pub mod runner;
+pub mod schedule;
 
+pub use failure::Failure;
 pub use order::{Order, SplitMix64};
 pub use plan::{CommandPlan, Hook, HookKind, Hooks, Plan};
-pub use runner::{run, Failure, RunSink, Stop};
+pub use runner::{run, RunSink, Stop};

@@ -95,6 +95,15 @@ pub struct CommandPlan {
     pub parameters: Vec<(String, String)>,
 }
 
+impl Plan {
+    /// The names of the parameters (`-P`, `-L`), in order; empty without.
+    pub fn parameter_names(&self) -> Vec<String> {
+        self.commands.first().map_or_else(Vec::new, |c| {
+            c.parameters.iter().map(|(name, _)| name.clone()).collect()
+        })
+    }
+}
+
 /// Everything the runner needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {

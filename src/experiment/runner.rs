@@ -1,27 +1,24 @@
 //! Running a [`Plan`]: warmups, timed runs in the chosen order, and hooks.
 //!
 //! The runner only sequences; measuring is the [`Executor`]'s job and storing
-//! is the [`RunSink`]'s. It first lays out the whole experiment as a
-//! schedule of steps, then hands the schedule to the executor in batches
-//! (so the launcher goes from one run straight to the next) and handles each
-//! outcome as it arrives. Every timed run — successful or not — is given to
-//! the sink before the runner decides whether to go on, so a failure or an
-//! interrupt never loses what was measured.
-//!
-//! Event order for one command (sequential order):
-//! `setup`, then per warmup `prepare, warmup, conclude`, then per timed run
-//! `prepare, run, conclude`, then `cleanup`. With `interleave`/`random`,
-//! every command's setup and warmups come first (in input order), then the
-//! rounds, then every cleanup. If the experiment stops because something
-//! failed, the cleanups of commands whose setup ran are still attempted.
+//! is the [`RunSink`]'s; the order of steps is the [`Schedule`]'s (produced
+//! as the experiment goes) and when to stop is the [`failure`](super::failure)
+//! policy's. It takes the schedule in batches (so the launcher goes from one
+//! run straight to the next) and handles each outcome as it arrives. Every
+//! timed run — successful or not, and every one that completed before an
+//! interrupt took effect — is given to the sink before the runner decides
+//! whether to go on, so a failure or an interrupt never loses what was
+//! measured. If the experiment stops because something failed, the cleanups
+//! of commands whose setup ran are still attempted.
 
-use std::fmt;
 use std::time::Duration;
 
 use crate::data::{RunRecord, Values};
-use crate::measure::{sys, Batch, ExecError, Executor, Measurement, Outcome, Program, Termination};
+use crate::measure::{sys, Batch, ExecError, Executor, Measurement, Outcome, Termination};
 
-use super::{CommandPlan, Hook, HookKind, Order, Plan, SplitMix64};
+use super::failure::{self, Failure, Step};
+use super::schedule::{Kind, Programs, Schedule, ScheduledStep};
+use super::{CommandPlan, HookKind, Plan};
 
 /// The most steps sent to the executor at once (the launcher buffers at most
 /// this many results).
@@ -47,6 +44,11 @@ fn next_batch_size(last_size: usize, last_took: Duration) -> usize {
 /// Receives every timed run as it completes.
 pub trait RunSink {
     fn record(&mut self, run: RunRecord) -> std::io::Result<()>;
+
+    /// Something about a run the user should know that does not stop the
+    /// experiment (a malformed line in the command's metrics file), with
+    /// the run named.
+    fn warn(&mut self, _message: &str) {}
 }
 
 impl RunSink for Vec<RunRecord> {
@@ -54,77 +56,6 @@ impl RunSink for Vec<RunRecord> {
         self.push(run);
         Ok(())
     }
-}
-
-/// What was running when something failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
-    Warmup,
-    Run { number: u64 },
-    Hook(HookKind),
-}
-
-/// A failure that stopped the experiment (without `-i`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    /// 0-based index of the command concerned.
-    pub index: usize,
-    pub command: String,
-    pub step: Step,
-    /// The text of the hook, for hook failures.
-    pub hook: Option<String>,
-    pub termination: Termination,
-    pub timed_out: Option<Duration>,
-    /// A shell was used (for the `-c` hint).
-    pub shell: String,
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match &self.step {
-            Step::Warmup => format!(
-                "a warmup run of command {} ('{}')",
-                self.index + 1,
-                self.command
-            ),
-            Step::Run { number } => format!(
-                "run {number} of command {} ('{}')",
-                self.index + 1,
-                self.command
-            ),
-            Step::Hook(kind) => format!(
-                "the {} command '{}' of command {}",
-                kind.option(),
-                self.hook.as_deref().unwrap_or(""),
-                self.index + 1
-            ),
-        };
-        let how = match (self.timed_out, self.termination) {
-            (Some(t), _) => format!("timed out after {}", fmt_duration(t)),
-            (None, Termination::Exited(code)) => format!("exited with code {code}"),
-            (None, Termination::Signaled(sig)) => {
-                format!("was killed by {}", sys::signal_name(sig))
-            }
-        };
-        let recorded = if matches!(self.step, Step::Run { .. }) {
-            " (that run is recorded)"
-        } else {
-            ""
-        };
-        let hint = if !self.shell.is_empty()
-            && self.termination == Termination::Exited(127)
-            && !self.shell.trim_end().ends_with(" -c")
-        {
-            "; shells usually need '-c' before the command, e.g. -s \"/bin/sh -c\""
-        } else {
-            "; use -i/--ignore-failure to keep going"
-        };
-        write!(f, "{what} {how}{recorded}{hint}")
-    }
-}
-
-fn fmt_duration(d: Duration) -> String {
-    format!("{} s", d.as_secs_f64())
 }
 
 /// Why an experiment ended before every run was done.
@@ -140,132 +71,6 @@ pub enum Stop {
     Sink(std::io::Error),
 }
 
-/// What one step of the schedule does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Hook(HookKind),
-    Warmup,
-    Run,
-}
-
-/// One step: what, for which command, and which program runs.
-#[derive(Clone, Copy, Debug)]
-struct ScheduledStep {
-    cmd: usize,
-    kind: Kind,
-    program: u32,
-}
-
-/// The programs of an experiment and, per command, the index of its command
-/// and of each of its hooks.
-struct Programs {
-    list: Vec<Program>,
-    /// Per command: command, prepare, setup, conclude, cleanup.
-    slots: Vec<[Option<u32>; 5]>,
-}
-
-impl Programs {
-    fn of(plan: &Plan) -> Programs {
-        let mut list = Vec::new();
-        let mut slots = Vec::with_capacity(plan.commands.len());
-        let mut add = |argv: &[String], show_output: bool, measured: bool| {
-            list.push(Program {
-                argv: argv.to_vec(),
-                show_output,
-                measured,
-            });
-            Some(list.len() as u32 - 1)
-        };
-        for c in &plan.commands {
-            let h = &c.hooks;
-            // Hooks are never timed and their output is always discarded.
-            let mut hook =
-                |hook: &Option<Hook>| hook.as_ref().and_then(|h| add(&h.argv, false, false));
-            let prepare = hook(&h.prepare);
-            let setup = hook(&h.setup);
-            let conclude = hook(&h.conclude);
-            let cleanup = hook(&h.cleanup);
-            let command = add(&c.command.argv, plan.show_output, true);
-            slots.push([command, prepare, setup, conclude, cleanup]);
-        }
-        Programs { list, slots }
-    }
-
-    fn hook(&self, cmd: usize, kind: HookKind) -> Option<u32> {
-        let slot = match kind {
-            HookKind::Prepare => 1,
-            HookKind::Setup => 2,
-            HookKind::Conclude => 3,
-            HookKind::Cleanup => 4,
-        };
-        self.slots[cmd][slot]
-    }
-
-    fn command(&self, cmd: usize) -> u32 {
-        self.slots[cmd][0].unwrap_or_default()
-    }
-}
-
-/// Lay out the whole experiment, step by step.
-fn schedule(plan: &Plan, programs: &Programs) -> Vec<ScheduledStep> {
-    let mut steps = Vec::new();
-    let hook = |steps: &mut Vec<ScheduledStep>, cmd: usize, kind: HookKind| {
-        if let Some(program) = programs.hook(cmd, kind) {
-            steps.push(ScheduledStep {
-                cmd,
-                kind: Kind::Hook(kind),
-                program,
-            });
-        }
-    };
-    let one = |steps: &mut Vec<ScheduledStep>, cmd: usize, kind: Kind| {
-        hook(steps, cmd, HookKind::Prepare);
-        steps.push(ScheduledStep {
-            cmd,
-            kind,
-            program: programs.command(cmd),
-        });
-        hook(steps, cmd, HookKind::Conclude);
-    };
-    let start = |steps: &mut Vec<ScheduledStep>, cmd: usize| {
-        hook(steps, cmd, HookKind::Setup);
-        for _ in 0..plan.warmup {
-            one(steps, cmd, Kind::Warmup);
-        }
-    };
-    let n = plan.commands.len();
-    match plan.order {
-        Order::Sequential => {
-            for cmd in 0..n {
-                start(&mut steps, cmd);
-                for _ in 0..plan.runs {
-                    one(&mut steps, cmd, Kind::Run);
-                }
-                hook(&mut steps, cmd, HookKind::Cleanup);
-            }
-        }
-        Order::Interleave | Order::Random => {
-            for cmd in 0..n {
-                start(&mut steps, cmd);
-            }
-            let mut rng = SplitMix64::new(plan.seed);
-            let mut round: Vec<usize> = (0..n).collect();
-            for _ in 0..plan.runs {
-                if plan.order == Order::Random {
-                    rng.shuffle(&mut round);
-                }
-                for &cmd in &round {
-                    one(&mut steps, cmd, Kind::Run);
-                }
-            }
-            for cmd in 0..n {
-                hook(&mut steps, cmd, HookKind::Cleanup);
-            }
-        }
-    }
-    steps
-}
-
 /// Run the whole plan. `interrupted` is polled before every batch and after
 /// every step, and returns the signal that asked the tool to stop, if any.
 pub fn run(
@@ -276,7 +81,7 @@ pub fn run(
 ) -> Result<(), Stop> {
     let programs = Programs::of(plan);
     exec.define(&programs.list)?;
-    let steps = schedule(plan, &programs);
+    let mut steps = Schedule::new(plan, &programs);
     let mut state = State {
         plan,
         sink,
@@ -284,8 +89,9 @@ pub fn run(
         sequence: 0,
         done: vec![0; plan.commands.len()],
         set_up: vec![false; plan.commands.len()],
+        warned: Default::default(),
     };
-    let result = run_steps(&mut state, exec, &steps);
+    let result = run_steps(&mut state, exec, &mut steps);
     if let Err(Stop::Failed(_)) = &result {
         let cleanups: Vec<u32> = (0..plan.commands.len())
             .filter(|&cmd| state.set_up[cmd])
@@ -307,17 +113,24 @@ pub fn run(
 fn run_steps(
     state: &mut State<'_>,
     exec: &mut dyn Executor,
-    steps: &[ScheduledStep],
+    steps: &mut Schedule<'_>,
 ) -> Result<(), Stop> {
-    let mut pos = 0;
     let mut size = 1;
-    while pos < steps.len() {
+    // Reused for every batch: memory stays at one batch whatever the runs.
+    let mut chunk: Vec<ScheduledStep> = Vec::with_capacity(BATCH_STEPS);
+    let mut programs: Vec<u32> = Vec::with_capacity(BATCH_STEPS);
+    loop {
+        chunk.clear();
+        chunk.extend(steps.by_ref().take(size));
+        if chunk.is_empty() {
+            return Ok(());
+        }
         if let Some(sig) = (state.interrupted)() {
             return Err(Stop::Interrupted(sig));
         }
-        let chunk = &steps[pos..(pos + size).min(steps.len())];
         let started = std::time::Instant::now();
-        let programs: Vec<u32> = chunk.iter().map(|s| s.program).collect();
+        programs.clear();
+        programs.extend(chunk.iter().map(|s| s.program));
         let batch = Batch {
             steps: &programs,
             timeout: state.plan.timeout,
@@ -345,10 +158,8 @@ fn run_steps(
         if let Some(s) = stop {
             return Err(s);
         }
-        pos += chunk.len();
         size = next_batch_size(chunk.len(), started.elapsed());
     }
-    Ok(())
 }
 
 struct State<'a> {
@@ -360,6 +171,8 @@ struct State<'a> {
     done: Vec<u64>,
     /// Setup has run and cleanup has not.
     set_up: Vec<bool>,
+    /// Warnings given, per command, so that each is given once.
+    warned: std::collections::HashSet<(usize, String)>,
 }
 
 impl State<'_> {
@@ -391,6 +204,23 @@ impl State<'_> {
             }
         };
         let i = step.cmd;
+        if let Some(notes) = m.extras.as_ref().map(|x| &x.notes) {
+            let run = match step.kind {
+                Kind::Run => format!("run {}", self.done[i] + 1),
+                _ => "a warmup run".to_string(),
+            };
+            for note in notes {
+                // Once per command and problem: a command that writes a
+                // bad line writes it every run.
+                if self.warned.insert((i, note.clone())) {
+                    let text = &self.command(i).command.text;
+                    self.sink.warn(&format!(
+                        "{run} of command {} ('{text}'): {note} (shown once per command)",
+                        i + 1
+                    ));
+                }
+            }
+        }
         let (what, hook) = match step.kind {
             Kind::Run => {
                 self.sequence += 1;
@@ -436,18 +266,10 @@ impl State<'_> {
         hook: Option<String>,
         m: &Measurement,
     ) -> Result<(), Stop> {
-        if m.succeeded() || self.plan.ignore_failure {
-            return Ok(());
+        match failure::check(self.plan, i, step, hook, m) {
+            None => Ok(()),
+            Some(f) => Err(Stop::Failed(Box::new(f))),
         }
-        Err(Stop::Failed(Box::new(Failure {
-            index: i,
-            command: self.command(i).command.text.clone(),
-            step,
-            hook,
-            termination: m.termination,
-            timed_out: m.timed_out.then(|| self.plan.timeout.unwrap_or_default()),
-            shell: self.plan.shell.clone(),
-        })))
     }
 
     /// The record of a timed run; the measured `metrics` move into it.
@@ -458,6 +280,7 @@ impl State<'_> {
             shell: self.plan.shell.clone(),
             name: c.name.clone().unwrap_or_default(),
             batch: i as u64 + 1,
+            parameters: c.parameters.clone(),
             exit_code: m.exit_code(),
             sequence: Some(self.sequence),
             start_unix_us: Some(m.start_unix_us),
@@ -475,7 +298,8 @@ impl State<'_> {
 mod tests {
     use super::*;
     use crate::data::Metric;
-    use crate::experiment::{Hook, Hooks};
+    use crate::experiment::{Hook, Hooks, Order};
+    use crate::measure::Program;
     use std::cell::Cell;
 
     /// Answers a job from its text and its position in the call log.
@@ -489,6 +313,9 @@ mod tests {
         rule: Rule,
         cancelled: bool,
         batches: usize,
+        /// Steps that complete after a cancel was asked for, before the
+        /// launcher sees it (their results are already in the pipe).
+        in_flight: usize,
     }
 
     impl Fake {
@@ -503,6 +330,7 @@ mod tests {
                 rule: Box::new(rule),
                 cancelled: false,
                 batches: 0,
+                in_flight: 0,
             }
         }
     }
@@ -524,7 +352,10 @@ mod tests {
             self.batches += 1;
             for (i, &p) in batch.steps.iter().enumerate() {
                 if self.cancelled {
-                    return Ok(());
+                    if self.in_flight == 0 {
+                        return Ok(());
+                    }
+                    self.in_flight -= 1;
                 }
                 let text = self.programs[p as usize].clone();
                 self.log.push(text.clone());
@@ -784,6 +615,30 @@ mod tests {
         assert!(matches!(err, Stop::Interrupted(libc::SIGTERM)));
         assert_eq!(rows.len(), 3);
         assert_eq!(fake.log.len(), 3, "nothing starts after the interrupt");
+    }
+
+    #[test]
+    fn runs_completed_before_the_cancel_took_effect_are_all_kept() {
+        let p = plan(&["A"], 0, 5000, Order::Sequential);
+        // SIGTERM arrives after run 30; the launcher had already finished
+        // 40 more runs of the batch (results in the pipe) when it saw it.
+        let signalled = std::rc::Rc::new(Cell::new(false));
+        let during = signalled.clone();
+        let mut fake = Fake::with(move |_, n| {
+            if n == 30 {
+                during.set(true);
+            }
+            Outcome::Finished(measurement(Termination::Exited(0)))
+        });
+        fake.in_flight = 40;
+        let interrupted = || signalled.get().then_some(libc::SIGTERM);
+        let mut rows = Vec::new();
+        let err = run(&p, &mut fake, &mut rows, &interrupted).unwrap_err();
+        assert!(matches!(err, Stop::Interrupted(libc::SIGTERM)));
+        assert_eq!(fake.log.len(), 70, "30 runs, then 40 in flight");
+        assert_eq!(rows.len(), 70, "every completed run is recorded");
+        let seq: Vec<u64> = rows.iter().map(|r| r.sequence.unwrap()).collect();
+        assert_eq!(seq, (1..=70).collect::<Vec<_>>());
     }
 
     #[test]

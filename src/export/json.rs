@@ -198,8 +198,21 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
         ("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)),
         ("measurements", Node::Measurements(runs)),
         ("summary", hyperfine_summary(stats)),
-        ("bestguess", own_result(analysis, i, runs, stats)),
     ];
+    // As Hyperfine 2.0: present only for a command built from -P/-L, each
+    // value as {"value": "…"} (1.x's bare strings are in `bestguess`).
+    if !runs.parameters.is_empty() {
+        let values = runs
+            .parameters
+            .iter()
+            .map(|(name, value)| {
+                let v = Node::Object(vec![(Cow::Borrowed("value"), text(value))]);
+                (Cow::Borrowed(name.as_str()), v)
+            })
+            .collect();
+        fields.push(("parameters", Node::Object(values)));
+    }
+    fields.push(("bestguess", own_result(analysis, i, runs, stats)));
     // Hyperfine 2.0 writes `name` only for a named command, right after
     // `command`; its scripts label a result by `name`, else `command`. A
     // command read from several files is named with its file's tag, so
@@ -337,6 +350,15 @@ fn own_result<'a>(
         .into_iter()
         .map(|(k, v)| (Cow::Borrowed(k), v))
         .collect();
+    // Hyperfine 1.x's shape of the parameters: name -> value.
+    if !runs.parameters.is_empty() {
+        let values = runs
+            .parameters
+            .iter()
+            .map(|(name, value)| (Cow::Borrowed(name.as_str()), text(value)))
+            .collect();
+        fields.insert(3, (Cow::Borrowed("parameters"), Node::Object(values)));
+    }
     // A summary for every metric of the catalogue the command has.
     for (metric, def) in analysis.dataset.catalogue.iter() {
         if let Some(s) = stats.metric(metric) {

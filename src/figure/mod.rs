@@ -221,6 +221,8 @@ pub enum Swatch {
     TimedOut,
     /// A shaded band.
     Band,
+    /// A darker shaded band.
+    DarkBand,
 }
 
 /// One legend entry.
@@ -277,6 +279,7 @@ fn legend(svg: &mut Svg, entries: &[LegendEntry], y: f64) {
                 Swatch::Failed => failed_marker(svg, x + 7.0, y, "#000000"),
                 Swatch::TimedOut => timed_out_marker(svg, x + 7.0, y, "#000000"),
                 Swatch::Band => svg.rect(x, y - 6.0, 14.0, 12.0, " fill=\"#dddddd\""),
+                Swatch::DarkBand => svg.rect(x, y - 6.0, 14.0, 12.0, " fill=\"#bbbbbb\""),
             }
             svg.text(x + 22.0, y + 4.0, Anchor::Start, "", &e.text);
             svg.end();

@@ -1,19 +1,25 @@
-//! The ranking as intervals: each command's difference from the best (the
-//! reference) with its confidence interval, on one axis, the
-//! practical-effect band (± the `effect` setting) shaded around zero.
+//! The ranking as intervals: each command's difference from the reference
+//! (the best, or the `--reference` command) with its confidence interval,
+//! on one axis, the practical-effect band (± `effect`) shaded around zero
+//! and the equivalence margin (± `epsilon`) shaded darker inside it.
 //!
-//! The difference is the Hodges–Lehmann shift Δ that the ranking tests,
-//! shown relative to the best's median (in %) when that median is
-//! positive, else in the metric's unit; its interval is the ranking's
-//! confidence interval for Δ at the confidence actually achieved. Each row
-//! names the ranking's verdict. Nothing is recomputed: every number comes
-//! from the [`Ranking`](crate::stats::Ranking).
+//! The axis is the difference in % of the reference's median, on the same
+//! scale as the ranking decides: with a relative `effect` (`-c effect=2%`)
+//! the ratio of locations and its interval, as (ratio − 1) × 100; with an
+//! absolute one (the default, in µs) the Hodges–Lehmann shift Δ and its
+//! interval divided by the reference's median — a constant factor, so an
+//! interval is inside or outside a band in the picture exactly when it is
+//! for the verdict. When the reference's median is 0 there is no relative
+//! scale and Δ is drawn in the metric's unit. Each interval is at the
+//! per-comparison confidence the ranking used (Bonferroni), which the
+//! figure states. Each row names the ranking's verdict. Nothing is
+//! recomputed: every number comes from the [`Ranking`](crate::stats::Ranking).
 
 use super::axis::{self, Axis, Extent};
 use super::svg::{Anchor, PathData, Svg};
 use super::{colour, legend, legend_height, note, shorten, title, x_axis, Input, LegendEntry};
 use super::{Swatch, LEFT, RIGHT, TOP, WIDTH};
-use crate::stats::Verdict;
+use crate::stats::{Threshold, Verdict};
 
 /// Height of one command's row.
 const ROW: f64 = 44.0;
@@ -29,8 +35,9 @@ struct Row {
 }
 
 /// The verdict as a short phrase.
-fn verdict(v: &Verdict) -> String {
+fn verdict(v: &Verdict, fixed_reference: bool) -> String {
     match v {
+        Verdict::Best if fixed_reference => "the reference".to_owned(),
         Verdict::Best => "best: the reference".to_owned(),
         Verdict::NotCompared { n } => format!("not compared (n = {n})"),
         other => other.word().to_owned(),
@@ -40,15 +47,21 @@ fn verdict(v: &Verdict) -> String {
 /// Draws the figure.
 pub fn render(input: &Input<'_>) -> String {
     let ranking = &input.analysis.ranking;
-    let best_median = ranking.best().map_or(0.0, |b| b.median);
-    let relative = best_median > 0.0 && best_median.is_finite();
-    // Display value of a difference in µs.
+    let settings = &input.analysis.settings;
+    let ref_median = ranking.best().map_or(0.0, |b| b.median);
+    let relative = ref_median > 0.0 && ref_median.is_finite();
+    let by_ratio = relative && matches!(settings.effect, Threshold::Percent(_));
+    // A difference in the metric's unit, or a threshold, on the axis.
     let show = |d: f64| {
         if relative {
-            d / best_median * 100.0
+            d / ref_median * 100.0
         } else {
             d / input.scale.divisor()
         }
+    };
+    let band = |t: Threshold, resolved: f64| match t {
+        Threshold::Percent(p) if relative => p,
+        _ => show(resolved),
     };
     let rows: Vec<Row> = ranking
         .entries
@@ -56,35 +69,60 @@ pub fn render(input: &Input<'_>) -> String {
         .map(|e| {
             let (point, interval) = match (&e.verdict, &e.comparison) {
                 (Verdict::Best, _) => (Some(0.0), None),
-                (_, Some(c)) => (
-                    Some(show(c.shift)),
-                    Some((show(c.interval.low), show(c.interval.high))),
-                ),
+                (_, Some(c)) => match c.ratio {
+                    Some(r) if by_ratio => (
+                        Some((r.estimate - 1.0) * 100.0),
+                        Some(((r.low - 1.0) * 100.0, (r.high - 1.0) * 100.0)),
+                    ),
+                    _ => (
+                        Some(show(c.shift)),
+                        Some((show(c.interval.low), show(c.interval.high))),
+                    ),
+                },
                 _ => (None, None),
             };
             Row {
                 index: e.index,
                 point,
                 interval,
-                verdict: verdict(&e.verdict),
+                verdict: verdict(&e.verdict, ranking.fixed_reference),
             }
         })
         .collect();
-    let effect = show(ranking.effect);
-    let confidence = 100.0 * (1.0 - ranking.settings.alpha);
+    let effect = band(settings.effect, ranking.effect);
+    let epsilon = band(settings.epsilon, ranking.epsilon);
+    let confidence = 100.0 * ranking.confidence_each;
+    let reference_word = if ranking.fixed_reference {
+        "the reference"
+    } else {
+        "the best"
+    };
 
     let unit = if relative {
         "%".to_owned()
     } else {
         input.scale.symbol().to_owned()
     };
-    let mut entries = vec![LegendEntry {
-        swatch: Swatch::Band,
-        text: format!(
-            "practical-effect band (± effect = {})",
-            input.scale.compact(ranking.effect)
-        ),
-    }];
+    let threshold = |t: Threshold, resolved: f64| match t {
+        Threshold::Percent(p) => format!("{}%", axis::tick_label(p)),
+        Threshold::Absolute(_) => input.scale.compact(resolved),
+    };
+    let mut entries = vec![
+        LegendEntry {
+            swatch: Swatch::Band,
+            text: format!(
+                "practical-effect band (± effect = {})",
+                threshold(settings.effect, ranking.effect)
+            ),
+        },
+        LegendEntry {
+            swatch: Swatch::DarkBand,
+            text: format!(
+                "equivalence margin (± epsilon = {})",
+                threshold(settings.epsilon, ranking.epsilon)
+            ),
+        },
+    ];
     for r in &rows {
         entries.push(LegendEntry {
             swatch: Swatch::Fill(colour(r.index)),
@@ -100,8 +138,10 @@ pub fn render(input: &Input<'_>) -> String {
     let height = bottom + 106.0 + legend_height(&entries);
     let mut e = Extent::default();
     e.add(0.0);
-    e.add(-effect);
-    e.add(effect);
+    for b in [effect, epsilon] {
+        e.add(-b);
+        e.add(b);
+    }
     for r in &rows {
         e.extend(r.point);
         if let Some((lo, hi)) = r.interval {
@@ -111,23 +151,23 @@ pub fn render(input: &Input<'_>) -> String {
     }
     let axis = Axis::fit(&e, false, LEFT, WIDTH - RIGHT);
     let metric = input.metric_name();
-    let heading = format!("Ranking: difference in {metric} from the best");
+    let heading = format!("Ranking: difference in {metric} from {reference_word}");
     let mut svg = Svg::new(
         "ranking",
         WIDTH,
         height,
         &heading,
         &format!(
-            "For each command, the Hodges–Lehmann shift of {metric} from the best command, \
+            "For each command, its difference in {metric} from {reference_word}, \
              with its {}% confidence interval, and the ranking's verdict.",
             axis::tick_label_pct(confidence)
         ),
     );
     title(&mut svg, &heading);
     let label = if relative {
-        format!("Difference from the best's median {metric} (%)")
+        format!("Difference from {reference_word} (% of its median {metric})")
     } else {
-        format!("Difference from the best in {metric} ({unit})")
+        format!("Difference from {reference_word} in {metric} ({unit})")
     };
     // The band first, under everything.
     let (b0, b1) = (axis.px(-effect), axis.px(effect));
@@ -137,6 +177,14 @@ pub fn render(input: &Input<'_>) -> String {
         (b1 - b0).max(1.0),
         bottom - TOP,
         " class=\"effect-band\" fill=\"#dddddd\" fill-opacity=\"0.7\"",
+    );
+    let (e0, e1) = (axis.px(-epsilon), axis.px(epsilon));
+    svg.rect(
+        e0,
+        TOP,
+        (e1 - e0).max(1.0),
+        bottom - TOP,
+        " class=\"epsilon-band\" fill=\"#bbbbbb\" fill-opacity=\"0.7\"",
     );
     x_axis(&mut svg, &axis, bottom, TOP, 1.0, &label);
     let zero = axis.px(0.0);
@@ -208,7 +256,12 @@ pub fn render(input: &Input<'_>) -> String {
         &mut svg,
         at,
         &format!(
-            "Dot: Hodges–Lehmann shift from the best; bar: its {}% confidence interval; diamond: the best.",
+            "Dot: {}; bar: its {}% confidence interval (each, Bonferroni); diamond: {reference_word}.",
+            if by_ratio {
+                "ratio of locations − 1"
+            } else {
+                "Hodges–Lehmann shift"
+            },
             axis::tick_label_pct(confidence)
         ),
     );
@@ -225,7 +278,7 @@ pub fn render(input: &Input<'_>) -> String {
         note(
             &mut svg,
             at,
-            "The best's median is 0, so differences are shown in the metric's unit, not in %.",
+            "The reference's median is 0, so differences are shown in the metric's unit, not in %.",
         );
     }
     legend(&mut svg, &entries, at + 22.0);

@@ -272,3 +272,33 @@ fn standalone_svg_has_an_xml_declaration() {
     assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"));
     roxmltree::Document::parse(&text).unwrap();
 }
+
+#[test]
+fn ranking_follows_the_reference_and_the_thresholds_scale() {
+    use crate::analysis::Reference;
+    use crate::stats::Threshold;
+    let d = dataset(&[("fast", &FAST), ("slow", &SLOW)]);
+    let fixed = Settings {
+        reference: Some(Reference::Number(2)),
+        ..Settings::default()
+    };
+    let analysis = Analysis::new(&d, fixed).unwrap();
+    let svg = Figure::Ranking.render(&Input::new(&analysis));
+    check(&svg);
+    assert!(svg.contains("Ranking: difference in total CPU time from the reference"));
+    assert!(svg.contains("2: slow — the reference"));
+    assert!(svg.contains("1: fast — faster"), "{svg}");
+
+    // Absolute thresholds: the shift Δ in % of the reference's median, and
+    // the band is the absolute effect on that scale (500 µs of 1020 µs).
+    let absolute = Settings {
+        effect: Threshold::Absolute(500.0),
+        epsilon: Threshold::Absolute(250.0),
+        ..Settings::default()
+    };
+    let analysis = Analysis::new(&d, absolute).unwrap();
+    let svg = Figure::Ranking.render(&Input::new(&analysis));
+    check(&svg);
+    assert!(svg.contains("Dot: Hodges–Lehmann shift"));
+    assert!(svg.contains("practical-effect band (± effect = 0.50 ms)"));
+}

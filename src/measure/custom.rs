@@ -93,6 +93,25 @@ pub fn parse(bytes: &[u8]) -> (Vec<(String, f64)>, Vec<Problem>) {
 const NAME_RULE: &str =
     "a name is 1-64 letters, digits or '_', '-', '.', '/', '%' starting with a letter; ignored";
 
+/// Parse `--custom-metrics`: comma-separated names, each valid and given
+/// once.
+pub fn parse_names(text: &str) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = Vec::new();
+    for name in text.split(',').map(str::trim) {
+        if !valid_name(name) {
+            return Err(format!(
+                "--custom-metrics: '{name}' is not a metric name: {}",
+                NAME_RULE.trim_end_matches("; ignored")
+            ));
+        }
+        if names.iter().any(|n| n == name) {
+            return Err(format!("--custom-metrics: '{name}' is given twice"));
+        }
+        names.push(name.to_string());
+    }
+    Ok(names)
+}
+
 /// Names that can be a CSV column, a JSON key and a `--metric` value
 /// without quoting surprises.
 pub fn valid_name(name: &str) -> bool {
@@ -150,6 +169,14 @@ mod tests {
         assert!(p[0].why.contains("not a number"));
         let (m, p) = parse(b"{not json");
         assert!(m.is_empty() && p.len() == 1);
+    }
+
+    #[test]
+    fn declared_names_are_checked() {
+        assert_eq!(parse_names("tokens, ops/s").unwrap(), ["tokens", "ops/s"]);
+        assert!(parse_names("a,a").unwrap_err().contains("twice"));
+        assert!(parse_names("a,,b").unwrap_err().contains("''"));
+        assert!(parse_names("a b").is_err());
     }
 
     #[test]

@@ -25,6 +25,76 @@ pub const METRICS_MAX: usize = 65536;
 /// Largest extra frame accepted (a bound against a corrupt length).
 const FRAME_MAX: usize = 4 + 24 * 16 + 5 + METRICS_MAX;
 
+/// What the user asked for besides rusage and wall time: `--counters`,
+/// `--custom-metrics`, `--cpus` and `--randomize-env`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MeasureOptions {
+    pub counters: Vec<&'static Counter>,
+    /// Names of the metrics commands may report (the raw CSV's columns are
+    /// fixed before the first run).
+    pub custom_metrics: Vec<String>,
+    /// CPUs to pin to (empty: no pinning).
+    pub cpus: Vec<u32>,
+    /// Pad each command's environment (seeded by `--seed`).
+    pub randomize_env: bool,
+}
+
+impl MeasureOptions {
+    /// Nothing asked for: the launcher runs exactly its plain path.
+    pub fn is_empty(&self) -> bool {
+        *self == MeasureOptions::default()
+    }
+}
+
+/// The largest CPU number `--cpus` accepts (the kernel's `CPU_SETSIZE` − 1).
+pub const MAX_CPU: u32 = 1023;
+
+/// Parse `--cpus`: CPU numbers and ranges, `0,2-3`; sorted, without
+/// repeats.
+pub fn parse_cpus(text: &str) -> Result<Vec<u32>, String> {
+    let bad = || {
+        format!(
+            "--cpus expects CPU numbers and ranges such as 0,2-3 (0 to {MAX_CPU}), got '{text}'"
+        )
+    };
+    let number = |w: &str| w.trim().parse::<u32>().ok().filter(|&c| c <= MAX_CPU);
+    let mut cpus = Vec::new();
+    for part in text.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (number(a).ok_or_else(bad)?, number(b).ok_or_else(bad)?);
+                if a > b {
+                    return Err(bad());
+                }
+                cpus.extend(a..=b);
+            }
+            None => cpus.push(number(part).ok_or_else(bad)?),
+        }
+    }
+    cpus.sort_unstable();
+    cpus.dedup();
+    Ok(cpus)
+}
+
+/// CPUs as a short list: `0,2-3`.
+pub fn format_cpus(cpus: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}-{}", cpus[i], cpus[j])
+        } else {
+            cpus[i].to_string()
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
 /// What the launcher should do besides measuring rusage and wall time.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExtrasConfig {
@@ -110,6 +180,9 @@ pub struct RunExtras {
     pub metrics: Option<Vec<u8>>,
     /// The metrics file held more than [`METRICS_MAX`] bytes.
     pub metrics_truncated: bool,
+    /// What was wrong with the metrics file, one line each (filled when the
+    /// extras become metrics; the runner warns, naming the run).
+    pub notes: Vec<String>,
 }
 
 impl RunExtras {
@@ -148,6 +221,7 @@ impl RunExtras {
             counters: readings,
             metrics: has_metrics_file.then(|| body[fixed..].to_vec()),
             metrics_truncated: body[o + 4] != 0,
+            notes: Vec::new(),
         })
     }
 }
@@ -228,6 +302,16 @@ mod tests {
         no_pad.extend_from_slice(&[0, 0, 0, 0, 0]);
         let e = RunExtras::read_from(&mut frame(&no_pad).as_slice(), 0, false).unwrap();
         assert_eq!((e.env_padding, e.metrics), (None, None));
+    }
+
+    #[test]
+    fn cpu_lists_parse_and_print_as_ranges() {
+        assert_eq!(parse_cpus("3,0-1,1").unwrap(), [0, 1, 3]);
+        assert_eq!(format_cpus(&[0, 1, 3, 5, 6, 7]), "0-1,3,5-7");
+        assert_eq!(format_cpus(&parse_cpus(" 2 ").unwrap()), "2");
+        for bad in ["", "a", "1-", "3-1", "1024", "-1", "0,,1"] {
+            assert!(parse_cpus(bad).unwrap_err().contains("--cpus"), "{bad}");
+        }
     }
 
     #[test]

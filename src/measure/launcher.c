@@ -56,6 +56,7 @@
  * after wait4; rusage comes from wait4 on exactly that child.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -65,6 +66,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -450,6 +452,137 @@ static void set_timer(uint64_t ms) {
     setitimer(ITIMER_REAL, &t, NULL);
 }
 
+/*
+ * Leftovers. The launcher is a child subreaper (PR_SET_CHILD_SUBREAPER): a
+ * process that a command started and that outlived its parent is
+ * re-parented to the launcher, even if it left the command's process group
+ * or session (setsid). After each command's run (warmups and timed runs,
+ * also after a timeout or a cancel), every process that is then a child of
+ * the launcher is killed (SIGKILL) and reaped, and again for the processes
+ * that were re-parented by those deaths, until none is left. Hooks are the
+ * exception: what a hook leaves running (a server started by --setup) is
+ * kept, up to KEEP_MAX processes, so that the runs can use it and
+ * --cleanup can stop it. The fast path is one waitpid(-1, WNOHANG) that
+ * fails with ECHILD when the launcher has no child at all.
+ */
+enum { KEEP_MAX = 256, LIST_MAX = 256 };
+static pid_t keep[KEEP_MAX];
+static size_t keep_count = 0;
+
+static int is_kept(pid_t p) {
+    for (size_t i = 0; i < keep_count; i++)
+        if (keep[i] == p) return 1;
+    return 0;
+}
+
+static void forget(pid_t p) {
+    for (size_t i = 0; i < keep_count; i++)
+        if (keep[i] == p) {
+            keep[i] = keep[--keep_count];
+            return;
+        }
+}
+
+/* Parse decimal pids from text; returns how many were stored. */
+static int parse_pids(const char *text, pid_t *out, int n, int have) {
+    const char *p = text;
+    while (*p && have < n) {
+        while (*p && (*p < '0' || *p > '9')) p++;
+        if (!*p) break;
+        long v = strtol(p, (char **)&p, 10);
+        if (v > 0) out[have++] = (pid_t)v;
+    }
+    return have;
+}
+
+/* Append a decimal number to a path (no stdio: it would grow the launcher). */
+static char *put_decimal(char *p, long v) {
+    char digits[24];
+    int n = 0;
+    do digits[n++] = (char)('0' + v % 10); while ((v /= 10) > 0);
+    while (n) *p++ = digits[--n];
+    *p = 0;
+    return p;
+}
+
+static char *put_text(char *p, const char *t) {
+    while (*t) *p++ = *t++;
+    *p = 0;
+    return p;
+}
+
+/* The launcher's live children: from /proc/self/task/PID/children, or by
+   scanning /proc for processes whose parent is the launcher. */
+static int children(pid_t *out, int n) {
+    char path[64], buf[8192];
+    pid_t me = getpid();
+    put_text(put_decimal(put_text(path, "/proc/self/task/"), me), "/children");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        size_t got = 0;
+        ssize_t r;
+        while (got < sizeof buf - 1 && (r = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
+            got += (size_t)r;
+        close(fd);
+        buf[got] = 0;
+        return parse_pids(buf, out, n, 0);
+    }
+    DIR *d = opendir("/proc");
+    if (!d) return -1;
+    int have = 0;
+    struct dirent *e;
+    while (have < n && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || strlen(e->d_name) > 20) continue;
+        put_text(put_text(put_text(path, "/proc/"), e->d_name), "/stat");
+        int sfd = open(path, O_RDONLY | O_CLOEXEC);
+        if (sfd < 0) continue;
+        ssize_t r = read(sfd, buf, sizeof buf - 1);
+        close(sfd);
+        if (r <= 0) continue;
+        buf[r] = 0;
+        /* "pid (comm) state ppid ...": comm may hold anything, so start
+           after its last ')'. */
+        char *q = strrchr(buf, ')');
+        if (!q || q[1] != ' ' || !q[2] || q[3] != ' ') continue;
+        if (strtol(q + 4, NULL, 10) == (long)me) out[have++] = (pid_t)strtol(e->d_name, NULL, 10);
+    }
+    closedir(d);
+    return have;
+}
+
+/* End (or, after a hook, keep) every process left behind. */
+static void end_leftovers(int hook) {
+    for (;;) {
+        int st;
+        pid_t p = waitpid(-1, &st, WNOHANG);
+        if (p > 0) { /* a zombie: reaped */
+            forget(p);
+            continue;
+        }
+        if (p < 0) return; /* ECHILD: no child left at all */
+        pid_t list[LIST_MAX];
+        int n = children(list, LIST_MAX);
+        int killed = 0;
+        for (int i = 0; i < n; i++) {
+            if (is_kept(list[i])) continue;
+            if (hook) {
+                if (keep_count < KEEP_MAX) keep[keep_count++] = list[i];
+                continue;
+            }
+            kill(list[i], SIGKILL);
+            killed++;
+        }
+        if (!killed) return;
+        for (int i = 0; i < n; i++)
+            if (!is_kept(list[i]))
+                while (waitpid(list[i], &st, 0) < 0 && errno == EINTR) {
+                }
+    }
+}
+
+/* The tool's process group (the terminal's foreground group, if any). */
+static pid_t tool_group = 0;
+
 static void run(char **argv, uint8_t flags, uint64_t timeout_ms, int devnull, struct response *r) {
     if (cancelled_flag) { /* bestguess is stopping: start nothing new */
         r->kind = CANCELLED;
@@ -471,11 +604,10 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_ms, int devnull, st
     sigaddset(&defaults, SIGQUIT);
     sigaddset(&defaults, SIGHUP);
     sigaddset(&defaults, SIGXFSZ);
-    short sflags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
-    if (group) {
-        sflags |= POSIX_SPAWN_SETPGROUP;
-        posix_spawnattr_setpgroup(&attr, 0);
-    }
+    /* A group of its own, or (--show-output) the tool's group, which has
+       the terminal; never the launcher's (see main). */
+    short sflags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setpgroup(&attr, group ? 0 : tool_group);
     posix_spawnattr_setsigmask(&attr, &empty);
     posix_spawnattr_setsigdefault(&attr, &defaults);
     posix_spawnattr_setflags(&attr, sflags);
@@ -518,6 +650,7 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_ms, int devnull, st
     }
     uint64_t t1 = clock_ns(CLOCK_MONOTONIC);
     if (measured) extras_after();
+    end_leftovers(!(flags & FLAG_MEASURED));
     int timed_out = timed_out_flag;
     /* A run that ended by itself is a measurement even if a cancel came in
        meanwhile; one that a signal ended while the tool was stopping (our
@@ -632,6 +765,16 @@ int main(void) {
     signal(SIGTERM, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
     signal(SIGQUIT, SIG_IGN);
+    /* Orphans of the commands come to this process (see end_leftovers). */
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    /* A process group of its own: a signal from the terminal (Ctrl-C, the
+       quit key, a hangup) reaches the tool, which decides, and never a
+       command the launcher is spawning — between fork and its own setpgid
+       that command would still be in the launcher's group, and could die
+       of the signal before exec. If the tool dies, cancel (SIGUSR1). */
+    tool_group = getpgrp();
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);

@@ -27,7 +27,8 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::time::{Duration, Instant};
 
-use super::extras::{self, ExtrasConfig, RunExtras, SetupReply};
+use super::extra_metrics::{self, ExtraMetrics, MetricsDir};
+use super::extras::{self, ExtrasConfig, MeasureOptions, RunExtras, SetupReply};
 use super::protocol::{self, Response};
 use super::sys;
 use super::{Batch, ExecError, Executor, Measurement, Outcome, Program, Termination};
@@ -61,6 +62,11 @@ pub struct Launcher {
     /// The extras set up, if any: every finished run of a measured program
     /// is then followed by an extra frame.
     extras: Option<ExtrasConfig>,
+    /// Which metrics the extras fill, once registered.
+    extra_metrics: Option<ExtraMetrics>,
+    /// The private directory of the commands' metrics file (removed after
+    /// the launcher exits).
+    metrics_dir: Option<MetricsDir>,
     cancelled: bool,
     /// Time per step in the last batch: how long to sleep through the next.
     pace: Duration,
@@ -147,6 +153,8 @@ impl Launcher {
             names: Vec::new(),
             measured: Vec::new(),
             extras: None,
+            extra_metrics: None,
+            metrics_dir: None,
             cancelled: false,
             pace: Duration::ZERO,
         };
@@ -203,6 +211,29 @@ impl Launcher {
             .map_err(ExecError::Launcher)?;
         self.extras = Some(config.clone());
         Ok(reply)
+    }
+
+    /// Set up what `options` ask for (counters, pinning, environment
+    /// padding drawn from `seed`, a metrics file) and register their
+    /// metrics in `catalogue`: from then on each run's values include them.
+    /// Returns one line per counter that could not be opened; pinning or a
+    /// metrics file that cannot be had is an error. Nothing at all is sent
+    /// when nothing is asked for.
+    pub fn set_up_metrics(
+        &mut self,
+        options: &MeasureOptions,
+        seed: u64,
+        catalogue: &mut crate::data::Catalogue,
+    ) -> Result<Vec<String>, String> {
+        if options.is_empty() {
+            return Ok(Vec::new());
+        }
+        let plan = extra_metrics::plan(options, seed)?;
+        let reply = self.set_up(&plan.config).map_err(|e| e.to_string())?;
+        let (map, notes) = extra_metrics::register(options, &plan.config, &reply, catalogue)?;
+        self.extra_metrics = Some(map);
+        self.metrics_dir = plan.dir;
+        Ok(notes)
     }
 
     fn cancel(&mut self) {
@@ -296,7 +327,11 @@ impl Executor for Launcher {
                         ),
                         _ => None,
                     };
-                    Outcome::Finished(measurement(&resp, extras))
+                    let mut m = measurement(&resp, extras);
+                    if let (Some(map), Some(x)) = (&self.extra_metrics, m.extras.as_deref_mut()) {
+                        x.notes = map.fill(x, &mut m.metrics);
+                    }
+                    Outcome::Finished(m)
                 }
                 protocol::CANCELLED => Outcome::Cancelled,
                 protocol::SPAWN_ERROR => {

@@ -9,6 +9,7 @@
 
 pub mod counters;
 pub mod custom;
+pub mod extra_metrics;
 pub mod extras;
 pub mod launcher;
 pub mod protocol;

@@ -10,7 +10,8 @@
 //! What is printed, in the C reference's order (its §1.7):
 //!
 //! 1. For each command in dataset order, if any per-command block is on:
-//!    `Command N: <label>` (and a note when some of its runs failed), then
+//!    `Command N: <label>` (its parameter values, and a note when some of
+//!    its runs failed), then
 //!    the summary table ([`Selection::summary`]) or the mini table
 //!    ([`Selection::mini`], which wins when both are set), the run graph
 //!    (`graph`), the distribution table (`dist`) and the tail table
@@ -136,6 +137,14 @@ pub fn render_command(
         return Ok(());
     }
     writeln!(out, "Command {}: {}", index + 1, label(runs))?;
+    if !runs.parameters.is_empty() {
+        let values: Vec<String> = runs
+            .parameters
+            .iter()
+            .map(|(name, value)| format!("{name} = {value}"))
+            .collect();
+        writeln!(out, "  Parameters: {}", text::clean(&values.join(", ")))?;
+    }
     if stats.failed > 0 {
         writeln!(
             out,

@@ -224,7 +224,7 @@ pub fn live_lines(metric: &str, rows: &[LiveRow], width: usize) -> Vec<String> {
         .unwrap_or(0)
         .max(10);
     let label_w = usable
-        .saturating_sub(2 + runs_w + 2 + loc_w + 2 + diff_w)
+        .saturating_sub(2 + 2 + runs_w + 2 + loc_w + 2 + diff_w)
         .clamp(4, 40);
     let row = |label: &str, runs: &str, loc: &str, diff: &str| {
         format!(
@@ -299,6 +299,26 @@ mod tests {
                 assert!(text::width(&l) < width.max(1), "{width}: {l}");
             }
         }
+    }
+
+    #[test]
+    fn a_wide_terminal_shows_every_row_whole() {
+        let rows = vec![LiveRow {
+            label: "sleep 0.003".into(),
+            runs: 256,
+            location: "1.64 ms".into(),
+            difference: "+16.2 % [+13.5 %, +18.9 %]".into(),
+        }];
+        let lines = live_lines("Total CPU time", &rows, 90);
+        assert!(
+            lines[1].ends_with("+16.2 % [+13.5 %, +18.9 %]"),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().all(|l| !l.contains(text::ELLIPSIS)),
+            "{lines:?}"
+        );
+        assert!(lines.last().unwrap().contains("biases the result"));
     }
 
     #[test]

@@ -1,0 +1,251 @@
+//! `--live`: the results so far, under the progress bar (cbdr's
+//! `sample | analyze`).
+//!
+//! Per command: the runs so far, the median of the metric of interest, and
+//! its relative difference from the reference (the `--reference` command,
+//! else the best so far) with the ranking's own interval — the same
+//! [`rank_with`] and settings as the final ranking, on the values measured
+//! so far, compared as independent samples (the final analysis may pair
+//! complete rounds). A reminder under the table says why these numbers
+//! must not decide when to stop: stopping when a difference looks good
+//! ("optional stopping") makes the intervals too narrow.
+//!
+//! What it costs: the analysis runs in this process while commands run, so
+//! on a small machine it competes with them for a CPU. It runs at most
+//! twice a second, and never more than 1/20 of the time (after an analysis
+//! that took t, the next waits at least 20·t), so its share of a core
+//! stays under 5 % however many runs there are. `BENCHMARKS.md` has the
+//! measured effect on `bench/overhead.sh`'s ratios.
+
+use std::time::{Duration, Instant};
+
+use crate::analysis::{RankingSettings, Reference};
+use crate::data::{Metric, RunRecord};
+use crate::experiment::Plan;
+use crate::report::progress::LiveRow;
+use crate::report::units::{self, Scale};
+use crate::stats::{quantile, rank_with, RankOptions, Sample, Verdict, MIN_VALUES_FOR_INFERENCE};
+
+/// The live results of an experiment.
+pub struct Live {
+    settings: RankingSettings,
+    /// The `--reference` command's index, if one was given and exists.
+    reference: Option<usize>,
+    labels: Vec<String>,
+    /// Per command, the values of the metric of interest so far.
+    values: Vec<Vec<f64>>,
+    /// No analysis before this instant.
+    next: Option<Instant>,
+    rows: Vec<LiveRow>,
+}
+
+impl Live {
+    /// Longest gap between two analyses while results arrive.
+    const EVERY: Duration = Duration::from_millis(500);
+    /// An analysis may take at most this fraction of the time.
+    const DUTY: u32 = 20;
+
+    pub fn new(plan: &Plan, settings: &RankingSettings) -> Live {
+        let labels: Vec<String> = plan
+            .commands
+            .iter()
+            .map(|c| c.name.clone().unwrap_or_else(|| c.command.text.clone()))
+            .collect();
+        let reference = settings.reference.as_ref().and_then(|r| match r {
+            Reference::Number(n) => n.checked_sub(1).filter(|&i| i < labels.len()),
+            Reference::Name(name) => {
+                let by_name = plan
+                    .commands
+                    .iter()
+                    .position(|c| c.name.as_deref() == Some(name.as_str()));
+                by_name.or_else(|| plan.commands.iter().position(|c| c.command.text == *name))
+            }
+        });
+        let rows = labels
+            .iter()
+            .map(|label| LiveRow {
+                label: label.clone(),
+                runs: 0,
+                location: String::new(),
+                difference: String::new(),
+            })
+            .collect();
+        Live {
+            settings: settings.clone(),
+            reference,
+            values: vec![Vec::new(); labels.len()],
+            labels,
+            next: None,
+            rows,
+        }
+    }
+
+    /// The label of the metric shown.
+    pub fn metric_label(&self) -> &'static str {
+        self.settings.metric.label()
+    }
+
+    /// Keeps the run's value of the metric of interest.
+    pub fn record(&mut self, run: &RunRecord) {
+        let index = usize::try_from(run.batch).unwrap_or(0).wrapping_sub(1);
+        if let (Some(values), Some(v)) =
+            (self.values.get_mut(index), run.value(self.settings.metric))
+        {
+            values.push(v.as_f64());
+        }
+    }
+
+    /// The rows to show now: analysed afresh when enough time has passed,
+    /// else the last ones.
+    pub fn rows(&mut self) -> &[LiveRow] {
+        let now = Instant::now();
+        if self.next.is_none_or_before(now) {
+            let started = Instant::now();
+            self.rows = analyse(
+                &self.labels,
+                &self.values,
+                self.settings.metric,
+                &self.settings,
+                self.reference,
+            );
+            let took = started.elapsed();
+            self.next = Some(now + Self::EVERY.max(took * Self::DUTY));
+        }
+        &self.rows
+    }
+}
+
+/// `Option<Instant>` is due: none yet, or at or before `now`.
+trait Due {
+    fn is_none_or_before(&self, now: Instant) -> bool;
+}
+
+impl Due for Option<Instant> {
+    fn is_none_or_before(&self, now: Instant) -> bool {
+        match self {
+            None => true,
+            Some(t) => *t <= now,
+        }
+    }
+}
+
+/// One row per command from the values so far.
+fn analyse(
+    labels: &[String],
+    values: &[Vec<f64>],
+    metric: Metric,
+    settings: &RankingSettings,
+    reference: Option<usize>,
+) -> Vec<LiveRow> {
+    let samples: Vec<Option<Sample>> = values.iter().map(|v| Sample::new(v.clone()).ok()).collect();
+    let medians: Vec<Option<f64>> = samples
+        .iter()
+        .map(|s| s.as_ref().and_then(|s| quantile(s, 0.5)))
+        .collect();
+    let largest = medians.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
+    let scale = Scale::choose(metric.unit(), largest);
+    let mut rows: Vec<LiveRow> = labels
+        .iter()
+        .zip(values)
+        .zip(&medians)
+        .map(|((label, v), median)| LiveRow {
+            label: label.clone(),
+            runs: v.len() as u64,
+            location: median.map_or_else(String::new, |m| scale.compact(m)),
+            difference: String::new(),
+        })
+        .collect();
+    // Compare only when every command has enough runs: the ranking needs
+    // one sample per command.
+    let enough = samples.iter().all(|s| {
+        s.as_ref()
+            .is_some_and(|s| s.len() >= MIN_VALUES_FOR_INFERENCE)
+    });
+    if !enough {
+        for row in &mut rows {
+            if row.runs < MIN_VALUES_FOR_INFERENCE as u64 {
+                row.difference = format!("needs {MIN_VALUES_FOR_INFERENCE} runs");
+            }
+        }
+        return rows;
+    }
+    let samples: Vec<Sample> = samples.into_iter().flatten().collect();
+    let options = RankOptions {
+        rounds: None,
+        reference,
+    };
+    let Ok(ranking) = rank_with(&samples, options, &settings.rule()) else {
+        return rows;
+    };
+    for entry in &ranking.entries {
+        let Some(row) = rows.get_mut(entry.index) else {
+            continue;
+        };
+        row.difference = match (&entry.comparison, &entry.verdict) {
+            (_, Verdict::Best) => "reference".to_owned(),
+            (Some(c), _) => match c.ratio {
+                Some(r) => units::change_interval(r.estimate, r.low, r.high),
+                None => format!(
+                    "Δ {}",
+                    Scale::choose(metric.unit(), c.shift.abs()).compact(c.shift)
+                ),
+            },
+            (None, _) => String::new(),
+        };
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_show_runs_median_and_the_ratio_against_the_best() {
+        let labels = vec!["slow".to_string(), "fast".to_string()];
+        let fast: Vec<f64> = (0..20).map(|i| 1000.0 + f64::from(i)).collect();
+        let slow: Vec<f64> = fast.iter().map(|v| v * 1.5).collect();
+        let rows = analyse(
+            &labels,
+            &[slow, fast],
+            Metric::TOTAL,
+            &RankingSettings::default(),
+            None,
+        );
+        assert_eq!(rows[0].runs, 20);
+        assert_eq!(rows[1].difference, "reference");
+        assert!(rows[0].difference.starts_with("+50"), "{:?}", rows[0]);
+        assert!(rows[0].location.ends_with("ms"), "{:?}", rows[0]);
+    }
+
+    #[test]
+    fn too_few_runs_are_said_not_compared() {
+        let labels = vec!["a".to_string(), "b".to_string()];
+        let rows = analyse(
+            &labels,
+            &[vec![1.0, 2.0], vec![]],
+            Metric::TOTAL,
+            &RankingSettings::default(),
+            None,
+        );
+        assert_eq!(rows[0].difference, "needs 5 runs");
+        assert_eq!(rows[1].location, "");
+        assert_eq!(rows[1].difference, "needs 5 runs");
+    }
+
+    #[test]
+    fn a_given_reference_is_the_reference() {
+        let labels = vec!["a".to_string(), "b".to_string()];
+        let a: Vec<f64> = (0..10).map(|i| 100.0 + f64::from(i)).collect();
+        let b: Vec<f64> = a.iter().map(|v| v * 2.0).collect();
+        let rows = analyse(
+            &labels,
+            &[a, b],
+            Metric::TOTAL,
+            &RankingSettings::default(),
+            Some(1),
+        );
+        assert_eq!(rows[1].difference, "reference");
+        assert!(rows[0].difference.starts_with("-50"), "{:?}", rows[0]);
+    }
+}
