@@ -10,9 +10,11 @@
 //! the saved raw data.
 
 mod diagnostics;
+mod metric_choice;
 mod settings;
 
 pub use diagnostics::{in_time_order, time_order, Diagnostics, HalvesShift, Warning};
+pub use metric_choice::{known_names, resolve_metric, UnknownMetric};
 pub use settings::{threshold, RankingSettings, Reference};
 
 use crate::data::{Catalogue, CommandRuns, Dataset, Metric};

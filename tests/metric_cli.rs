@@ -25,3 +25,80 @@ fn sleeping_commands_ranked_by_cpu_time_get_one_note() {
     assert!(notes[0].contains("--metric wall"), "{}", notes[0]);
     assert!(!stdout.contains("Note:"), "notes go to stderr: {stdout}");
 }
+
+#[test]
+fn sleeping_commands_ranked_by_wall_time_are_told_apart() {
+    let (status, stdout, stderr) = bestguess(&[
+        "-Q",
+        "-R",
+        "-r",
+        "8",
+        "--metric",
+        "wall",
+        "sleep 0.2",
+        "sleep 0.1",
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        !stderr.contains("Note:"),
+        "no note when wall time is ranked: {stderr}"
+    );
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(": sleep 0."))
+        .collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(
+        rows[0].contains("2: sleep 0.1"),
+        "the faster first: {stdout}"
+    );
+    assert!(rows[1].contains("1: sleep 0.2"), "{stdout}");
+    assert!(rows[1].contains("slower"), "{stdout}");
+    // The heading names the metric.
+    assert!(stdout.contains(" Wall clock ═"), "{stdout}");
+    assert!(!stdout.contains("Total time"), "{stdout}");
+}
+
+#[test]
+fn every_report_follows_the_metric() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fixtures/steady.csv"
+    );
+    let out = assert_cmd::Command::cargo_bin("bestreport")
+        .unwrap()
+        .args(["-QDTGB", "--metric", "rss", file])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    for heading in [
+        "Max RSS distribution",
+        "Max RSS distribution tail",
+        "0  Max RSS",
+        "Box plot legend (Max RSS):",
+    ] {
+        assert!(stdout.contains(heading), "{heading} missing:\n{stdout}");
+    }
+    assert!(stdout.contains("MB"), "memory in its unit: {stdout}");
+    assert!(!stdout.contains(" ms"), "no time unit for memory: {stdout}");
+}
+
+#[test]
+fn an_unknown_metric_lists_the_known_ones() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fixtures/steady.csv"
+    );
+    let out = assert_cmd::Command::cargo_bin("bestreport")
+        .unwrap()
+        .args(["--metric", "cycles", file])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("--metric cycles: no such metric in the data; choose one of cpu, wall"),
+        "{stderr}"
+    );
+}

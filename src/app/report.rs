@@ -9,9 +9,9 @@ use super::baseline::Baseline;
 use super::output::{self, Export, ReportStream};
 use super::provenance;
 use super::{exit, AppError};
-use crate::analysis::Analysis;
+use crate::analysis::{resolve_metric, Analysis};
 use crate::cli::{Output, ReportConfig};
-use crate::data::{Dataset, Metric};
+use crate::data::{Catalogue, Dataset, Metric};
 use crate::export::metadata::Metadata;
 use crate::export::Format;
 use crate::figure::{Figure, Input};
@@ -140,15 +140,17 @@ pub fn finish(
     Ok(status)
 }
 
-/// The output settings, ranking by wall-clock time when no command has the
-/// ranked metric (total CPU time) but every one has wall-clock times: what
+/// The output settings, ranking by wall-clock time when `--metric` was not
+/// given, no command has the default ranked metric (total CPU time) and
+/// every one has wall-clock times: what
 /// Hyperfine 1.x's JSON holds (it keeps only the mean of user and system
 /// time). Said on standard error, so nobody mistakes which time ranks.
 fn ranked_metric_the_files_have(output: &Output, dataset: &Dataset) -> Output {
     let metric = output.ranking.metric;
     let lacks = |m| dataset.commands.iter().all(|c| !c.has(m));
     let all_have = |m| dataset.commands.iter().all(|c| c.has(m));
-    if dataset.is_empty() || !lacks(metric) || !all_have(Metric::WALL) {
+    let chosen = output.metric.is_some();
+    if chosen || dataset.is_empty() || !lacks(metric) || !all_have(Metric::WALL) {
         return output.clone();
     }
     output::note(&format!(
@@ -176,9 +178,11 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
     let exports = OpenExports::open(&rc.output)?;
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
+    let mut output = rc.output.clone();
+    choose_metric(&mut output, &dataset.catalogue)?;
     let mut out = ReportStream::new(exports.uses_stdout());
     let metadata = provenance::for_report(command_line, &dataset);
-    let output = ranked_metric_the_files_have(&rc.output, &dataset);
+    let output = ranked_metric_the_files_have(&output, &dataset);
     finish(
         &dataset,
         &output,
@@ -187,4 +191,14 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
         baseline.as_ref(),
         &metadata,
     )
+}
+
+/// Resolves `--metric NAME` against the catalogue of the data at hand (a
+/// counter or custom metric exists only there) into the ranking settings.
+pub fn choose_metric(output: &mut Output, catalogue: &Catalogue) -> Result<(), AppError> {
+    if let Some(name) = &output.metric {
+        output.ranking.metric =
+            resolve_metric(name, catalogue).map_err(|e| AppError::usage(e.to_string()))?;
+    }
+    Ok(())
 }

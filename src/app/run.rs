@@ -131,6 +131,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     for note in notes {
         output::note(&format!("bestguess: note: {note}\n"));
     }
+    // --metric may name a counter just registered; a wrong name fails
+    // before anything is measured.
+    report::choose_metric(&mut rc.output, &catalogue)?;
     let exports = OpenExports::open(&rc.output)?;
     let raw = rc
         .raw_output

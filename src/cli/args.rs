@@ -80,6 +80,8 @@ pub struct Args {
     pub randomize_env: bool,
     pub switches: Vec<ReportSwitch>,
     pub settings: Vec<String>,
+    /// `--metric NAME` (the last one given).
+    pub metric: Option<String>,
     /// `--reference N|NAME` (the last one given).
     pub reference: Option<String>,
     pub show_config: bool,
@@ -304,6 +306,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn multi_valued_options_take_every_value_whatever_it_looks_like() {
+        let a = parse_run(&["-P", "n", "-2", "-1", "echo {n}"]).unwrap();
+        assert_eq!(
+            a.parameters,
+            [ParamArg::Scan {
+                name: "n".into(),
+                min: "-2".into(),
+                max: "-1".into()
+            }]
+        );
+        let a = parse_run(&["--parameter-list=cc", "gcc,clang", "x"]).unwrap();
+        assert_eq!(a.positional.len(), 1);
+        let e = parse_run(&["ls", "-P", "n", "1"]).unwrap_err();
+        assert_eq!(e.0, "--parameter-scan needs 3 values (NAME MIN MAX)");
+        let e = parse_run(&["ls", "-L", "n"]).unwrap_err();
+        assert_eq!(e.0, "--parameter-list needs 2 values (NAME VALUES)");
     }
 
     #[test]

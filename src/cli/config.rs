@@ -7,7 +7,8 @@ use super::args::{Args, CommandArg, ParamArg, ReportSwitch};
 use super::generate::Generate;
 use super::settings::Settings;
 use super::{cmdfile, habits, UsageError};
-use crate::analysis::RankingSettings;
+use crate::analysis::{resolve_metric, RankingSettings};
+use crate::data::Catalogue;
 use crate::experiment::params::{self, mentions, Parameter};
 use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
 use crate::export::Format;
@@ -100,6 +101,10 @@ pub struct Output {
     pub svg_dir: Option<String>,
     /// `--baseline` and `--fail-if-slower`.
     pub gate: Option<GateOptions>,
+    /// `--metric NAME` as given: resolved against the catalogue of the
+    /// data (`analysis::resolve_metric`) once they exist, into
+    /// `ranking.metric`.
+    pub metric: Option<String>,
 }
 
 /// A validated command line.
@@ -178,6 +183,19 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     if let Some(r) = &args.reference {
         settings.set_reference(r)?;
     }
+    if let Some(name) = &args.metric {
+        if name.trim().is_empty() {
+            return Err(UsageError(
+                "--metric is empty: give a metric's name, such as cpu or wall".into(),
+            )
+            .into());
+        }
+        // A fixed metric is known now (and --config shows it); any other
+        // is looked up in the data's catalogue once it exists.
+        if let Ok(m) = resolve_metric(name, &Catalogue::new()) {
+            settings.ranking.metric = m;
+        }
+    }
     if args.show_config {
         return Ok(Config::ShowConfig(settings));
     }
@@ -195,6 +213,7 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         exports: Exports::from_args(&args.exports),
         svg_dir: args.svg_dir.clone(),
         gate: gate_options(&args)?,
+        metric: args.metric.clone(),
     };
     if output.svg_dir.as_deref() == Some("-") {
         return Err(UsageError(

@@ -454,6 +454,13 @@ fn build() -> Vec<Flag> {
         .short('c')
         .alias('x'),
         Flag::value(
+            "metric",
+            "NAME",
+            Both,
+            "Rank and report this metric: cpu (default), wall, user, system, rss, ctxsw, or any other the data hold",
+            |a, v| a.metric = Some(v),
+        ),
+        Flag::value(
             "reference",
             "N|NAME",
             Both,

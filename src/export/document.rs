@@ -270,7 +270,11 @@ fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>, unit: Time
     );
     for r in &e.reasons {
         text.push_str("; ");
-        text.push_str(&explain::reason(*r, &analysis.ranking));
+        text.push_str(&explain::reason(
+            *r,
+            &analysis.ranking,
+            analysis.settings.metric.unit(),
+        ));
     }
     text
 }

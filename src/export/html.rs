@@ -151,7 +151,7 @@ fn settings_table(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()
             format!(
                 "{} (= {})",
                 threshold(s.epsilon),
-                report::units::time(r.epsilon)
+                report::units::amount(r.epsilon, s.metric.unit())
             ),
         ),
         (
@@ -160,7 +160,7 @@ fn settings_table(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()
             format!(
                 "{} (= {})",
                 threshold(s.effect),
-                report::units::time(r.effect)
+                report::units::amount(r.effect, s.metric.unit())
             ),
         ),
         (

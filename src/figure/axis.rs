@@ -241,10 +241,10 @@ pub fn tick_label(v: f64) -> String {
     format!("{v:.6}")
 }
 
-/// A percentage such as a confidence level, as few decimals as needed
-/// (`95`, `99.5`).
+/// A percentage such as a confidence level, to one decimal at most, as
+/// `-E` shows it (`95`, `98.3`).
 pub fn tick_label_pct(p: f64) -> String {
-    tick_label((p * 1e6).round() / 1e6)
+    tick_label((p * 10.0).round() / 10.0)
 }
 
 #[cfg(test)]
@@ -301,5 +301,7 @@ mod tests {
         assert_eq!(tick_label(0.25), "0.25");
         assert_eq!(tick_label(-0.0), "0");
         assert_eq!(tick_label(0.1 + 0.2), "0.3");
+        assert_eq!(tick_label_pct(100.0 * (1.0 - 0.05 / 3.0)), "98.3");
+        assert_eq!(tick_label_pct(95.0), "95");
     }
 }

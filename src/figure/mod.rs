@@ -1,7 +1,8 @@
 //! Figures: standalone SVG pictures of an experiment, for `--export-html`
 //! and `--export-svg`.
 //!
-//! Four figures show the ranked metric (total CPU time) of every command:
+//! Four figures show the metric of interest (the one the ranking compares,
+//! total CPU time by default) of every command:
 //!
 //! * [`distribution`]: every command's distribution on one value axis, as
 //!   a violin (a binned density) with its box (quartiles), whiskers (min to
@@ -10,7 +11,7 @@
 //! * [`progression`]: every run against its position in the execution
 //!   order, coloured by command, failed and timed-out runs marked, so that
 //!   warm-up, drift and interference can be seen;
-//! * [`ranking`]: each command's difference from the best with its
+//! * [`ranking`]: each command's difference from the reference with its
 //!   confidence interval, the practical-effect band shaded.
 //!
 //! Like the renderers of `report` and `export`, this module is pure: it

@@ -1,4 +1,5 @@
-//! The `-B` box plot: every command's total CPU time on one axis.
+//! The `-B` box plot: every command's ranked metric (`--metric`; total CPU
+//! time by default) on one axis, named in the legend's title.
 //!
 //! Seeing the boxes side by side shows at a glance which commands overlap,
 //! which the ranking then confirms or not. The drawing is the reference's
@@ -31,7 +32,7 @@ use std::io::{self, Write};
 use super::text::{trim_end, width as text_width};
 use super::units::Scale;
 use crate::analysis::Analysis;
-use crate::data::Metric;
+use crate::data::Unit;
 
 /// Fewest columns between two ticks: room for a label and a space.
 const MIN_TICK_GAP: usize = 8;
@@ -108,8 +109,8 @@ impl Axis {
 
     /// The tick labels' scale: unit from the axis range, decimals from the
     /// step (enough to write every tick exactly).
-    fn label_scale(&self) -> Scale {
-        let scale = Scale::time(self.low.abs().max(self.high.abs()));
+    fn label_scale(&self, unit: Unit) -> Scale {
+        let scale = Scale::choose(unit, self.low.abs().max(self.high.abs()));
         let step = self.step / scale.divisor();
         let low = self.low / scale.divisor();
         let exact = |x: f64, d: i32| {
@@ -134,10 +135,11 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, width: usize) -> io::
     let columns = width
         .saturating_sub(indent + 1 + UNIT_ROOM)
         .max(MIN_TICK_GAP);
+    let metric = analysis.settings.metric;
     let totals: Vec<_> = analysis
         .commands
         .iter()
-        .map(|c| c.metric(Metric::TOTAL).map(|s| s.quantiles))
+        .map(|c| c.metric(metric).map(|s| s.quantiles))
         .collect();
     let min = totals
         .iter()
@@ -151,7 +153,7 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, width: usize) -> io::
         .fold(f64::NEG_INFINITY, f64::max);
     let axis = Axis::new(min, max, columns);
 
-    let labels = labels(&axis, indent);
+    let labels = labels(&axis, indent, metric.unit());
     let rule = rule(&axis, indent);
     writeln!(out, "{labels}")?;
     writeln!(out, "{rule}")?;
@@ -179,7 +181,7 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, width: usize) -> io::
     writeln!(out, "{rule}")?;
     writeln!(out, "{labels}")?;
     writeln!(out)?;
-    writeln!(out, "Box plot legend:")?;
+    writeln!(out, "Box plot legend ({}):", metric.label())?;
     let digits = count.to_string().len();
     for (i, c) in analysis.dataset.commands.iter().enumerate() {
         writeln!(out, "  {:>digits$}: {}", i + 1, super::label(c))?;
@@ -274,9 +276,9 @@ fn rule(axis: &Axis, indent: usize) -> String {
 /// The tick labels, each centred on its tick, then the unit. A label that
 /// would touch its neighbour is left out, and labels are dropped from the
 /// right until the unit fits in the plot's width.
-fn labels(axis: &Axis, indent: usize) -> String {
+fn labels(axis: &Axis, indent: usize, unit: Unit) -> String {
     let size = indent + axis.columns + 1 + UNIT_ROOM;
-    let scale = axis.label_scale();
+    let scale = axis.label_scale(unit);
     let mut placed: Vec<(usize, String)> = Vec::new();
     let mut next_free = 0;
     for i in 0..=axis.ticks {
@@ -359,11 +361,11 @@ mod tests {
     fn sub_millisecond_labels_are_exact() {
         let a = Axis::new(412.0, 1490.0, 76);
         assert_eq!((a.step, a.ticks), (200.0, 6));
-        let s = a.label_scale();
+        let s = a.label_scale(Unit::Microseconds);
         assert_eq!(s.symbol(), "ms");
         assert_eq!(s.number(a.low), "0.4");
         assert_eq!(
-            labels(&a, 3),
+            labels(&a, 3, Unit::Microseconds),
             "  0.4          0.6         0.8          1.0          1.2         1.4          1.6 ms"
         );
         assert_eq!(

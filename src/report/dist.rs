@@ -1,4 +1,5 @@
-//! The `-D` distribution table: the shape of one command's total CPU time.
+//! The `-D` distribution table: the shape of one command's ranked metric
+//! (`--metric`; total CPU time by default).
 //!
 //! Whether a median is a fair summary, and whether mean ± sd would have
 //! been one, depends on the shape of the distribution; this table says how
@@ -33,6 +34,7 @@ use std::io::{self, Write};
 use super::frame::Frame;
 use super::text::{pad, wrap, Align};
 use super::units::{self, Scale};
+use crate::data::Metric;
 use crate::stats::{normal_quantile, NotApplicable, Summary};
 
 /// Inner width of the frame (78 columns with its border).
@@ -44,15 +46,21 @@ const TEXT: usize = 40;
 /// Width of one number inside a value cell (`min … max` fits in 15).
 const NUMBER: usize = 6;
 
-/// Writes the table for a command's total CPU time `s` (`failed` of its
-/// runs failed) at significance level `alpha`.
-pub fn write(out: &mut dyn Write, s: &Summary, failed: usize, alpha: f64) -> io::Result<()> {
+/// Writes the table for the summary `s` of a command's `metric` (the
+/// ranked one; `failed` of its runs failed) at significance level `alpha`.
+pub fn write(
+    out: &mut dyn Write,
+    s: &Summary,
+    metric: Metric,
+    failed: usize,
+    alpha: f64,
+) -> io::Result<()> {
     let q = &s.quantiles;
     let range = q.max - q.min;
     let iqr = q.iqr();
     let shown = [q.min, q.q1, q.median, q.q3, q.max, range, iqr];
     let max_abs = shown.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let scale = Scale::time(max_abs)
+    let scale = Scale::choose(metric.unit(), max_abs)
         .resolving(super::summary::spread(s), 2)
         .fitted(&shown, NUMBER);
     let unit = scale.symbol();
@@ -60,7 +68,7 @@ pub fn write(out: &mut dyn Write, s: &Summary, failed: usize, alpha: f64) -> io:
     let span = |a: f64, b: f64| format!("{} … {}", num(a), num(b));
 
     let mut f = Frame::new(INNER);
-    f.title("Total CPU Time Distribution");
+    f.title(&format!("{} distribution", metric.label()));
     f.blank();
     let n_note = match failed {
         0 => "ct".to_owned(),

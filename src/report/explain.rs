@@ -21,6 +21,7 @@ use super::frame::Frame;
 use super::text::{pad, trim_end, Align};
 use super::units::{self, Scale};
 use crate::analysis::Analysis;
+use crate::data::Unit;
 use crate::stats::{
     Comparison, Design, Method, RankedEntry, Ranking, Reason, Threshold, Verdict,
     MIN_VALUES_FOR_INFERENCE,
@@ -37,12 +38,13 @@ pub const MARK_LEGEND: &str =
 pub fn legend(analysis: &Analysis<'_>) -> Frame {
     let s = &analysis.settings;
     let r = &analysis.ranking;
-    // A relative threshold takes a second line for its value in µs.
+    let unit = s.metric.unit();
+    // A relative threshold takes a second line for its value in the unit.
     let amount = |a: Threshold, resolved: f64| match a {
-        Threshold::Absolute(us) => (units::time(us), None),
+        Threshold::Absolute(v) => (units::amount(v, unit), None),
         Threshold::Percent(p) => (
             format!("{}% of reference", units::plain(p)),
-            Some(format!("(= {})", units::time(resolved))),
+            Some(format!("(= {})", units::amount(resolved, unit))),
         ),
     };
     let superiority = if s.superiority < 0.5 {
@@ -140,13 +142,13 @@ fn method(m: Method) -> &'static str {
 /// words with the bound it was compared with. `-E` prints it beside the
 /// numbers that show it, and the markup exports
 /// ([`crate::export::document`]) use the same words.
-pub fn reason(r: Reason, ranking: &Ranking) -> String {
+pub fn reason(r: Reason, ranking: &Ranking, unit: Unit) -> String {
     match (r, ranking.settings.effect) {
         (Reason::WithinEffect, Threshold::Percent(p)) => {
             format!("low end ≤ effect +{}%", units::plain(p))
         }
         (Reason::WithinEffect, Threshold::Absolute(_)) => {
-            format!("low end ≤ effect {}", units::time(ranking.effect))
+            format!("low end ≤ effect {}", units::amount(ranking.effect, unit))
         }
         (Reason::Superiority, _) => format!(
             "high end > super {}",
@@ -159,8 +161,9 @@ pub fn reason(r: Reason, ranking: &Ranking) -> String {
     }
 }
 
-/// The detail lines of one ranked command (none for the reference).
-pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
+/// The detail lines of one ranked command (none for the reference), with
+/// amounts in the ranked metric's `unit`.
+pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String> {
     let mut lines = Vec::new();
     let Some(c) = &entry.comparison else {
         if let Verdict::NotCompared { n } = entry.verdict {
@@ -215,17 +218,17 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking) -> Vec<String> {
     let effect = ranking.settings.effect;
     lines.push(line(
         "Hodges-Lehmann shift",
-        &format!("Δ = {}", units::time(c.shift)),
+        &format!("Δ = {}", units::amount(c.shift, unit)),
         None,
     ));
     lines.push(line(
         "Δ interval",
-        &interval(c),
+        &interval(c, unit),
         (!relative(effect))
             .then(|| {
                 flag(
                     Reason::WithinEffect,
-                    format!("low end ≤ effect {}", units::time(ranking.effect)),
+                    format!("low end ≤ effect {}", units::amount(ranking.effect, unit)),
                 )
             })
             .flatten(),
@@ -319,9 +322,9 @@ pub fn diagnostics(analysis: &Analysis<'_>, index: usize) -> Vec<String> {
 
 /// `95.47% [388, 510] μs`: the achieved confidence and both ends in one
 /// unit, with fewer decimals if needed to fit the value column.
-fn interval(c: &Comparison) -> String {
+fn interval(c: &Comparison, unit: Unit) -> String {
     let (low, high) = (c.interval.low, c.interval.high);
-    let scale = Scale::time(low.abs().max(high.abs()));
+    let scale = Scale::choose(unit, low.abs().max(high.abs()));
     let confidence = format!(
         "{}%",
         units::fixed(c.interval.achieved_confidence * 100.0, 2)

@@ -49,7 +49,7 @@ pub mod warnings;
 use std::io::{self, Write};
 
 use crate::analysis::Analysis;
-use crate::data::{CommandRuns, Metric};
+use crate::data::CommandRuns;
 
 /// Narrowest and widest plot accepted (the `width` setting's range).
 pub const WIDTH_RANGE: (usize, usize) = (40, 1024);
@@ -156,25 +156,33 @@ pub fn render_command(
         summary::write(out, stats, &analysis.dataset.catalogue, s.mini)?;
         writeln!(out)?;
     }
+    let metric = analysis.settings.metric;
     if s.graph {
         let scale_max = match s.graph_scale {
-            GraphScale::Common => analysis.dataset.commands.iter().map(graph::largest).max(),
+            GraphScale::Common => Some(
+                analysis
+                    .dataset
+                    .commands
+                    .iter()
+                    .map(|c| graph::largest(c, metric))
+                    .fold(0.0, f64::max),
+            ),
             GraphScale::Each => None,
         };
-        graph::write(out, runs, scale_max, plot_width(selection))?;
+        graph::write(out, runs, metric, scale_max, plot_width(selection))?;
         writeln!(out)?;
     }
-    let ranked = stats.metric(Metric::TOTAL);
-    if let (true, Some(total)) = (s.dist, ranked) {
-        dist::write(out, total, stats.failed, analysis.settings.alpha)?;
+    let ranked = stats.metric(metric);
+    if let (true, Some(summary)) = (s.dist, ranked) {
+        dist::write(out, summary, metric, stats.failed, analysis.settings.alpha)?;
         writeln!(out)?;
     }
-    if let (true, Some(total)) = (s.tail, ranked) {
+    if let (true, Some(summary)) = (s.tail, ranked) {
         let best = analysis.diagnostics.get(index).map_or(
             Err(crate::stats::NotApplicable::TooFewValues { n: 0, min: 0 }),
             |d| d.best_case,
         );
-        tail::write(out, total, &best)?;
+        tail::write(out, summary, metric, &best)?;
         writeln!(out)?;
     }
     Ok(())

@@ -29,14 +29,22 @@
 use std::io::{self, Write};
 
 use super::explain;
-use super::text::{fit, trim_end, Align};
+use super::text::{self, fit, trim_end, Align};
 use super::units::{self, Scale};
 use crate::analysis::Analysis;
+use crate::data::Unit;
 use crate::stats::{Design, RankedEntry, Ranking, Verdict, MIN_VALUES_FOR_INFERENCE};
 
-/// The table's header line (78 columns).
-const HEADER: &str =
-    "══════ Command ═══════════════════════════ Total time ═════ Slower by ════════";
+/// The table's header line (78 columns), naming the ranked metric above
+/// its column (cut by display width if a custom metric's name is long).
+fn header(metric: &str) -> String {
+    const LEFT: &str = "══════ Command ";
+    const RIGHT: &str = " ═════ Slower by ════════";
+    let room = WIDTH - text::width(LEFT) - text::width(RIGHT) - 2;
+    let metric = text::truncate(metric, room);
+    let fill = room.saturating_sub(text::width(&metric)) + 1;
+    format!("{LEFT}{} {metric}{RIGHT}", "═".repeat(fill))
+}
 /// Width of the table.
 const WIDTH: usize = 78;
 /// Width of the `   N: label` column.
@@ -81,6 +89,8 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
             .map_or_else(String::new, super::label)
     };
     let rule = "═".repeat(WIDTH);
+    let metric = analysis.settings.metric;
+    let heading = header(metric.label());
     let mark = |e: &RankedEntry| {
         if ranking.inference && matches!(e.verdict, Verdict::Best | Verdict::Equivalent) {
             "✻"
@@ -93,13 +103,13 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
             if explain && i > 0 {
                 writeln!(out)?;
             }
-            writeln!(out, "  {HEADER}")?;
+            writeln!(out, "  {heading}")?;
         }
-        for line in rows(mark(e), e, &label(e), ranking) {
+        for line in rows(mark(e), e, &label(e), ranking, metric.unit()) {
             writeln!(out, "  {line}")?;
         }
         if explain {
-            let mut details = explain::details(e, ranking);
+            let mut details = explain::details(e, ranking, metric.unit());
             details.extend(explain::diagnostics(analysis, e.index));
             if !details.is_empty() {
                 writeln!(out)?;
@@ -173,19 +183,19 @@ fn method_line(ranking: &Ranking) -> String {
 
 /// One command's lines: mark, number and label, median, Δ and verdict;
 /// then the ratio's interval (or Δ's).
-fn rows(mark: &str, e: &RankedEntry, label: &str, ranking: &Ranking) -> Vec<String> {
+fn rows(mark: &str, e: &RankedEntry, label: &str, ranking: &Ranking, unit: Unit) -> Vec<String> {
     let name = fit(&format!("{:>4}: {label}", e.index + 1), LABEL, Align::Left);
-    let median = Scale::time(e.median.abs()).with_unit(e.median, 7);
+    let median = Scale::choose(unit, e.median.abs()).with_unit(e.median, 7);
     let mut line = format!("{mark}{name}  {median}");
     let mut second = None;
     match (&e.comparison, &e.verdict) {
         (Some(c), v) => {
-            let shift = Scale::time(c.shift.abs()).with_unit(c.shift, 7);
+            let shift = Scale::choose(unit, c.shift.abs()).with_unit(c.shift, 7);
             line.push_str(&format!(" {shift}  {}", v.word()));
             let interval = match c.ratio {
                 Some(r) => units::change_interval(r.estimate, r.low, r.high),
                 None => {
-                    let s = Scale::time(c.interval.low.abs().max(c.interval.high.abs()));
+                    let s = Scale::choose(unit, c.interval.low.abs().max(c.interval.high.abs()));
                     format!(
                         "Δ [{}, {}] {}",
                         s.number(c.interval.low),

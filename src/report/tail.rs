@@ -19,18 +19,19 @@ use std::io::{self, Write};
 use super::frame::Frame;
 use super::text::{pad, Align};
 use super::units::Scale;
-use crate::data::Unit;
+use crate::data::{Metric, Unit};
 use crate::stats::{BestCase, NotApplicable, Summary};
 
 const INNER: usize = 76;
 const CELL: usize = 7;
 const HEADINGS: [&str; 7] = ["Q₀ ", "Q₁ ", "Q₂ ", "Q₃ ", "95 ", "99 ", "Q₄ "];
 
-/// Writes the tail table of a command's total CPU time `s`, with its
-/// best-case estimate.
+/// Writes the tail table of the summary `s` of a command's `metric` (the
+/// ranked one), with its best-case estimate.
 pub fn write(
     out: &mut dyn Write,
     s: &Summary,
+    metric: Metric,
     best: &Result<BestCase, NotApplicable>,
 ) -> io::Result<()> {
     let q = &s.quantiles;
@@ -45,7 +46,7 @@ pub fn write(
     ];
     let present: Vec<f64> = cells.iter().flatten().copied().collect();
     let max_abs = present.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let scale = Scale::time(max_abs)
+    let scale = Scale::choose(metric.unit(), max_abs)
         .resolving(super::summary::spread(s), 2)
         .fitted(&present, CELL);
 
@@ -58,7 +59,7 @@ pub fn write(
         l
     };
     let mut f = Frame::new(INNER);
-    f.title("Total CPU Time Distribution Tail");
+    f.title(&format!("{} distribution tail", metric.label()));
     f.blank();
     f.line(line(
         "Tail shape",
@@ -72,13 +73,17 @@ pub fn write(
             .collect(),
     ));
     f.blank();
-    let (estimate, stability) = best_case_text(best, Unit::Microseconds);
+    let (estimate, stability) = best_case_text(best, metric.unit());
     match best {
         Ok(b) => {
+            let which = if metric.unit().is_time() {
+                format!("fastest {}", b.k)
+            } else {
+                format!("{} lowest", b.k)
+            };
             f.line(format!(
-                "  {}  {estimate}, mean of the fastest {} of each half",
+                "  {}  {estimate}, mean of the {which} of each half",
                 pad("Best case", 10, Align::Right),
-                b.k
             ));
             f.line(format!("  {}  {stability}", " ".repeat(10)));
         }

@@ -192,6 +192,12 @@ impl Scale {
     }
 }
 
+/// A value recorded in `unit` with the display unit chosen for it alone,
+/// e.g. `250 μs`, `1.50 ms`, `2.00 MB`.
+pub fn amount(v: f64, unit: Unit) -> String {
+    Scale::choose(unit, v).compact(v)
+}
+
 /// A time in µs with the unit chosen for it alone, e.g. `250 μs`, `1.50 ms`.
 pub fn time(us: f64) -> String {
     Scale::time(us).compact(us)
