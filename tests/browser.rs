@@ -223,12 +223,21 @@ impl Session<'_> {
 }
 
 /// What is wrong with the page open in `s` (empty: nothing).
+///
+/// The browser hands console messages to the driver asynchronously, so the
+/// log is read until it has stayed empty for a second (at most 10 s).
 fn problems(s: &Session<'_>, figures_expected: usize) -> Vec<String> {
-    let mut problems: Vec<String> = s
-        .errors()
-        .into_iter()
-        .map(|e| format!("console error: {e}"))
-        .collect();
+    let mut problems: Vec<String> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut quiet_since = Instant::now();
+    while Instant::now() < deadline && quiet_since.elapsed() < Duration::from_secs(1) {
+        let errors = s.errors();
+        if !errors.is_empty() {
+            quiet_since = Instant::now();
+        }
+        problems.extend(errors.into_iter().map(|e| format!("console error: {e}")));
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let resources = s.script("return performance.getEntriesByType('resource').map(r => r.name)");
     if resources.as_array().is_some_and(|r| !r.is_empty()) {
         problems.push(format!("the page loaded resources: {resources}"));
@@ -317,7 +326,6 @@ fn the_html_report_renders_in_chromium() {
         .success();
 
     let driver = start_driver(&chromedriver);
-    let s = Session::new(&driver, &chromium);
 
     // The checks can fail: a page with a console error, an external
     // resource and a figure of zero size is caught on all three counts.
@@ -329,8 +337,12 @@ fn the_html_report_renders_in_chromium() {
          <svg class=\"figure\" id=\"empty\" width=\"0\" height=\"0\"></svg></body></html>",
     )
     .unwrap();
+    // Each page in its own session, so that no message of one can be
+    // counted against the other.
+    let s = Session::new(&driver, &chromium);
     s.open(&broken);
     let caught = problems(&s, 4).join("\n");
+    drop(s);
     for expected in [
         "console error",
         "loaded resources",
@@ -343,6 +355,7 @@ fn the_html_report_renders_in_chromium() {
         );
     }
 
+    let s = Session::new(&driver, &chromium);
     s.open(&page);
     let found = problems(&s, 4);
     assert!(

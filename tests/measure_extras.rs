@@ -143,6 +143,69 @@ fn counting_starts_at_exec_and_never_reads_a_lost_zero() {
 }
 
 #[test]
+fn processes_a_hook_leaves_running_do_not_count_in_later_runs() {
+    // A hook (kept processes are its purpose: a server for the commands)
+    // leaves a busy child behind and exits at once; the measured command
+    // then sleeps while that child works and ends. The child inherited the
+    // counters like every process the launcher starts.
+    let mut launcher = Launcher::start().unwrap();
+    launcher.set_up(&software()).unwrap();
+    let mut hook = sh(&format!("( {BUSY} ) & exit 0"));
+    hook.measured = false;
+    launcher.define(&[hook, sh("sleep 0.4")]).unwrap();
+    let mut got = Vec::new();
+    launcher
+        .run_batch(
+            &Batch {
+                steps: &[0, 1],
+                timeout: None,
+                stop_on_failure: true,
+            },
+            &mut |_, o| {
+                if let Outcome::Finished(m) = o {
+                    got.push(m);
+                }
+                true
+            },
+        )
+        .unwrap();
+    let sleeper = task_clock_us(&got[1]);
+    assert!(
+        sleeper < 10_000.0,
+        "the sleeping command was charged {sleeper} us of the hook's child"
+    );
+}
+
+#[test]
+fn what_a_command_leaves_running_counts_in_its_own_run_only() {
+    let mut launcher = Launcher::start().unwrap();
+    launcher.set_up(&software()).unwrap();
+    let leaver = sh(&format!("( {BUSY} ) & exit 0"));
+    launcher.define(&[leaver, sh("sleep 0.4")]).unwrap();
+    let mut got = Vec::new();
+    launcher
+        .run_batch(
+            &Batch {
+                steps: &[0, 1],
+                timeout: None,
+                stop_on_failure: true,
+            },
+            &mut |_, o| {
+                if let Outcome::Finished(m) = o {
+                    got.push(m);
+                }
+                true
+            },
+        )
+        .unwrap();
+    let sleeper = task_clock_us(&got[1]);
+    assert!(
+        sleeper < 10_000.0,
+        "charged {sleeper} us of another's child"
+    );
+}
+
+#[test]
 fn a_hardware_counter_without_a_pmu_fails_alone() {
     let mut config = software();
     config.counters.push(counters::by_name("cycles").unwrap());

@@ -308,7 +308,7 @@ fn build() -> Vec<Flag> {
             "order",
             "ORDER",
             Run,
-            "sequential (default), interleave (rounds) or random (shuffled rounds)",
+            "random (shuffled rounds, the default), interleave (rounds) or sequential",
             |a, v| a.order = Some(v),
         )
         .hint(Hint::Choices(&["sequential", "interleave", "random"])),

@@ -69,8 +69,10 @@ pub trait RowSink {
     fn catalogue(&mut self) -> &mut Catalogue;
     /// A header row after data rows: what follows is a new group of commands.
     fn new_group(&mut self);
-    /// One data row.
-    fn row(&mut self, run: &RunRecord);
+    /// One data row. `same_text` says that its command, shell and name are
+    /// those of the previous row of the same group (so a sink may skip
+    /// comparing them).
+    fn row(&mut self, run: &RunRecord, same_text: bool);
 }
 
 /// Collects records (for [`read_raw_csv`]).
@@ -85,7 +87,7 @@ impl RowSink for Collect {
         &mut self.catalogue
     }
     fn new_group(&mut self) {}
-    fn row(&mut self, run: &RunRecord) {
+    fn row(&mut self, run: &RunRecord, _same_text: bool) {
         self.records.push(run.clone());
     }
 }
@@ -157,15 +159,18 @@ pub fn read_raw_csv_into<R: Read>(
 
     let mut record = RunRecord::default();
     let mut rows = 0usize;
+    // Whether the previous row went to the sink (in this group).
+    let mut previous = false;
     loop {
         match tokens.next_row(&mut row) {
             Ok(true) if row.is_blank() => continue,
             Ok(true) if is_header(&row) => {
                 sink.new_group();
                 layout = Layout::from_header(&row, sink.catalogue());
+                previous = false;
             }
             Ok(true) => {
-                layout
+                let changed = layout
                     .record(&row, &mut record)
                     .map_err(|(field, problem)| {
                         // A field's own problem is reported where that field
@@ -179,7 +184,8 @@ pub fn read_raw_csv_into<R: Read>(
                             problem,
                         }
                     })?;
-                sink.row(&record);
+                sink.row(&record, previous && !changed);
+                previous = true;
                 rows += 1;
             }
             Ok(false) => break,
@@ -318,8 +324,9 @@ impl Layout {
             .map(|s| s.1.clone().into_owned())
     }
 
-    /// Parses `row` into `out` (whose strings and values are reused).
-    fn record(&self, row: &Row, out: &mut RunRecord) -> Result<(), FieldError> {
+    /// Parses `row` into `out` (whose strings and values are reused);
+    /// returns whether the command, shell or name changed.
+    fn record(&self, row: &Row, out: &mut RunRecord) -> Result<bool, FieldError> {
         let n = row.len();
         if n < REFERENCE_ROW_FIELDS || n == REFERENCE_ROW_FIELDS + 1 {
             return Err((n, RowProblem::FieldCount { found: n }));
@@ -328,9 +335,9 @@ impl Layout {
         let reference = n == REFERENCE_ROW_FIELDS;
 
         // Fields in column order, so the leftmost problem is the one reported.
-        text_into(row, idx::COMMAND, reference, &mut out.command)?;
-        text_into(row, idx::SHELL, reference, &mut out.shell)?;
-        text_into(row, idx::NAME, reference, &mut out.name)?;
+        let changed = text_into(row, idx::COMMAND, reference, &mut out.command)?
+            | text_into(row, idx::SHELL, reference, &mut out.shell)?
+            | text_into(row, idx::NAME, reference, &mut out.name)?;
         out.batch = int(row, idx::BATCH, 0, u64::MAX)? as u64;
         out.exit_code = int(row, idx::EXIT_CODE, i32::MIN.into(), i32::MAX as u64)? as i32;
         out.metrics.clear();
@@ -400,7 +407,7 @@ impl Layout {
             text_into(row, *i, reference, &mut value)?;
             out.parameters.push((name.clone(), value));
         }
-        Ok(())
+        Ok(changed)
     }
 }
 
@@ -435,18 +442,25 @@ pub fn reference_rss(raw: i64) -> Option<i64> {
 }
 
 /// Field `i` as text into `out`, un-escaping the reference's backslashes if
-/// asked.
-fn text_into(row: &Row, i: usize, reference: bool, out: &mut String) -> Result<(), FieldError> {
+/// asked; returns whether `out` changed.
+fn text_into(row: &Row, i: usize, reference: bool, out: &mut String) -> Result<bool, FieldError> {
     let bytes = row.get(i).unwrap_or_default();
+    // Consecutive rows mostly repeat the command: nothing to check or copy.
+    if !reference && bytes == out.as_bytes() {
+        return Ok(false);
+    }
     let decoded = if reference {
         unescape_reference(bytes)
     } else {
         Cow::Borrowed(bytes)
     };
     let text = std::str::from_utf8(&decoded).map_err(|_| (i, RowProblem::InvalidUtf8))?;
+    if out == text {
+        return Ok(false);
+    }
     out.clear();
     out.push_str(text);
-    Ok(())
+    Ok(true)
 }
 
 /// Undoes the C reference's escaping of text fields (see the module docs).
@@ -520,6 +534,16 @@ fn int(row: &Row, i: usize, min: i64, max: u64) -> Result<i128, FieldError> {
 /// Field `i` as an integer within `min..=max`, or `None` if it is blank.
 fn opt_int(row: &Row, i: usize, min: i64, max: u64) -> Result<Option<i128>, FieldError> {
     let bytes = row.get(i).unwrap_or_default();
+    // Fast path for what writers write: 1 to 18 plain digits (no sign, no
+    // blanks), which always fit; anything else takes the general path.
+    if (1..=18).contains(&bytes.len()) && bytes.iter().all(u8::is_ascii_digit) {
+        let value = bytes
+            .iter()
+            .fold(0i128, |v, &b| v * 10 + i128::from(b - b'0'));
+        if value >= i128::from(min) && value <= i128::from(max) {
+            return Ok(Some(value));
+        }
+    }
     let found = || excerpt(bytes);
     let not_an_integer = || (i, RowProblem::NotAnInteger { found: found() });
     let digits = std::str::from_utf8(bytes)
@@ -709,7 +733,7 @@ mod tests {
         fn new_group(&mut self) {
             self.groups.push(Vec::new());
         }
-        fn row(&mut self, run: &RunRecord) {
+        fn row(&mut self, run: &RunRecord, _same_text: bool) {
             if self.groups.is_empty() {
                 self.groups.push(Vec::new());
             }

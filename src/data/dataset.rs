@@ -223,8 +223,17 @@ impl RowSink for DatasetBuilder {
         self.next_source();
     }
 
-    fn row(&mut self, run: &RunRecord) {
-        self.push(run);
+    fn row(&mut self, run: &RunRecord, same_text: bool) {
+        match self.last {
+            // The previous row's command, and the same batch: no need to
+            // compare the texts.
+            Some(i) if same_text && self.dataset.commands[i].batch == run.batch => {
+                self.runs += 1;
+                let catalogue = &self.dataset.catalogue;
+                self.dataset.commands[i].push(run, catalogue);
+            }
+            _ => self.push(run),
+        }
     }
 }
 

@@ -33,6 +33,11 @@
 //! dataset instead of being copied into a tree (a million runs is routine).
 //! serde_json still formats every scalar, so strings are escaped and numbers
 //! printed (shortest round-trip form) exactly as serde_json and Hyperfine do.
+//! The layout is serde_json's pretty one except for what repeats per run:
+//! the per-run arrays are written on one line (`[1, 2, 3]`) and each
+//! element of `measurements` on one line of its own; with a million runs
+//! one value per indented line would take several times the bytes. Results
+//! are built and written one at a time.
 //! A statistic that does not exist, or any non-finite number, is `null`.
 
 use std::borrow::Cow;
@@ -55,17 +60,14 @@ pub const SCHEMA_VERSION: u32 = 2;
 const HYPERFINE_SCHEMA_VERSION: u32 = 2;
 
 /// Writes the whole document, pretty-printed with two-space indentation
-/// (as `serde_json::to_writer_pretty` and Hyperfine do), ending in a
-/// newline.
+/// (as `serde_json::to_writer_pretty` and Hyperfine do; per-run data
+/// compact, see the module docs), ending in a newline.
 pub fn write(analysis: &Analysis<'_>, metadata: &Metadata, out: &mut dyn Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
-    let results = (0..analysis.commands.len())
-        .map(|i| result(analysis, i))
-        .collect();
     let mut fields = vec![
         ("schema_version", count(HYPERFINE_SCHEMA_VERSION as usize)),
         ("metadata", meta(metadata, analysis)),
-        ("results", Node::Array(results)),
+        ("results", Node::Results(analysis)),
         ("bestguess", top_level(analysis)),
     ];
     // Hyperfine 2.0's scripts show the primary metric unless told
@@ -98,6 +100,9 @@ enum Node<'a> {
     Measurements(&'a CommandRuns),
     /// A number written exactly as these digits (a `u64` seed).
     Raw(String),
+    /// The `results` array, each result built just before it is written
+    /// (the tree of one command at a time is in memory, not ten thousand).
+    Results(&'a Analysis<'a>),
 }
 
 /// What a [`Node::PerRun`] array holds for each run.
@@ -276,39 +281,27 @@ fn hyperfine_summary(stats: &CommandStats) -> Node<'static> {
     object(fields)
 }
 
-/// Run `i`'s element of Hyperfine 2.0's `measurements`, at nesting `depth`:
-/// the metrics the run has (an absent one is left out, never 0) and its
-/// exit code (`null` when a signal ended it, as in Hyperfine).
-fn measurement(out: &mut impl Write, runs: &CommandRuns, i: usize, depth: usize) -> io::Result<()> {
+/// Run `i`'s element of Hyperfine 2.0's `measurements`, on one line: the
+/// metrics the run has (an absent one is left out, never 0) and its exit
+/// code (`null` when a signal ended it, as in Hyperfine).
+fn measurement(out: &mut impl Write, runs: &CommandRuns, i: usize) -> io::Result<()> {
     out.write_all(b"{")?;
     for &m in &MEASUREMENT_ORDER {
         let (key, metric, unit, divisor) = HYPERFINE_METRICS[m];
         let Some(value) = runs.value(i, metric) else {
             continue;
         };
-        out.write_all(b"\n")?;
-        indent(out, depth + 1)?;
-        writeln!(out, "\"{key}\": {{")?;
-        indent(out, depth + 2)?;
-        out.write_all(b"\"value\": ")?;
+        write!(out, "\"{key}\": {{\"value\": ")?;
         match value {
             Value::Int(x) if divisor == 1.0 => write!(out, "{x}")?,
             v => emit(out, &Node::Num(v.as_f64() / divisor), 0)?,
         }
-        out.write_all(b",\n")?;
-        indent(out, depth + 2)?;
-        writeln!(out, "\"unit\": \"{unit}\"")?;
-        indent(out, depth + 1)?;
-        out.write_all(b"},")?;
+        write!(out, ", \"unit\": \"{unit}\"}}, ")?;
     }
-    out.write_all(b"\n")?;
-    indent(out, depth + 1)?;
     match runs.signal(i) {
-        Some(_) => out.write_all(b"\"exit_code\": null\n")?,
-        None => writeln!(out, "\"exit_code\": {}", runs.exit_code(i))?,
+        Some(_) => out.write_all(b"\"exit_code\": null}"),
+        None => write!(out, "\"exit_code\": {}}}", runs.exit_code(i)),
     }
-    indent(out, depth)?;
-    out.write_all(b"}")
 }
 
 /// The `bestguess` object of one result.
@@ -663,11 +656,22 @@ fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
             out.write_all(b": ")?;
             emit(out, value, depth + 1)
         }),
-        Node::PerRun(runs, what) => list_n(out, depth, b"[]", runs.len(), |out, i| {
-            emit(out, &what.node(runs, i), depth + 1)
+        // One value per run, on one line.
+        Node::PerRun(runs, what) => {
+            out.write_all(b"[")?;
+            for i in 0..runs.len() {
+                if i > 0 {
+                    out.write_all(b", ")?;
+                }
+                emit(out, &what.node(runs, i), depth + 1)?;
+            }
+            out.write_all(b"]")
+        }
+        Node::Results(analysis) => list_n(out, depth, b"[]", analysis.commands.len(), |out, i| {
+            emit(out, &result(analysis, i), depth + 1)
         }),
         Node::Measurements(runs) => list_n(out, depth, b"[]", runs.len(), |out, i| {
-            measurement(out, runs, i, depth + 1)
+            measurement(out, runs, i)
         }),
         Node::Raw(digits) => out.write_all(digits.as_bytes()),
     }
@@ -752,8 +756,13 @@ mod tests {
         });
         let ours = render(&node);
         // Same text as serde_json's pretty printer (whose keys happen to be
-        // in sorted order here), and the same value when parsed back.
-        assert_eq!(ours, serde_json::to_string_pretty(&expected).unwrap());
+        // in sorted order here), but for the per-run array on one line, and
+        // the same value when parsed back.
+        let pretty = serde_json::to_string_pretty(&expected).unwrap().replace(
+            "\"k\": [\n    0.001133,\n    2.0\n  ]",
+            "\"k\": [0.001133, 2.0]",
+        );
+        assert_eq!(ours, pretty);
         let parsed: serde_json::Value = serde_json::from_str(&ours).unwrap();
         assert_eq!(parsed, expected);
     }

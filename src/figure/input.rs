@@ -110,11 +110,23 @@ impl<'a> Input<'a> {
         }
     }
 
-    /// The metric's name and display unit, e.g. `Total CPU time (ms)`.
+    /// The metric's name and display unit, e.g. `Total CPU time (ms)`,
+    /// `Context switches (thousands)`: what the axis's numbers are in.
     pub fn value_label(&self) -> String {
-        match self.metric.unit() {
-            Unit::Count => format!("{} (count)", self.metric.label()),
-            _ => format!("{} ({})", self.metric.label(), self.scale.symbol()),
+        let unit = match self.scale.symbol() {
+            "" | "ct" => match self.metric.unit() {
+                Unit::Count => "count",
+                _ => "",
+            },
+            "K" => "thousands",
+            "M" => "millions",
+            "G" => "billions",
+            symbol => symbol,
+        };
+        if unit.is_empty() {
+            self.metric.label().to_owned()
+        } else {
+            format!("{} ({unit})", self.metric.label())
         }
     }
 

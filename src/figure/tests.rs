@@ -302,3 +302,33 @@ fn ranking_follows_the_reference_and_the_thresholds_scale() {
     assert!(svg.contains("Dot: Hodges–Lehmann shift"));
     assert!(svg.contains("practical-effect band (± effect = 0.50 ms)"));
 }
+
+#[test]
+fn axis_labels_name_the_unit_of_the_tick_numbers() {
+    let d = dataset_with(&[("a", &FAST), ("b", &SLOW)], |c, i, r| {
+        *r = r
+            .clone()
+            .with(Metric::VOLUNTARY_CSW, 20_000 + 1000 * c as i64 + i as i64)
+            .with(Metric::MAXRSS, 3 << 20);
+    });
+    for (metric, label) in [
+        (Metric::VOLUNTARY_CSW, "(thousands)"),
+        (Metric::MAXRSS, "(MB)"),
+        (Metric::TOTAL, "(ms)"),
+    ] {
+        let settings = Settings {
+            metric,
+            ..Settings::default()
+        };
+        let analysis = Analysis::new(&d, settings).unwrap();
+        let input = Input::new(&analysis);
+        assert!(
+            input.value_label().ends_with(label),
+            "{}",
+            input.value_label()
+        );
+        for f in Figure::ALL {
+            check(&f.render(&input));
+        }
+    }
+}

@@ -40,13 +40,17 @@
  *   is followed by an extra frame: u32 env padding | ncounters x (u64 value |
  *   u64 time enabled | u64 time running) | u32 metrics length | the bytes
  *   the command wrote to its metrics file (at most METRICS_MAX).
- * Counters are opened afresh for every MEASURED run, on this process,
- *   disabled, inherited and enabled on exec: the spawned command's copy
- *   starts counting at its exec and every process it starts inherits it; at
- *   exit the copies' counts are folded back into this process's events,
- *   read after the reap and closed. This process never execs, so its own
- *   work is never counted; a process that outlives its command cannot add
- *   to a later run's counts (its events' parent is gone).
+ * Counters are opened once, on this process, disabled, inherited and
+ *   enabled on exec: a spawned command's copy starts counting at its exec
+ *   and every process it starts inherits it; at exit the copies' counts are
+ *   folded back into this process's events, read before the spawn and
+ *   after the reap (the difference is the run's count). This process never
+ *   execs, so its own work is never counted. (Opening and closing four
+ *   software counters per run instead cost ~400 us per run on a 2-vCPU
+ *   VM.) Whatever a command leaves running is killed after it (see
+ *   end_leftovers), so its counts fold back before the next run's first
+ *   read; when a hook leaves processes running (kept on purpose), the
+ *   counters are reopened, so that those cannot count into later runs.
  * Pinning: sched_setaffinity on this process; commands inherit it.
  * Env padding: MEASURED programs get BESTGUESS_ENV_PAD=<n x 'x'> with n in
  *   0..4096 from SplitMix64(seed) per padded spawn (Mytkowicz et al. 2009).
@@ -175,10 +179,10 @@ struct counter_read {
 static int extras = 0; /* SETUP received: MEASURED programs get extras */
 static uint32_t counter_type[MAX_COUNTERS];
 static uint64_t counter_config[MAX_COUNTERS];
-static int counter_ok[MAX_COUNTERS]; /* opened at SETUP */
-static int counter_fd[MAX_COUNTERS]; /* open during one run, else -1 */
+static int counter_fd[MAX_COUNTERS]; /* -1: could not be opened */
 static size_t counter_count = 0;
 static int guard_fd = -1;
+static struct counter_read before[MAX_COUNTERS];
 static int pad_env = 0;
 static uint64_t pad_state = 0;
 static char *pad_var = NULL; /* "BESTGUESS_ENV_PAD=" then PAD_MAX x 'x' */
@@ -214,24 +218,22 @@ static int open_event(uint32_t type, uint64_t config, int inherit) {
     return fd < 0 ? -errno : (int)fd;
 }
 
-/* Fresh counters for one run: they start at zero. */
-static void open_counters(void) {
-    for (size_t i = 0; i < counter_count; i++) {
-        int fd = counter_ok[i] ? open_event(counter_type[i], counter_config[i], 1) : -1;
-        counter_fd[i] = fd < 0 ? -1 : fd;
-    }
-}
-
-/* The run's counts (all zero, meaning "not counted", for a counter that
-   could not be opened or read), and the counters closed. */
 static void read_counters(struct counter_read *into) {
     for (size_t i = 0; i < counter_count; i++) {
         memset(&into[i], 0, sizeof into[i]);
-        if (counter_fd[i] < 0) continue;
-        if (read(counter_fd[i], &into[i], sizeof into[i]) != (ssize_t)sizeof into[i])
+        if (counter_fd[i] >= 0 && read(counter_fd[i], &into[i], sizeof into[i]) != (ssize_t)sizeof into[i])
             memset(&into[i], 0, sizeof into[i]);
+    }
+}
+
+/* Close and reopen every counter: processes still holding inherited
+   copies of the old ones no longer count into them. */
+static void reopen_counters(void) {
+    for (size_t i = 0; i < counter_count; i++) {
+        if (counter_fd[i] < 0) continue;
         close(counter_fd[i]);
-        counter_fd[i] = -1;
+        int fd = open_event(counter_type[i], counter_config[i], 1);
+        counter_fd[i] = fd < 0 ? -1 : fd;
     }
 }
 
@@ -251,6 +253,8 @@ static int setup_extras(const unsigned char *body, size_t len) {
     size_t n = get_u32(body);
     pos = 4;
     if (n > MAX_COUNTERS || len < pos + 12 * n + 4) return -1;
+    for (size_t i = 0; i < counter_count; i++)
+        if (counter_fd[i] >= 0) close(counter_fd[i]);
     counter_count = 0;
     unsigned char reply[4 + 4 * MAX_COUNTERS + 8];
     unsigned char *out = reply + 4;
@@ -259,10 +263,8 @@ static int setup_extras(const unsigned char *body, size_t len) {
        clone of this one. Otherwise, when a child is switched in on the
        launcher's CPU, the two contexts can be swapped wholesale (the
        kernel's context-switch shortcut) and this process's own events end
-       up on the command, dying with it. Measured on Linux 6.18 with
-       counters kept open across runs: 26 of 30 runs of /bin/true read 0.
-       Counters opened afresh per run (as now) showed no such zero in 1200
-       runs even without the guard, but nothing promises that. */
+       up on the command, dying with it. Measured on Linux 6.18 without
+       it: 26 of 30 runs of /bin/true read 0. */
     if (n > 0 && guard_fd < 0) {
         guard_fd = open_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0);
         if (guard_fd < 0) guard_fd = open_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0);
@@ -275,9 +277,7 @@ static int setup_extras(const unsigned char *body, size_t len) {
         int fd = guard_fd < 0 ? guard_fd : open_event(type, config, 1);
         counter_type[i] = type;
         counter_config[i] = config;
-        counter_ok[i] = fd >= 0;
-        counter_fd[i] = -1;
-        if (fd >= 0) close(fd);
+        counter_fd[i] = fd < 0 ? -1 : fd;
         put_i32(&out, fd < 0 ? -fd : 0);
     }
     counter_count = n;
@@ -369,7 +369,7 @@ static void extras_before(void) {
         pad_at = sizeof PAD_NAME - 1 + pad_len;
         pad_var[pad_at] = 0;
     }
-    open_counters();
+    read_counters(before);
 }
 
 /* After the reap: build the extra frame that follows the run's response. */
@@ -380,9 +380,11 @@ static void extras_after(void) {
     put_le(p, pad_env ? pad_len : 0xffffffffu, 4);
     p += 4;
     for (size_t i = 0; i < counter_count; i++) {
-        put_le(p, after[i].value, 8);
-        put_le(p + 8, after[i].enabled, 8);
-        put_le(p + 16, after[i].running, 8);
+        /* A counter that failed to reopen reads 0 after: "not counted". */
+        int ok = after[i].enabled >= before[i].enabled && after[i].enabled > 0;
+        put_le(p, ok ? after[i].value - before[i].value : 0, 8);
+        put_le(p + 8, ok ? after[i].enabled - before[i].enabled : 0, 8);
+        put_le(p + 16, ok ? after[i].running - before[i].running : 0, 8);
         p += 24;
     }
     size_t got = 0;
@@ -650,7 +652,11 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_ms, int devnull, st
     }
     uint64_t t1 = clock_ns(CLOCK_MONOTONIC);
     if (measured) extras_after();
+    size_t kept = keep_count;
     end_leftovers(!(flags & FLAG_MEASURED));
+    /* A hook left processes running (a server for the commands): they hold
+       inherited counters, which must not count into later runs. */
+    if (keep_count > kept) reopen_counters();
     int timed_out = timed_out_flag;
     /* A run that ended by itself is a measurement even if a cancel came in
        meanwhile; one that a signal ended while the tool was stopping (our

@@ -49,7 +49,7 @@ use super::compare::{compare, compare_paired, Comparison, Design};
 use super::quantile::sorted_quantile;
 use super::sample::Sample;
 use super::shift::{hodges_lehmann, Alpha, InvalidAlpha};
-use super::signed_rank::paired_shift;
+use super::signed_rank::paired_median;
 
 /// Fewest values a command (and the reference) needs to be compared.
 pub const MIN_VALUES_FOR_INFERENCE: usize = 5;
@@ -482,8 +482,7 @@ fn point_estimate<S: Borrow<Sample>>(
                 .zip(&rs[r])
                 .map(|(o, b)| f(*o) - f(*b))
                 .collect();
-            // The confidence level does not affect the point estimate.
-            if let Some((e, _)) = Alpha::new(0.5).ok().and_then(|a| paired_shift(&d, a)) {
+            if let Some(e) = paired_median(&d) {
                 return e;
             }
         }

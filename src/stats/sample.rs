@@ -75,7 +75,9 @@ impl Sample {
                 *v = 0.0;
             }
         }
-        values.sort_unstable_by(f64::total_cmp);
+        if !counting_sort(&mut values) {
+            values.sort_unstable_by(f64::total_cmp);
+        }
         Ok(Sample { sorted: values })
     }
 
@@ -109,6 +111,46 @@ impl Sample {
     pub fn is_constant(&self) -> bool {
         self.min() == self.max()
     }
+}
+
+/// Sorts `values` by counting, when that is both exact and cheap: at least
+/// 4096 values, every one an integer of magnitude at most 2^53 (so
+/// `lo + k` is exact), and a range no wider than the count (or 2^16).
+/// Measurements are integers with a narrow spread, so a million of them
+/// sort in a few milliseconds instead of tens. Returns whether it sorted;
+/// the result is exactly what sorting by `total_cmp` gives (no −0.0 or NaN
+/// reaches here).
+fn counting_sort(values: &mut [f64]) -> bool {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    let n = values.len();
+    if n < 4096 {
+        return false;
+    }
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for &v in values.iter() {
+        if v.fract() != 0.0 || v.abs() > EXACT {
+            return false;
+        }
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    let range = hi - lo;
+    if range > (n as f64).max(65_536.0) {
+        return false;
+    }
+    let mut counts = vec![0u32; range as usize + 1];
+    for &v in values.iter() {
+        counts[(v - lo) as usize] += 1;
+    }
+    let mut k = 0;
+    for (offset, &count) in counts.iter().enumerate() {
+        let x = lo + offset as f64;
+        for slot in &mut values[k..k + count as usize] {
+            *slot = x;
+        }
+        k += count as usize;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -159,5 +201,32 @@ mod tests {
             e.to_string(),
             "value number 2 is NaN, but every value must be a finite number"
         );
+    }
+
+    #[test]
+    fn counting_sort_agrees_with_the_comparison_sort() {
+        let mut state = 7u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let cases: Vec<Vec<f64>> = vec![
+            (0..5000).map(|_| (next() % 3000) as f64 + 1000.0).collect(),
+            (0..5000).map(|_| (next() % 300) as f64 - 150.0).collect(),
+            (0..5000).map(|_| 4096.0 * (next() % 40) as f64).collect(),
+            (0..5000).map(|_| (next() % 1000) as f64 + 0.5).collect(),
+            (0..5000).map(|_| next() as f64 * 1e6).collect(),
+        ];
+        for values in cases {
+            let mut expected = values.clone();
+            expected.sort_unstable_by(f64::total_cmp);
+            assert_eq!(Sample::new(values).unwrap().sorted(), &expected[..]);
+        }
+        let mut wide: Vec<f64> = (0..5000).map(|i| (i * 1000) as f64).collect();
+        assert!(!counting_sort(&mut wide), "too wide to count");
+        let mut small = vec![3.0, 1.0, 2.0];
+        assert!(!counting_sort(&mut small), "too few to bother");
     }
 }

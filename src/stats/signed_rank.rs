@@ -180,17 +180,35 @@ pub fn signed_rank(d: &[f64]) -> SignedRank {
 /// for selection. Sums are selected among the R² ordered-pair sums
 /// dᵢ + dⱼ = dⱼ − (−dᵢ) (a two-sample difference set), and the count of
 /// Walsh averages at most t is (#ordered sums ≤ 2t + #{i: 2dᵢ ≤ 2t})/2.
+///
+/// Up to [`MATERIALISE_LIMIT`] averages are simply listed and sorted (fast
+/// for the usual few hundred rounds); beyond, they are selected.
 pub(crate) struct WalshAverages<'a> {
     sorted: &'a [f64],
     sums: Differences,
+    /// All averages, sorted, when there are few enough.
+    all: Option<Vec<f64>>,
 }
+
+/// Most Walsh averages listed in memory (8 MB of f64).
+const MATERIALISE_LIMIT: u128 = 1 << 20;
 
 impl<'a> WalshAverages<'a> {
     pub(crate) fn new(sorted: &'a [f64]) -> Self {
         let negated: Vec<f64> = sorted.iter().rev().map(|x| -x).collect();
+        let r = sorted.len() as u128;
+        let all = (r * (r + 1) / 2 <= MATERIALISE_LIMIT).then(|| {
+            let mut all = Vec::with_capacity(sorted.len() * (sorted.len() + 1) / 2);
+            for (i, &a) in sorted.iter().enumerate() {
+                all.extend(sorted[i..].iter().map(|&b| (a + b) / 2.0));
+            }
+            all.sort_by(f64::total_cmp);
+            all
+        });
         WalshAverages {
             sorted,
             sums: Differences::new(&negated, sorted),
+            all,
         }
     }
 
@@ -219,6 +237,14 @@ impl<'a> WalshAverages<'a> {
     /// The k-th smallest Walsh average (1-based, clamped into range).
     pub(crate) fn kth(&self, k: u128) -> f64 {
         let k = k.clamp(1, self.count());
+        if let Some(all) = &self.all {
+            return all[(k - 1) as usize];
+        }
+        self.select(k)
+    }
+
+    /// The k-th smallest Walsh average by selection (no list).
+    fn select(&self, k: u128) -> f64 {
         // The answer is an ordered-pair sum; find the first one (in
         // sorted order) with at least k Walsh averages at or below it.
         let (mut lo, mut hi) = (1u128, self.sums.count());
@@ -307,6 +333,17 @@ pub fn paired_shift(d: &[f64], alpha: Alpha) -> Option<(f64, ShiftInterval)> {
     ))
 }
 
+/// The one-sample Hodges–Lehmann estimate of `d` alone (no interval);
+/// `None` for no data.
+pub fn paired_median(d: &[f64]) -> Option<f64> {
+    if d.is_empty() || d.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let mut sorted = d.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    Some(WalshAverages::new(&sorted).median())
+}
+
 /// Walsh averages of `d` at the given ranks (for the ratio, whose bounds
 /// use the same ranks as the shift's). `None` for no data.
 pub(crate) fn walsh_at(d: &[f64], ranks: &[u128]) -> Option<(f64, Vec<f64>)> {
@@ -347,6 +384,7 @@ mod tests {
         assert_eq!(walsh.count(), brute.len() as u128);
         for (k, &v) in brute.iter().enumerate() {
             assert_eq!(walsh.kth(k as u128 + 1), v, "k = {}", k + 1);
+            assert_eq!(walsh.select(k as u128 + 1), v, "selected k = {}", k + 1);
         }
         // 45 averages: the median is the 23rd.
         assert_eq!(walsh.median(), brute[22]);

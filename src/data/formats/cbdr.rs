@@ -100,7 +100,7 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
             };
             run.metrics.set(metric, Some(value));
         }
-        sink.row(&run);
+        sink.row(&run, false);
     }
     if sequence == 0 {
         return Err(DataError::NoDataRows {

@@ -101,7 +101,7 @@ pub fn read_into(
                 sequence += 1;
                 run.sequence = Some(sequence);
             }
-            sink.row(&run);
+            sink.row(&run, false);
         }
     }
     Ok(format)

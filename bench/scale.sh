@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# bestreport at scale: time and peak RSS end to end, on generated raw files
+# (bench/gen_raw.py, seeded: every run reads the same bytes).
+#
+#   1. 2 commands x 1,000,000 runs, -E and a JSON export   (target <= 1.0 s, <= 150 MB)
+#   2. 5,000 input files of one command x 20 runs each, -Q with a JSON export
+#   3. 10,000 commands x 5 runs, -Q with a JSON export
+#
+# Each case runs REPEAT times (default 3); the best elapsed time and the
+# largest peak RSS are printed (GNU time -v). The machine is shared, so run
+# it when it is idle and say how loaded it was (uptime is printed).
+#
+# Usage: bench/scale.sh [REPEAT]        Needs python3 and /usr/bin/time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repeat=${1:-3}
+work=${SCALE_DIR:-$(mktemp -d)}
+[ -n "${SCALE_DIR:-}" ] || trap 'rm -rf "$work"' EXIT
+cargo build --release --quiet --bin bestreport
+bin=target/release/bestreport
+
+[ -f "$work/2x1M.csv" ] || python3 bench/gen_raw.py "$work/2x1M.csv" 2 1000000
+if [ ! -d "$work/files" ]; then
+    mkdir -p "$work/files"
+    python3 bench/gen_raw.py --files "$work/files" 5000 20
+fi
+[ -f "$work/10000x5.csv" ] || python3 bench/gen_raw.py "$work/10000x5.csv" 10000 5
+
+measure() { # name, then the bestreport arguments
+    local name=$1 best= peak=0
+    shift
+    for _ in $(seq "$repeat"); do
+        /usr/bin/time -v "$bin" "$@" > /dev/null 2> "$work/time.txt"
+        local e m
+        e=$(awk -F': ' '/Elapsed/ {split($2, t, ":"); print t[1] * 60 + t[2]}' "$work/time.txt")
+        m=$(awk -F': ' '/Maximum resident/ {print $2}' "$work/time.txt")
+        if [ -z "$best" ] || awk "BEGIN {exit !($e < $best)}"; then best=$e; fi
+        [ "$m" -gt "$peak" ] && peak=$m
+    done
+    printf '%-34s %7.2f s  %7.1f MB\n' "$name" "$best" "$(awk "BEGIN {print $peak / 1024}")"
+}
+
+uptime
+echo "input: $(du -h "$work/2x1M.csv" | cut -f1) (2 x 1M), $(du -sh "$work/files" | cut -f1) (5,000 files), $(du -h "$work/10000x5.csv" | cut -f1) (10,000 x 5)"
+measure "2 x 1,000,000 runs, -E, JSON" -E --export-json "$work/out.json" "$work/2x1M.csv"
+measure "5,000 files x 20 runs, -Q, JSON" -Q --export-json "$work/out.json" "$work"/files/*.csv
+measure "10,000 commands x 5 runs, -Q, JSON" -Q --export-json "$work/out.json" "$work/10000x5.csv"

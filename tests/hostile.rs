@@ -1,0 +1,822 @@
+//! Hostile input: arguments, command strings, command files, raw files,
+//! outputs, signals and resource limits, tried as an attacker (or a very
+//! unlucky user) would. Every case asserts the exit status, the message,
+//! and that nothing already on disk was lost or left half-written.
+//!
+//! A case is a command line (with `{d}` standing for its own temporary
+//! directory), the files that exist before it runs, and what must hold
+//! after: the status, a part of standard error, and the state of files.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use assert_cmd::cargo::CommandCargoExt;
+use bestguess::data::read_raw_csv;
+
+/// What a file must look like after the case ran.
+enum After {
+    /// Exactly its content before the case.
+    Unchanged,
+    /// Does not exist.
+    Absent,
+    /// A raw CSV that reads back, ends with a complete row, with this many
+    /// runs (None: any number, at least the header).
+    Raw(Option<usize>),
+    /// Contains this text.
+    Contains(&'static str),
+}
+
+struct Case {
+    name: &'static str,
+    program: &'static str,
+    args: Vec<String>,
+    /// Files created first: (name in the directory, content).
+    files: Vec<(&'static str, Vec<u8>)>,
+    stdin: Option<Vec<u8>>,
+    /// A shell prefix run before the program, e.g. `ulimit -f 4;`.
+    shell: Option<&'static str>,
+    status: i32,
+    stderr: &'static str,
+    after: Vec<(&'static str, After)>,
+}
+
+fn case(name: &'static str, program: &'static str, args: &[&str]) -> Case {
+    Case {
+        name,
+        program,
+        args: args.iter().map(|s| s.to_string()).collect(),
+        files: Vec::new(),
+        stdin: None,
+        shell: None,
+        status: 0,
+        stderr: "",
+        after: Vec::new(),
+    }
+}
+
+impl Case {
+    fn file(mut self, name: &'static str, content: impl AsRef<[u8]>) -> Self {
+        self.files.push((name, content.as_ref().to_vec()));
+        self
+    }
+    fn stdin(mut self, content: impl AsRef<[u8]>) -> Self {
+        self.stdin = Some(content.as_ref().to_vec());
+        self
+    }
+    fn under(mut self, shell: &'static str) -> Self {
+        self.shell = Some(shell);
+        self
+    }
+    fn fails(mut self, status: i32, stderr: &'static str) -> Self {
+        self.status = status;
+        self.stderr = stderr;
+        self
+    }
+    fn ok(mut self) -> Self {
+        self.status = 0;
+        self
+    }
+    fn then(mut self, file: &'static str, after: After) -> Self {
+        self.after.push((file, after));
+        self
+    }
+
+    fn run(&self) -> Result<(), String> {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap().to_string();
+        for (name, content) in &self.files {
+            fs::write(dir.path().join(name), content).unwrap();
+        }
+        let args: Vec<String> = self.args.iter().map(|a| a.replace("{d}", &d)).collect();
+        let bin = assert_cmd::cargo::cargo_bin(self.program);
+        let mut cmd = match self.shell {
+            None => {
+                let mut c = Command::cargo_bin(self.program).unwrap();
+                c.args(&args);
+                c
+            }
+            Some(prefix) => {
+                let mut c = Command::new("/bin/sh");
+                c.arg("-c")
+                    .arg(format!("{prefix} exec \"$0\" \"$@\""))
+                    .arg(&bin)
+                    .args(&args);
+                c
+            }
+        };
+        cmd.current_dir(dir.path())
+            .stdin(if self.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        if let Some(input) = &self.stdin {
+            let _ = child.stdin.take().unwrap().write_all(input);
+        }
+        let out = wait_with_timeout(child, Duration::from_secs(60))?;
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let code = out.status.code();
+        let mut problems = Vec::new();
+        if code != Some(self.status) {
+            problems.push(format!("status {code:?}, expected {}", self.status));
+        }
+        if !stderr.contains(self.stderr) {
+            problems.push(format!("stderr lacks {:?}", self.stderr));
+        }
+        if stderr.contains("panicked") || stderr.contains("RUST_BACKTRACE") {
+            problems.push("a panic".into());
+        }
+        if stderr.lines().filter(|l| l.contains("error:")).count() > 1 {
+            problems.push("more than one error line".into());
+        }
+        for (file, after) in &self.after {
+            let path = dir.path().join(file);
+            let before = self.files.iter().find(|(n, _)| n == file).map(|(_, c)| c);
+            match after {
+                After::Unchanged => {
+                    let now = fs::read(&path).ok();
+                    if now.as_ref() != before {
+                        problems.push(format!("{file} changed"));
+                    }
+                }
+                After::Absent => {
+                    if path.exists() {
+                        problems.push(format!("{file} exists"));
+                    }
+                }
+                After::Raw(rows) => match check_raw(&path) {
+                    Ok(n) if rows.map_or(true, |r| r == n) => {}
+                    Ok(n) => problems.push(format!("{file}: {n} rows, expected {rows:?}")),
+                    Err(e) => problems.push(format!("{file}: {e}")),
+                },
+                After::Contains(text) => {
+                    let now = fs::read_to_string(&path).unwrap_or_default();
+                    if !now.contains(text) {
+                        problems.push(format!("{file} lacks {text:?}"));
+                    }
+                }
+            }
+        }
+        // No temporary export file is ever left behind.
+        for entry in fs::read_dir(dir.path()).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            if name.contains(".bestguess-") && name.ends_with(".tmp") {
+                problems.push(format!("temporary file {name} left"));
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{}: {}\n  args: {args:?}\n  stderr: {stderr}",
+                self.name,
+                problems.join("; ")
+            ))
+        }
+    }
+}
+
+fn wait_with_timeout(
+    mut child: std::process::Child,
+    limit: Duration,
+) -> Result<std::process::Output, String> {
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return Ok(child.wait_with_output().unwrap());
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            return Err("a hang: killed after 60 s".into());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A raw CSV that reads back and ends with a complete row: its run count.
+fn check_raw(path: &Path) -> Result<usize, String> {
+    let bytes = fs::read(path).map_err(|e| e.to_string())?;
+    if !bytes.ends_with(b"\n") {
+        return Err("does not end with a complete row".into());
+    }
+    if bytes.iter().filter(|&&b| b == b'\n').count() == 1 && bytes.starts_with(b"Command,") {
+        return Ok(0); // the header alone: no run completed
+    }
+    read_raw_csv(&bytes[..], "raw")
+        .map(|r| r.len())
+        .map_err(|e| e.to_string())
+}
+
+const RAW: &str = "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,Wall clock (us),Total time (us),Total Context Switches\n\
+\"a\",\"\",\"\",1,0,100,20,1000,1,0,1,1,150,120,2\n\
+\"a\",\"\",\"\",1,0,110,20,1000,1,0,1,1,160,130,2\n\
+\"a\",\"\",\"\",1,0,120,20,1000,1,0,1,1,170,140,2\n\
+\"a\",\"\",\"\",1,0,130,20,1000,1,0,1,1,180,150,2\n\
+\"a\",\"\",\"\",1,0,140,20,1000,1,0,1,1,190,160,2\n\
+\"b\",\"\",\"\",2,0,200,20,1000,1,0,1,1,250,220,2\n\
+\"b\",\"\",\"\",2,0,210,20,1000,1,0,1,1,260,230,2\n\
+\"b\",\"\",\"\",2,0,220,20,1000,1,0,1,1,270,240,2\n\
+\"b\",\"\",\"\",2,0,230,20,1000,1,0,1,1,280,250,2\n\
+\"b\",\"\",\"\",2,0,240,20,1000,1,0,1,1,290,260,2\n";
+
+const OLD: &str = "precious old content\n";
+
+fn arguments() -> Vec<Case> {
+    vec![
+        case("zero runs", "bestguess", &["-r", "0", "true"]).fails(1, "-r"),
+        case("negative runs", "bestguess", &["-r", "-1", "true"]).fails(1, "-r"),
+        case(
+            "runs overflow u64",
+            "bestguess",
+            &["-r", "18446744073709551616", "true"],
+        )
+        .fails(1, "-r"),
+        case(
+            "runs in scientific notation",
+            "bestguess",
+            &["-r", "1e3", "true"],
+        )
+        .fails(1, "-r"),
+        case("warmups not a number", "bestguess", &["-w", "many", "true"]).fails(1, "-w"),
+        case("timeout zero", "bestguess", &["--timeout", "0", "true"]).fails(1, "--timeout"),
+        case("timeout NaN", "bestguess", &["--timeout", "NaN", "true"]).fails(1, "--timeout"),
+        case(
+            "timeout infinite",
+            "bestguess",
+            &["--timeout", "inf", "true"],
+        )
+        .fails(1, "--timeout"),
+        case(
+            "timeout beyond any clock",
+            "bestguess",
+            &["--timeout", "1e30", "true"],
+        )
+        .fails(1, "--timeout"),
+        case(
+            "alpha out of range",
+            "bestguess",
+            &["-c", "alpha=2", "true"],
+        )
+        .fails(1, "alpha"),
+        case(
+            "effect beyond f64",
+            "bestguess",
+            &["-c", "effect=1e400", "true"],
+        )
+        .fails(1, "effect"),
+        case("unknown setting", "bestguess", &["-c", "speed=11", "true"]).fails(1, "speed"),
+        case("unknown option", "bestguess", &["--frobnicate", "true"]).fails(1, "--frobnicate"),
+        case("option without its value", "bestguess", &["true", "-r"]).fails(1, "-r"),
+        case(
+            "unknown order",
+            "bestguess",
+            &["--order", "sideways", "true"],
+        )
+        .fails(1, "sideways"),
+        case("no command at all", "bestguess", &["-r", "3"]).fails(1, "command"),
+        case("empty command without a shell", "bestguess", &[""]).fails(1, "empty"),
+        case("unbalanced quote", "bestguess", &["echo 'oops"]).fails(1, "quote"),
+        case("blank shell", "bestguess", &["-s", "  ", "true"]).fails(1, "-s"),
+        case(
+            "three prepare hooks for two commands",
+            "bestguess",
+            &["-p", "true", "-p", "true", "-p", "true", "true", "true"],
+        )
+        .fails(1, "-p"),
+        case(
+            "two outputs on standard output",
+            "bestguess",
+            &["-o", "-", "--export-json", "-", "true"],
+        )
+        .fails(1, "-"),
+    ]
+}
+
+fn commands() -> Vec<Case> {
+    vec![
+        case(
+            "program not found",
+            "bestguess",
+            &["-o", "raw.csv", "no-such-program-xyz"],
+        )
+        .file("raw.csv", OLD)
+        .fails(2, "no-such-program-xyz")
+        .then("raw.csv", After::Unchanged),
+        case(
+            "a directory as the program",
+            "bestguess",
+            &["-o", "raw.csv", "/tmp"],
+        )
+        .file("raw.csv", OLD)
+        .fails(2, "/tmp")
+        .then("raw.csv", After::Unchanged),
+        case(
+            "a file that is not executable",
+            "bestguess",
+            &["-o", "raw.csv", "./data.txt"],
+        )
+        .file("data.txt", "not a program")
+        .file("raw.csv", OLD)
+        .fails(2, "data.txt")
+        .then("raw.csv", After::Unchanged),
+        case(
+            "a missing hook refuses before any run",
+            "bestguess",
+            &["-o", "raw.csv", "--setup", "no-such-hook-xyz", "true"],
+        )
+        .file("raw.csv", OLD)
+        .fails(2, "no-such-hook-xyz")
+        .then("raw.csv", After::Unchanged),
+        case(
+            "argument list too long",
+            "bestguess",
+            &["-r", "1", "-o", "raw.csv", "-f", "long.txt"],
+        )
+        .file("long.txt", format!("true {}\n", "x ".repeat(1_100_000)))
+        .fails(2, "Argument list too long")
+        .then("raw.csv", After::Raw(Some(0))),
+        case(
+            "a failing run is recorded before stopping",
+            "bestguess",
+            &["-r", "3", "-s", "/bin/sh -c", "-o", "raw.csv", "exit 3"],
+        )
+        .fails(2, "exited with code 3")
+        .then("raw.csv", After::Raw(Some(1))),
+        case(
+            "a run killed by a signal",
+            "bestguess",
+            &["-r", "3", "-s", "/bin/sh -c", "-o", "raw.csv", "kill -9 $$"],
+        )
+        .fails(2, "SIGKILL")
+        .then("raw.csv", After::Raw(Some(1))),
+        case(
+            "a run that ignores SIGTERM is still timed out",
+            "bestguess",
+            &[
+                "-r",
+                "1",
+                "--timeout",
+                "0.2",
+                "-s",
+                "/bin/sh -c",
+                "-o",
+                "raw.csv",
+                "trap '' TERM; sleep 30",
+            ],
+        )
+        .fails(2, "timed out")
+        .then("raw.csv", After::Raw(Some(1))),
+        case(
+            "a command that floods its output",
+            "bestguess",
+            &[
+                "-r",
+                "2",
+                "-s",
+                "/bin/sh -c",
+                "-o",
+                "raw.csv",
+                "head -c 5000000 /dev/zero",
+            ],
+        )
+        .ok()
+        .then("raw.csv", After::Raw(Some(2))),
+        case(
+            "quotes, commas, newlines and emoji in a command and name",
+            "bestguess",
+            &[
+                "-r",
+                "2",
+                "-s",
+                "/bin/sh -c",
+                "-o",
+                "raw.csv",
+                "echo \"a,b\" '\n' ü😀",
+                "-n",
+                "na,me \"😀\"",
+            ],
+        )
+        .ok()
+        .then("raw.csv", After::Raw(Some(2)))
+        .then("raw.csv", After::Contains("na,me \"\"😀\"\"")),
+        case(
+            "a command closing its own output",
+            "bestguess",
+            &[
+                "-r",
+                "2",
+                "-s",
+                "/bin/sh -c",
+                "-o",
+                "raw.csv",
+                "exec >&- 2>&-; true",
+            ],
+        )
+        .ok()
+        .then("raw.csv", After::Raw(Some(2))),
+        case(
+            "--show-output with raw data on standard output",
+            "bestguess",
+            &["--show-output", "-o", "-", "true"],
+        )
+        .fails(1, "--show-output"),
+    ]
+}
+
+fn command_files() -> Vec<Case> {
+    vec![
+        case("command file missing", "bestguess", &["-f", "nope.txt"]).fails(2, "nope.txt"),
+        case("command file is a directory", "bestguess", &["-f", "/tmp"]).fails(2, "/tmp"),
+        case("empty command file", "bestguess", &["-f", "/dev/null"]).fails(1, "command"),
+        case(
+            "byte-order mark is ignored",
+            "bestguess",
+            &["-r", "1", "-o", "raw.csv", "-f", "cmds.txt"],
+        )
+        .file("cmds.txt", b"\xEF\xBB\xBFtrue\n")
+        .ok()
+        .then("raw.csv", After::Raw(Some(1))),
+        case(
+            "NUL byte in a command file",
+            "bestguess",
+            &["-f", "cmds.txt"],
+        )
+        .file("cmds.txt", b"tr\0ue\n")
+        .fails(1, "line 1"),
+        case("not UTF-8", "bestguess", &["-f", "cmds.txt"])
+            .file("cmds.txt", b"true\n\xff\xfe\n")
+            .fails(1, "line 2"),
+        case(
+            "CRLF and no final newline",
+            "bestguess",
+            &["-r", "1", "-o", "raw.csv", "-f", "cmds.txt"],
+        )
+        .file("cmds.txt", "true\r\n-n yes\r\nfalse -i\r\n\r\ntrue")
+        .fails(2, "")
+        .then("raw.csv", After::Raw(None)),
+        case(
+            "-o names the command file",
+            "bestguess",
+            &["-f", "cmds.txt", "-o", "cmds.txt"],
+        )
+        .file("cmds.txt", "true\n")
+        .fails(1, "cmds.txt")
+        .then("cmds.txt", After::Unchanged),
+        case(
+            "-o names the command file by another path",
+            "bestguess",
+            &["-f", "cmds.txt", "-o", "{d}/./cmds.txt"],
+        )
+        .file("cmds.txt", "true\n")
+        .fails(1, "cmds.txt")
+        .then("cmds.txt", After::Unchanged),
+    ]
+}
+
+fn raw_files() -> Vec<Case> {
+    vec![
+        case("empty raw file", "bestreport", &["e.csv"])
+            .file("e.csv", "")
+            .fails(2, "e.csv"),
+        case("binary garbage", "bestreport", &["g.csv"])
+            .file("g.csv", b"\x7fELF\x02\x01\x01\0\0\0\xff\xfe\"\n\x00")
+            .fails(2, "g.csv"),
+        case("unterminated quote", "bestreport", &["q.csv"])
+            .file("q.csv", format!("{RAW}\"a,1,2\n"))
+            .fails(2, "q.csv"),
+        case("negative time", "bestreport", &["n.csv"])
+            .file("n.csv", RAW.replace("1,0,100,20", "1,0,-100,20"))
+            .fails(2, "line 2"),
+        case("number beyond i64", "bestreport", &["o.csv"])
+            .file(
+                "o.csv",
+                RAW.replace("1,0,100,20", "1,0,99999999999999999999,20"),
+            )
+            .fails(2, "line 2"),
+        case("totals that do not add up", "bestreport", &["t.csv"])
+            .file("t.csv", RAW.replace("150,120,2", "150,121,2"))
+            .fails(2, "line 2"),
+        case("no header: first line is a run", "bestreport", &["h.csv"])
+            .file("h.csv", RAW.lines().skip(1).collect::<Vec<_>>().join("\n"))
+            .fails(2, "h.csv"),
+        case(
+            "two files concatenated",
+            "bestreport",
+            &["-Q", "-R", "c.csv"],
+        )
+        .file("c.csv", format!("{RAW}{RAW}"))
+        .ok(),
+        case(
+            "byte-order mark before the header",
+            "bestreport",
+            &["-Q", "-R", "b.csv"],
+        )
+        .file("b.csv", format!("\u{feff}{RAW}"))
+        .ok(),
+        case("a directory as input", "bestreport", &["/tmp"]).fails(2, "/tmp"),
+        case(
+            "missing input creates no export",
+            "bestreport",
+            &["--export-json", "out.json", "missing.csv"],
+        )
+        .fails(2, "missing.csv")
+        .then("out.json", After::Absent),
+        case("standard input twice", "bestreport", &["-", "-"])
+            .stdin(RAW)
+            .fails(2, "at most once"),
+        case(
+            "raw data on standard input",
+            "bestreport",
+            &["-Q", "-R", "-"],
+        )
+        .stdin(RAW)
+        .ok(),
+        case("CRLF raw file", "bestreport", &["-Q", "-R", "w.csv"])
+            .file("w.csv", RAW.replace('\n', "\r\n"))
+            .ok(),
+    ]
+}
+
+fn outputs() -> Vec<Case> {
+    vec![
+        case(
+            "-o and an export are the same file",
+            "bestguess",
+            &["-r", "2", "-o", "x.csv", "--export-json", "x.csv", "true"],
+        )
+        .file("x.csv", OLD)
+        .fails(1, "same file")
+        .then("x.csv", After::Unchanged),
+        case(
+            "bestreport exporting over its input",
+            "bestreport",
+            &["--export-json", "in.csv", "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .fails(1, "in.csv")
+        .then("in.csv", After::Unchanged),
+        case(
+            "an export through a symbolic link to the input",
+            "bestreport",
+            &["--export-csv", "link.csv", "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .under("ln -s in.csv link.csv;")
+        .fails(1, "in.csv")
+        .then("in.csv", After::Unchanged),
+        case(
+            "an export to ./input",
+            "bestreport",
+            &["--export-markdown", "./in.csv", "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .fails(1, "in.csv")
+        .then("in.csv", After::Unchanged),
+        case(
+            "two exports to the same new file",
+            "bestreport",
+            &[
+                "--export-json",
+                "o.txt",
+                "--export-csv",
+                "./o.txt",
+                "in.csv",
+            ],
+        )
+        .file("in.csv", RAW)
+        .fails(1, "same file")
+        .then("o.txt", After::Absent),
+        case(
+            "-o in a missing directory fails before any run",
+            "bestguess",
+            &["-o", "no/such/dir/raw.csv", "-s", "/bin/sh -c", "touch ran"],
+        )
+        .fails(2, "no/such/dir")
+        .then("ran", After::Absent),
+        case("-o is a directory", "bestguess", &["-o", "/tmp", "true"]).fails(2, "/tmp"),
+        case(
+            "export to a full disk",
+            "bestreport",
+            &["--export-json", "/dev/full", "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .fails(2, "--export-json /dev/full"),
+        case(
+            "raw data to a full disk",
+            "bestguess",
+            &["-o", "/dev/full", "-s", "/bin/sh -c", "touch ran"],
+        )
+        .fails(2, "-o /dev/full")
+        .then("ran", After::Absent),
+        case(
+            "raw data past ulimit -f ends with a complete row",
+            "bestguess",
+            &[
+                "-r",
+                "100000",
+                "-o",
+                "raw.csv",
+                "true",
+                "-n",
+                &"long name ".repeat(2000),
+            ],
+        )
+        .under("ulimit -f 2048;")
+        .fails(2, "File too large")
+        .then("raw.csv", After::Raw(None)),
+        case(
+            "an export past ulimit -f keeps the old file",
+            "bestreport",
+            &["-Q", "--export-json", "out.json", "big.csv"],
+        )
+        .file(
+            "big.csv",
+            format!(
+                "{RAW}{}",
+                RAW.lines()
+                    .skip(1)
+                    .map(|l| format!("{l}\n"))
+                    .collect::<String>()
+                    .repeat(300)
+            ),
+        )
+        .file("out.json", OLD)
+        .under("ulimit -f 40;")
+        .fails(2, "the previous file, if any, is unchanged")
+        .then("out.json", After::Unchanged),
+        case(
+            "a refused command leaves -o untouched",
+            "bestguess",
+            &["-o", "raw.csv", "true", "echo 'x"],
+        )
+        .file("raw.csv", OLD)
+        .fails(1, "quote")
+        .then("raw.csv", After::Unchanged),
+        case(
+            "export into a read-only directory fails before any run",
+            "bestguess",
+            &[
+                "--export-json",
+                "/proc/out.json",
+                "-s",
+                "/bin/sh -c",
+                "touch ran",
+            ],
+        )
+        .fails(2, "/proc/out.json")
+        .then("ran", After::Absent),
+        case(
+            "exports replace files atomically",
+            "bestreport",
+            &[
+                "-Q",
+                "--export-json",
+                "out.json",
+                "--export-csv",
+                "out.csv",
+                "in.csv",
+            ],
+        )
+        .file("in.csv", RAW)
+        .file("out.json", OLD)
+        .ok()
+        .then("out.json", After::Contains("\"results\"")),
+        case(
+            "export to /dev/null twice is fine",
+            "bestreport",
+            &[
+                "-Q",
+                "--export-json",
+                "/dev/null",
+                "--export-csv",
+                "/dev/null",
+                "in.csv",
+            ],
+        )
+        .file("in.csv", RAW)
+        .ok(),
+    ]
+}
+
+fn limits() -> Vec<Case> {
+    vec![
+        case(
+            "the largest run count is refused with its range",
+            "bestguess",
+            &["-r", "18446744073709551615", "true"],
+        )
+        .fails(1, "1000000000"),
+        case(
+            "a billion runs are accepted and interruptible",
+            "bestguess",
+            &["-Q", "-r", "1000000000", "-o", "raw.csv", "true"],
+        )
+        .under("(sleep 1; kill -TERM $$) & ")
+        .fails(143, "Interrupted by SIGTERM")
+        .then("raw.csv", After::Raw(None)),
+        case(
+            "SIGTERM during a long setup hook",
+            "bestguess",
+            &[
+                "-o",
+                "raw.csv",
+                "-s",
+                "/bin/sh -c",
+                "--setup",
+                "sleep 30",
+                "true",
+            ],
+        )
+        .under("(sleep 0.5; kill -TERM $$) & ")
+        .fails(143, "Interrupted by SIGTERM: 0 completed runs")
+        .then("raw.csv", After::Raw(Some(0))),
+        case(
+            "a tight address-space limit is a message, not an abort",
+            "bestreport",
+            &["-Q", "big.csv"],
+        )
+        .file(
+            "big.csv",
+            format!(
+                "{RAW}{}",
+                RAW.lines()
+                    .skip(1)
+                    .map(|l| format!("{l}\n"))
+                    .collect::<String>()
+                    .repeat(40000)
+            ),
+        )
+        .under("ulimit -v 20000;")
+        .fails(2, "memory"),
+        case(
+            "many commands",
+            "bestguess",
+            &["-Q", "-r", "1", "-o", "raw.csv", "-f", "many.txt"],
+        )
+        .file("many.txt", "true\n".repeat(300))
+        .ok()
+        .then("raw.csv", After::Raw(Some(300))),
+    ]
+}
+
+#[test]
+fn hostile_inputs_are_refused_clearly_and_lose_nothing() {
+    let cases: Vec<Case> = [
+        arguments(),
+        commands(),
+        command_files(),
+        raw_files(),
+        outputs(),
+        limits(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(cases.len() >= 60, "{} cases", cases.len());
+    let failures: Vec<String> = cases.iter().filter_map(|c| c.run().err()).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} hostile cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+/// `bestreport f.csv | head -1`: the reader leaves early; bestreport ends
+/// quietly with status 0 (and so does bestguess writing its report).
+#[test]
+fn a_closed_pipe_ends_quietly_with_status_0() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("in.csv"), RAW).unwrap();
+    for (program, args) in [
+        ("bestreport", "-D -E in.csv in.csv in.csv"),
+        ("bestguess", "-r 20 -o raw.csv -D -E true false -i"),
+    ] {
+        let bin = assert_cmd::cargo::cargo_bin(program);
+        let script = format!(
+            "\"{}\" {args} 2>err | head -c 1 >/dev/null; echo ${{PIPESTATUS[0]}} >status",
+            bin.display()
+        );
+        let status = Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let code = fs::read_to_string(dir.path().join("status")).unwrap();
+        let err = fs::read_to_string(dir.path().join("err")).unwrap();
+        assert_eq!(code.trim(), "0", "{program}: {err}");
+        assert!(
+            !err.contains("error") && !err.contains("Broken pipe"),
+            "{program}: {err}"
+        );
+    }
+}
