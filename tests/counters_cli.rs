@@ -334,6 +334,31 @@ fn counters_and_custom_metrics_round_trip_through_bestreport() {
     assert!(j["results"][1]["bestguess"]["tokens"]["median"].is_null());
 }
 
+#[test]
+fn ranking_by_task_clock_reads_back_identically() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let run = bestguess()
+        .args(["--metric", "task-clock", "--counters", "task-clock"])
+        .args(["--custom-metrics", "tokens", "-r", "6", "-o"])
+        .arg(&raw)
+        .arg("sh -c 'echo tokens 7 > \"$BESTGUESS_METRICS\"'")
+        .arg("true")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let report = String::from_utf8(run).unwrap();
+    assert!(report.contains("task-clock"), "{report}");
+    bestreport()
+        .args(["--metric", "task-clock"])
+        .arg(&raw)
+        .assert()
+        .success()
+        .stdout(report);
+}
+
 /// The C reference's reader as `bestguess-behaviour.md` §4.1 describes it
 /// (there is no C binary here to run): the first line is skipped; per row,
 /// fields quoted (ending at a `"` not followed by `"`) or bare (up to `,`

@@ -276,3 +276,45 @@ fn tags_tell_paths_apart() {
     );
     assert_eq!(source_tags(&["<stdin>"]), ["<stdin>"]);
 }
+
+/// Written by the real Hyperfine 2.0.0 (`cargo install hyperfine --version
+/// 2.0.0`): `hyperfine -N -i -w 1 -r 8 -n listing 'ls /usr' -n fails false
+/// -n killed "sh -c 'kill -KILL \$\$'" --export-json …`.
+const HF2_NAMED: &str = "tests/data/formats/hyperfine-2.0-named-failing.json";
+/// Also Hyperfine 2.0.0: `hyperfine -N -r 6 -P n 1 3 'sleep 0.00{n}'
+/// --export-json …`.
+const HF2_PARAMS: &str = "tests/data/formats/hyperfine-2.0-parameters.json";
+
+#[test]
+fn hyperfine_2_names_failures_and_parameters() {
+    let d = read(HF2_NAMED);
+    let shape: Vec<(&str, &str, usize, usize)> = d
+        .commands
+        .iter()
+        .map(|c| (c.name.as_str(), c.command.as_str(), c.len(), c.failed()))
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            ("listing", "ls /usr", 8, 0),
+            ("fails", "false", 8, 8),
+            ("killed", "sh -c 'kill -KILL $$'", 8, 8)
+        ]
+    );
+    assert_eq!(d.commands[1].exit_code(0), 1);
+    assert_eq!(d.commands[2].exit_code(0), 137);
+    let (out, _) = report(&[HF2_NAMED]);
+    for label in [
+        "Command 1: listing",
+        "Command 2: fails",
+        "Command 3: killed",
+    ] {
+        assert!(out.contains(label), "{out}");
+    }
+
+    let d = read(HF2_PARAMS);
+    let params: Vec<&[(String, String)]> =
+        d.commands.iter().map(|c| c.parameters.as_slice()).collect();
+    assert_eq!(params[2], [("n".to_string(), "3".to_string())]);
+    assert_eq!(d.commands[0].command, "sleep 0.001");
+}

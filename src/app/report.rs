@@ -8,6 +8,7 @@ use std::path::Path;
 use super::baseline::Baseline;
 use super::output::{self, Export, ReportStream};
 use super::provenance;
+use super::terminal;
 use super::{exit, AppError};
 use crate::analysis::{resolve_metric, Analysis};
 use crate::cli::{Output, ReportConfig};
@@ -114,7 +115,11 @@ pub fn finish(
     let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
     let analysis = Analysis::new(dataset, output.ranking.clone())
         .map_err(|e| AppError::failure(e.to_string()))?;
-    report::render(&analysis, &output.selection, out)
+    let mut selection = output.selection;
+    if output.width_auto {
+        selection.width = terminal::report_width();
+    }
+    report::render(&analysis, &selection, out)
         .and_then(|()| out.flush())
         .map_err(write_err)?;
     for (format, export) in exports.files {

@@ -4,9 +4,9 @@
 use super::baseline::Baseline;
 use super::live::Live;
 use super::output::{self, RawOutput, ReportStream};
-use super::progress::{self, Progress};
 use super::provenance;
 use super::report::{self, OpenExports};
+use super::terminal::{self, Progress};
 use super::{exit, AppError};
 use crate::cli::RunConfig;
 use crate::data::{Catalogue, DatasetBuilder, RunRecord};
@@ -168,7 +168,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         ));
     }
 
-    let show_progress = !selection.quiet && progress::wanted();
+    let show_progress = !selection.quiet && terminal::wanted();
     if rc.live && !show_progress {
         eprintln!(
             "Note: --live shows results on a terminal only (standard error is not one, TERM=dumb, or -Q); the experiment runs without them."

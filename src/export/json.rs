@@ -538,7 +538,10 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
             "simultaneous_confidence",
             Node::Num(r.simultaneous_confidence),
         ),
-        ("ranked_metric", text("total_us")),
+        (
+            "ranked_metric",
+            text(analysis.settings.metric.def().key.as_ref()),
+        ),
         ("min_runs_for_inference", count(MIN_VALUES_FOR_INFERENCE)),
         ("inference", Node::Bool(r.inference)),
         (

@@ -83,6 +83,20 @@ pub fn read_into(
             batch: k as u64 + 1,
             ..RunRecord::default()
         };
+        // Hyperfine's parameters: `{"n": {"value": "1"}}` (2.0) or
+        // `{"n": "1"}` (1.x).
+        if let Some(params) = result.get("parameters").and_then(Json::as_object) {
+            base.parameters = params
+                .iter()
+                .map(|(name, v)| {
+                    let value = v.get("value").unwrap_or(v);
+                    let value = value
+                        .as_str()
+                        .map_or_else(|| value.to_string(), str::to_owned);
+                    (name.clone(), value)
+                })
+                .collect();
+        }
         let runs = match format {
             InputFormat::BestGuessJson => {
                 bestguess_runs(result, &mut base, sink, &at).map_err(fail)?
