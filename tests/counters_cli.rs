@@ -329,6 +329,10 @@ fn counters_and_custom_metrics_round_trip_through_bestreport() {
         assert!(bg["task-clock"]["median"].as_f64().unwrap() > 0.0, "{bg}");
         assert!(bg["page-faults"]["median"].as_f64().unwrap() > 0.0);
     }
+    assert_eq!(
+        j["metadata"]["counters"],
+        serde_json::json!(["task-clock", "page-faults", "tokens"])
+    );
     let tokens = &j["results"][0]["bestguess"]["tokens"]["median"];
     assert_eq!(tokens.as_f64(), Some(7.0));
     assert!(j["results"][1]["bestguess"]["tokens"]["median"].is_null());
