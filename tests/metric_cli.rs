@@ -102,3 +102,34 @@ fn an_unknown_metric_lists_the_known_ones() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_exports_headline_the_metric() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fixtures/steady.csv"
+    );
+    let run = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("bestreport")
+            .unwrap()
+            .args(args)
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["-Q", "--metric", "wall", "--export-json", "-"])).unwrap();
+    assert_eq!(json["bestguess"]["ranked_metric"], "wall_us");
+    let markdown = run(&["-Q", "--metric", "wall", "--export-markdown", "-"]);
+    assert!(
+        markdown.contains("| Wall clock, median [ms] |"),
+        "{markdown}"
+    );
+    let default = run(&["-Q", "--export-markdown", "-"]);
+    assert!(
+        default.contains("| Total CPU time, median [ms] |"),
+        "{default}"
+    );
+}

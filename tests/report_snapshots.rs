@@ -66,7 +66,7 @@ fn dataset(file: &str) -> Dataset {
 fn render_dataset(d: &Dataset, switches: &[ReportSwitch], settings: Settings) -> String {
     let analysis = Analysis::new(d, settings.ranking).unwrap();
     let selection = Selection {
-        width: settings.width,
+        width: settings.width.unwrap_or(80),
         ..Selection::from_switches(switches)
     };
     let mut out = Vec::new();
@@ -81,7 +81,7 @@ fn report(file: &str, switches: &[ReportSwitch]) -> String {
 
 fn with_width(width: usize) -> Settings {
     Settings {
-        width,
+        width: Some(width),
         ..Settings::default()
     }
 }

@@ -9,10 +9,10 @@
 mod baseline;
 mod live;
 mod output;
-mod progress;
 mod provenance;
 mod report;
 mod run;
+mod terminal;
 
 use std::ffi::OsString;
 use std::io::Write;

@@ -94,6 +94,9 @@ impl Exports {
 pub struct Output {
     /// The reports, and `-c width=`.
     pub selection: Selection,
+    /// No `-c width=`: the reports take the terminal's width when they are
+    /// printed (`selection.width` is then the default, 80).
+    pub width_auto: bool,
     /// The ranking's settings (`-c` and the ranking's options).
     pub ranking: RankingSettings,
     pub exports: Exports,
@@ -205,10 +208,11 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     let running = action?;
     let output = Output {
         selection: Selection {
-            width: settings.width,
+            width: settings.width.unwrap_or(Selection::default().width),
             graph_scale: settings.graph_scale,
             ..Selection::from_switches(&args.switches)
         },
+        width_auto: settings.width.is_none(),
         ranking: settings.ranking,
         exports: Exports::from_args(&args.exports),
         svg_dir: args.svg_dir.clone(),
@@ -911,7 +915,7 @@ mod tests {
         );
         assert_eq!(config(&["-v"]).unwrap(), Config::Version);
         assert!(
-            matches!(config(&["--config", "-c", "width=90"]).unwrap(), Config::ShowConfig(s) if s.width == 90)
+            matches!(config(&["--config", "-c", "width=90"]).unwrap(), Config::ShowConfig(s) if s.width == Some(90))
         );
         assert!(
             matches!(config(&["-A", "report", "f.csv"]).unwrap(), Config::Report(r) if r.files == ["f.csv"])

@@ -5,28 +5,19 @@
 
 use super::UsageError;
 use crate::analysis::{RankingSettings, Reference};
-use crate::report::{GraphScale, Selection, WIDTH_RANGE};
+use crate::report::{GraphScale, WIDTH_RANGE};
 use crate::stats::Threshold;
 
 /// What `-c` sets.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
-    /// Width of the box plot and run graph (`-B`, `-G`).
-    pub width: usize,
+    /// Width of the reports. `None`: the terminal's width (see `app`), 80
+    /// when not on one.
+    pub width: Option<usize>,
     /// The scale of the run graph (`-G`).
     pub graph_scale: GraphScale,
     /// The ranking's settings.
     pub ranking: RankingSettings,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            width: Selection::default().width,
-            graph_scale: GraphScale::default(),
-            ranking: RankingSettings::default(),
-        }
-    }
 }
 
 const NAMES: &str = "width, graph, alpha, epsilon, effect, super, best, sigma";
@@ -56,7 +47,7 @@ impl Settings {
                     if !(WIDTH_RANGE.0..=WIDTH_RANGE.1).contains(&w) {
                         return Err(bad(name, value, &expected));
                     }
-                    self.width = w;
+                    self.width = Some(w);
                     continue;
                 }
                 "graph" => {
@@ -129,7 +120,10 @@ impl Settings {
         };
         format!(
             "  width = {}\n  graph = {graph}\n{}",
-            self.width,
+            self.width.map_or_else(
+                || "auto (the terminal's, else 80)".to_owned(),
+                |w| w.to_string()
+            ),
             self.ranking.describe()
         )
     }
@@ -196,9 +190,9 @@ mod tests {
     fn defaults_are_the_analysis_defaults() {
         let s = Settings::default();
         assert_eq!(s.ranking, RankingSettings::default());
-        assert!(s
-            .describe()
-            .starts_with("  width = 80\n  graph = common\n  alpha = 0.05\n"));
+        assert!(s.describe().starts_with(
+            "  width = auto (the terminal's, else 80)\n  graph = common\n  alpha = 0.05\n"
+        ));
     }
 
     #[test]
@@ -217,7 +211,7 @@ mod tests {
         s.apply("width=100,alpha=\".01\"").unwrap();
         s.apply("effect=2%, epsilon=100us").unwrap();
         s.apply("super=1").unwrap();
-        assert_eq!(s.width, 100);
+        assert_eq!(s.width, Some(100));
         assert_eq!(s.ranking.alpha, 0.01);
         assert_eq!(s.ranking.effect, Threshold::Percent(2.0));
         assert_eq!(s.ranking.epsilon, Threshold::Absolute(100.0));

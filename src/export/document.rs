@@ -23,9 +23,9 @@
 //! and the analysis, and why commands were not compared when they were not.
 
 use crate::analysis::Analysis;
-use crate::data::Metric;
+use crate::data::Unit;
 use crate::report::explain;
-use crate::report::units::change_interval;
+use crate::report::units::{change_interval, Scale};
 use crate::stats::{Comparison, Design, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
 
 /// A piece of running text.
@@ -85,7 +85,15 @@ impl Document {
     /// The table, the verdicts and the failed runs of `analysis`.
     pub fn build(analysis: &Analysis<'_>) -> Document {
         let ranking = &analysis.ranking;
-        let unit = TimeUnit::for_medians(ranking.entries.iter().map(|e| e.median));
+        let metric = analysis.settings.metric;
+        let medians = ranking.entries.iter().map(|e| e.median);
+        let unit = if metric.unit() == Unit::Microseconds {
+            TimeUnit::for_medians(medians)
+        } else {
+            // Memory, counts, custom figures: the report's unit ladder.
+            let largest = medians.fold(0.0f64, |m, v| m.max(v.abs()));
+            TimeUnit::Scaled(Scale::choose(metric.unit(), largest))
+        };
         let mut doc = Document {
             blocks: vec![Block::Table(table(analysis, unit))],
         };
@@ -105,7 +113,10 @@ fn table(analysis: &Analysis<'_>, unit: TimeUnit) -> Table {
     let u = unit.symbol();
     let columns = vec![
         ("Command".to_owned(), Align::Left),
-        (format!("Median total CPU [{u}]"), Align::Right),
+        (
+            format!("{}, median [{u}]", analysis.settings.metric.label()),
+            Align::Right,
+        ),
         (format!("Q₁ … Q₃ [{u}]"), Align::Right),
         (format!("Min … Max [{u}]"), Align::Right),
         ("Relative".to_owned(), Align::Right),
@@ -115,8 +126,8 @@ fn table(analysis: &Analysis<'_>, unit: TimeUnit) -> Table {
         .iter()
         .enumerate()
         .map(|(i, stats)| {
-            let Some(total) = stats.metric(Metric::TOTAL) else {
-                // Not measured (a file without CPU times): shown as such.
+            let Some(total) = stats.metric(analysis.settings.metric) else {
+                // Not measured (a file without the metric): shown as such.
                 let none = || vec![text("—".to_owned())];
                 return vec![vec![label(analysis, i)], none(), none(), none(), none()];
             };
@@ -322,12 +333,14 @@ fn failures(analysis: &Analysis<'_>, blocks: &mut Vec<Block>) {
     }
 }
 
-/// The one time unit of a table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The one unit of a table: a time unit for times in µs, else the
+/// reports' scale for the ranked metric's unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum TimeUnit {
     Micros,
     Millis,
     Seconds,
+    Scaled(Scale),
 }
 
 impl TimeUnit {
@@ -349,6 +362,7 @@ impl TimeUnit {
             TimeUnit::Micros => "μs",
             TimeUnit::Millis => "ms",
             TimeUnit::Seconds => "s",
+            TimeUnit::Scaled(s) => s.symbol(),
         }
     }
 
@@ -358,6 +372,7 @@ impl TimeUnit {
             TimeUnit::Micros => (us, 0),
             TimeUnit::Millis => (us / 1e3, 2),
             TimeUnit::Seconds => (us / 1e6, 3),
+            TimeUnit::Scaled(s) => (us / s.divisor(), s.decimals()),
         };
         let s = format!("{value:.decimals$}");
         // "-0.00" says nothing a plain 0 does not.

@@ -1,6 +1,6 @@
-//! The progress display while `bestguess` runs: when it is shown, how wide
-//! it is, and how often it is redrawn. What it looks like is
-//! [`crate::report::progress`].
+//! The terminal: how wide the reports are, and the progress display while
+//! `bestguess` runs (when it is shown, how wide it is, and how often it is
+//! redrawn; what it looks like is [`crate::report::progress`]).
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -9,6 +9,7 @@ use crate::data::RunRecord;
 use crate::experiment::Plan;
 use crate::measure::sys;
 use crate::report::progress::{Display, Status};
+use crate::report::WIDTH_RANGE;
 
 use super::live::Live;
 
@@ -27,6 +28,20 @@ pub fn terminal_width() -> usize {
     sys::terminal_columns(1)
         .or_else(|| sys::terminal_columns(2))
         .unwrap_or(80)
+}
+
+/// The width of the reports when `-c width=` does not set it: `COLUMNS`
+/// when set, else the width of the terminal standard output is, else 80 —
+/// reports written into a file or a pipe keep the same 80 columns
+/// wherever they are made. Always within [`WIDTH_RANGE`].
+pub fn report_width() -> usize {
+    let columns = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
+        .or_else(|| sys::terminal_columns(1))
+        .unwrap_or(80);
+    columns.clamp(WIDTH_RANGE.0, WIDTH_RANGE.1)
 }
 
 /// A progress display belongs on standard error only when that is a
