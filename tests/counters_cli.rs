@@ -329,9 +329,38 @@ fn counters_and_custom_metrics_round_trip_through_bestreport() {
         assert!(bg["task-clock"]["median"].as_f64().unwrap() > 0.0, "{bg}");
         assert!(bg["page-faults"]["median"].as_f64().unwrap() > 0.0);
     }
+    assert_eq!(
+        j["metadata"]["counters"],
+        serde_json::json!(["task-clock", "page-faults", "tokens"])
+    );
     let tokens = &j["results"][0]["bestguess"]["tokens"]["median"];
     assert_eq!(tokens.as_f64(), Some(7.0));
     assert!(j["results"][1]["bestguess"]["tokens"]["median"].is_null());
+}
+
+#[test]
+fn ranking_by_task_clock_reads_back_identically() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let run = bestguess()
+        .args(["--metric", "task-clock", "--counters", "task-clock"])
+        .args(["--custom-metrics", "tokens", "-r", "6", "-o"])
+        .arg(&raw)
+        .arg("sh -c 'echo tokens 7 > \"$BESTGUESS_METRICS\"'")
+        .arg("true")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let report = String::from_utf8(run).unwrap();
+    assert!(report.contains("task-clock"), "{report}");
+    bestreport()
+        .args(["--metric", "task-clock"])
+        .arg(&raw)
+        .assert()
+        .success()
+        .stdout(report);
 }
 
 /// The C reference's reader as `bestguess-behaviour.md` §4.1 describes it

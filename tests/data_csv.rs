@@ -45,7 +45,7 @@ fn write_all(records: &[RunRecord]) -> Vec<u8> {
 fn commands(d: &Dataset) -> Vec<(String, usize)> {
     d.commands
         .iter()
-        .map(|c| (c.label().into_owned(), c.len()))
+        .map(|c| (c.base_label().into_owned(), c.len()))
         .collect()
 }
 
@@ -213,6 +213,9 @@ fn the_same_file_twice_is_four_commands() {
         commands(&d),
         [("ls -l", 5), ("ps Aux", 5), ("ls -l", 5), ("ps Aux", 5)].map(|(l, n)| (l.to_string(), n))
     );
+    // Shown apart by their file's tag.
+    let tags: Vec<&str> = d.commands.iter().map(|c| c.tag.as_str()).collect();
+    assert_eq!(tags, ["raw1.csv", "raw1.csv", "raw1.csv#2", "raw1.csv#2"]);
     // Each run carries its command's offset batch.
     for c in &d.commands {
         assert!((0..c.len()).all(|i| c.record(i, &d.catalogue).batch == c.batch));

@@ -6,8 +6,9 @@
 //! exists; anything unknown is left out rather than guessed.
 
 use crate::cli::RunConfig;
+use crate::data::Dataset;
 use crate::experiment::Order;
-use crate::export::metadata::{Experiment, Metadata, Platform};
+use crate::export::metadata::{Experiment, Metadata, Platform, Source};
 use crate::measure::sys;
 
 /// The machine this process runs on.
@@ -79,10 +80,19 @@ pub fn for_run(rc: &RunConfig, command_line: &[String]) -> Metadata {
 
 /// Metadata of a report on saved files: the command line that made it;
 /// the machine, times and plan of the runs are not known from the files.
-pub fn for_report(command_line: &[String]) -> Metadata {
+pub fn for_report(command_line: &[String], dataset: &Dataset) -> Metadata {
     Metadata {
         program: "bestreport".to_owned(),
         command_line: command_line.to_vec(),
+        sources: dataset
+            .sources
+            .iter()
+            .map(|s| Source {
+                path: s.path.clone(),
+                tag: s.tag.clone(),
+                format: s.format.name().to_owned(),
+            })
+            .collect(),
         ..Metadata::default()
     }
 }

@@ -12,7 +12,7 @@ use super::terminal;
 use super::{exit, AppError};
 use crate::analysis::{resolve_metric, Analysis};
 use crate::cli::{Output, ReportConfig};
-use crate::data::{Catalogue, Dataset};
+use crate::data::{Catalogue, Dataset, Metric};
 use crate::export::metadata::Metadata;
 use crate::export::Format;
 use crate::figure::{Figure, Input};
@@ -145,6 +145,29 @@ pub fn finish(
     Ok(status)
 }
 
+/// The output settings, ranking by wall-clock time when `--metric` was not
+/// given, no command has the default ranked metric (total CPU time) and
+/// every one has wall-clock times: what
+/// Hyperfine 1.x's JSON holds (it keeps only the mean of user and system
+/// time). Said on standard error, so nobody mistakes which time ranks.
+fn ranked_metric_the_files_have(output: &Output, dataset: &Dataset) -> Output {
+    let metric = output.ranking.metric;
+    let lacks = |m| dataset.commands.iter().all(|c| !c.has(m));
+    let all_have = |m| dataset.commands.iter().all(|c| c.has(m));
+    let chosen = output.metric.is_some();
+    if chosen || dataset.is_empty() || !lacks(metric) || !all_have(Metric::WALL) {
+        return output.clone();
+    }
+    output::note(&format!(
+        "Note: the files hold no {} per run (Hyperfine 1.x's JSON keeps only its mean); \
+         ranking by wall-clock time instead.\n",
+        metric.label()
+    ));
+    let mut output = output.clone();
+    output.ranking.metric = Metric::WALL;
+    output
+}
+
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
 pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, AppError> {
     let mut inputs: Vec<(&str, &str)> = rc.files.iter().map(|f| ("", f.as_str())).collect();
@@ -163,7 +186,8 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
     let mut output = rc.output.clone();
     choose_metric(&mut output, &dataset.catalogue)?;
     let mut out = ReportStream::new(exports.uses_stdout());
-    let metadata = provenance::for_report(command_line);
+    let metadata = provenance::for_report(command_line, &dataset);
+    let output = ranked_metric_the_files_have(&output, &dataset);
     finish(
         &dataset,
         &output,

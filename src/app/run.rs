@@ -131,6 +131,22 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     for note in notes {
         output::note(&format!("bestguess: note: {note}\n"));
     }
+    // For the JSON metadata: what was recorded besides rusage, and the
+    // controls in force.
+    let extras_recorded: Vec<String> = catalogue
+        .appended()
+        .map(|(_, d)| d.name.to_string())
+        .collect();
+    let mut controls = Vec::new();
+    if !rc.measure.cpus.is_empty() {
+        controls.push((
+            "cpus".to_string(),
+            crate::measure::extras::format_cpus(&rc.measure.cpus),
+        ));
+    }
+    if rc.measure.randomize_env {
+        controls.push(("randomize_env_seed".to_string(), rc.plan.seed.to_string()));
+    }
     // --metric may name a counter just registered; a wrong name fails
     // before anything is measured.
     report::choose_metric(&mut rc.output, &catalogue)?;
@@ -183,6 +199,8 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         }),
     };
     let mut metadata = provenance::for_run(&rc, command_line);
+    metadata.counters = extras_recorded;
+    metadata.controls = controls;
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
     metadata.end_unix_us = Some(sys::realtime_us());
     // Every result the launcher sent has been taken; closing it now ends

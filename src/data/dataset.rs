@@ -28,8 +28,9 @@ use std::fs::File;
 use std::io;
 
 use super::column::Column;
-use super::csv_read::{read_raw_csv_into, RowSink};
+use super::csv_read::RowSink;
 use super::error::DataError;
+use super::formats::{self, InputFormat};
 use super::metric::{Catalogue, Metric, Source, Value};
 use super::RunRecord;
 
@@ -43,6 +44,22 @@ pub struct Dataset {
     pub catalogue: Catalogue,
     /// In batch order within each source, sources in order.
     pub commands: Vec<CommandRuns>,
+    /// The files the runs were read from, in order (empty for an
+    /// experiment's own runs).
+    pub sources: Vec<SourceFile>,
+}
+
+/// One file a dataset was read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The path as given (`<stdin>` for `-`).
+    pub path: String,
+    /// What it was read as.
+    pub format: InputFormat,
+    /// A short name for it that no other source shares: the file name, or
+    /// as much of the path as tells it apart, `#2`, `#3`… for the same
+    /// path given again.
+    pub tag: String,
 }
 
 /// The runs of one command.
@@ -54,6 +71,11 @@ pub struct CommandRuns {
     /// The batch number shared by every run (after any offset applied when
     /// several sources are read).
     pub batch: u64,
+    /// Index into [`Dataset::sources`] of the file the runs came from.
+    pub source: usize,
+    /// The source's tag when the same command (by label) also occurs in
+    /// another source, else empty; [`CommandRuns::label`] shows it.
+    pub tag: String,
     /// The parameter values (`-P`, `-L`) the command ran with, as (name,
     /// value); empty without parameters.
     pub parameters: Vec<(String, String)>,
@@ -80,6 +102,8 @@ pub struct DatasetBuilder {
     /// The largest batch number of the finished sources.
     largest: Option<u64>,
     runs: usize,
+    /// The source (file) the runs pushed now belong to.
+    source: usize,
 }
 
 impl DatasetBuilder {
@@ -89,6 +113,7 @@ impl DatasetBuilder {
             dataset: Dataset {
                 catalogue,
                 commands: Vec::new(),
+                sources: Vec::new(),
             },
             ..DatasetBuilder::default()
         }
@@ -133,6 +158,7 @@ impl DatasetBuilder {
             shell: run.shell.clone(),
             name: run.name.clone(),
             batch: run.batch,
+            source: self.source,
             parameters: run.parameters.clone(),
             ..CommandRuns::default()
         });
@@ -170,6 +196,12 @@ impl DatasetBuilder {
         self.source_start = self.dataset.commands.len();
         self.by_batch.clear();
         self.last = None;
+    }
+
+    /// What follows comes from the file [`Dataset::sources`]`[index]`
+    /// (call [`DatasetBuilder::next_source`] first).
+    pub fn set_source(&mut self, index: usize) {
+        self.source = index;
     }
 
     /// The dataset, its last source ended.
@@ -235,25 +267,59 @@ impl Dataset {
     }
 
     /// [`Dataset::read_files`] with standard input supplied by the caller.
+    /// Each file's format is told from its content ([`formats::read_into`]).
     fn read_paths(paths: &[String], stdin: impl io::Read) -> Result<Self, DataError> {
         let mut stdin = Some(stdin);
         let mut builder = DatasetBuilder::new(Catalogue::new());
-        for path in paths {
+        let mut sources = Vec::with_capacity(paths.len());
+        for (index, path) in paths.iter().enumerate() {
             builder.next_source();
-            if path == "-" {
+            builder.set_source(index);
+            let (name, format) = if path == "-" {
                 let input = stdin.take().ok_or_else(|| DataError::StdinTwice {
                     file: STDIN_NAME.to_owned(),
                 })?;
-                read_raw_csv_into(input, STDIN_NAME, &mut builder)?;
+                (
+                    STDIN_NAME,
+                    formats::read_into(input, STDIN_NAME, &mut builder)?,
+                )
             } else {
                 let file = File::open(path).map_err(|cause| DataError::Open {
                     file: path.clone(),
                     cause,
                 })?;
-                read_raw_csv_into(file, path, &mut builder)?;
+                (path.as_str(), formats::read_into(file, path, &mut builder)?)
+            };
+            sources.push((name.to_owned(), format));
+        }
+        let mut dataset = builder.finish();
+        let names: Vec<&str> = sources.iter().map(|(p, _)| p.as_str()).collect();
+        dataset.sources = source_tags(&names)
+            .into_iter()
+            .zip(sources)
+            .map(|(tag, (path, format))| SourceFile { path, format, tag })
+            .collect();
+        dataset.tag_repeated_commands();
+        Ok(dataset)
+    }
+
+    /// Gives every command whose label also occurs in another source its
+    /// source's tag, so that reports can tell them apart.
+    fn tag_repeated_commands(&mut self) {
+        let mut seen: HashMap<String, Vec<usize>> = HashMap::new();
+        for c in &self.commands {
+            let sources = seen.entry(c.base_label().into_owned()).or_default();
+            if !sources.contains(&c.source) {
+                sources.push(c.source);
             }
         }
-        Ok(builder.finish())
+        for c in &mut self.commands {
+            if seen[c.base_label().as_ref()].len() > 1 {
+                if let Some(s) = self.sources.get(c.source) {
+                    c.tag = s.tag.clone();
+                }
+            }
+        }
     }
 
     /// Total number of runs over all commands.
@@ -272,6 +338,41 @@ impl Dataset {
     }
 }
 
+/// Short tags that tell the paths apart: each path's last component, or as
+/// many trailing components as make it unique among the different paths;
+/// a path given again gets `#2`, `#3`, ….
+pub fn source_tags(paths: &[&str]) -> Vec<String> {
+    let parts: Vec<Vec<&str>> = paths
+        .iter()
+        .map(|p| p.split('/').filter(|c| !c.is_empty()).collect())
+        .collect();
+    let suffix = |i: usize, k: usize| -> String {
+        let p = &parts[i];
+        if p.is_empty() {
+            return paths[i].to_owned();
+        }
+        p[p.len().saturating_sub(k)..].join("/")
+    };
+    let mut tags = Vec::with_capacity(paths.len());
+    for i in 0..paths.len() {
+        let longest = parts[i].len().max(1);
+        let k = (1..=longest)
+            .find(|&k| {
+                (0..paths.len())
+                    .filter(|&j| paths[j] != paths[i])
+                    .all(|j| suffix(j, k) != suffix(i, k))
+            })
+            .unwrap_or(longest);
+        let mut tag = suffix(i, k);
+        let repeat = paths[..i].iter().filter(|p| **p == paths[i]).count();
+        if repeat > 0 {
+            tag.push_str(&format!("#{}", repeat + 1));
+        }
+        tags.push(tag);
+    }
+    tags
+}
+
 impl CommandRuns {
     /// How the command is shown in reports: its name if it has one (a name
     /// of only blanks counts as none), else the command string. An empty
@@ -279,7 +380,20 @@ impl CommandRuns {
     /// empty argument, e.g. `/bin/sh -c ""`, which is literally what ran;
     /// without a shell (which cannot be run, but a file may say so) as
     /// `(empty)`.
+    ///
+    /// When the same command was read from several files, the label ends
+    /// with the file's tag in brackets: `ls -l [a.csv]`.
     pub fn label(&self) -> Cow<'_, str> {
+        let base = self.base_label();
+        if self.tag.is_empty() {
+            base
+        } else {
+            Cow::Owned(format!("{base} [{}]", self.tag))
+        }
+    }
+
+    /// [`CommandRuns::label`] without the source tag.
+    pub fn base_label(&self) -> Cow<'_, str> {
         if !self.name.trim().is_empty() {
             Cow::Borrowed(&self.name)
         } else if !self.command.is_empty() {

@@ -55,6 +55,11 @@ pub enum DataError {
         found: String,
     },
 
+    /// The file is not in a format that can be read, or holds no runs (a
+    /// summary); the message says what to give instead.
+    #[error("{file}: {message}")]
+    Format { file: String, message: String },
+
     /// `-` (standard input) was given more than once.
     #[error("{file}: standard input can be read only once; give - at most once")]
     StdinTwice { file: String },
@@ -86,6 +91,7 @@ impl DataError {
             | DataError::NoDataRows { file }
             | DataError::StdinTwice { file }
             | DataError::NotAHeader { file, .. }
+            | DataError::Format { file, .. }
             | DataError::Row { file, .. } => file,
         }
     }

@@ -22,13 +22,15 @@ pub mod csv_read;
 pub mod csv_write;
 pub mod dataset;
 pub mod error;
+pub mod formats;
 pub mod metric;
 pub mod record;
 mod tokenize;
 
 pub use csv_read::{read_raw_csv, read_raw_csv_into, RowSink};
 pub use csv_write::RawCsvWriter;
-pub use dataset::{CommandRuns, Dataset, DatasetBuilder, STDIN_NAME};
+pub use dataset::{CommandRuns, Dataset, DatasetBuilder, SourceFile, STDIN_NAME};
 pub use error::{DataError, RowProblem};
+pub use formats::InputFormat;
 pub use metric::{Catalogue, Metric, MetricDef, Unit, Value, Values};
 pub use record::RunRecord;

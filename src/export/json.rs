@@ -116,6 +116,10 @@ enum PerRun {
     /// The exit code, `null` for a run ended by a signal (as Hyperfine).
     HyperfineExitCode,
     Signal,
+    /// The run's position in execution order, `null` if not recorded.
+    Sequence,
+    /// When the run started (µs since the epoch), `null` if not recorded.
+    Start,
 }
 
 impl PerRun {
@@ -134,6 +138,10 @@ impl PerRun {
                 None => Node::Int(runs.exit_code(i).into()),
             },
             PerRun::Signal => runs.signal(i).map_or(Node::Null, |s| Node::Int(s.into())),
+            PerRun::Sequence => runs.sequence(i).map_or(Node::Null, |s| {
+                Node::Int(i64::try_from(s).unwrap_or(i64::MAX))
+            }),
+            PerRun::Start => runs.start_unix_us(i).map_or(Node::Null, Node::Int),
         }
     }
 }
@@ -211,9 +219,16 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
     }
     fields.push(("bestguess", own_result(analysis, i, runs, stats)));
     // Hyperfine 2.0 writes `name` only for a named command, right after
-    // `command`; its scripts label a result by `name`, else `command`.
-    if !runs.name.trim().is_empty() {
-        fields.insert(1, ("name", text(&runs.name)));
+    // `command`; its scripts label a result by `name`, else `command`. A
+    // command read from several files is named with its file's tag, so
+    // that their plots tell them apart too.
+    if !runs.name.trim().is_empty() || !runs.tag.is_empty() {
+        let name = if runs.tag.is_empty() {
+            text(&runs.name)
+        } else {
+            Node::Str(runs.label())
+        };
+        fields.insert(1, ("name", name));
     }
     object(fields)
 }
@@ -314,6 +329,16 @@ fn own_result<'a>(
         ),
         ("per_run", per_run(analysis, runs)),
     ];
+    let mut fields = fields;
+    if let Some(src) = analysis.dataset.sources.get(runs.source) {
+        fields.insert(
+            3,
+            (
+                "source",
+                object(vec![("path", text(&src.path)), ("tag", text(&src.tag))]),
+            ),
+        );
+    }
     let mut fields: Vec<(Cow<'a, str>, Node<'a>)> = fields
         .into_iter()
         .map(|(k, v)| (Cow::Borrowed(k), v))
@@ -404,6 +429,10 @@ fn per_run<'a>(analysis: &'a Analysis<'_>, runs: &'a CommandRuns) -> Node<'a> {
     }
     fields.push(("exit_code".into(), Node::PerRun(runs, PerRun::ExitCode)));
     fields.push(("signal".into(), Node::PerRun(runs, PerRun::Signal)));
+    // When each run was made, so that a report on this file can still see
+    // drift over time.
+    fields.push(("sequence".into(), Node::PerRun(runs, PerRun::Sequence)));
+    fields.push(("start_unix_us".into(), Node::PerRun(runs, PerRun::Start)));
     Node::Object(fields)
 }
 

@@ -1,0 +1,111 @@
+//! cbdr's CSV (`cbdr sample`): a `benchmark` column naming the command,
+//! then one column per metric, every value in seconds; one row per run, in
+//! the order the runs were made (cbdr picks the benchmark of each run at
+//! random).
+//!
+//! `wall_time`, `user_time` and `sys_time` (what `cbdr sample` measures)
+//! become BestGuess's wall-clock, user and system time; any other column
+//! is a metric of its own, kept in seconds (a real number), named as in
+//! the file. cbdr records no exit codes (it stops at a failing run), so
+//! every run counts as a success. Commands are numbered in order of their
+//! first run.
+
+use std::collections::HashMap;
+use std::io::Read;
+
+use crate::data::csv_read::RowSink;
+use crate::data::error::DataError;
+use crate::data::metric::{Metric, MetricDef, Unit, Value};
+use crate::data::RunRecord;
+
+/// Reads a cbdr CSV into `sink`.
+pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Result<(), DataError> {
+    let fail = |line: u64, message: String| DataError::Format {
+        file: file.to_owned(),
+        message: format!("line {line}: {message}"),
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .trim(csv::Trim::All)
+        .from_reader(input);
+    let headers = reader
+        .headers()
+        .map_err(|e| fail(1, format!("not a readable CSV header ({e})")))?
+        .clone();
+    let mut columns = Vec::new();
+    for name in headers.iter().skip(1) {
+        let metric = match name {
+            "wall_time" => Metric::WALL,
+            "user_time" => Metric::USER,
+            "sys_time" => Metric::SYSTEM,
+            other => {
+                let def = MetricDef::appended(&format!("{other} (s)"), Unit::Number);
+                sink.catalogue()
+                    .register(def)
+                    .map_err(|e| fail(1, format!("column {other}: {e}")))?
+            }
+        };
+        columns.push(metric);
+    }
+    let mut batches: HashMap<String, u64> = HashMap::new();
+    let mut sequence = 0u64;
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            fail(
+                line,
+                format!("{e}; a cbdr file has the same columns on every line"),
+            )
+        })?;
+        let line = record.position().map_or(0, |p| p.line());
+        let benchmark = record.get(0).unwrap_or("");
+        let next = batches.len() as u64 + 1;
+        let batch = *batches.entry(benchmark.to_owned()).or_insert(next);
+        sequence += 1;
+        let mut run = RunRecord {
+            command: benchmark.to_owned(),
+            batch,
+            sequence: Some(sequence),
+            ..RunRecord::default()
+        };
+        for (k, &metric) in columns.iter().enumerate() {
+            let field = record.get(k + 1).unwrap_or("");
+            if field.is_empty() {
+                continue;
+            }
+            let seconds: f64 = field
+                .parse()
+                .ok()
+                .filter(|x: &f64| x.is_finite())
+                .ok_or_else(|| {
+                    fail(
+                        line,
+                        format!(
+                            "{:?} in column {} is not a number of seconds",
+                            field,
+                            headers.get(k + 1).unwrap_or("")
+                        ),
+                    )
+                })?;
+            let value = if metric.builtin().is_some() {
+                let us = seconds * 1e6;
+                if (us - us.round()).abs() < 1e-3 {
+                    Value::Int(us.round() as i64)
+                } else {
+                    Value::Real(us)
+                }
+            } else {
+                Value::Real(seconds)
+            };
+            run.metrics.set(metric, Some(value));
+        }
+        sink.row(&run, false);
+    }
+    if sequence == 0 {
+        return Err(DataError::NoDataRows {
+            file: file.to_owned(),
+        });
+    }
+    Ok(())
+}

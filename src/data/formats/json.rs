@@ -1,0 +1,334 @@
+//! JSON exports: BestGuess's own, Hyperfine 2.0's and Hyperfine 1.x's.
+//!
+//! Told apart by content: a result with `bestguess.per_run` is BestGuess's
+//! (every run's integers, read exactly); otherwise `measurements` (or
+//! `schema_version` 2) is Hyperfine 2.0's, and `times` is Hyperfine 1.x's.
+//! Each result becomes one command (batch = its position), its runs in
+//! file order. Hyperfine ran each command's runs one after another, in
+//! result order, so that is the runs' sequence. Times in seconds become
+//! µs: whole µs stay integers (CPU times are µs from the kernel), finer
+//! ones (Hyperfine's wall clock has ns) are kept as real numbers. A run
+//! Hyperfine records without an exit code (`null`: a signal ended it) is a
+//! failed run with exit code −1; which signal is not known.
+
+use serde_json::Value as Json;
+
+use super::InputFormat;
+use crate::data::csv_read::RowSink;
+use crate::data::error::DataError;
+use crate::data::metric::{Metric, MetricDef, Source, Unit, Value};
+use crate::data::RunRecord;
+
+/// Hyperfine 2.0's per-run metric keys for BestGuess's metrics.
+const HYPERFINE_KEYS: [(&str, Metric); 4] = [
+    ("time_wall_clock", Metric::WALL),
+    ("time_user", Metric::USER),
+    ("time_system", Metric::SYSTEM),
+    ("memory_peak_resident", Metric::MAXRSS),
+];
+
+/// Hyperfine 2.0's hardware counters (counts).
+const HYPERFINE_COUNTERS: [&str; 5] = [
+    "cpu_cycles",
+    "instructions",
+    "cache_references",
+    "cache_misses",
+    "branch_misses",
+];
+
+/// Reads a whole JSON document into `sink`.
+pub fn read_into(
+    bytes: &[u8],
+    file: &str,
+    sink: &mut impl RowSink,
+) -> Result<InputFormat, DataError> {
+    let fail = |message: String| DataError::Format {
+        file: file.to_owned(),
+        message,
+    };
+    let doc: Json = serde_json::from_slice(bytes)
+        .map_err(|e| fail(format!("not valid JSON ({e}); {}", super::ACCEPTED)))?;
+    let Some(results) = doc.get("results").and_then(Json::as_array) else {
+        return Err(fail(format!(
+            "JSON without a \"results\" array, so not a BestGuess or Hyperfine export; {}",
+            super::ACCEPTED
+        )));
+    };
+    let has = |key: &str| results.iter().any(|r| r.get(key).is_some());
+    let format = if results
+        .iter()
+        .any(|r| r.pointer("/bestguess/per_run").is_some())
+    {
+        InputFormat::BestGuessJson
+    } else if has("measurements") || doc.get("schema_version").and_then(Json::as_u64) == Some(2) {
+        InputFormat::HyperfineJson2
+    } else if has("times") {
+        InputFormat::HyperfineJson1
+    } else {
+        return Err(fail(format!(
+            "JSON whose results have neither \"measurements\" nor \"times\", so no per-run \
+             data; {}",
+            super::ACCEPTED
+        )));
+    };
+    let mut sequence = 0u64;
+    for (k, result) in results.iter().enumerate() {
+        let at = |what: &str| format!("results[{k}]{what}");
+        let command = result
+            .get("command")
+            .and_then(Json::as_str)
+            .ok_or_else(|| fail(format!("{} has no \"command\" string", at(""))))?;
+        let mut base = RunRecord {
+            command: command.to_owned(),
+            batch: k as u64 + 1,
+            ..RunRecord::default()
+        };
+        // Hyperfine's parameters: `{"n": {"value": "1"}}` (2.0) or
+        // `{"n": "1"}` (1.x).
+        if let Some(params) = result.get("parameters").and_then(Json::as_object) {
+            base.parameters = params
+                .iter()
+                .map(|(name, v)| {
+                    let value = v.get("value").unwrap_or(v);
+                    let value = value
+                        .as_str()
+                        .map_or_else(|| value.to_string(), str::to_owned);
+                    (name.clone(), value)
+                })
+                .collect();
+        }
+        let runs = match format {
+            InputFormat::BestGuessJson => {
+                bestguess_runs(result, &mut base, sink, &at).map_err(fail)?
+            }
+            InputFormat::HyperfineJson2 => {
+                base.name = text(result.get("name"));
+                hyperfine2_runs(result, &base, sink, &at).map_err(fail)?
+            }
+            _ => {
+                base.name = text(result.get("name"));
+                hyperfine1_runs(result, &base, &at).map_err(fail)?
+            }
+        };
+        for mut run in runs {
+            if run.sequence.is_none() && format != InputFormat::BestGuessJson {
+                sequence += 1;
+                run.sequence = Some(sequence);
+            }
+            sink.row(&run, false);
+        }
+    }
+    Ok(format)
+}
+
+fn text(v: Option<&Json>) -> String {
+    v.and_then(Json::as_str).unwrap_or("").to_owned()
+}
+
+/// Seconds as µs: an integer when within a thousandth of one (the float
+/// noise of a µs value written in seconds), else the real number.
+fn micros(seconds: f64) -> Option<Value> {
+    let us = seconds * 1e6;
+    if !us.is_finite() {
+        return None;
+    }
+    if (us - us.round()).abs() < 1e-3 && us.abs() < 9e15 {
+        Some(Value::Int(us.round() as i64))
+    } else {
+        Some(Value::Real(us))
+    }
+}
+
+fn bytes(value: f64) -> Option<Value> {
+    (value.is_finite() && value.abs() < 9e18).then(|| Value::Int(value.round() as i64))
+}
+
+/// A Hyperfine exit code: the number, or −1 for `null` (a signal).
+fn exit_code(v: Option<&Json>) -> i32 {
+    match v.and_then(Json::as_i64) {
+        Some(c) => i32::try_from(c).unwrap_or(-1),
+        None => -1,
+    }
+}
+
+fn array<'a>(
+    result: &'a Json,
+    key: &str,
+    at: &dyn Fn(&str) -> String,
+) -> Result<&'a Vec<Json>, String> {
+    result
+        .get(key)
+        .and_then(Json::as_array)
+        .ok_or_else(|| format!("{} has no \"{key}\" array", at("")))
+}
+
+fn number(v: &Json, at: &dyn Fn(&str) -> String, what: &str) -> Result<f64, String> {
+    v.as_f64()
+        .ok_or_else(|| format!("{} is {v}, not a number", at(what)))
+}
+
+fn hyperfine1_runs(
+    result: &Json,
+    base: &RunRecord,
+    at: &dyn Fn(&str) -> String,
+) -> Result<Vec<RunRecord>, String> {
+    let times = array(result, "times", at)?;
+    let memory = result.get("memory_usage_byte").and_then(Json::as_array);
+    let codes = result.get("exit_codes").and_then(Json::as_array);
+    let mut runs = Vec::with_capacity(times.len());
+    for (i, t) in times.iter().enumerate() {
+        let mut run = base.clone();
+        let seconds = number(t, at, &format!(".times[{i}]"))?;
+        run.metrics.set(Metric::WALL, micros(seconds));
+        if let Some(m) = memory.and_then(|m| m.get(i)) {
+            let b = number(m, at, &format!(".memory_usage_byte[{i}]"))?;
+            run.metrics.set(Metric::MAXRSS, bytes(b));
+        }
+        // Without `exit_codes` (before 1.13) every run counted as a success.
+        run.exit_code = codes.map_or(0, |c| exit_code(c.get(i)));
+        runs.push(run);
+    }
+    Ok(runs)
+}
+
+fn hyperfine2_runs(
+    result: &Json,
+    base: &RunRecord,
+    sink: &mut impl RowSink,
+    at: &dyn Fn(&str) -> String,
+) -> Result<Vec<RunRecord>, String> {
+    let measurements = array(result, "measurements", at)?;
+    let mut runs = Vec::with_capacity(measurements.len());
+    for (i, m) in measurements.iter().enumerate() {
+        let mut run = base.clone();
+        for (key, metric) in HYPERFINE_KEYS {
+            let Some(v) = m.get(key).and_then(|v| v.get("value")) else {
+                continue;
+            };
+            let x = number(v, at, &format!(".measurements[{i}].{key}.value"))?;
+            let value = if metric == Metric::MAXRSS {
+                bytes(x)
+            } else {
+                micros(x)
+            };
+            run.metrics.set(metric, value);
+        }
+        for key in HYPERFINE_COUNTERS {
+            let Some(v) = m.get(key).and_then(|v| v.get("value")) else {
+                continue;
+            };
+            let x = number(v, at, &format!(".measurements[{i}].{key}.value"))?;
+            let metric = sink
+                .catalogue()
+                .register(MetricDef::appended(key, Unit::Count))
+                .map_err(|e| format!("{}: {e}", at("")))?;
+            run.metrics.set(metric, bytes(x));
+        }
+        run.exit_code = exit_code(m.get("exit_code"));
+        runs.push(run);
+    }
+    Ok(runs)
+}
+
+/// BestGuess's own export: the integers of `bestguess.per_run`, by the
+/// catalogue's JSON keys (a key it does not know is registered as a
+/// metric of the command's own).
+fn bestguess_runs(
+    result: &Json,
+    base: &mut RunRecord,
+    sink: &mut impl RowSink,
+    at: &dyn Fn(&str) -> String,
+) -> Result<Vec<RunRecord>, String> {
+    let own = result
+        .get("bestguess")
+        .ok_or_else(|| format!("{} has no \"bestguess\" object", at("")))?;
+    base.name = text(own.get("name"));
+    base.shell = text(own.get("shell"));
+    if let Some(b) = own.get("batch").and_then(Json::as_u64) {
+        base.batch = b;
+    }
+    let per_run = own
+        .get("per_run")
+        .and_then(Json::as_object)
+        .ok_or_else(|| format!("{} has no \"bestguess.per_run\" object", at("")))?;
+    let n = own
+        .get("runs")
+        .and_then(Json::as_u64)
+        .map(|n| n as usize)
+        .or_else(|| {
+            per_run
+                .values()
+                .filter_map(Json::as_array)
+                .map(Vec::len)
+                .max()
+        })
+        .unwrap_or(0);
+    let mut runs = vec![base.clone(); n];
+    for (key, values) in per_run {
+        let values = values.as_array().ok_or_else(|| {
+            format!(
+                "{} is not an array",
+                at(&format!(".bestguess.per_run.{key}"))
+            )
+        })?;
+        if values.len() != n {
+            return Err(format!(
+                "{} has {} values for {n} runs",
+                at(&format!(".bestguess.per_run.{key}")),
+                values.len()
+            ));
+        }
+        let int = |v: &Json| v.as_i64();
+        match key.as_str() {
+            "exit_code" => {
+                for (run, v) in runs.iter_mut().zip(values) {
+                    run.exit_code = int(v).and_then(|c| i32::try_from(c).ok()).unwrap_or(-1);
+                }
+            }
+            "signal" => {
+                for (run, v) in runs.iter_mut().zip(values) {
+                    run.signal = int(v).and_then(|s| i32::try_from(s).ok());
+                }
+            }
+            "sequence" => {
+                for (run, v) in runs.iter_mut().zip(values) {
+                    run.sequence = v.as_u64();
+                }
+            }
+            "start_unix_us" => {
+                for (run, v) in runs.iter_mut().zip(values) {
+                    run.start_unix_us = int(v);
+                }
+            }
+            "timed_out" => {
+                for (run, v) in runs.iter_mut().zip(values) {
+                    run.timed_out = v.as_bool().unwrap_or(false);
+                }
+            }
+            _ => {
+                let catalogue = sink.catalogue();
+                let metric = match catalogue.find(key) {
+                    Some(m) => m,
+                    None => catalogue
+                        .register(MetricDef::appended(key, Unit::Number))
+                        .map_err(|e| format!("{}: {e}", at("")))?,
+                };
+                // Derived metrics (totals) are recomputed, not stored.
+                if matches!(catalogue.def(metric).source, Source::Sum(..)) {
+                    continue;
+                }
+                for (run, v) in runs.iter_mut().zip(values) {
+                    let value = match v {
+                        Json::Null => None,
+                        v => match v.as_i64() {
+                            Some(i) => Some(Value::Int(i)),
+                            None => v.as_f64().filter(|x| x.is_finite()).map(Value::Real),
+                        },
+                    };
+                    run.metrics.set(metric, value);
+                }
+            }
+        }
+    }
+    Ok(runs)
+}

@@ -1,0 +1,138 @@
+//! Reading what other tools write: `bestreport` takes a file in any format
+//! it knows and tells them apart by their content, not their name.
+//!
+//! Accepted, each to per-run records (a metric a format does not have is
+//! absent, never 0):
+//!
+//! * BestGuess's raw CSV (`bestguess -o`) and the C tool's 13-column files:
+//!   header `Command,Shell,Name,Batch,…` ([`super::csv_read`]).
+//! * BestGuess's JSON export (`--export-json`): every run's integers from
+//!   `bestguess.per_run` ([`json`]).
+//! * Hyperfine 2.0's JSON (`schema_version` 2): per run wall, user and
+//!   system time, peak memory, hardware counters and the exit code from
+//!   `measurements` ([`json`]).
+//! * Hyperfine 1.x's JSON: per run wall time (`times`), memory
+//!   (`memory_usage_byte`, 1.19 on) and exit code (`exit_codes`); 1.x
+//!   keeps only the mean of user and system time, so those are absent.
+//! * cbdr's CSV (`cbdr sample`): `benchmark,` then one column per metric,
+//!   in seconds ([`cbdr`]).
+//!
+//! Summary files (Hyperfine's `--export-csv`, BestGuess's `--export-csv`
+//! and `--hyperfine-csv`) hold no runs: they are refused with a message
+//! that says which file to give instead. Anything else is refused with one
+//! line naming the accepted formats.
+
+use std::io::{self, Read};
+
+use super::csv_read::{read_raw_csv_into, RowSink};
+use super::error::DataError;
+
+pub mod cbdr;
+pub mod json;
+
+/// What a file was read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    /// BestGuess's raw CSV, or the C tool's.
+    RawCsv,
+    BestGuessJson,
+    HyperfineJson2,
+    HyperfineJson1,
+    CbdrCsv,
+}
+
+impl InputFormat {
+    /// A short name, as recorded in the JSON export's `metadata.sources`.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::RawCsv => "bestguess-raw-csv",
+            InputFormat::BestGuessJson => "bestguess-json",
+            InputFormat::HyperfineJson2 => "hyperfine-2-json",
+            InputFormat::HyperfineJson1 => "hyperfine-1-json",
+            InputFormat::CbdrCsv => "cbdr-csv",
+        }
+    }
+}
+
+/// The formats `bestreport` reads, for messages.
+pub const ACCEPTED: &str = "bestreport reads BestGuess raw CSV (bestguess -o) or the C \
+    tool's raw files, BestGuess or Hyperfine (1.x, 2.0) JSON (--export-json), and cbdr \
+    CSV (cbdr sample)";
+
+/// How much of the start of a file is looked at to tell its format.
+const SNIFF: usize = 64 * 1024;
+
+/// Reads one source of any accepted format into `sink`; `file` names it in
+/// messages.
+pub fn read_into<R: Read>(
+    mut input: R,
+    file: &str,
+    sink: &mut impl RowSink,
+) -> Result<InputFormat, DataError> {
+    let read_err = |cause| DataError::Read {
+        file: file.to_owned(),
+        cause,
+    };
+    let mut head = Vec::with_capacity(SNIFF);
+    (&mut input)
+        .take(SNIFF as u64)
+        .read_to_end(&mut head)
+        .map_err(read_err)?;
+    let text = String::from_utf8_lossy(&head);
+    let start = text.trim_start_matches('\u{feff}').trim_start();
+    let rest = io::Cursor::new(head.clone()).chain(input);
+    if start.starts_with('{') || start.starts_with('[') {
+        let mut all = Vec::new();
+        { rest }.read_to_end(&mut all).map_err(read_err)?;
+        return json::read_into(&all, file, sink);
+    }
+    let first_line = start.lines().next().unwrap_or("").trim_end();
+    let lower = first_line.to_ascii_lowercase();
+    let first_field = lower.split(',').next().unwrap_or("").trim_matches('"');
+    let refuse = |message: String| {
+        Err(DataError::Format {
+            file: file.to_owned(),
+            message,
+        })
+    };
+    if lower.starts_with("command,mean,stddev,median,user,system,min,max") {
+        return refuse(
+            "this is Hyperfine's summary CSV (--export-csv), which has no per-run times; \
+             give bestreport the file Hyperfine writes with --export-json instead"
+                .to_owned(),
+        );
+    }
+    if lower.starts_with("command,mode,iqr") {
+        return refuse(
+            "this is BestGuess's Hyperfine-style summary (--hyperfine-csv), which has no \
+             per-run times; give bestreport the raw data file (bestguess -o) instead"
+                .to_owned(),
+        );
+    }
+    if lower.starts_with("command,shell,runs (ct)") {
+        return refuse(
+            "this is BestGuess's summary CSV (--export-csv), which has no per-run times; \
+             give bestreport the raw data file (bestguess -o) instead"
+                .to_owned(),
+        );
+    }
+    if first_field == "benchmark" {
+        cbdr::read_into(rest, file, sink)?;
+        return Ok(InputFormat::CbdrCsv);
+    }
+    // Anything else is read as a raw CSV: a raw file that lost its header
+    // gets that reader's advice, and a file that is not CSV at all fails at
+    // its first line, where the message also names every accepted format.
+    read_raw_csv_into(rest, file, sink).map_err(|e| match e {
+        DataError::NotAHeader { .. } | DataError::Row { line: 1, .. } => {
+            let said = e.to_string();
+            let said = said.strip_prefix(&format!("{file}: ")).unwrap_or(&said);
+            DataError::Format {
+                file: file.to_owned(),
+                message: format!("{said}; {ACCEPTED}"),
+            }
+        }
+        other => other,
+    })?;
+    Ok(InputFormat::RawCsv)
+}

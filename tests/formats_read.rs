@@ -1,0 +1,320 @@
+//! `bestreport` reads what other tools write, telling formats apart by
+//! their content: real files written by Hyperfine 1.20 and 2.0 and by cbdr
+//! 0.2.4 (tests/data/formats, copied from /work/shared/reference where they
+//! were made with the real tools), BestGuess's own JSON, and refusals that
+//! say what to give instead.
+
+use std::fs;
+
+use bestguess::data::{Dataset, InputFormat, Metric, Value};
+
+fn bestreport() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("bestreport").unwrap()
+}
+
+fn bestguess() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("bestguess").unwrap()
+}
+
+const HF1: &str = "tests/data/formats/hyperfine-1.20-export.json";
+const HF2: &str = "tests/data/formats/hyperfine-2.0-export.json";
+const HF1_CSV: &str = "tests/data/formats/hyperfine-1.20-export.csv";
+const CBDR: &str = "tests/data/formats/cbdr-0.2.4-sample.csv";
+
+fn read(path: &str) -> Dataset {
+    Dataset::read_files(&[path.to_string()]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn report(args: &[&str]) -> (String, String) {
+    let out = bestreport().args(args).assert().success();
+    let o = out.get_output();
+    (
+        String::from_utf8(o.stdout.clone()).unwrap(),
+        String::from_utf8(o.stderr.clone()).unwrap(),
+    )
+}
+
+fn int(v: Option<Value>) -> Option<i64> {
+    v.and_then(Value::as_int)
+}
+
+#[test]
+fn hyperfine_2_json_gives_every_run_and_leaves_absent_metrics_absent() {
+    let d = read(HF2);
+    assert_eq!(d.sources[0].format, InputFormat::HyperfineJson2);
+    let doc: serde_json::Value = serde_json::from_slice(&fs::read(HF2).unwrap()).unwrap();
+    assert_eq!(d.commands.len(), 2);
+    for (c, r) in d.commands.iter().zip(doc["results"].as_array().unwrap()) {
+        assert_eq!(c.command, r["command"].as_str().unwrap());
+        let m = r["measurements"].as_array().unwrap();
+        assert_eq!(c.len(), m.len());
+        for (i, run) in m.iter().enumerate() {
+            let us = |k: &str| run[k]["value"].as_f64().unwrap() * 1e6;
+            let close = |v: Option<Value>, x: f64| (v.unwrap().as_f64() - x).abs() < 1e-6;
+            assert!(close(c.value(i, Metric::WALL), us("time_wall_clock")));
+            assert!(close(c.value(i, Metric::USER), us("time_user")));
+            assert!(close(c.value(i, Metric::SYSTEM), us("time_system")));
+            assert!(close(c.value(i, Metric::TOTAL), us("time_cpu")));
+            assert_eq!(
+                int(c.value(i, Metric::MAXRSS)),
+                Some(run["memory_peak_resident"]["value"].as_f64().unwrap() as i64)
+            );
+            assert_eq!(c.exit_code(i), 0);
+            // Hyperfine measures no context switches or page faults.
+            assert_eq!(c.value(i, Metric::VOLUNTARY_CSW), None);
+            assert_eq!(c.value(i, Metric::MINOR_FAULTS), None);
+        }
+        // CPU times are whole µs from the kernel: read as integers.
+        assert!(int(c.value(0, Metric::USER)).is_some());
+    }
+    // Hyperfine ran the commands one after the other.
+    let first = &d.commands[1];
+    assert_eq!(first.sequence(0), Some(d.commands[0].len() as u64 + 1));
+}
+
+#[test]
+fn hyperfine_1_json_has_wall_memory_and_exit_codes_but_no_cpu_times() {
+    let d = read(HF1);
+    assert_eq!(d.sources[0].format, InputFormat::HyperfineJson1);
+    let ls = &d.commands[0];
+    assert_eq!(ls.command, "ls");
+    assert_eq!(ls.len(), 3);
+    assert!((ls.value(0, Metric::WALL).unwrap().as_f64() - 1180.4579599999998).abs() < 1e-6);
+    assert_eq!(int(ls.value(2, Metric::MAXRSS)), Some(3_080_192));
+    assert_eq!(ls.value(0, Metric::USER), None, "1.x keeps only the mean");
+    assert_eq!(ls.value(0, Metric::TOTAL), None);
+    assert!(!ls.has(Metric::TOTAL));
+}
+
+#[test]
+fn cbdr_csv_gives_seconds_as_microseconds_in_run_order() {
+    let d = read(CBDR);
+    assert_eq!(d.sources[0].format, InputFormat::CbdrCsv);
+    let names: Vec<&str> = d.commands.iter().map(|c| c.command.as_str()).collect();
+    assert_eq!(names, ["ls", "lsl"]);
+    // 96 and 104 samples, as cbdr analyze says.
+    assert_eq!((d.commands[0].len(), d.commands[1].len()), (96, 104));
+    // First rows: ls,0,0,0.002114982 / lsl,0,0,0.002732449 / … lsl,0,0.01,0.003185076
+    let (ls, lsl) = (&d.commands[0], &d.commands[1]);
+    assert_eq!(ls.sequence(0), Some(1));
+    assert_eq!(lsl.sequence(0), Some(2));
+    assert!((ls.value(0, Metric::WALL).unwrap().as_f64() - 2114.982).abs() < 1e-6);
+    assert_eq!(int(lsl.value(1, Metric::USER)), Some(10_000));
+    assert_eq!(int(ls.value(0, Metric::SYSTEM)), Some(0));
+    assert_eq!(
+        ls.value(0, Metric::MAXRSS),
+        None,
+        "cbdr does not measure memory"
+    );
+}
+
+#[test]
+fn reports_on_real_files() {
+    for (name, path) in [("hyperfine_2", HF2), ("hyperfine_1", HF1), ("cbdr", CBDR)] {
+        let (out, err) = report(&[path]);
+        insta::assert_snapshot!(format!("report_{name}"), out);
+        if path == HF1 {
+            assert!(err.contains("ranking by wall-clock time"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn summaries_are_refused_with_what_to_give_instead() {
+    let err = bestreport().arg(HF1_CSV).assert().failure();
+    let err = String::from_utf8(err.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("Hyperfine's summary CSV"), "{err}");
+    assert!(err.contains("--export-json"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("s.csv");
+    bestreport()
+        .args(["--export-csv"])
+        .arg(&summary)
+        .arg("tests/data/reference/raw1.csv")
+        .assert()
+        .success();
+    let err = bestreport().arg(&summary).assert().failure();
+    let err = String::from_utf8(err.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("raw data file (bestguess -o)"), "{err}");
+}
+
+#[test]
+fn unreadable_files_name_every_accepted_format() {
+    let dir = tempfile::tempdir().unwrap();
+    // The case that used to get only "a quote inside an unquoted field".
+    let cases = [
+        ("quote.txt", "say \"hello\", world\nmore\n"),
+        ("json.json", "{\"benchmarks\": []}\n"),
+        ("broken.json", "{\"results\": [\n"),
+        ("text.txt", "just some notes\n"),
+    ];
+    for (name, content) in cases {
+        let path = dir.path().join(name);
+        fs::write(&path, content).unwrap();
+        let err = bestreport().arg(&path).assert().failure().code(2);
+        let err = String::from_utf8(err.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        for format in [
+            "BestGuess raw CSV",
+            "C tool",
+            "Hyperfine (1.x, 2.0) JSON",
+            "cbdr",
+        ] {
+            assert!(err.contains(format), "{name}: {err}");
+        }
+    }
+}
+
+#[test]
+fn our_own_json_reads_back_to_the_same_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let raw = "tests/data/reference/raw1.csv";
+    bestreport()
+        .args(["-Q", "--export-json"])
+        .arg(&json)
+        .arg(raw)
+        .assert()
+        .success();
+    let d = read(json.to_str().unwrap());
+    assert_eq!(d.sources[0].format, InputFormat::BestGuessJson);
+    let (from_csv, _) = report(&[raw]);
+    let (from_json, _) = report(&[json.to_str().unwrap()]);
+    assert_eq!(from_csv, from_json);
+}
+
+#[test]
+fn the_same_command_from_two_files_is_tagged_with_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.csv"));
+    for path in [&a, &b] {
+        bestguess()
+            .args(["-Q", "-r", "6", "--seed", "3", "-o"])
+            .arg(path)
+            .args(["true", "echo x"])
+            .assert()
+            .success();
+    }
+    let json = dir.path().join("r.json");
+    let out = bestreport()
+        .current_dir(dir.path())
+        .args(["a.csv", "b.csv", "--export-json", "r.json"])
+        .assert()
+        .success();
+    let out = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for label in [
+        "true [a.csv]",
+        "true [b.csv]",
+        "echo x [a.csv]",
+        "echo x [b.csv]",
+    ] {
+        assert!(out.contains(label), "{label}: {out}");
+    }
+    // Measured times differ run to run: the snapshot is of the labels.
+    let labels: Vec<&str> = out.lines().filter(|l| l.starts_with("Command ")).collect();
+    insta::assert_snapshot!("two_files_same_commands_labels", labels.join("\n"));
+
+    let doc: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+    let results = doc["results"].as_array().unwrap();
+    let sources: Vec<(&str, &str)> = results
+        .iter()
+        .map(|r| {
+            (
+                r["bestguess"]["source"]["path"].as_str().unwrap(),
+                r["name"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            ("a.csv", "true [a.csv]"),
+            ("a.csv", "echo x [a.csv]"),
+            ("b.csv", "true [b.csv]"),
+            ("b.csv", "echo x [b.csv]")
+        ]
+    );
+    assert_eq!(doc["metadata"]["sources"][1]["tag"], "b.csv");
+    assert_eq!(doc["metadata"]["sources"][1]["format"], "bestguess-raw-csv");
+}
+
+#[test]
+fn the_two_files_same_command_report() {
+    // Fixed data, so the whole report can be pinned.
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["before", "after"] {
+        fs::create_dir(dir.path().join(sub)).unwrap();
+        fs::copy(
+            "tests/data/reference/raw1.csv",
+            dir.path().join(sub).join("raw1.csv"),
+        )
+        .unwrap();
+    }
+    let out = bestreport()
+        .current_dir(dir.path())
+        .args(["before/raw1.csv", "after/raw1.csv"])
+        .assert()
+        .success();
+    let out = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    insta::assert_snapshot!("two_files_same_command_report", out);
+}
+
+#[test]
+fn tags_tell_paths_apart() {
+    use bestguess::data::dataset::source_tags;
+    assert_eq!(source_tags(&["a.csv", "b.csv"]), ["a.csv", "b.csv"]);
+    assert_eq!(
+        source_tags(&["x/run.csv", "y/run.csv", "z.csv"]),
+        ["x/run.csv", "y/run.csv", "z.csv"]
+    );
+    assert_eq!(source_tags(&["r.csv", "r.csv"]), ["r.csv", "r.csv#2"]);
+    assert_eq!(
+        source_tags(&["/a/b/c.csv", "/d/b/c.csv"]),
+        ["a/b/c.csv", "d/b/c.csv"]
+    );
+    assert_eq!(source_tags(&["<stdin>"]), ["<stdin>"]);
+}
+
+/// Written by the real Hyperfine 2.0.0 (`cargo install hyperfine --version
+/// 2.0.0`): `hyperfine -N -i -w 1 -r 8 -n listing 'ls /usr' -n fails false
+/// -n killed "sh -c 'kill -KILL \$\$'" --export-json …`.
+const HF2_NAMED: &str = "tests/data/formats/hyperfine-2.0-named-failing.json";
+/// Also Hyperfine 2.0.0: `hyperfine -N -r 6 -P n 1 3 'sleep 0.00{n}'
+/// --export-json …`.
+const HF2_PARAMS: &str = "tests/data/formats/hyperfine-2.0-parameters.json";
+
+#[test]
+fn hyperfine_2_names_failures_and_parameters() {
+    let d = read(HF2_NAMED);
+    let shape: Vec<(&str, &str, usize, usize)> = d
+        .commands
+        .iter()
+        .map(|c| (c.name.as_str(), c.command.as_str(), c.len(), c.failed()))
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            ("listing", "ls /usr", 8, 0),
+            ("fails", "false", 8, 8),
+            ("killed", "sh -c 'kill -KILL $$'", 8, 8)
+        ]
+    );
+    assert_eq!(d.commands[1].exit_code(0), 1);
+    assert_eq!(d.commands[2].exit_code(0), 137);
+    let (out, _) = report(&[HF2_NAMED]);
+    for label in [
+        "Command 1: listing",
+        "Command 2: fails",
+        "Command 3: killed",
+    ] {
+        assert!(out.contains(label), "{out}");
+    }
+
+    let d = read(HF2_PARAMS);
+    let params: Vec<&[(String, String)]> =
+        d.commands.iter().map(|c| c.parameters.as_slice()).collect();
+    assert_eq!(params[2], [("n".to_string(), "3".to_string())]);
+    assert_eq!(d.commands[0].command, "sleep 0.001");
+}
