@@ -755,6 +755,15 @@ fn limits() -> Vec<Case> {
         .under("ulimit -v 20000;")
         .fails(2, "memory"),
         case(
+            "a file size limit below the launcher's size",
+            "bestguess",
+            &["-o", "raw.csv", "true"],
+        )
+        .file("raw.csv", OLD)
+        .under("ulimit -f 100;")
+        .fails(2, "ulimit -f")
+        .then("raw.csv", After::Unchanged),
+        case(
             "many commands",
             "bestguess",
             &["-Q", "-r", "1", "-o", "raw.csv", "-f", "many.txt"],

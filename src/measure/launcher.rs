@@ -96,7 +96,14 @@ impl Launcher {
             Err(memfd_error) => Self::start_from_temp_file().map_err(|e| {
                 io::Error::new(
                     e.kind(),
-                    format!("cannot start the launcher process (memfd: {memfd_error}; temporary file: {e})"),
+                    format!(
+                        "cannot start the launcher process (memfd: {memfd_error}; temporary file: {e}){}",
+                        if e.raw_os_error() == Some(libc::EFBIG) {
+                            "; the file size limit (ulimit -f) is below the launcher's size (about 1 MB)"
+                        } else {
+                            ""
+                        }
+                    ),
                 )
             }),
         }
