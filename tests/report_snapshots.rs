@@ -310,13 +310,27 @@ fn tables_align_by_display_width_in_every_report() {
 }
 
 fn check_alignment(file: &str, text: &str) {
-    let mini = text.contains("Median      Max   ╮");
+    check_alignment_at(file, text, 80)
+}
+
+/// The table columns for a report `width` columns wide: the summary's
+/// right edge and bar column, and the ranking's label width.
+fn check_alignment_at(file: &str, text: &str, width: usize) {
+    let wide = width >= 80;
+    let mini = text.contains("Median      Max   ╮") || text.contains("Min  Median     Max╮");
+    let (summary_end, bar) = match (wide, mini) {
+        (true, false) => (79, 30),
+        (true, true) => (61, 30),
+        (false, false) => (58, 17),
+        (false, true) => (42, 17),
+    };
+    let label = width.max(60).saturating_sub(2).clamp(58, 158) - 38;
     let mut frame_width = None;
     for line in text.lines() {
         let w = text::width(line);
         let trimmed = line.trim_start();
         // Frames: every line from ╭ to ╰ is as wide as the top.
-        if trimmed.starts_with('╭') {
+        if trimmed.starts_with("╭─") {
             frame_width = Some(w);
         }
         if let Some(fw) = frame_width {
@@ -331,9 +345,9 @@ fn check_alignment(file: &str, text: &str) {
         }
         // Summary rows end in their bar at column 79 (61 for the mini one).
         if line.starts_with("  ") && line.ends_with(['│', '╮', '╯']) {
-            assert_eq!(w, if mini { 61 } else { 79 }, "{file}: {line:?}");
+            assert_eq!(w, summary_end, "{file}: {line:?}");
             assert_eq!(
-                columns(line, 30, 31),
+                columns(line, bar, bar + 1),
                 if line.ends_with('╮') {
                     "╭"
                 } else if line.ends_with('╯') {
@@ -347,14 +361,18 @@ fn check_alignment(file: &str, text: &str) {
         // Ranking rows: mark, "NNNN: label" in 40 columns, 2 spaces, then
         // the median with its unit in 10 columns.
         if is_ranking_row(line) {
-            assert_eq!(columns(line, 43, 45), "  ", "{file}: {line:?}");
-            let median = columns(line, 45, 55);
+            assert_eq!(
+                columns(line, 3 + label, 5 + label),
+                "  ",
+                "{file}: {line:?}"
+            );
+            let median = columns(line, 5 + label, 15 + label);
             assert!(
                 ["μs", "ms", "s "].iter().any(|u| median.ends_with(u)) || median.ends_with(" s"),
                 "{file}: median {median:?} in {line:?}"
             );
             assert!(
-                matches!(columns(line, 55, 56).as_str(), "" | " "),
+                matches!(columns(line, 15 + label, 16 + label).as_str(), "" | " "),
                 "{file}: {line:?}"
             );
         }
@@ -445,7 +463,7 @@ proptest! {
         }
         let text = render_dataset(&dataset, &switches, settings);
         prop_assert!(!has_non_finite(&text), "{}", text);
-        check_alignment("proptest", &text);
+        check_alignment_at("proptest", &text, width);
     }
 }
 
@@ -490,6 +508,48 @@ proptest! {
         prop_assert!(!has_non_finite(&text), "{}", text);
         for line in text.lines() {
             prop_assert!(!line.contains(['\n', '\t']));
+        }
+    }
+}
+
+/// Every report, at every width from 60 up, keeps every line within the
+/// width (display columns, not bytes): tables narrow their columns, labels
+/// are cut by display width, and long sentences are broken by the report
+/// itself, never by the terminal.
+#[test]
+fn every_report_fits_the_width() {
+    let all = [Summary, Dist, Tail, Graph, Boxplot, Explain];
+    let files = REFERENCE
+        .iter()
+        .chain(FIXTURES.iter())
+        .copied()
+        .collect::<Vec<_>>();
+    for file in &files {
+        let d = dataset(file);
+        for width in [60, 61, 67, 72, 79, 80, 100, 120] {
+            for switches in [&all[..], &[Mini, Graph][..], &[Quiet, Ranking][..]] {
+                let text = render_dataset(&d, switches, with_width(width));
+                for line in text.lines() {
+                    assert!(
+                        text::width(line) <= width,
+                        "{file} at {width} ({switches:?}): {} columns:\n{line}",
+                        text::width(line)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn narrow_and_wide_snapshots() {
+    let all = [Summary, Dist, Tail, Graph, Boxplot, Explain];
+    for file in ["raw1.csv", "utf8.csv", "many.csv"] {
+        for width in [60, 120] {
+            snap!(
+                format!("width_{width}__{file}"),
+                render_dataset(&dataset(file), &all, with_width(width))
+            );
         }
     }
 }

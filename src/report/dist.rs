@@ -37,8 +37,6 @@ use super::units::{self, Scale};
 use crate::data::Metric;
 use crate::stats::{normal_quantile, NotApplicable, Summary};
 
-/// Inner width of the frame (78 columns with its border).
-const INNER: usize = 76;
 /// Column widths: label, value, description.
 const LABEL: usize = 16;
 const VALUE: usize = 15;
@@ -54,6 +52,7 @@ pub fn write(
     metric: Metric,
     failed: usize,
     alpha: f64,
+    width: usize,
 ) -> io::Result<()> {
     let q = &s.quantiles;
     let range = q.max - q.min;
@@ -67,7 +66,7 @@ pub fn write(
     let num = |v: f64| scale.number_in(v, NUMBER);
     let span = |a: f64, b: f64| format!("{} … {}", num(a), num(b));
 
-    let mut f = Frame::new(INNER);
+    let mut f = Frame::new(super::frame::inner_for(width, 2));
     f.title(&format!("{} distribution", metric.label()));
     f.blank();
     let n_note = match failed {

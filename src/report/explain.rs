@@ -35,7 +35,7 @@ pub const MARK_LEGEND: &str =
     "✗ marks a condition of \"slower\" that the numbers on its line do not meet.";
 
 /// The settings legend, as a frame.
-pub fn legend(analysis: &Analysis<'_>) -> Frame {
+pub fn legend(analysis: &Analysis<'_>, width: usize) -> Frame {
     let s = &analysis.settings;
     let r = &analysis.ranking;
     let unit = s.metric.unit();
@@ -79,20 +79,33 @@ pub fn legend(analysis: &Analysis<'_>) -> Frame {
         ),
         ("Compared with", "ref", (reference, None)),
     ];
-    let mut f = Frame::new(76);
-    f.line(format!(
-        " {}  {}",
-        pad("Parameter:", 39, Align::Left),
-        "Settings: (modify with -c)"
-    ));
-    for (label, name, (value, more)) in rows {
+    let inner = super::frame::inner_for(width, 2);
+    let mut f = Frame::new(inner);
+    if inner >= 76 {
         f.line(format!(
-            " {}  {}{value}",
-            pad(label, 39, Align::Left),
-            pad(name, 9, Align::Left)
+            " {}  {}",
+            pad("Parameter:", 39, Align::Left),
+            "Settings: (modify with -c)"
         ));
-        if let Some(more) = more {
-            f.line(format!(" {}{more}", " ".repeat(39 + 2 + 9)));
+        for (label, name, (value, more)) in rows {
+            f.line(format!(
+                " {}  {}{value}",
+                pad(label, 39, Align::Left),
+                pad(name, 9, Align::Left)
+            ));
+            if let Some(more) = more {
+                f.line(format!(" {}{more}", " ".repeat(39 + 2 + 9)));
+            }
+        }
+    } else {
+        // Narrow: each parameter on its own line, its setting below.
+        f.line(" Parameter, and its setting (modify with -c):");
+        for (label, name, (value, more)) in rows {
+            f.line(format!(" {label}"));
+            f.line(format!("   {}{value}", pad(name, 9, Align::Left)));
+            if let Some(more) = more {
+                f.line(format!("   {}{more}", " ".repeat(9)));
+            }
         }
     }
     f

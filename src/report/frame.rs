@@ -4,11 +4,20 @@
 //! Callers compose each line from padded cells; the frame only pads lines to
 //! a common display width and draws the border, so its right edge is
 //! straight whatever the text. A line wider than the requested inner width
-//! widens the whole frame rather than breaking the border.
+//! is broken onto further lines inside the frame, its continuation indented
+//! to its second cell ([`super::text::wrap_hanging`]), so a frame never
+//! grows past the width it was given and no text is cut.
 
 use std::io::{self, Write};
 
-use super::text::{pad, width, Align};
+use super::text::{pad, wrap_hanging, Align};
+
+/// The inner width of a frame indented `indent` columns in a report
+/// `width` columns wide: the reference's 76 at 80 columns, narrower below
+/// (never under 20), and no wider above.
+pub fn inner_for(width: usize, indent: usize) -> usize {
+    width.saturating_sub(indent + 2).clamp(20, 76)
+}
 
 /// Lines of text to print inside a frame.
 #[derive(Debug, Clone)]
@@ -19,7 +28,7 @@ pub struct Frame {
 
 impl Frame {
     /// An empty frame whose lines are `inner` columns wide (78 − 2 for the
-    /// reference's 78-column tables).
+    /// reference's 78-column tables). See [`inner_for`].
     pub fn new(inner: usize) -> Frame {
         Frame {
             inner,
@@ -44,20 +53,14 @@ impl Frame {
 
     /// Writes the frame, each line preceded by `indent` spaces.
     pub fn write(&self, out: &mut dyn Write, indent: usize) -> io::Result<()> {
-        let inner = self
-            .lines
-            .iter()
-            .map(|(l, _)| width(l))
-            .filter(|&w| w > self.inner)
-            .map(|w| w + 1)
-            .max()
-            .unwrap_or(0)
-            .max(self.inner);
+        let inner = self.inner.max(1);
         let margin = " ".repeat(indent);
         let rule = "─".repeat(inner);
         writeln!(out, "{margin}╭{rule}╮")?;
         for (line, align) in &self.lines {
-            writeln!(out, "{margin}│{}│", pad(line, inner, *align))?;
+            for part in wrap_hanging(line, inner) {
+                writeln!(out, "{margin}│{}│", pad(&part, inner, *align))?;
+            }
         }
         writeln!(out, "{margin}╰{rule}╯")
     }
@@ -77,8 +80,9 @@ mod tests {
         let mut out = Vec::new();
         f.write(&mut out, 2).unwrap();
         let text = String::from_utf8(out).unwrap();
-        let widths: Vec<usize> = text.lines().map(width).collect();
-        assert_eq!(widths, [17; 6]);
-        assert!(text.starts_with("  ╭─────────────╮\n  │    日本     │\n"));
+        let widths: Vec<usize> = text.lines().map(crate::report::text::width).collect();
+        assert_eq!(widths, [14; 7], "{text}");
+        assert!(text.starts_with("  ╭──────────╮\n  │   日本   │\n"));
+        assert!(text.contains("│twelve    │\n  │chars     │"), "{text}");
     }
 }

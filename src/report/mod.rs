@@ -117,6 +117,13 @@ pub fn render(
     render_overall(analysis, selection, out)
 }
 
+/// The width every report line fits in: the `width` setting, and never
+/// less than 60 (the narrowest the tables are laid out for; a narrower
+/// `-c width=` applies to the plots only).
+fn line_width(selection: &Selection) -> usize {
+    plot_width(selection).max(60)
+}
+
 /// Prints the per-command blocks of command `index` (dataset order):
 /// header, summary or mini table, graph, distribution, tail. Nothing if
 /// none is selected or there is no such command.
@@ -136,6 +143,19 @@ pub fn render_command(
     if !(s.summary || s.mini || s.graph || s.dist || s.tail) {
         return Ok(());
     }
+    let mut fitted = Fitted::new(out, line_width(s));
+    command_blocks(analysis, index, stats, runs, s, &mut fitted)?;
+    fitted.finish()
+}
+
+fn command_blocks(
+    analysis: &Analysis<'_>,
+    index: usize,
+    stats: &crate::analysis::CommandStats,
+    runs: &CommandRuns,
+    s: &Selection,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     writeln!(out, "Command {}: {}", index + 1, label(runs))?;
     if !runs.parameters.is_empty() {
         let values: Vec<String> = runs
@@ -153,7 +173,7 @@ pub fn render_command(
         )?;
     }
     if s.mini || s.summary {
-        summary::write(out, stats, &analysis.dataset.catalogue, s.mini)?;
+        summary::write(out, stats, &analysis.dataset.catalogue, s.mini, s.width)?;
         writeln!(out)?;
     }
     let metric = analysis.settings.metric;
@@ -169,12 +189,19 @@ pub fn render_command(
             ),
             GraphScale::Each => None,
         };
-        graph::write(out, runs, metric, scale_max, plot_width(selection))?;
+        graph::write(out, runs, metric, scale_max, plot_width(s))?;
         writeln!(out)?;
     }
     let ranked = stats.metric(metric);
     if let (true, Some(summary)) = (s.dist, ranked) {
-        dist::write(out, summary, metric, stats.failed, analysis.settings.alpha)?;
+        dist::write(
+            out,
+            summary,
+            metric,
+            stats.failed,
+            analysis.settings.alpha,
+            s.width,
+        )?;
         writeln!(out)?;
     }
     if let (true, Some(summary)) = (s.tail, ranked) {
@@ -182,7 +209,7 @@ pub fn render_command(
             Err(crate::stats::NotApplicable::TooFewValues { n: 0, min: 0 }),
             |d| d.best_case,
         );
-        tail::write(out, summary, metric, &best)?;
+        tail::write(out, summary, metric, &best, s.width)?;
         writeln!(out)?;
     }
     Ok(())
@@ -195,13 +222,78 @@ pub fn render_overall(
     selection: &Selection,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let width = line_width(selection);
+    let mut fitted = Fitted::new(out, width);
     if selection.boxplot {
-        boxplot::write(out, analysis, plot_width(selection))?;
+        boxplot::write(&mut fitted, analysis, plot_width(selection))?;
     }
     if selection.ranking {
-        ranking::write(out, analysis, selection.explain)?;
+        ranking::write(&mut fitted, analysis, selection.explain, width)?;
     }
-    Ok(())
+    fitted.finish()
+}
+
+/// A writer that keeps every line within `width` display columns: a line
+/// that fits passes unchanged; a longer one (a long note, a label, a
+/// verdict sentence) is broken at spaces by [`text::wrap_hanging`], its
+/// continuation indented to its second cell, so nothing is cut and the
+/// terminal never wraps a line itself. The tables narrow their own columns
+/// first (see each report); this is the guarantee for everything else.
+struct Fitted<'a> {
+    out: &'a mut dyn Write,
+    width: usize,
+    line: Vec<u8>,
+}
+
+impl<'a> Fitted<'a> {
+    fn new(out: &'a mut dyn Write, width: usize) -> Fitted<'a> {
+        Fitted {
+            out,
+            width,
+            line: Vec::new(),
+        }
+    }
+
+    /// Writes the buffered line (without its newline) and a newline.
+    fn emit(&mut self) -> io::Result<()> {
+        let line = String::from_utf8_lossy(&self.line);
+        if text::width(&line) <= self.width {
+            self.out.write_all(&self.line)?;
+            self.out.write_all(b"\n")?;
+        } else {
+            for part in text::wrap_hanging(&line, self.width) {
+                writeln!(self.out, "{}", text::trim_end(&part))?;
+            }
+        }
+        self.line.clear();
+        Ok(())
+    }
+
+    /// Writes a last line without its newline, if any.
+    fn finish(mut self) -> io::Result<()> {
+        if !self.line.is_empty() {
+            let rest = std::mem::take(&mut self.line);
+            self.out.write_all(&rest)?;
+        }
+        self.out.flush()
+    }
+}
+
+impl Write for Fitted<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for &b in buf {
+            if b == b'\n' {
+                self.emit()?;
+            } else {
+                self.line.push(b);
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// How a command is named in every report: [`CommandRuns::label`] on one

@@ -35,23 +35,39 @@ use crate::analysis::Analysis;
 use crate::data::Unit;
 use crate::stats::{Design, RankedEntry, Ranking, Verdict, MIN_VALUES_FOR_INFERENCE};
 
-/// The table's header line (78 columns), naming the ranked metric above
-/// its column (cut by display width if a custom metric's name is long).
-fn header(metric: &str) -> String {
+/// The table's header line (`table` columns), naming the ranked metric
+/// above its column (cut by display width if a custom metric's name is
+/// long).
+fn header(metric: &str, table: usize) -> String {
     const LEFT: &str = "══════ Command ";
     const RIGHT: &str = " ═════ Slower by ════════";
-    let room = WIDTH - text::width(LEFT) - text::width(RIGHT) - 2;
+    let room = table.saturating_sub(text::width(LEFT) + text::width(RIGHT) + 2);
     let metric = text::truncate(metric, room);
     let fill = room.saturating_sub(text::width(&metric)) + 1;
     format!("{LEFT}{} {metric}{RIGHT}", "═".repeat(fill))
 }
-/// Width of the table.
-const WIDTH: usize = 78;
-/// Width of the `   N: label` column.
-const LABEL: usize = 40;
+/// The table's width in a report `width` columns wide: the reference's 78
+/// at 80 columns, narrower down to 58 (at 60), and wider on a wider
+/// terminal, where the label column takes the extra room (up to 120).
+fn table_width(width: usize) -> usize {
+    width.saturating_sub(2).clamp(58, 158)
+}
 
-/// Writes the ranking (with the explanation when `explain`).
-pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io::Result<()> {
+/// Width of the `   N: label` column in a table `table` columns wide (40
+/// in the reference's 78).
+fn label_width(table: usize) -> usize {
+    table.saturating_sub(38)
+}
+
+/// Writes the ranking (with the explanation when `explain`) for a report
+/// `width` columns wide.
+pub fn write(
+    out: &mut dyn Write,
+    analysis: &Analysis<'_>,
+    explain: bool,
+    width: usize,
+) -> io::Result<()> {
+    let table = table_width(width);
     let ranking = &analysis.ranking;
     match ranking.entries.len() {
         0 => return writeln!(out, "No commands benchmarked.  No ranking to show."),
@@ -61,7 +77,7 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
     if explain {
         writeln!(out, "Best guess inferential statistics:")?;
         writeln!(out)?;
-        explain::legend(analysis).write(out, 2)?;
+        explain::legend(analysis, width).write(out, 2)?;
         writeln!(out)?;
     }
     if !ranking.inference {
@@ -88,9 +104,9 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
             .get(e.index)
             .map_or_else(String::new, super::label)
     };
-    let rule = "═".repeat(WIDTH);
+    let rule = "═".repeat(table);
     let metric = analysis.settings.metric;
-    let heading = header(metric.label());
+    let heading = header(metric.label(), table);
     let mark = |e: &RankedEntry| {
         if ranking.inference && matches!(e.verdict, Verdict::Best | Verdict::Equivalent) {
             "✻"
@@ -105,7 +121,7 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, explain: bool) -> io:
             }
             writeln!(out, "  {heading}")?;
         }
-        for line in rows(mark(e), e, &label(e), ranking, metric.unit()) {
+        for line in rows(mark(e), e, &label(e), ranking, metric.unit(), table) {
             writeln!(out, "  {line}")?;
         }
         if explain {
@@ -183,8 +199,20 @@ fn method_line(ranking: &Ranking) -> String {
 
 /// One command's lines: mark, number and label, median, Δ and verdict;
 /// then the ratio's interval (or Δ's).
-fn rows(mark: &str, e: &RankedEntry, label: &str, ranking: &Ranking, unit: Unit) -> Vec<String> {
-    let name = fit(&format!("{:>4}: {label}", e.index + 1), LABEL, Align::Left);
+fn rows(
+    mark: &str,
+    e: &RankedEntry,
+    label: &str,
+    ranking: &Ranking,
+    unit: Unit,
+    table: usize,
+) -> Vec<String> {
+    let label_w = label_width(table);
+    let name = fit(
+        &format!("{:>4}: {label}", e.index + 1),
+        label_w,
+        Align::Left,
+    );
     let median = Scale::choose(unit, e.median.abs()).with_unit(e.median, 7);
     let mut line = format!("{mark}{name}  {median}");
     let mut second = None;
@@ -204,7 +232,7 @@ fn rows(mark: &str, e: &RankedEntry, label: &str, ranking: &Ranking, unit: Unit)
                     )
                 }
             };
-            second = Some(format!("{}{interval}", " ".repeat(1 + LABEL + 2)));
+            second = Some(format!("{}{interval}", " ".repeat(1 + label_w + 2)));
         }
         (None, Verdict::NotCompared { n }) if ranking.inference => {
             line.push_str(&format!(" (not compared: n = {n})"));

@@ -91,6 +91,51 @@ fn scale_for(rows: &[Row<'_>], group: usize, mini: bool) -> Scale {
         .fitted(&all, CELL)
 }
 
+/// The table for terminals narrower than 80 columns (58 columns wide): no
+/// mode column, the unit after a shorter label, cells one space apart.
+fn write_narrow(out: &mut dyn Write, rows: &[Row<'_>], mini: bool) -> io::Result<()> {
+    const LABEL: usize = 11;
+    let header = if mini {
+        "    Min  Median     Max"
+    } else {
+        "    Min      Q₁  Median      Q₃     Max"
+    };
+    writeln!(out, "{}╭{header}╮", " ".repeat(2 + LABEL + 4))?;
+    let mut scales: Vec<(usize, Scale)> = Vec::new();
+    for row in rows {
+        if !scales.iter().any(|(g, _)| *g == row.group) {
+            scales.push((row.group, scale_for(rows, row.group, mini)));
+        }
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let last = i + 1 == rows.len();
+        let (left, right) = if last { ("╰", "╯") } else { ("│", "│") };
+        let scale = scales
+            .iter()
+            .find(|(g, _)| *g == row.group)
+            .map_or_else(|| Scale::time(0.0), |(_, s)| *s);
+        let v = values(row.summary, mini);
+        let cells: Vec<String> = v[1..].iter().map(|&x| scale.number_in(x, CELL)).collect();
+        writeln!(
+            out,
+            "  {} {} {left}{}{right}",
+            fit(&short_label(row.label), LABEL, Align::Right),
+            fit(scale.symbol(), 2, Align::Left),
+            cells.join(" ")
+        )?;
+    }
+    Ok(())
+}
+
+/// A row label for the narrow table: "Total CPU time" is "Total CPU" there
+/// (its unit follows it); other labels are cut by display width.
+fn short_label(label: &str) -> std::borrow::Cow<'_, str> {
+    match label.strip_suffix(" time") {
+        Some(short) if super::text::width(label) > 11 => std::borrow::Cow::Borrowed(short),
+        _ => std::borrow::Cow::Borrowed(label),
+    }
+}
+
 /// The IQR, or the range when the IQR is 0.
 pub fn spread(s: &Summary) -> f64 {
     let q = &s.quantiles;
@@ -108,10 +153,14 @@ pub fn write(
     stats: &CommandStats,
     catalogue: &Catalogue,
     mini: bool,
+    width: usize,
 ) -> io::Result<()> {
     let rows = rows(stats, catalogue, mini);
     if rows.is_empty() {
         return Ok(());
+    }
+    if width < 80 {
+        return write_narrow(out, &rows, mini);
     }
     let header = if mini {
         "     Min   Median      Max   "

@@ -22,7 +22,6 @@ use super::units::Scale;
 use crate::data::{Metric, Unit};
 use crate::stats::{BestCase, NotApplicable, Summary};
 
-const INNER: usize = 76;
 const CELL: usize = 7;
 const HEADINGS: [&str; 7] = ["Q₀ ", "Q₁ ", "Q₂ ", "Q₃ ", "95 ", "99 ", "Q₄ "];
 
@@ -33,7 +32,13 @@ pub fn write(
     s: &Summary,
     metric: Metric,
     best: &Result<BestCase, NotApplicable>,
+    width: usize,
 ) -> io::Result<()> {
+    let inner = super::frame::inner_for(width, 2);
+    // Narrower than the reference's table: a 6-column first column and
+    // 6-column cells, without the indent (7 × 7 + 6 = 55 columns).
+    let narrow = inner < 2 + 10 + 7 * (1 + CELL);
+    let (first_w, cell_w, indent) = if narrow { (6, 6, "") } else { (10, CELL, "  ") };
     let q = &s.quantiles;
     let cells = [
         Some(q.min),
@@ -48,28 +53,28 @@ pub fn write(
     let max_abs = present.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let scale = Scale::choose(metric.unit(), max_abs)
         .resolving(super::summary::spread(s), 2)
-        .fitted(&present, CELL);
+        .fitted(&present, cell_w);
 
     let line = |first: &str, rest: Vec<String>| {
-        let mut l = format!("  {}", pad(first, 10, Align::Right));
+        let mut l = format!("{indent}{}", pad(first, first_w, Align::Right));
         for cell in rest {
             l.push(' ');
-            l.push_str(&pad(&cell, CELL, Align::Right));
+            l.push_str(&pad(&cell, cell_w, Align::Right));
         }
         l
     };
-    let mut f = Frame::new(INNER);
+    let mut f = Frame::new(inner);
     f.title(&format!("{} distribution tail", metric.label()));
     f.blank();
     f.line(line(
-        "Tail shape",
+        if narrow { "Tail" } else { "Tail shape" },
         HEADINGS.iter().map(|h| (*h).to_owned()).collect(),
     ));
     f.line(line(
         &format!("({})", scale.symbol()),
         cells
             .iter()
-            .map(|c| c.map_or_else(|| "--".to_owned(), |v| scale.number_in(v, CELL)))
+            .map(|c| c.map_or_else(|| "--".to_owned(), |v| scale.number_in(v, cell_w)))
             .collect(),
     ));
     f.blank();

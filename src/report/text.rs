@@ -167,6 +167,46 @@ pub fn wrap(s: &str, columns: usize) -> Vec<String> {
     lines
 }
 
+/// `line` fitted into `columns` columns without losing text: a line that
+/// fits is returned as it is; a longer one is broken at spaces, and its
+/// continuation lines are indented to where its second cell starts (the
+/// first text after two spaces), so a `label  value` row stays a
+/// two-column row. Used for framed tables and long report lines at narrow
+/// widths.
+pub fn wrap_hanging(line: &str, columns: usize) -> Vec<String> {
+    let line = clean(line);
+    if line.width() <= columns {
+        return vec![line.into_owned()];
+    }
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    // The second cell: after the first run of two spaces past the indent.
+    let second = line[indent..].find("  ").map(|i| indent + i).and_then(|i| {
+        let j = i + line[i..].len() - line[i..].trim_start_matches(' ').len();
+        (j < line.len()).then_some(j)
+    });
+    let hang = second
+        .map(|j| line[..j].width())
+        .filter(|&h| h + 12 <= columns)
+        .unwrap_or(indent.min(columns / 2));
+    let (head, rest) = match second {
+        Some(j) if line[..j].width() == hang => (&line[..j], &line[j..]),
+        _ => (&line[..indent.min(hang)], &line[indent.min(hang)..]),
+    };
+    let pieces = wrap(rest, columns.saturating_sub(hang).max(1));
+    pieces
+        .into_iter()
+        .enumerate()
+        .map(|(i, piece)| {
+            let lead = if i == 0 {
+                pad(head, hang, Align::Left)
+            } else {
+                " ".repeat(hang)
+            };
+            format!("{lead}{piece}")
+        })
+        .collect()
+}
+
 /// `s` without trailing spaces (every report line is written through this,
 /// so snapshots and terminals see no invisible padding).
 pub fn trim_end(s: &str) -> &str {
@@ -176,6 +216,30 @@ pub fn trim_end(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hanging_wrap_keeps_the_second_column() {
+        let row = "    Ratio (other/ref)      +799.6 % [+717.9 %, +1264.1 %] ✗ beyond the bound";
+        let lines = wrap_hanging(row, 50);
+        assert!(lines.len() > 1, "{lines:?}");
+        assert!(lines.iter().all(|l| width(l) <= 50), "{lines:?}");
+        assert!(lines[0].starts_with("    Ratio (other/ref)      +799.6 %"));
+        assert!(lines[1].starts_with(&" ".repeat(27)), "{lines:?}");
+        let words = |ls: &[String]| {
+            ls.join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(words(&lines), words(&[row.to_string()]), "no text lost");
+        // A line that fits is untouched; one without cells hangs at its indent.
+        assert_eq!(wrap_hanging("  short", 50), ["  short"]);
+        let plain = wrap_hanging(&format!("  {}", "word ".repeat(30)), 40);
+        assert!(
+            plain.iter().all(|l| width(l) <= 40 && l.starts_with("  ")),
+            "{plain:?}"
+        );
+    }
 
     #[test]
     fn widths_count_columns_not_bytes() {
