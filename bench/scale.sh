@@ -3,6 +3,9 @@
 # (bench/gen_raw.py, seeded: every run reads the same bytes).
 #
 #   1. 2 commands x 1,000,000 runs, -E and a JSON export   (target <= 1.0 s, <= 150 MB)
+#      a. sequential order (independent samples)
+#      b. complete rounds, interleaved Sequence (paired: signed-rank,
+#         Walsh averages)
 #   2. 5,000 input files of one command x 20 runs each, -Q with a JSON export
 #   3. 10,000 commands x 5 runs, -Q with a JSON export
 #
@@ -20,6 +23,7 @@ cargo build --release --quiet --bin bestreport
 bin=target/release/bestreport
 
 [ -f "$work/2x1M.csv" ] || python3 bench/gen_raw.py "$work/2x1M.csv" 2 1000000
+[ -f "$work/2x1M-rounds.csv" ] || python3 bench/gen_raw.py --interleaved "$work/2x1M-rounds.csv" 2 1000000
 if [ ! -d "$work/files" ]; then
     mkdir -p "$work/files"
     python3 bench/gen_raw.py --files "$work/files" 5000 20
@@ -43,5 +47,6 @@ measure() { # name, then the bestreport arguments
 uptime
 echo "input: $(du -h "$work/2x1M.csv" | cut -f1) (2 x 1M), $(du -sh "$work/files" | cut -f1) (5,000 files), $(du -h "$work/10000x5.csv" | cut -f1) (10,000 x 5)"
 measure "2 x 1,000,000 runs, -E, JSON" -E --export-json "$work/out.json" "$work/2x1M.csv"
+measure "2 x 1,000,000 rounds (paired), -E, JSON" -E --export-json "$work/out.json" "$work/2x1M-rounds.csv"
 measure "5,000 files x 20 runs, -Q, JSON" -Q --export-json "$work/out.json" "$work"/files/*.csv
 measure "10,000 commands x 5 runs, -Q, JSON" -Q --export-json "$work/out.json" "$work/10000x5.csv"
