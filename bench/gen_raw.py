@@ -9,6 +9,10 @@ start time. Deterministic (seeded), so every run of the benchmark reads
 the same bytes.
 
     gen_raw.py OUT.csv COMMANDS RUNS        one file, COMMANDS x RUNS rows
+    gen_raw.py --interleaved OUT.csv COMMANDS RUNS
+                                            the same, measured in complete
+                                            rounds (interleaved Sequence:
+                                            bestreport pairs the commands)
     gen_raw.py --files DIR N RUNS           N files of one command each
 """
 import random
@@ -20,13 +24,15 @@ HEADER = ("Command,Shell,Name,Batch,Exit code,User time (us),System time (us),"
           "Total Context Switches,Sequence,Start time (us since epoch),Signal,Timed out\n")
 
 
-def rows(rng, commands, runs, first_batch=1):
+def rows(rng, commands, runs, first_batch=1, interleaved=False):
     seq = 0
     start = 1_795_000_000_000_000
     for c in range(commands):
         command = f"cmd{first_batch + c} --flag {c}"
-        for _ in range(runs):
-            seq += 1
+        for run in range(runs):
+            # Interleaved: round `run` holds sequence numbers
+            # run*commands + 1 ... (run+1)*commands, one per command.
+            seq = run * commands + c + 1 if interleaved else seq + 1
             user = int(rng.lognormvariate(6.8, 0.35)) + 200 * c % 5000
             system = int(rng.lognormvariate(7.2, 0.3))
             wall = user + system + int(rng.expovariate(1 / 150))
@@ -40,11 +46,11 @@ def rows(rng, commands, runs, first_batch=1):
                    f"{seq},{start},,0\n")
 
 
-def write(path, rng, commands, runs, first_batch=1):
+def write(path, rng, commands, runs, first_batch=1, interleaved=False):
     with open(path, "w") as f:
         f.write(HEADER)
         buf = []
-        for row in rows(rng, commands, runs, first_batch):
+        for row in rows(rng, commands, runs, first_batch, interleaved):
             buf.append(row)
             if len(buf) >= 10000:
                 f.write("".join(buf))
@@ -58,6 +64,8 @@ def main():
         directory, n, runs = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
         for i in range(n):
             write(f"{directory}/f{i:05}.csv", rng, 1, runs)
+    elif sys.argv[1] == "--interleaved":
+        write(sys.argv[2], rng, int(sys.argv[3]), int(sys.argv[4]), interleaved=True)
     else:
         write(sys.argv[1], rng, int(sys.argv[2]), int(sys.argv[3]))
 

@@ -22,6 +22,15 @@
 //! every cell counts as many differences as the product of the
 //! multiplicities. Rows and columns, not runs, then set the cost.
 //!
+//! The same machinery selects among the Walsh sums dᵢ + dⱼ, i ≤ j, of one
+//! sorted sample d (the one-sample Hodges–Lehmann estimate of paired
+//! differences): with x = −d (reversed) and y = d the matrix holds the
+//! R² ordered sums dⱼ − (−dᵢ) = dᵢ + dⱼ, each off-diagonal sum twice and
+//! each diagonal one once, so the number of Walsh sums ≤ t is
+//! (#ordered sums ≤ t + #{i: 2dᵢ ≤ t}) / 2, the diagonal term found by
+//! binary search. Selection then looks for the smallest matrix value
+//! whose Walsh count reaches k, with the same bracket and pivots.
+//!
 //! Expected cost O((n1 + n2) log M) time, O(n1 + n2) memory. The result is
 //! exact: an actual difference `y[j] - x[i]` as computed in floating point
 //! (rounding is monotone, so the matrix order holds for computed values
@@ -70,8 +79,12 @@ impl Distinct {
 pub(crate) struct Differences {
     x: Distinct,
     y: Distinct,
-    /// n1·n2.
+    /// n1·n2 (the ordered pairs, also for Walsh sums).
+    ordered: u128,
+    /// Number of elements to select among: n1·n2, or R(R+1)/2 Walsh sums.
     count: u128,
+    /// Whether the elements are the Walsh sums of `y` (x = −y reversed).
+    walsh: bool,
     /// Materialise the remaining candidates once at most this many
     /// distinct cells are left.
     gather_at: usize,
@@ -94,12 +107,50 @@ impl Differences {
         Differences {
             x,
             y,
+            ordered: count,
             count,
+            walsh: false,
             gather_at,
         }
     }
 
-    /// Number of differences, n1·n2.
+    /// Prepares selection among the R(R+1)/2 Walsh sums dᵢ + dⱼ, i ≤ j,
+    /// of a sorted, non-empty d (module docs). `kth` returns a sum, not
+    /// an average: halve it.
+    pub(crate) fn walsh_sums(d: &[f64]) -> Self {
+        let negated: Vec<f64> = d.iter().rev().map(|v| -v).collect();
+        let r = d.len() as u128;
+        Differences {
+            count: r * (r + 1) / 2,
+            walsh: true,
+            ..Differences::new(&negated, d)
+        }
+    }
+
+    /// The rank to compare with k of a value t with `ordered` matrix
+    /// elements ≤ t (`inclusive`) or < t: `ordered` itself, or for Walsh
+    /// sums (`ordered` + diagonal sums ≤ t or < t) / 2.
+    fn rank(&self, ordered: u128, t: f64, inclusive: bool) -> u128 {
+        if self.walsh {
+            (ordered + self.diagonal(t, inclusive)) / 2
+        } else {
+            ordered
+        }
+    }
+
+    /// Walsh sums only: the number of diagonal sums dᵢ + dᵢ ≤ t
+    /// (`inclusive`) or < t, by binary search over the distinct values.
+    fn diagonal(&self, t: f64, inclusive: bool) -> u128 {
+        let v = &self.y.values;
+        let distinct = if inclusive {
+            v.partition_point(|&a| a + a <= t)
+        } else {
+            v.partition_point(|&a| a + a < t)
+        };
+        self.y.cumulative[distinct] as u128
+    }
+
+    /// Number of elements, n1·n2 (or R(R+1)/2 Walsh sums).
     pub(crate) fn count(&self) -> u128 {
         self.count
     }
@@ -119,7 +170,7 @@ impl Differences {
         }
         let full = Boundary {
             per_row: vec![self.y.len(); self.x.len()],
-            total: self.count,
+            total: self.ordered,
         };
         let mut at_most = Boundary {
             per_row: vec![0; self.x.len()],
@@ -127,7 +178,7 @@ impl Differences {
         };
         let none = vec![0; self.x.len()];
         self.count_rows(kth, &none, &full.per_row, true, &mut at_most);
-        if at_most.total > k {
+        if self.rank(at_most.total, kth, true) > k {
             return (kth, kth);
         }
         // d(k+1) is the smallest difference above d(k): in each row the
@@ -187,6 +238,8 @@ struct Selection {
     low: Boundary,
     /// Per row, the columns with difference < hi (all at the start).
     high: Boundary,
+    /// Walsh sums only: the diagonal sums ≤ lo (none at the start).
+    low_diagonal: u128,
     scratch: Boundary,
     rng: SplitMix64,
 }
@@ -203,8 +256,9 @@ impl Selection {
             low,
             high: Boundary {
                 per_row: vec![d.y.len(); rows],
-                total: d.count,
+                total: d.ordered,
             },
+            low_diagonal: 0,
             rng: SplitMix64::new(0x5EED_B357_6E55_0001),
         }
     }
@@ -213,7 +267,9 @@ impl Selection {
     ///
     /// Invariant: the answer is among the "active" differences, those with
     /// lo < d < hi; in row i they are the columns
-    /// `low.per_row[i]..high.per_row[i]`, and `low.total < k ≤ high.total`.
+    /// `low.per_row[i]..high.per_row[i]`, and rank(≤ lo) < k ≤ rank(< hi)
+    /// ([`Differences::rank`]: for differences, `low.total < k ≤
+    /// high.total`). The answer is the smallest element of rank ≥ k.
     fn run(&mut self, d: &Differences, k: u128) -> f64 {
         let sample_size = ((d.x.len() + d.y.len()) / 4).clamp(64, 1 << 16);
         let mut positions: Vec<u128> = Vec::with_capacity(sample_size);
@@ -256,9 +312,18 @@ impl Selection {
             }
             pivots.sort_unstable_by(f64::total_cmp);
 
-            // Two pivots around where the answer should be among the draws.
+            // Two pivots around where the answer should be among the draws:
+            // the matrix position of rank k (for Walsh sums about 2k minus
+            // the diagonal sums below it, at least those ≤ lo).
+            let target = if d.walsh {
+                (2 * k)
+                    .saturating_sub(self.low_diagonal)
+                    .clamp(self.low.total + 1, self.high.total)
+            } else {
+                k
+            };
             let s = pivots.len() as f64;
-            let expected = (k - self.low.total) as f64 / active as f64 * s;
+            let expected = (target - self.low.total) as f64 / active as f64 * s;
             let spread = 2.0 * s.sqrt() + 1.0;
             let last = pivots.len() - 1;
             let below = ((expected - spread).floor().max(0.0) as usize).min(last);
@@ -279,7 +344,7 @@ impl Selection {
                     false,
                     &mut self.scratch,
                 );
-                if self.scratch.total >= k {
+                if d.rank(self.scratch.total, pivot, false) >= k {
                     std::mem::swap(&mut self.high, &mut self.scratch);
                     break;
                 }
@@ -291,10 +356,13 @@ impl Selection {
                     true,
                     &mut self.scratch,
                 );
-                if self.scratch.total >= k {
+                if d.rank(self.scratch.total, pivot, true) >= k {
                     return pivot;
                 }
                 std::mem::swap(&mut self.low, &mut self.scratch);
+                if d.walsh {
+                    self.low_diagonal = d.diagonal(pivot, true);
+                }
             }
         }
     }
@@ -310,15 +378,17 @@ impl Selection {
             }
         }
         values.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        let mut remaining = k - self.low.total;
-        for &(v, w) in &values {
-            if remaining <= w {
+        // The first value whose rank, counting every cell of that value,
+        // reaches k.
+        let mut ordered = self.low.total;
+        for (c, &(v, w)) in values.iter().enumerate() {
+            ordered += w;
+            let last_of_value = values.get(c + 1).map_or(true, |next| next.0 != v);
+            if last_of_value && d.rank(ordered, v, true) >= k {
                 return v;
             }
-            remaining -= w;
         }
-        // Unreachable while the invariant holds (the weights of the active
-        // cells add up to high.total − low.total ≥ k − low.total).
+        // Unreachable while the invariant holds (rank(< hi) ≥ k).
         values.last().map_or(0.0, |&(v, _)| v)
     }
 }

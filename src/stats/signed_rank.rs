@@ -177,86 +177,29 @@ pub fn signed_rank(d: &[f64]) -> SignedRank {
 }
 
 /// The Walsh averages (dᵢ + dⱼ)/2, i ≤ j, of sorted differences, ready
-/// for selection. Sums are selected among the R² ordered-pair sums
-/// dᵢ + dⱼ = dⱼ − (−dᵢ) (a two-sample difference set), and the count of
-/// Walsh averages at most t is (#ordered sums ≤ 2t + #{i: 2dᵢ ≤ 2t})/2.
-///
-/// Up to [`MATERIALISE_LIMIT`] averages are simply listed and sorted (fast
-/// for the usual few hundred rounds); beyond, they are selected.
-pub(crate) struct WalshAverages<'a> {
-    sorted: &'a [f64],
+/// for selection without listing them ([`Differences::walsh_sums`]):
+/// O(R log R) per order statistic, O(R) memory. Halving a sum is exact,
+/// so the k-th average is the k-th sum halved.
+pub(crate) struct WalshAverages {
     sums: Differences,
-    /// All averages, sorted, when there are few enough.
-    all: Option<Vec<f64>>,
 }
 
-/// Most Walsh averages listed in memory (8 MB of f64).
-const MATERIALISE_LIMIT: u128 = 1 << 20;
-
-impl<'a> WalshAverages<'a> {
-    pub(crate) fn new(sorted: &'a [f64]) -> Self {
-        let negated: Vec<f64> = sorted.iter().rev().map(|x| -x).collect();
-        let r = sorted.len() as u128;
-        let all = (r * (r + 1) / 2 <= MATERIALISE_LIMIT).then(|| {
-            let mut all = Vec::with_capacity(sorted.len() * (sorted.len() + 1) / 2);
-            for (i, &a) in sorted.iter().enumerate() {
-                all.extend(sorted[i..].iter().map(|&b| (a + b) / 2.0));
-            }
-            all.sort_by(f64::total_cmp);
-            all
-        });
+impl WalshAverages {
+    /// For sorted, non-empty differences.
+    pub(crate) fn new(sorted: &[f64]) -> Self {
         WalshAverages {
-            sorted,
-            sums: Differences::new(&negated, sorted),
-            all,
+            sums: Differences::walsh_sums(sorted),
         }
     }
 
     /// R(R+1)/2.
     pub(crate) fn count(&self) -> u128 {
-        let r = self.sorted.len() as u128;
-        r * (r + 1) / 2
-    }
-
-    /// Number of pairs i ≤ j with dᵢ + dⱼ ≤ s.
-    fn at_most(&self, s: f64) -> u128 {
-        // Ordered pairs by two pointers over the sorted values.
-        let d = self.sorted;
-        let mut ordered = 0u128;
-        let mut j = d.len();
-        for &x in d {
-            while j > 0 && x + d[j - 1] > s {
-                j -= 1;
-            }
-            ordered += j as u128;
-        }
-        let diagonal = d.iter().filter(|&&x| x + x <= s).count() as u128;
-        (ordered + diagonal) / 2
+        self.sums.count()
     }
 
     /// The k-th smallest Walsh average (1-based, clamped into range).
     pub(crate) fn kth(&self, k: u128) -> f64 {
-        let k = k.clamp(1, self.count());
-        if let Some(all) = &self.all {
-            return all[(k - 1) as usize];
-        }
-        self.select(k)
-    }
-
-    /// The k-th smallest Walsh average by selection (no list).
-    fn select(&self, k: u128) -> f64 {
-        // The answer is an ordered-pair sum; find the first one (in
-        // sorted order) with at least k Walsh averages at or below it.
-        let (mut lo, mut hi) = (1u128, self.sums.count());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.at_most(self.sums.kth(mid)) >= k {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        self.sums.kth(lo) / 2.0
+        self.sums.kth(k) / 2.0
     }
 
     /// The one-sample Hodges–Lehmann estimate: the median Walsh average.
@@ -265,7 +208,8 @@ impl<'a> WalshAverages<'a> {
         if m % 2 == 1 {
             self.kth(m / 2 + 1)
         } else {
-            (self.kth(m / 2) + self.kth(m / 2 + 1)) / 2.0
+            let (a, b) = self.sums.kth_and_next(m / 2);
+            (a / 2.0 + b / 2.0) / 2.0
         }
     }
 }
@@ -384,13 +328,41 @@ mod tests {
         assert_eq!(walsh.count(), brute.len() as u128);
         for (k, &v) in brute.iter().enumerate() {
             assert_eq!(walsh.kth(k as u128 + 1), v, "k = {}", k + 1);
-            assert_eq!(walsh.select(k as u128 + 1), v, "selected k = {}", k + 1);
         }
         // 45 averages: the median is the 23rd.
         assert_eq!(walsh.median(), brute[22]);
         let even = WalshAverages::new(&sorted[..7]);
         let brute = brute_walsh(&sorted[..7]);
         assert_eq!(even.median(), (brute[13] + brute[14]) / 2.0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+        /// Every order statistic and the median of the Walsh averages, by
+        /// selection, equal brute force: small integer ranges tie heavily
+        /// (zeros, equal |d|, equal sums), fractional steps add rounding.
+        #[test]
+        fn walsh_selection_equals_brute_force(
+            ints in proptest::collection::vec(-6i32..7, 1..48),
+            step in proptest::sample::select(vec![1.0, 0.1, 100e-6]),
+        ) {
+            let d: Vec<f64> = ints.iter().map(|&i| f64::from(i) * step).collect();
+            let mut sorted = d.clone();
+            sorted.sort_by(f64::total_cmp);
+            let walsh = WalshAverages::new(&sorted);
+            let brute = brute_walsh(&d);
+            proptest::prop_assert_eq!(walsh.count(), brute.len() as u128);
+            for (k, &v) in brute.iter().enumerate() {
+                proptest::prop_assert_eq!(walsh.kth(k as u128 + 1), v, "k = {}", k + 1);
+            }
+            let m = brute.len();
+            let median = if m % 2 == 1 {
+                brute[m / 2]
+            } else {
+                (brute[m / 2 - 1] + brute[m / 2]) / 2.0
+            };
+            proptest::prop_assert_eq!(walsh.median(), median);
+        }
     }
 
     #[test]
