@@ -101,19 +101,7 @@ fn write_narrow(out: &mut dyn Write, rows: &[Row<'_>], mini: bool) -> io::Result
         "    Min      Q₁  Median      Q₃     Max"
     };
     writeln!(out, "{}╭{header}╮", " ".repeat(2 + LABEL + 4))?;
-    let mut scales: Vec<(usize, Scale)> = Vec::new();
-    for row in rows {
-        if !scales.iter().any(|(g, _)| *g == row.group) {
-            scales.push((row.group, scale_for(rows, row.group, mini)));
-        }
-    }
-    for (i, row) in rows.iter().enumerate() {
-        let last = i + 1 == rows.len();
-        let (left, right) = if last { ("╰", "╯") } else { ("│", "│") };
-        let scale = scales
-            .iter()
-            .find(|(g, _)| *g == row.group)
-            .map_or_else(|| Scale::time(0.0), |(_, s)| *s);
+    for (row, scale, (left, right)) in scaled(rows, mini) {
         let v = values(row.summary, mini);
         let cells: Vec<String> = v[1..].iter().map(|&x| scale.number_in(x, CELL)).collect();
         writeln!(
@@ -125,6 +113,32 @@ fn write_narrow(out: &mut dyn Write, rows: &[Row<'_>], mini: bool) -> io::Result
         )?;
     }
     Ok(())
+}
+
+/// Each row with its group's scale (one per group, fitted to all its
+/// rows) and the bars that frame it: `│ │`, or `╰ ╯` on the last row.
+fn scaled<'r, 'a>(
+    rows: &'r [Row<'a>],
+    mini: bool,
+) -> impl Iterator<Item = (&'r Row<'a>, Scale, (&'static str, &'static str))> {
+    let mut scales: Vec<(usize, Scale)> = Vec::new();
+    for row in rows {
+        if !scales.iter().any(|(g, _)| *g == row.group) {
+            scales.push((row.group, scale_for(rows, row.group, mini)));
+        }
+    }
+    rows.iter().enumerate().map(move |(i, row)| {
+        let bars = if i + 1 == rows.len() {
+            ("╰", "╯")
+        } else {
+            ("│", "│")
+        };
+        let scale = scales
+            .iter()
+            .find(|(g, _)| *g == row.group)
+            .map_or_else(|| Scale::time(0.0), |(_, s)| *s);
+        (row, scale, bars)
+    })
 }
 
 /// A row label for the narrow table: "Total CPU time" is "Total CPU" there
@@ -168,19 +182,7 @@ pub fn write(
         "     Min      Q₁    Median      Q₃       Max   "
     };
     writeln!(out, "{}    Mode    ╭{header}╮", " ".repeat(18))?;
-    let mut scales: Vec<(usize, Scale)> = Vec::new();
-    for row in &rows {
-        if !scales.iter().any(|(g, _)| *g == row.group) {
-            scales.push((row.group, scale_for(&rows, row.group, mini)));
-        }
-    }
-    for (i, row) in rows.iter().enumerate() {
-        let last = i + 1 == rows.len();
-        let (left, right) = if last { ("╰", "╯") } else { ("│", "│") };
-        let scale = scales
-            .iter()
-            .find(|(g, _)| *g == row.group)
-            .map_or_else(|| Scale::time(0.0), |(_, s)| *s);
+    for (row, scale, (left, right)) in scaled(&rows, mini) {
         let v = values(row.summary, mini);
         let cells: Vec<String> = v[1..].iter().map(|&x| scale.number_in(x, CELL)).collect();
         writeln!(

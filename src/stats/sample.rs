@@ -60,21 +60,7 @@ impl Sample {
     /// [`SampleError::TooLarge`] naming the first offending value.
     /// Negative zero is stored as zero.
     pub fn new(mut values: Vec<f64>) -> Result<Self, SampleError> {
-        if values.is_empty() {
-            return Err(SampleError::Empty);
-        }
-        for (index, v) in values.iter_mut().enumerate() {
-            if !v.is_finite() {
-                return Err(SampleError::NonFinite { index, value: *v });
-            }
-            if v.abs() > Self::MAX_MAGNITUDE {
-                return Err(SampleError::TooLarge { index, value: *v });
-            }
-            if *v == 0.0 {
-                // −0.0 == 0.0, but total_cmp orders them; keep one zero.
-                *v = 0.0;
-            }
-        }
+        validate(&mut values)?;
         if !counting_sort(&mut values) {
             values.sort_unstable_by(f64::total_cmp);
         }
@@ -151,6 +137,27 @@ fn counting_sort(values: &mut [f64]) -> bool {
         k += count as usize;
     }
     true
+}
+
+/// The checks every sample and series passes: non-empty, finite, at most
+/// [`Sample::MAX_MAGNITUDE`] in magnitude; negative zero becomes zero
+/// (−0.0 == 0.0, but `total_cmp` orders them; keep one zero).
+pub(super) fn validate(values: &mut [f64]) -> Result<(), SampleError> {
+    if values.is_empty() {
+        return Err(SampleError::Empty);
+    }
+    for (index, v) in values.iter_mut().enumerate() {
+        if !v.is_finite() {
+            return Err(SampleError::NonFinite { index, value: *v });
+        }
+        if v.abs() > Sample::MAX_MAGNITUDE {
+            return Err(SampleError::TooLarge { index, value: *v });
+        }
+        if *v == 0.0 {
+            *v = 0.0;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,13 +1,13 @@
 //! A validated series: values in the order they were measured.
 //!
-//! [`Sample`] forgets the order of its values, which is right for every
+//! [`Sample`](super::Sample) forgets the order of its values, which is right for every
 //! statistic of a distribution. The diagnostics that ask whether the
 //! machine changed during an experiment ([`best_case`](super::best_case),
 //! [`mann_kendall`](super::mann_kendall)) need that order, so they take a
 //! [`Series`] instead: the same validation (non-empty, finite, |x| ≤
-//! [`Sample::MAX_MAGNITUDE`]), the input order kept.
+//! [`Sample::MAX_MAGNITUDE`](super::Sample::MAX_MAGNITUDE)), the input order kept.
 
-use super::sample::{Sample, SampleError};
+use super::sample::SampleError;
 
 /// A non-empty list of finite values in time order.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,22 +18,9 @@ pub struct Series {
 impl Series {
     /// Validates `values`, kept in the given order.
     ///
-    /// Errors exactly as [`Sample::new`]; negative zero is stored as zero.
+    /// Errors exactly as [`Sample::new`](super::Sample::new); negative zero is stored as zero.
     pub fn new(mut values: Vec<f64>) -> Result<Self, SampleError> {
-        if values.is_empty() {
-            return Err(SampleError::Empty);
-        }
-        for (index, v) in values.iter_mut().enumerate() {
-            if !v.is_finite() {
-                return Err(SampleError::NonFinite { index, value: *v });
-            }
-            if v.abs() > Sample::MAX_MAGNITUDE {
-                return Err(SampleError::TooLarge { index, value: *v });
-            }
-            if *v == 0.0 {
-                *v = 0.0;
-            }
-        }
+        super::sample::validate(&mut values)?;
         Ok(Series { values })
     }
 
