@@ -31,6 +31,10 @@ trap 'rm -rf "$work"' EXIT
 cargo build --release --quiet
 bg=target/release/bestguess
 read -r -a opts <<< "${BESTGUESS_OPTS:-}"
+# -Q hides the progress display. To measure what the display (and --live)
+# costs, run the whole script on a terminal with BESTGUESS_PROGRESS=1:
+#   BESTGUESS_PROGRESS=1 BESTGUESS_OPTS=--live script -qfec bench/overhead.sh /dev/null
+if [ -n "${BESTGUESS_PROGRESS:-}" ]; then quiet=(-N); else quiet=(-Q); fi
 cc -O2 -static -o "$work/ref_loop" bench/ref_loop.c
 
 now() { date +%s%N; }
@@ -44,12 +48,12 @@ for r in $(seq "$rounds"); do
     # ABBA: alternate which tool goes first, so neither always meets the
     # machine right after the other.
     if (( r % 2 )); then
-        t0=$(now); "$bg" -Q "${opts[@]}" -r "$runs" -o "$work/bg.csv" "$prog"; t1=$(now)
+        t0=$(now); "$bg" "${quiet[@]}" "${opts[@]}" -r "$runs" -o "$work/bg.csv" "$prog"; t1=$(now)
         "$work/ref_loop" "$runs" "$prog" > "$work/ref.txt"; t2=$(now)
         bg_ns=$((t1 - t0)); ref_ns=$((t2 - t1))
     else
         t0=$(now); "$work/ref_loop" "$runs" "$prog" > "$work/ref.txt"; t1=$(now)
-        "$bg" -Q "${opts[@]}" -r "$runs" -o "$work/bg.csv" "$prog"; t2=$(now)
+        "$bg" "${quiet[@]}" "${opts[@]}" -r "$runs" -o "$work/bg.csv" "$prog"; t2=$(now)
         ref_ns=$((t1 - t0)); bg_ns=$((t2 - t1))
     fi
     # Raw CSV columns: 14 total CPU time, 13 wall, 8 max RSS (bytes).
@@ -78,7 +82,7 @@ printf '%-28s %12s %12s %8s\n' "median max RSS (KiB)" "$(colmed 7)" "$(colmed 8)
 
 echo
 echo "20,000-run experiment: max RSS reported, first vs last thousand runs"
-"$bg" -Q "${opts[@]}" -r 20000 -o "$work/big.csv" "$prog"
+"$bg" "${quiet[@]}" "${opts[@]}" -r 20000 -o "$work/big.csv" "$prog"
 first=$(awk -F, 'NR >= 2 && NR <= 1001 {print $8}' "$work/big.csv" | median)
 last=$(tail -n 1000 "$work/big.csv" | awk -F, '{print $8}' | median)
 printf 'first 1000: %s bytes, last 1000: %s bytes, change %s%%\n' "$first" "$last" \
