@@ -5,6 +5,11 @@
 //! parse and validate options (`cli`), plan and run an experiment
 //! (`experiment`) through the launcher (`measure`), record raw data
 //! ([`data`]), analyse ([`stats`]) and render (`report`, `export`).
+//!
+//! `unsafe` is denied everywhere but in `measure::sys`, the one module that
+//! talks to the kernel directly (each block there has a `// SAFETY:` note).
+
+#![deny(unsafe_code)]
 
 pub mod analysis;
 pub mod app;

@@ -15,6 +15,7 @@ pub mod launcher;
 pub mod protocol;
 pub mod resolve;
 pub mod split;
+#[allow(unsafe_code)]
 pub mod sys;
 
 use std::io;
