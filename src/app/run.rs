@@ -186,8 +186,8 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
 
     let show_progress = !selection.quiet && terminal::wanted();
     if rc.live && !show_progress {
-        eprintln!(
-            "Note: --live shows results on a terminal only (standard error is not one, TERM=dumb, or -Q); the experiment runs without them."
+        output::note(
+            "Note: --live shows results on a terminal only (standard error is not one, TERM=dumb, or -Q); the experiment runs without them.\n",
         );
     }
     let mut sink = Sink {
