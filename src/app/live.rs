@@ -99,7 +99,11 @@ impl Live {
     /// else the last ones.
     pub fn rows(&mut self) -> &[LiveRow] {
         let now = Instant::now();
-        if self.next.is_none_or_before(now) {
+        let due = match self.next {
+            None => true,
+            Some(t) => t <= now,
+        };
+        if due {
             let started = Instant::now();
             self.rows = analyse(
                 &self.labels,
@@ -112,20 +116,6 @@ impl Live {
             self.next = Some(now + Self::EVERY.max(took * Self::DUTY));
         }
         &self.rows
-    }
-}
-
-/// `Option<Instant>` is due: none yet, or at or before `now`.
-trait Due {
-    fn is_none_or_before(&self, now: Instant) -> bool;
-}
-
-impl Due for Option<Instant> {
-    fn is_none_or_before(&self, now: Instant) -> bool {
-        match self {
-            None => true,
-            Some(t) => *t <= now,
-        }
     }
 }
 
