@@ -119,3 +119,42 @@ pub struct Plan {
     pub ignore_failure: bool,
     pub show_output: bool,
 }
+
+/// A plan of plain commands (no hooks, no shell) for the experiment's tests.
+#[cfg(test)]
+pub(crate) fn test_plan(
+    commands: &[&str],
+    warmup: u64,
+    runs: u64,
+    order: Order,
+    seed: u64,
+) -> Plan {
+    Plan {
+        commands: commands
+            .iter()
+            .map(|c| CommandPlan {
+                command: test_hook(c),
+                name: None,
+                hooks: Hooks::default(),
+                parameters: Vec::new(),
+            })
+            .collect(),
+        shell: String::new(),
+        warmup,
+        runs,
+        order,
+        seed,
+        timeout: None,
+        ignore_failure: false,
+        show_output: false,
+    }
+}
+
+/// A hook (or command) whose only word is its text, for tests.
+#[cfg(test)]
+pub(crate) fn test_hook(text: &str) -> Hook {
+    Hook {
+        text: text.into(),
+        argv: vec![text.into()],
+    }
+}

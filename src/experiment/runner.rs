@@ -298,7 +298,7 @@ impl State<'_> {
 mod tests {
     use super::*;
     use crate::data::Metric;
-    use crate::experiment::{Hook, Hooks, Order};
+    use crate::experiment::{Hooks, Order};
     use crate::measure::Program;
     use std::cell::Cell;
 
@@ -391,33 +391,10 @@ mod tests {
         }
     }
 
-    fn hook(text: &str) -> Hook {
-        Hook {
-            text: text.into(),
-            argv: vec![text.into()],
-        }
-    }
+    use crate::experiment::plan::{test_hook as hook, test_plan};
 
     fn plan(commands: &[&str], warmup: u64, runs: u64, order: Order) -> Plan {
-        Plan {
-            commands: commands
-                .iter()
-                .map(|c| CommandPlan {
-                    command: hook(c),
-                    name: None,
-                    hooks: Hooks::default(),
-                    parameters: Vec::new(),
-                })
-                .collect(),
-            shell: String::new(),
-            warmup,
-            runs,
-            order,
-            seed: 42,
-            timeout: None,
-            ignore_failure: false,
-            show_output: false,
-        }
+        test_plan(commands, warmup, runs, order, 42)
     }
 
     fn never() -> Option<i32> {

@@ -272,35 +272,12 @@ impl Iterator for Schedule<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::{CommandPlan, Hooks};
+    use crate::experiment::Hooks;
 
-    fn hook(text: &str) -> Hook {
-        Hook {
-            text: text.into(),
-            argv: vec![text.into()],
-        }
-    }
+    use crate::experiment::plan::{test_hook as hook, test_plan};
 
     fn plan(commands: &[&str], warmup: u64, runs: u64, order: Order) -> Plan {
-        Plan {
-            commands: commands
-                .iter()
-                .map(|c| CommandPlan {
-                    command: hook(c),
-                    name: None,
-                    hooks: Hooks::default(),
-                    parameters: Vec::new(),
-                })
-                .collect(),
-            shell: String::new(),
-            warmup,
-            runs,
-            order,
-            seed: 7,
-            timeout: None,
-            ignore_failure: false,
-            show_output: false,
-        }
+        test_plan(commands, warmup, runs, order, 7)
     }
 
     /// The whole schedule as text: `cmd:kind`, built the obvious eager way.
