@@ -281,8 +281,12 @@ fn two_sample_moments(sizes: &[u64], m: u64, n: u64) -> (f64, f64, f64) {
 /// Two samples: the laws of the lower end's count U≤ and of the upper
 /// end's count M − U< for the pooled tie groups `sizes` (ascending) of x
 /// (the reference, `m` values) and y − δ (`n` values); exact when
-/// `exact`, else normal with the exact conditional moments.
-pub(crate) fn two_sample_laws(sizes: &[u64], m: u64, n: u64, exact: bool) -> Laws {
+/// `exact`, else normal with the exact conditional moments. `tail` is the
+/// miss probability each end may have (α/2): the exact law is computed
+/// only as far as its quantile needs (a bound from the normal law, or the
+/// middle when the bound falls short), which keeps tiny per-comparison
+/// levels of large families cheap.
+pub(crate) fn two_sample_laws(sizes: &[u64], m: u64, n: u64, exact: bool, tail: f64) -> Laws {
     let pairs = u128::from(m) * u128::from(n);
     if sizes.len() <= 1 {
         // Everything tied: every difference equals δ, U≤ = M surely.
@@ -292,14 +296,30 @@ pub(crate) fn two_sample_laws(sizes: &[u64], m: u64, n: u64, exact: bool) -> Law
         };
         return (point.clone(), point);
     }
-    if exact || m + n < 4 {
-        let limit = usize::try_from(pairs.div_ceil(2)).unwrap_or(usize::MAX);
+    let normal = (m + n >= 4).then(|| two_sample_moments(sizes, m, n));
+    if exact || normal.is_none() {
+        let middle = usize::try_from(pairs.div_ceil(2)).unwrap_or(usize::MAX);
+        let z = normal_quantile(tail).map_or(0.0, |q| -q);
+        let law = |first: u64, second: u64, variance: Option<f64>| -> TailLaw {
+            let target = tail - 10.0 * f64::EPSILON;
+            if let (Some((mean, _, _)), Some(v)) = (normal, variance) {
+                let sd = v.sqrt();
+                let bound = (mean - z * sd + 3.0 * sd + 2.0).max(0.0);
+                if bound < middle as f64 {
+                    let cdf = two_sample_exact(sizes, first, second, bound as usize);
+                    if cdf.last().is_some_and(|&c| c >= target) {
+                        return TailLaw::Exact(cdf);
+                    }
+                }
+            }
+            TailLaw::Exact(two_sample_exact(sizes, first, second, middle))
+        };
         (
-            TailLaw::Exact(two_sample_exact(sizes, m, n, limit)),
-            TailLaw::Exact(two_sample_exact(sizes, n, m, limit)),
+            law(m, n, normal.map(|v| v.1)),
+            law(n, m, normal.map(|v| v.2)),
         )
     } else {
-        let (mean, var_low, var_high) = two_sample_moments(sizes, m, n);
+        let (mean, var_low, var_high) = normal.unwrap_or_default();
         (
             TailLaw::Normal {
                 mean,
@@ -499,7 +519,7 @@ mod tests {
     #[test]
     fn untied_ranks_are_the_classic_ones() {
         // No ties: one group per value, both ends share the U law.
-        let laws = two_sample_laws(&[1; 18], 9, 9, true);
+        let laws = two_sample_laws(&[1; 18], 9, 9, true, 0.025);
         let (low, high, achieved) = choose_ranks(81, &[laws], 0.05);
         // qwilcox(0.025, 9, 9) = 18 (see shift.rs).
         assert_eq!((low, high), (18, 64));
@@ -509,7 +529,7 @@ mod tests {
 
     #[test]
     fn everything_tied_is_a_point_with_certainty() {
-        let laws = two_sample_laws(&[20], 10, 10, false);
+        let laws = two_sample_laws(&[20], 10, 10, false, 0.025);
         assert_eq!(choose_ranks(100, &[laws], 0.05), (50, 51, 1.0));
     }
 }

@@ -159,7 +159,13 @@ pub(crate) fn shift_interval_with(
             .flat_map(|&(d, (a, b))| {
                 let deltas = if a == b { vec![a] } else { vec![a, b] };
                 deltas.into_iter().map(move |delta| {
-                    two_sample_laws(&d.pooled_groups(delta), n1 as u64, n2 as u64, small)
+                    two_sample_laws(
+                        &d.pooled_groups(delta),
+                        n1 as u64,
+                        n2 as u64,
+                        small,
+                        alpha / 2.0,
+                    )
                 })
             })
             .collect();
@@ -288,7 +294,7 @@ mod tests {
         let alpha = Alpha::new(0.05).unwrap();
         let ci = shift_interval(&sample(&best), &sample(&other), alpha);
         assert_eq!(ci.method, Method::Asymptotic);
-        let laws = two_sample_laws(&[12; 10], 60, 60, false);
+        let laws = two_sample_laws(&[12; 10], 60, 60, false, 0.025);
         let (low, high, achieved) = choose_ranks(3600, &[laws], 0.05);
         assert_eq!((ci.low_rank, ci.high_rank), (low, high));
         assert_eq!(ci.achieved_confidence, achieved);
