@@ -34,6 +34,21 @@ use super::formats::{self, InputFormat};
 use super::metric::{Catalogue, Metric, Source, Value};
 use super::RunRecord;
 
+/// Runs decoded at a time by [`CommandRuns::values`].
+const RANGE: usize = 4096;
+
+/// A per-run attribute column of [`CommandRuns`] (not a metric), for
+/// [`CommandRuns::attribute_range`]. Values as the accessors give them
+/// before conversion: the exit code as an integer, the signal absent when
+/// none, the sequence number's bits as an `i64`, the start time in µs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attribute {
+    ExitCode,
+    Signal,
+    Sequence,
+    Start,
+}
+
 /// The display name used for standard input (`-`) in messages.
 pub const STDIN_NAME: &str = "<stdin>";
 
@@ -493,7 +508,59 @@ impl CommandRuns {
 
     /// Every run's value of `metric`, in execution order.
     pub fn values(&self, metric: Metric) -> impl Iterator<Item = Option<Value>> + '_ {
-        (0..self.len).map(move |i| self.value(i, metric))
+        let mut chunk = Vec::new();
+        (0..self.len).step_by(RANGE).flat_map(move |start| {
+            chunk.clear();
+            self.values_range(metric, start..(start + RANGE).min(self.len), &mut chunk);
+            std::mem::take(&mut chunk)
+        })
+    }
+
+    /// Appends [`CommandRuns::value`] of runs `range` to `out`, a range at
+    /// a time (derived metrics computed as there).
+    pub fn values_range(
+        &self,
+        metric: Metric,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<Option<Value>>,
+    ) {
+        match metric.builtin().map(|d| d.source) {
+            Some(Source::Sum(a, b)) => {
+                let start = out.len();
+                self.values_range(a, range.clone(), out);
+                let mut parts = Vec::with_capacity(range.len());
+                self.values_range(b, range, &mut parts);
+                for (x, y) in out[start..].iter_mut().zip(parts) {
+                    *x = match (*x, y) {
+                        (Some(Value::Int(x)), Some(Value::Int(y))) => x.checked_add(y).map(Value::Int),
+                        (Some(x), Some(y)) => Some(Value::Real(x.as_f64() + y.as_f64())),
+                        _ => None,
+                    };
+                }
+            }
+            _ => match self.metrics.get(metric.index()) {
+                Some(c) if c.len() >= range.end => c.read_range(range, out),
+                // A column shorter than the runs (one never pushed).
+                _ => out.extend(range.map(|i| self.value(i, metric))),
+            },
+        }
+    }
+
+    /// Appends the run attribute `which` of runs `range` to `out`, as
+    /// stored (absent where not recorded).
+    pub fn attribute_range(
+        &self,
+        which: Attribute,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<Option<Value>>,
+    ) {
+        let column = match which {
+            Attribute::ExitCode => &self.exit_code,
+            Attribute::Signal => &self.signal,
+            Attribute::Sequence => &self.sequence,
+            Attribute::Start => &self.start_unix_us,
+        };
+        column.read_range(range, out);
     }
 
     /// The values of `metric` that are present, one per run that has it, in

@@ -43,9 +43,10 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+use super::json_runs::{self, PerRun};
 use super::metadata::{rfc3339, Metadata};
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
-use crate::data::{CommandRuns, Metric, Value};
+use crate::data::{CommandRuns, Metric};
 use crate::stats::{
     Comparison, Design, Method, RankedEntry, Reason, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
@@ -63,7 +64,7 @@ const HYPERFINE_SCHEMA_VERSION: u32 = 2;
 /// (as `serde_json::to_writer_pretty` and Hyperfine do; per-run data
 /// compact, see the module docs), ending in a newline.
 pub fn write(analysis: &Analysis<'_>, metadata: &Metadata, out: &mut dyn Write) -> io::Result<()> {
-    let mut out = io::BufWriter::new(out);
+    let mut out = io::BufWriter::with_capacity(64 * 1024, out);
     let mut fields = vec![
         ("schema_version", count(HYPERFINE_SCHEMA_VERSION as usize)),
         ("metadata", meta(metadata, analysis)),
@@ -103,47 +104,6 @@ enum Node<'a> {
     /// The `results` array, each result built just before it is written
     /// (the tree of one command at a time is in memory, not ten thousand).
     Results(&'a Analysis<'a>),
-}
-
-/// What a [`Node::PerRun`] array holds for each run.
-#[derive(Clone, Copy)]
-enum PerRun {
-    /// The metric's value in its unit; `null` where the run lacks it.
-    Metric(Metric),
-    /// A time metric in µs, as seconds (Hyperfine's `times`).
-    Seconds(Metric),
-    ExitCode,
-    /// The exit code, `null` for a run ended by a signal (as Hyperfine).
-    HyperfineExitCode,
-    Signal,
-    /// The run's position in execution order, `null` if not recorded.
-    Sequence,
-    /// When the run started (µs since the epoch), `null` if not recorded.
-    Start,
-}
-
-impl PerRun {
-    fn node(self, runs: &CommandRuns, i: usize) -> Node<'static> {
-        let value = |v: Option<Value>| match v {
-            Some(Value::Int(x)) => Node::Int(x),
-            Some(Value::Real(x)) => Node::Num(x),
-            None => Node::Null,
-        };
-        match self {
-            PerRun::Metric(m) => value(runs.value(i, m)),
-            PerRun::Seconds(m) => runs.value(i, m).map_or(Node::Null, |v| seconds(v.as_f64())),
-            PerRun::ExitCode => Node::Int(runs.exit_code(i).into()),
-            PerRun::HyperfineExitCode => match runs.signal(i) {
-                Some(_) => Node::Null,
-                None => Node::Int(runs.exit_code(i).into()),
-            },
-            PerRun::Signal => runs.signal(i).map_or(Node::Null, |s| Node::Int(s.into())),
-            PerRun::Sequence => runs.sequence(i).map_or(Node::Null, |s| {
-                Node::Int(i64::try_from(s).unwrap_or(i64::MAX))
-            }),
-            PerRun::Start => runs.start_unix_us(i).map_or(Node::Null, Node::Int),
-        }
-    }
 }
 
 /// An object with fixed keys.
@@ -243,9 +203,6 @@ const HYPERFINE_METRICS: [(&str, Metric, &str, f64); 5] = [
     ("time_wall_clock", Metric::WALL, "second", 1e6),
 ];
 
-/// The order Hyperfine 2.0 writes a measurement's metrics in.
-const MEASUREMENT_ORDER: [usize; 5] = [4, 1, 3, 2, 0];
-
 /// Hyperfine 2.0's name for the metric BestGuess ranks by, if it has one.
 fn primary_metric(metric: Metric) -> Option<&'static str> {
     HYPERFINE_METRICS
@@ -279,29 +236,6 @@ fn hyperfine_summary(stats: &CommandStats) -> Node<'static> {
         })
         .collect();
     object(fields)
-}
-
-/// Run `i`'s element of Hyperfine 2.0's `measurements`, on one line: the
-/// metrics the run has (an absent one is left out, never 0) and its exit
-/// code (`null` when a signal ended it, as in Hyperfine).
-fn measurement(out: &mut impl Write, runs: &CommandRuns, i: usize) -> io::Result<()> {
-    out.write_all(b"{")?;
-    for &m in &MEASUREMENT_ORDER {
-        let (key, metric, unit, divisor) = HYPERFINE_METRICS[m];
-        let Some(value) = runs.value(i, metric) else {
-            continue;
-        };
-        write!(out, "\"{key}\": {{\"value\": ")?;
-        match value {
-            Value::Int(x) if divisor == 1.0 => write!(out, "{x}")?,
-            v => emit(out, &Node::Num(v.as_f64() / divisor), 0)?,
-        }
-        write!(out, ", \"unit\": \"{unit}\"}}, ")?;
-    }
-    match runs.signal(i) {
-        Some(_) => out.write_all(b"\"exit_code\": null}"),
-        None => write!(out, "\"exit_code\": {}}}", runs.exit_code(i)),
-    }
 }
 
 /// The `bestguess` object of one result.
@@ -660,22 +594,11 @@ fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
             emit(out, value, depth + 1)
         }),
         // One value per run, on one line.
-        Node::PerRun(runs, what) => {
-            out.write_all(b"[")?;
-            for i in 0..runs.len() {
-                if i > 0 {
-                    out.write_all(b", ")?;
-                }
-                emit(out, &what.node(runs, i), depth + 1)?;
-            }
-            out.write_all(b"]")
-        }
+        Node::PerRun(runs, what) => json_runs::array(out, runs, *what),
         Node::Results(analysis) => list_n(out, depth, b"[]", analysis.commands.len(), |out, i| {
             emit(out, &result(analysis, i), depth + 1)
         }),
-        Node::Measurements(runs) => list_n(out, depth, b"[]", runs.len(), |out, i| {
-            measurement(out, runs, i)
-        }),
+        Node::Measurements(runs) => json_runs::measurements(out, runs, depth),
         Node::Raw(digits) => out.write_all(digits.as_bytes()),
     }
 }

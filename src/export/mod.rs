@@ -39,6 +39,7 @@ pub mod document;
 pub mod html;
 pub mod hyperfine_csv;
 pub mod json;
+mod json_runs;
 pub mod markdown;
 pub mod markup;
 pub mod metadata;
