@@ -71,7 +71,38 @@ impl Column {
             .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
+    #[inline]
     pub fn push(&mut self, value: Option<Value>) {
+        // The common case first: an integer that fits the present width.
+        if let Some(Value::Int(v)) = value {
+            if self.present > 0 && self.push_fitting(v) {
+                self.present += 1;
+                self.len += 1;
+                return;
+            }
+        }
+        self.push_general(value);
+    }
+
+    /// Appends `v`'s offset if it fits the current integer width.
+    #[inline]
+    fn push_fitting(&mut self, v: i64) -> bool {
+        let offset = v.wrapping_sub(self.base);
+        // An offset computed without overflow (same signs, or the
+        // difference stays in range), as `push_int`'s i128 arithmetic.
+        if (v < 0) != (self.base < 0) && (offset < 0) != (v < 0) {
+            return false;
+        }
+        match &mut self.data {
+            Data::Same => offset == 0,
+            Data::I8(values) => i8::try_from(offset).map(|x| values.push(x)).is_ok(),
+            Data::I16(values) => i16::try_from(offset).map(|x| values.push(x)).is_ok(),
+            Data::I32(values) => i32::try_from(offset).map(|x| values.push(x)).is_ok(),
+            _ => false,
+        }
+    }
+
+    fn push_general(&mut self, value: Option<Value>) {
         let i = self.len;
         match value {
             None => {
@@ -195,13 +226,11 @@ impl Column {
     /// Every value, in run order.
     pub fn iter(&self) -> impl Iterator<Item = Option<Value>> + '_ {
         let mut chunk = Vec::new();
-        (0..self.len)
-            .step_by(CHUNK)
-            .flat_map(move |start| {
-                chunk.clear();
-                self.read_range(start..(start + CHUNK).min(self.len), &mut chunk);
-                std::mem::take(&mut chunk)
-            })
+        (0..self.len).step_by(CHUNK).flat_map(move |start| {
+            chunk.clear();
+            self.read_range(start..(start + CHUNK).min(self.len), &mut chunk);
+            std::mem::take(&mut chunk)
+        })
     }
 
     /// Appends the values of runs `range` to `out`, in run order: what
@@ -217,9 +246,21 @@ impl Column {
         let base = self.base;
         match &self.data {
             Data::Same => out.extend(range.clone().map(|_| Some(Value::Int(base)))),
-            Data::I8(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Int(base + i64::from(x))))),
-            Data::I16(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Int(base + i64::from(x))))),
-            Data::I32(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Int(base + i64::from(x))))),
+            Data::I8(v) => out.extend(
+                v[range.clone()]
+                    .iter()
+                    .map(|&x| Some(Value::Int(base + i64::from(x)))),
+            ),
+            Data::I16(v) => out.extend(
+                v[range.clone()]
+                    .iter()
+                    .map(|&x| Some(Value::Int(base + i64::from(x)))),
+            ),
+            Data::I32(v) => out.extend(
+                v[range.clone()]
+                    .iter()
+                    .map(|&x| Some(Value::Int(base + i64::from(x)))),
+            ),
             Data::I64(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Int(x)))),
             Data::Real(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Real(x)))),
         }

@@ -431,9 +431,9 @@ impl CommandRuns {
 
     fn push(&mut self, run: &RunRecord, catalogue: &Catalogue) {
         let n = self.len;
-        if self.metrics.len() < catalogue.index_bound() {
-            self.metrics
-                .resize_with(catalogue.index_bound(), Column::default);
+        let bound = catalogue.index_bound();
+        if self.metrics.len() < bound {
+            self.metrics.resize_with(bound, Column::default);
         }
         for (metric, def) in catalogue.iter() {
             if def.source != Source::Stored {
@@ -444,7 +444,7 @@ impl CommandRuns {
             while column.len() < n {
                 column.push(None);
             }
-            column.push(run.metrics.get(metric));
+            column.push(run.metrics.stored(metric));
         }
         let int = |v: i64| Some(Value::Int(v));
         self.exit_code.push(int(run.exit_code.into()));
@@ -532,7 +532,9 @@ impl CommandRuns {
                 self.values_range(b, range, &mut parts);
                 for (x, y) in out[start..].iter_mut().zip(parts) {
                     *x = match (*x, y) {
-                        (Some(Value::Int(x)), Some(Value::Int(y))) => x.checked_add(y).map(Value::Int),
+                        (Some(Value::Int(x)), Some(Value::Int(y))) => {
+                            x.checked_add(y).map(Value::Int)
+                        }
                         (Some(x), Some(y)) => Some(Value::Real(x.as_f64() + y.as_f64())),
                         _ => None,
                     };
@@ -647,7 +649,38 @@ impl CommandRuns {
 
     /// Number of runs that failed (non-zero exit, signal, or time-out).
     pub fn failed(&self) -> usize {
-        (0..self.len).filter(|&i| self.run_failed(i)).count()
+        let (mut codes, mut signals, mut timeouts) = (Vec::new(), Vec::new(), Vec::new());
+        let mut failed = 0;
+        for start in (0..self.len).step_by(RANGE) {
+            let range = start..(start + RANGE).min(self.len);
+            for (v, c) in [
+                (&mut codes, &self.exit_code),
+                (&mut signals, &self.signal),
+                (&mut timeouts, &self.timed_out),
+            ] {
+                v.clear();
+                c.read_range(range.clone(), v);
+            }
+            // As `run_failed`: an exit code other than 0, a signal, a 1
+            // in Timed out.
+            failed += (0..range.len())
+                .filter(|&k| {
+                    let code = codes[k].and_then(Value::as_int).map_or(0, |v| v as i32);
+                    code != 0 || signals[k].is_some() || timeouts[k] == Some(Value::Int(1))
+                })
+                .count();
+        }
+        failed
+    }
+
+    /// Every run's sequence number (as [`CommandRuns::sequence`]), in
+    /// file order.
+    pub fn sequences(&self) -> Vec<Option<u64>> {
+        let mut raw = Vec::with_capacity(self.len);
+        self.sequence.read_range(0..self.len, &mut raw);
+        raw.into_iter()
+            .map(|v| v.and_then(Value::as_int).map(|v| v as u64))
+            .collect()
     }
 
     /// Number of runs.

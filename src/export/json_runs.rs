@@ -60,7 +60,9 @@ pub(super) fn array(out: &mut impl Write, runs: &CommandRuns, what: PerRun) -> i
         values.clear();
         let first = range.start == 0;
         match what {
-            PerRun::Metric(m) | PerRun::Seconds(m) => runs.values_range(m, range.clone(), &mut values),
+            PerRun::Metric(m) | PerRun::Seconds(m) => {
+                runs.values_range(m, range.clone(), &mut values)
+            }
             PerRun::ExitCode | PerRun::HyperfineExitCode => {
                 runs.attribute_range(Attribute::ExitCode, range.clone(), &mut values)
             }
@@ -86,7 +88,9 @@ pub(super) fn array(out: &mut impl Write, runs: &CommandRuns, what: PerRun) -> i
                 }
                 // Stored as the u64's bits; one beyond i64 is written as
                 // the largest i64.
-                (PerRun::Sequence, Some(Value::Int(s))) => int(&mut buf, if s < 0 { i64::MAX } else { s }),
+                (PerRun::Sequence, Some(Value::Int(s))) => {
+                    int(&mut buf, if s < 0 { i64::MAX } else { s })
+                }
                 (_, Some(v)) => value(&mut buf, v),
             }
         }
@@ -103,7 +107,11 @@ pub(super) fn array(out: &mut impl Write, runs: &CommandRuns, what: PerRun) -> i
 /// nesting `depth` (the array's own), as [`super::json`]'s `list_n` lays
 /// out a list: the metrics the run has (an absent one is left out, never
 /// 0) and its exit code (`null` when a signal ended it, as in Hyperfine).
-pub(super) fn measurements(out: &mut impl Write, runs: &CommandRuns, depth: usize) -> io::Result<()> {
+pub(super) fn measurements(
+    out: &mut impl Write,
+    runs: &CommandRuns,
+    depth: usize,
+) -> io::Result<()> {
     let n = runs.len();
     let mut buf = Vec::with_capacity(FLUSH_AT + 4096);
     let mut columns: [Vec<Option<Value>>; 5] = Default::default();
@@ -245,9 +253,26 @@ mod tests {
     fn seconds_are_spelled_as_serde_json_spells_them() {
         let mut rng = crate::stats::SplitMix64::new(13);
         let mut cases: Vec<i64> = vec![
-            0, 1, 9, 10, 11, 99, 100, 101, 999_999, 1_000_000, 1_000_001, 2_000_000,
-            123_456_789, 999_999_999_999_999, 1_000_000_000_000_000, i64::MAX, -1, -10,
-            -1_234_567, i64::MIN,
+            0,
+            1,
+            9,
+            10,
+            11,
+            99,
+            100,
+            101,
+            999_999,
+            1_000_000,
+            1_000_001,
+            2_000_000,
+            123_456_789,
+            999_999_999_999_999,
+            1_000_000_000_000_000,
+            i64::MAX,
+            -1,
+            -10,
+            -1_234_567,
+            i64::MIN,
         ];
         for digits in 1..19 {
             let top = 10u64.pow(digits);
