@@ -23,7 +23,7 @@
 //! as in two files concatenated). Commands appear in batch order.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io;
 
@@ -368,18 +368,37 @@ pub fn source_tags(paths: &[&str]) -> Vec<String> {
         }
         p[p.len().saturating_sub(k)..].join("/")
     };
+    // Per path, the fewest trailing components no other (different) path
+    // ends with: for each length, how many different paths end so. Linear
+    // in the paths for each length (5,000 files: milliseconds).
+    let mut distinct: Vec<usize> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (i, p) in paths.iter().enumerate() {
+        if seen.insert(p) {
+            distinct.push(i);
+        }
+    }
+    let mut chosen: HashMap<&str, usize> = HashMap::new();
+    let deepest = parts.iter().map(|p| p.len().max(1)).max().unwrap_or(1);
+    for k in 1..=deepest {
+        let mut ends: HashMap<String, usize> = HashMap::new();
+        for &i in &distinct {
+            *ends.entry(suffix(i, k)).or_default() += 1;
+        }
+        for &i in &distinct {
+            let longest = parts[i].len().max(1);
+            if k <= longest && !chosen.contains_key(paths[i]) && ends[&suffix(i, k)] == 1 {
+                chosen.insert(paths[i], k);
+            }
+        }
+    }
+    let mut repeats: HashMap<&str, usize> = HashMap::new();
     let mut tags = Vec::with_capacity(paths.len());
     for i in 0..paths.len() {
         let longest = parts[i].len().max(1);
-        let k = (1..=longest)
-            .find(|&k| {
-                (0..paths.len())
-                    .filter(|&j| paths[j] != paths[i])
-                    .all(|j| suffix(j, k) != suffix(i, k))
-            })
-            .unwrap_or(longest);
+        let k = chosen.get(paths[i]).copied().unwrap_or(longest);
         let mut tag = suffix(i, k);
-        let repeat = paths[..i].iter().filter(|p| **p == paths[i]).count();
+        let repeat = *repeats.entry(paths[i]).and_modify(|n| *n += 1).or_insert(0);
         if repeat > 0 {
             tag.push_str(&format!("#{}", repeat + 1));
         }
