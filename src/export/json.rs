@@ -63,8 +63,87 @@ const HYPERFINE_SCHEMA_VERSION: u32 = 2;
 /// Writes the whole document, pretty-printed with two-space indentation
 /// (as `serde_json::to_writer_pretty` and Hyperfine do; per-run data
 /// compact, see the module docs), ending in a newline.
-pub fn write(analysis: &Analysis<'_>, metadata: &Metadata, out: &mut dyn Write) -> io::Result<()> {
-    let mut out = io::BufWriter::with_capacity(64 * 1024, out);
+///
+/// The text is made on this thread and written by another, a chunk at a
+/// time (a million runs per command make hundreds of MB, and writing them
+/// costs as much system time as making them costs user time).
+pub fn write(
+    analysis: &Analysis<'_>,
+    metadata: &Metadata,
+    out: &mut (dyn Write + Send),
+) -> io::Result<()> {
+    std::thread::scope(|scope| {
+        let (chunks, received) = std::sync::mpsc::sync_channel::<Vec<u8>>(4);
+        let writer = scope.spawn(move || -> io::Result<()> {
+            for chunk in received {
+                out.write_all(&chunk)?;
+            }
+            out.flush()
+        });
+        let mut sender = ChunkSender {
+            buf: Vec::with_capacity(CHUNK),
+            chunks: Some(chunks),
+        };
+        let made = write_document(analysis, metadata, &mut sender).and_then(|()| sender.finish());
+        drop(sender);
+        let written = writer
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        // The writer's error says why (a full disk); the maker's then is
+        // only that the writer stopped.
+        written.and(made)
+    })
+}
+
+/// Bytes per chunk handed to the writing thread.
+const CHUNK: usize = 256 * 1024;
+
+/// Gathers text into chunks and sends each, full, to the writing thread.
+struct ChunkSender {
+    buf: Vec<u8>,
+    /// `None` once finished.
+    chunks: Option<std::sync::mpsc::SyncSender<Vec<u8>>>,
+}
+
+impl ChunkSender {
+    fn send(&mut self) -> io::Result<()> {
+        let full = std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK));
+        match &self.chunks {
+            Some(chunks) if !full.is_empty() => chunks
+                .send(full)
+                .map_err(|_| io::Error::other("the export's writer stopped")),
+            _ => Ok(()),
+        }
+    }
+
+    /// Sends what is left and closes the channel.
+    fn finish(&mut self) -> io::Result<()> {
+        self.send()?;
+        self.chunks = None;
+        Ok(())
+    }
+}
+
+impl Write for ChunkSender {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= CHUNK {
+            self.send()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// [`write`]'s document, to a buffered `out`.
+fn write_document(
+    analysis: &Analysis<'_>,
+    metadata: &Metadata,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let mut fields = vec![
         ("schema_version", count(HYPERFINE_SCHEMA_VERSION as usize)),
         ("metadata", meta(metadata, analysis)),
@@ -78,9 +157,8 @@ pub fn write(analysis: &Analysis<'_>, metadata: &Metadata, out: &mut dyn Write) 
         fields.insert(2, ("primary_metric", text(key)));
     }
     let root = object(fields);
-    emit(&mut out, &root, 0)?;
-    out.write_all(b"\n")?;
-    out.flush()
+    emit(out, &root, 0)?;
+    out.write_all(b"\n")
 }
 
 /// A JSON value whose objects keep their keys in the order given.

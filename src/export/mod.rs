@@ -114,7 +114,11 @@ impl Format {
     /// may be an unbuffered file or standard output.
     /// Without metadata (the JSON's `metadata` then says nothing is
     /// known); see [`Format::write_with`].
-    pub fn write(self, analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()> {
+    pub fn write(
+        self,
+        analysis: &Analysis<'_>,
+        out: &mut (dyn io::Write + Send),
+    ) -> io::Result<()> {
         self.write_with(analysis, &Metadata::default(), out)
     }
 
@@ -124,7 +128,7 @@ impl Format {
         self,
         analysis: &Analysis<'_>,
         metadata: &Metadata,
-        out: &mut dyn io::Write,
+        out: &mut (dyn io::Write + Send),
     ) -> io::Result<()> {
         match self {
             Format::SummaryCsv => summary_csv::write(analysis, out),
