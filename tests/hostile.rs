@@ -529,7 +529,7 @@ fn raw_files() -> Vec<Case> {
         .then("out.json", After::Absent),
         case("standard input twice", "bestreport", &["-", "-"])
             .stdin(RAW)
-            .fails(2, "at most once"),
+            .fails(1, "at most once"),
         case(
             "raw data on standard input",
             "bestreport",

@@ -234,6 +234,12 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
             )
             .into());
         }
+        if args.positional.iter().filter(|c| c.text == "-").count() > 1 {
+            return Err(UsageError(
+                "standard input can be read only once: give - at most once".into(),
+            )
+            .into());
+        }
         return Ok(Config::Report(ReportConfig {
             files: args.positional.into_iter().map(|c| c.text).collect(),
             output,

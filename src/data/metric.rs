@@ -637,6 +637,11 @@ impl Values {
         }
     }
 
+    /// The stored value of `metric` (`None` for a derived one).
+    pub fn stored(&self, metric: Metric) -> Option<Value> {
+        self.0.get(metric.index()).copied().flatten()
+    }
+
     /// [`Values::get`] as an integer (absent if absent or not an integer).
     pub fn int(&self, metric: Metric) -> Option<i64> {
         self.get(metric).and_then(Value::as_int)

@@ -103,7 +103,10 @@ impl Differences {
     pub(crate) fn new(x: &[f64], y: &[f64]) -> Self {
         let (x, y) = (Distinct::new(x), Distinct::new(y));
         let count = x.cumulative[x.len()] as u128 * y.cumulative[y.len()] as u128;
-        let gather_at = x.len() + y.len();
+        // Gathering costs 32 bytes per cell: at most 2^16 cells (2 MiB)
+        // however large the samples, since a round of narrowing is cheaper
+        // than tens of MiB (the result is the same either way).
+        let gather_at = (x.len() + y.len()).min(1 << 16);
         Differences {
             x,
             y,
@@ -273,6 +276,45 @@ impl Differences {
     }
 }
 
+impl Differences {
+    /// [`Differences::count_rows`] for `< t` into `below` and for `≤ t`
+    /// into `at_most`, in one sweep: the `≤` pointer starts where the `<`
+    /// one stopped (every column before it is < t, so ≤ t too), and
+    /// moves only over ties. Each row's loop exit is a branch the
+    /// processor mispredicts, so one sweep instead of two is most of the
+    /// saving.
+    fn count_rows_both(
+        &self,
+        t: f64,
+        lower: &[usize],
+        upper: &[usize],
+        below: &mut Boundary,
+        at_most: &mut Boundary,
+    ) {
+        let y = &self.y.values;
+        let (mut lt, mut le) = (0, 0);
+        let (mut total_lt, mut total_le) = (0u128, 0u128);
+        for (i, &xi) in self.x.values.iter().enumerate() {
+            let end = upper[i];
+            lt = lt.max(lower[i]);
+            while lt < end && y[lt] - xi < t {
+                lt += 1;
+            }
+            le = le.max(lt);
+            while le < end && y[le] - xi <= t {
+                le += 1;
+            }
+            below.per_row[i] = lt;
+            at_most.per_row[i] = le;
+            let w = self.x.weight(i) as u128;
+            total_lt += w * self.y.cumulative[lt] as u128;
+            total_le += w * self.y.cumulative[le] as u128;
+        }
+        below.total = total_lt;
+        at_most.total = total_le;
+    }
+}
+
 /// The state of one selection: the bracket (lo, hi) around the answer.
 struct Selection {
     /// Per row, the columns with difference ≤ lo (none at the start).
@@ -282,6 +324,7 @@ struct Selection {
     /// Walsh sums only: the diagonal sums ≤ lo (none at the start).
     low_diagonal: u128,
     scratch: Boundary,
+    scratch_le: Boundary,
     rng: SplitMix64,
 }
 
@@ -294,6 +337,7 @@ impl Selection {
         };
         Selection {
             scratch: low.clone(),
+            scratch_le: low.clone(),
             low,
             high: Boundary {
                 per_row: vec![d.y.len(); rows],
@@ -377,30 +421,22 @@ impl Selection {
                 &candidates[..]
             };
             for &pivot in candidates {
-                // Differences < pivot.
-                d.count_rows(
+                // Differences < pivot (scratch) and ≤ pivot (scratch_le).
+                d.count_rows_both(
                     pivot,
                     &self.low.per_row,
                     &self.high.per_row,
-                    false,
                     &mut self.scratch,
+                    &mut self.scratch_le,
                 );
                 if d.rank(self.scratch.total, pivot, false) >= k {
                     std::mem::swap(&mut self.high, &mut self.scratch);
                     break;
                 }
-                // Differences ≤ pivot.
-                d.count_rows(
-                    pivot,
-                    &self.low.per_row,
-                    &self.high.per_row,
-                    true,
-                    &mut self.scratch,
-                );
-                if d.rank(self.scratch.total, pivot, true) >= k {
+                if d.rank(self.scratch_le.total, pivot, true) >= k {
                     return pivot;
                 }
-                std::mem::swap(&mut self.low, &mut self.scratch);
+                std::mem::swap(&mut self.low, &mut self.scratch_le);
                 if d.walsh {
                     self.low_diagonal = d.diagonal(pivot, true);
                 }
