@@ -158,6 +158,47 @@ impl Differences {
         self.count
     }
 
+    /// (d(⌈M/2⌉), d(⌊M/2⌋ + 1)): the middle difference twice when M is
+    /// odd, else the two middle ones; their mean is the Hodges–Lehmann
+    /// estimate. Not for Walsh sums.
+    pub(crate) fn middle(&self) -> (f64, f64) {
+        let m = self.count;
+        if m % 2 == 1 {
+            let v = self.kth(m / 2 + 1);
+            (v, v)
+        } else {
+            self.kth_and_next(m / 2)
+        }
+    }
+
+    /// Sizes of the tie groups, in ascending order, of the pooled sample
+    /// {x} ∪ {y − δ}: x values tie with each other when equal, so do y
+    /// values, and y_j − δ ties x_i when the computed difference
+    /// `y[j] - x[i]` equals δ — the comparison the selection makes, so the
+    /// groups agree with the counts of differences < δ and ≤ δ. One merge
+    /// over the distinct values, O(rows + columns). Not for Walsh sums.
+    pub(crate) fn pooled_groups(&self, delta: f64) -> Vec<u64> {
+        let (x, y) = (&self.x, &self.y);
+        let mut groups = Vec::with_capacity(x.len() + y.len());
+        let (mut i, mut j) = (0, 0);
+        while i < x.len() || j < y.len() {
+            let take_x = j == y.len() || (i < x.len() && y.values[j] - x.values[i] > delta);
+            let take_y = i == x.len() || (j < y.len() && y.values[j] - x.values[i] < delta);
+            if take_x {
+                groups.push(x.weight(i) as u64);
+                i += 1;
+            } else if take_y {
+                groups.push(y.weight(j) as u64);
+                j += 1;
+            } else {
+                groups.push((x.weight(i) + y.weight(j)) as u64);
+                i += 1;
+                j += 1;
+            }
+        }
+        groups
+    }
+
     /// The k-th smallest difference (1-based; k is clamped into 1..=n1·n2).
     pub(crate) fn kth(&self, k: u128) -> f64 {
         let k = k.clamp(1, self.count);
@@ -493,6 +534,16 @@ mod tests {
                 "k = {k}"
             );
         }
+    }
+
+    #[test]
+    fn pooled_groups_merge_ties_within_and_across_the_samples() {
+        // x = 1 1 2 4, y − 1 = 0 1 3 3 4: groups 0 | 1 1 1 | 2 | 3 3 | 4 4.
+        let d = Differences::new(&[1.0, 1.0, 2.0, 4.0], &[1.0, 2.0, 4.0, 4.0, 5.0]);
+        assert_eq!(d.pooled_groups(1.0), vec![1, 3, 1, 2, 2]);
+        // Off the lattice nothing ties across: x groups and y groups.
+        assert_eq!(d.pooled_groups(0.5), vec![1, 2, 1, 1, 2, 1, 1]);
+        assert_eq!(d.middle(), (1.0, 1.0));
     }
 
     #[test]
