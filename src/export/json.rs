@@ -43,7 +43,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use super::json_runs::{self, PerRun};
+use super::json_runs::{self, Out, PerRun};
 use super::metadata::{rfc3339, Metadata};
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
 use crate::data::{CommandRuns, Metric};
@@ -124,6 +124,16 @@ impl ChunkSender {
     }
 }
 
+impl Out for ChunkSender {
+    /// Sends what was gathered, then `buf` itself (no copy), leaving it
+    /// empty.
+    fn put(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
+        self.send()?;
+        self.buf = std::mem::replace(buf, Vec::with_capacity(buf.capacity()));
+        self.send()
+    }
+}
+
 impl Write for ChunkSender {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
         self.buf.extend_from_slice(data);
@@ -142,7 +152,7 @@ impl Write for ChunkSender {
 fn write_document(
     analysis: &Analysis<'_>,
     metadata: &Metadata,
-    out: &mut impl Write,
+    out: &mut impl Out,
 ) -> io::Result<()> {
     let mut fields = vec![
         ("schema_version", count(HYPERFINE_SCHEMA_VERSION as usize)),
@@ -653,7 +663,7 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
 }
 
 /// Writes `node` pretty-printed; `depth` is the nesting level of `node`.
-fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
+fn emit(out: &mut impl Out, node: &Node<'_>, depth: usize) -> io::Result<()> {
     match node {
         Node::Null => out.write_all(b"null"),
         Node::Bool(b) => write!(out, "{b}"),
@@ -683,7 +693,7 @@ fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
 
 /// Writes a bracketed, comma-separated list, one item per line; an empty
 /// list stays on one line (`[]`, `{}`), as serde_json writes it.
-fn list<W: Write, T>(
+fn list<W: Out, T>(
     out: &mut W,
     depth: usize,
     brackets: &[u8; 2],
@@ -696,7 +706,7 @@ fn list<W: Write, T>(
 }
 
 /// [`list`] of `n` items produced by `each(out, index)`.
-fn list_n<W: Write>(
+fn list_n<W: Out>(
     out: &mut W,
     depth: usize,
     brackets: &[u8; 2],

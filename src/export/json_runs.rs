@@ -18,6 +18,19 @@ use std::ops::Range;
 
 use crate::data::{Attribute, CommandRuns, Metric, Value};
 
+/// Where the text goes: a writer that may take a whole buffer at once.
+pub(super) trait Out: Write {
+    /// Writes all of `buf` and leaves it empty (its capacity to reuse, or
+    /// a new buffer of that capacity).
+    fn put(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
+        self.write_all(buf)?;
+        buf.clear();
+        Ok(())
+    }
+}
+
+impl Out for Vec<u8> {}
+
 /// Runs formatted per step.
 const STEP: usize = 4096;
 /// Bytes gathered before they are handed to the writer.
@@ -51,7 +64,7 @@ pub(super) const MEASUREMENT_METRICS: [(&str, Metric, &str, bool); 5] = [
 ];
 
 /// Writes every run's value as one array on one line: `[1, 2, 3]`.
-pub(super) fn array(out: &mut impl Write, runs: &CommandRuns, what: PerRun) -> io::Result<()> {
+pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io::Result<()> {
     let mut buf = Vec::with_capacity(FLUSH_AT + 4096);
     let mut values = Vec::with_capacity(STEP);
     let mut signals = Vec::new();
@@ -95,23 +108,18 @@ pub(super) fn array(out: &mut impl Write, runs: &CommandRuns, what: PerRun) -> i
             }
         }
         if buf.len() >= FLUSH_AT {
-            out.write_all(&buf)?;
-            buf.clear();
+            out.put(&mut buf)?;
         }
     }
     buf.push(b']');
-    out.write_all(&buf)
+    out.put(&mut buf)
 }
 
 /// Writes Hyperfine 2.0's `measurements` array, one element per line at
 /// nesting `depth` (the array's own), as [`super::json`]'s `list_n` lays
 /// out a list: the metrics the run has (an absent one is left out, never
 /// 0) and its exit code (`null` when a signal ended it, as in Hyperfine).
-pub(super) fn measurements(
-    out: &mut impl Write,
-    runs: &CommandRuns,
-    depth: usize,
-) -> io::Result<()> {
+pub(super) fn measurements(out: &mut impl Out, runs: &CommandRuns, depth: usize) -> io::Result<()> {
     let n = runs.len();
     let mut buf = Vec::with_capacity(FLUSH_AT + 4096);
     let mut columns: [Vec<Option<Value>>; 5] = Default::default();
@@ -153,8 +161,7 @@ pub(super) fn measurements(
             buf.push(b'}');
         }
         if buf.len() >= FLUSH_AT {
-            out.write_all(&buf)?;
-            buf.clear();
+            out.put(&mut buf)?;
         }
     }
     if n > 0 {
@@ -162,7 +169,7 @@ pub(super) fn measurements(
         buf.extend_from_slice("  ".repeat(depth).as_bytes());
     }
     buf.push(b']');
-    out.write_all(&buf)
+    out.put(&mut buf)
 }
 
 /// The runs in steps of [`STEP`].
@@ -186,20 +193,19 @@ fn seconds(buf: &mut Vec<u8>, v: Value) {
         Value::Int(us) if FAST.contains(&us) => {
             let (whole, fraction) = (us / 1_000_000, us % 1_000_000);
             int(buf, whole);
-            buf.push(b'.');
-            if fraction == 0 {
-                buf.push(b'0');
-            } else {
-                let digits = [100_000, 10_000, 1000, 100, 10, 1];
-                let mut rest = fraction;
-                for d in digits {
-                    if rest == 0 {
-                        break;
-                    }
-                    buf.push(b'0' + (rest / d) as u8);
-                    rest %= d;
-                }
+            // The six decimals, trailing zeros left out ("2.0" keeps one).
+            let mut digits = [b'0'; 7];
+            digits[0] = b'.';
+            let mut rest = fraction;
+            for d in digits[1..].iter_mut().rev() {
+                *d = b'0' + (rest % 10) as u8;
+                rest /= 10;
             }
+            let keep = digits
+                .iter()
+                .rposition(|&d| d != b'0')
+                .map_or(2, |p| p.max(1) + 1);
+            buf.extend_from_slice(&digits[..keep]);
         }
         v => real(buf, v.as_f64() / 1e6),
     }
@@ -218,21 +224,7 @@ fn real(buf: &mut Vec<u8>, x: f64) {
 
 /// An integer in decimal.
 fn int(buf: &mut Vec<u8>, x: i64) {
-    if x < 0 {
-        buf.push(b'-');
-    }
-    let mut v = x.unsigned_abs();
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&digits[at..]);
+    buf.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
 }
 
 #[cfg(test)]
