@@ -42,8 +42,7 @@
 //! The true δ is unknown; its tie pattern is taken at the Hodges–Lehmann
 //! estimate, or at both middle differences when there are two (the lower
 //! confidence of the two is kept), which are themselves differences, so
-//! lattice data keep their cross ties there (module docs of
-//! [`super::shift`] and `docs/DESIGN.md`).
+//! lattice data keep their cross ties there (`docs/DESIGN.md`, "Ties").
 
 use super::normal::{normal_cdf, normal_quantile};
 

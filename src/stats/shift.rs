@@ -8,7 +8,9 @@
 //! (Lehmann 1975, "Nonparametrics: statistical methods based on ranks",
 //! §2.6; Hollander & Wolfe 1999, §4.3). Because the order statistics are
 //! integers apart, the interval's confidence is not exactly the nominal
-//! one, so the level actually achieved is reported with it. All order
+//! one, so the level actually achieved is reported with it; with tied
+//! values (tick-quantised times) that level comes from the conditional
+//! distribution given the tie pattern ([`super::conditional`]). All order
 //! statistics come from [`super::select`]; the n1·n2 differences are never
 //! formed.
 
@@ -112,7 +114,7 @@ pub(crate) fn hodges_lehmann_with(differences: &Differences) -> f64 {
 /// * With ties in the pooled sample (tick-quantised times): each end's
 ///   rank from the conditional distribution given the tie pattern of
 ///   {best} ∪ {other − δ̂} at the middle difference(s) δ̂
-///   ([`super::conditional`]): the lower end d(k) misses when
+///   (`src/stats/conditional.rs`): the lower end d(k) misses when
 ///   #{d ≤ δ} ≤ k − 1, the upper d(M + 1 − k′) when #{d < δ} ≥ M − k′ + 1;
 ///   each k the largest whose miss probability is below α/2, exact by
 ///   dynamic programming when both samples are below 50 values, else

@@ -22,12 +22,15 @@
 //!   1972; R `wilcox.test(conf.int = TRUE)`): exact k = `qsignrank(α/2, R)`
 //!   (at least 1) with achieved confidence 1 − 2·P(T⁺ ≤ k − 1) when the
 //!   exact distribution applies to all R differences (no zero, no tie in
-//!   |d|); otherwise k − 1 = ⌊M/2 − z σ⌋ with M = R(R+1)/2 and the
-//!   tie-corrected σ over all R differences (ties among |dᵢ|, the zeros
-//!   forming one group), achieved confidence 1 − 2Φ((k − 1 − M/2)/σ). The
-//!   tie correction makes the reported confidence the achieved one when
-//!   tick-quantised times tie heavily; without it the interval is
-//!   conservative while claiming the nominal level.
+//!   |d|); otherwise, without zeros and ties, k − 1 = ⌊M/2 − z σ⌋ with
+//!   M = R(R+1)/2 and σ² = R(R+1)(2R+1)/24, achieved confidence
+//!   1 − 2Φ((k − 1 − M/2)/σ). With zeros or ties in |d| (tick-quantised
+//!   times) k comes from the conditional sign-flip distribution given the
+//!   tie pattern of d − δ̂ about the median Walsh average(s)
+//!   ([`super::conditional`]; exact for at most
+//!   [`SIGNED_RANK_EXACT_LIMIT`] differences), on the differences and on
+//!   the differences of the logarithms (the ratio shares the ranks), so
+//!   the reported confidence is the one the closed interval achieves.
 
 use super::conditional::{choose_ranks, paired_law, Laws};
 use super::mann_whitney::Method;
