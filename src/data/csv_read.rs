@@ -358,7 +358,8 @@ impl Layout {
                 }
                 v => v,
             };
-            out.metrics.set(*metric, value);
+            // A stored metric (sums are `self.sums`).
+            out.metrics.set_stored(*metric, value);
         }
         for (i, metric, a, b, label) in &self.sums {
             let parts = [a, b].map(|&m| out.metrics.get(m));
@@ -374,7 +375,14 @@ impl Layout {
                     .max()
                     .unwrap_or(*i)
             };
-            let sum = out.metrics.get(*metric).ok_or_else(|| {
+            // The sum as `Values::get` computes it, from the parts at hand.
+            let sum = match parts {
+                [Some(Value::Int(x)), Some(Value::Int(y))] => x.checked_add(y).map(Value::Int),
+                [Some(x), Some(y)] => Some(Value::Real(x.as_f64() + y.as_f64())),
+                _ => None,
+            };
+            debug_assert_eq!(sum, out.metrics.get(*metric));
+            let sum = sum.ok_or_else(|| {
                 (
                     at(),
                     RowProblem::SumOverflow {

@@ -119,6 +119,9 @@ pub struct DatasetBuilder {
     runs: usize,
     /// The source (file) the runs pushed now belong to.
     source: usize,
+    /// For the catalogue of this many metrics: its stored metrics, and
+    /// its [`Catalogue::index_bound`].
+    stored: (usize, Vec<Metric>, usize),
 }
 
 impl DatasetBuilder {
@@ -156,9 +159,27 @@ impl DatasetBuilder {
             None => self.find_or_add(run),
         };
         self.last = Some(index);
+        self.push_to(index, run);
+    }
+
+    /// Appends `run` to command `index`'s columns.
+    fn push_to(&mut self, index: usize, run: &RunRecord) {
         self.runs += 1;
         let catalogue = &self.dataset.catalogue;
-        self.dataset.commands[index].push(run, catalogue);
+        // The stored metrics, listed again only when the catalogue grew.
+        if self.stored.0 != catalogue.metrics().len() {
+            let stored = catalogue
+                .iter()
+                .filter(|(_, def)| def.source == Source::Stored)
+                .map(|(m, _)| m);
+            self.stored = (
+                catalogue.metrics().len(),
+                stored.collect(),
+                catalogue.index_bound(),
+            );
+        }
+        let (_, stored, bound) = &self.stored;
+        self.dataset.commands[index].push(run, stored, *bound);
     }
 
     fn find_or_add(&mut self, run: &RunRecord) -> usize {
@@ -243,9 +264,7 @@ impl RowSink for DatasetBuilder {
             // The previous row's command, and the same batch: no need to
             // compare the texts.
             Some(i) if same_text && self.dataset.commands[i].batch == run.batch => {
-                self.runs += 1;
-                let catalogue = &self.dataset.catalogue;
-                self.dataset.commands[i].push(run, catalogue);
+                self.push_to(i, run);
             }
             _ => self.push(run),
         }
@@ -448,16 +467,14 @@ impl CommandRuns {
             && self.parameters == run.parameters
     }
 
-    fn push(&mut self, run: &RunRecord, catalogue: &Catalogue) {
+    /// Appends `run`: its value of each of the `stored` metrics (a
+    /// catalogue's, whose index bound is `bound`) and its attributes.
+    fn push(&mut self, run: &RunRecord, stored: &[Metric], bound: usize) {
         let n = self.len;
-        let bound = catalogue.index_bound();
         if self.metrics.len() < bound {
             self.metrics.resize_with(bound, Column::default);
         }
-        for (metric, def) in catalogue.iter() {
-            if def.source != Source::Stored {
-                continue;
-            }
+        for &metric in stored {
             let column = &mut self.metrics[metric.index()];
             // A metric registered after this command's first runs.
             while column.len() < n {

@@ -663,6 +663,18 @@ impl Values {
         self.0[i] = value;
     }
 
+    /// [`Values::set`] for a metric known to be stored (not derived).
+    pub fn set_stored(&mut self, metric: Metric, value: Option<Value>) {
+        let i = metric.index();
+        if self.0.len() <= i {
+            if value.is_none() {
+                return;
+            }
+            self.0.resize(i + 1, None);
+        }
+        self.0[i] = value;
+    }
+
     /// Removes every value (keeping the allocation).
     pub fn clear(&mut self) {
         self.0.clear();

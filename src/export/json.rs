@@ -128,6 +128,12 @@ impl Out for ChunkSender {
     /// Sends what was gathered, then `buf` itself (no copy), leaving it
     /// empty.
     fn put(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
+        if buf.len() < CHUNK / 4 {
+            // Small (few runs): copied, as a new buffer would cost more.
+            self.write_all(buf)?;
+            buf.clear();
+            return Ok(());
+        }
         self.send()?;
         self.buf = std::mem::replace(buf, Vec::with_capacity(buf.capacity()));
         self.send()

@@ -65,8 +65,8 @@ pub(super) const MEASUREMENT_METRICS: [(&str, Metric, &str, bool); 5] = [
 
 /// Writes every run's value as one array on one line: `[1, 2, 3]`.
 pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io::Result<()> {
-    let mut buf = Vec::with_capacity(FLUSH_AT + 4096);
-    let mut values = Vec::with_capacity(STEP);
+    let mut buf = Vec::with_capacity(capacity(runs, 24));
+    let mut values = Vec::with_capacity(STEP.min(runs.len()));
     let mut signals = Vec::new();
     buf.push(b'[');
     for range in steps(runs.len()) {
@@ -121,7 +121,7 @@ pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io:
 /// 0) and its exit code (`null` when a signal ended it, as in Hyperfine).
 pub(super) fn measurements(out: &mut impl Out, runs: &CommandRuns, depth: usize) -> io::Result<()> {
     let n = runs.len();
-    let mut buf = Vec::with_capacity(FLUSH_AT + 4096);
+    let mut buf = Vec::with_capacity(capacity(runs, 300));
     let mut columns: [Vec<Option<Value>>; 5] = Default::default();
     let (mut codes, mut signals) = (Vec::new(), Vec::new());
     let item_indent = "  ".repeat(depth + 1);
@@ -170,6 +170,13 @@ pub(super) fn measurements(out: &mut impl Out, runs: &CommandRuns, depth: usize)
     }
     buf.push(b']');
     out.put(&mut buf)
+}
+
+/// A buffer size for `runs` at about `per_run` bytes each: what they need
+/// up to [`FLUSH_AT`] and a step's worth more (10,000 commands of 5 runs
+/// must not each take a quarter of a MiB).
+fn capacity(runs: &CommandRuns, per_run: usize) -> usize {
+    (runs.len() * per_run + 64).min(FLUSH_AT + STEP * per_run)
 }
 
 /// The runs in steps of [`STEP`].
