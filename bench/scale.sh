@@ -9,8 +9,11 @@
 #   2. 5,000 input files of one command x 20 runs each, -Q with a JSON export
 #   3. 10,000 commands x 5 runs, -Q with a JSON export
 #
-# Each case runs REPEAT times (default 3); the best elapsed time and the
-# largest peak RSS are printed (GNU time -v). The machine is shared, so run
+# Each case runs REPEAT times (default 3); the best elapsed time, the least
+# CPU time (user + system, all threads) and the largest peak RSS are
+# printed (GNU time -v). Elapsed time includes the export's fdatasync and
+# rename (the file is replaced safely), so it depends on the disk too.
+# Where the CPU time goes: bench/scale-profile.sh. The machine is shared, so run
 # it when it is idle and say how loaded it was (uptime is printed).
 #
 # Usage: bench/scale.sh [REPEAT]        Needs python3 and /usr/bin/time.
@@ -31,22 +34,27 @@ fi
 [ -f "$work/10000x5.csv" ] || python3 bench/gen_raw.py "$work/10000x5.csv" 10000 5
 
 measure() { # name, then the bestreport arguments
-    local name=$1 best= peak=0
+    local name=$1 best= cpu= peak=0
     shift
     for _ in $(seq "$repeat"); do
         /usr/bin/time -v "$bin" "$@" > /dev/null 2> "$work/time.txt"
-        local e m
+        local e c m
         e=$(awk -F': ' '/Elapsed/ {split($2, t, ":"); print t[1] * 60 + t[2]}' "$work/time.txt")
+        c=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$work/time.txt")
         m=$(awk -F': ' '/Maximum resident/ {print $2}' "$work/time.txt")
         if [ -z "$best" ] || awk "BEGIN {exit !($e < $best)}"; then best=$e; fi
+        if [ -z "$cpu" ] || awk "BEGIN {exit !($c < $cpu)}"; then cpu=$c; fi
         [ "$m" -gt "$peak" ] && peak=$m
     done
-    printf '%-34s %7.2f s  %7.1f MB\n' "$name" "$best" "$(awk "BEGIN {print $peak / 1024}")"
+    printf '%-40s %6.2f s elapsed %6.2f s CPU %7.1f MB\n' "$name" "$best" "$cpu" \
+        "$(awk "BEGIN {print $peak / 1024}")"
 }
 
 uptime
 echo "input: $(du -h "$work/2x1M.csv" | cut -f1) (2 x 1M), $(du -sh "$work/files" | cut -f1) (5,000 files), $(du -h "$work/10000x5.csv" | cut -f1) (10,000 x 5)"
 measure "2 x 1,000,000 runs, -E, JSON" -E --export-json "$work/out.json" "$work/2x1M.csv"
+echo "  (its JSON: $(du -h "$work/out.json" | cut -f1))"
+measure "2 x 1,000,000 runs, -E, no export" -E "$work/2x1M.csv"
 measure "2 x 1,000,000 rounds (paired), -E, JSON" -E --export-json "$work/out.json" "$work/2x1M-rounds.csv"
 measure "5,000 files x 20 runs, -Q, JSON" -Q --export-json "$work/out.json" "$work"/files/*.csv
 measure "10,000 commands x 5 runs, -Q, JSON" -Q --export-json "$work/out.json" "$work/10000x5.csv"

@@ -98,6 +98,9 @@ pub fn complete_rounds(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<f64>
     if k < 2 || r == 0 || dataset.commands.iter().any(|c| c.len() != r) {
         return None;
     }
+    if let Some(rounds) = rounds_in_sequence(dataset, metric) {
+        return rounds;
+    }
     let mut runs: Vec<(u64, usize, f64)> = Vec::with_capacity(k * r);
     for (i, c) in dataset.commands.iter().enumerate() {
         for run in 0..c.len() {
@@ -118,6 +121,77 @@ pub fn complete_rounds(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<f64>
         }
     }
     Some(rounds)
+}
+
+/// [`complete_rounds`] without sorting every run, for the usual case:
+/// each command's sequence numbers strictly increase in file order. The
+/// runs of all commands sorted by (sequence, command) then fall into
+/// blocks of one run each exactly when every command's run `b` precedes
+/// every command's run `b + 1` (all pairs differ, so the order is total),
+/// and block `b` holds the runs `b`. `None` when the case does not apply
+/// (the general path decides), `Some(result)` otherwise.
+fn rounds_in_sequence(dataset: &Dataset, metric: Metric) -> Option<Option<Vec<Vec<f64>>>> {
+    let mut sequences = Vec::with_capacity(dataset.commands.len());
+    for c in &dataset.commands {
+        let s: Option<Vec<u64>> = c.sequences().into_iter().collect();
+        let s = s?;
+        if s.windows(2).any(|w| w[0] >= w[1]) {
+            return None;
+        }
+        sequences.push(s);
+    }
+    let r = sequences[0].len();
+    for b in 1..r {
+        let last = (0..sequences.len()).map(|i| (sequences[i][b - 1], i)).max();
+        let next = (0..sequences.len()).map(|i| (sequences[i][b], i)).min();
+        if last >= next {
+            return Some(None);
+        }
+    }
+    drop(sequences);
+    let mut rounds = Vec::with_capacity(dataset.commands.len());
+    for c in &dataset.commands {
+        let values: Option<Vec<f64>> = c.values(metric).map(|v| v.map(|v| v.as_f64())).collect();
+        match values {
+            Some(v) => rounds.push(v),
+            // A run without the metric: no rounds (as the general path).
+            None => return Some(None),
+        }
+    }
+    Some(Some(rounds))
+}
+
+/// `f(index, item)` of every item, in order, on as many threads as the
+/// machine has (at most one per item): each command's statistics are
+/// independent of the others', so this gives what one thread would.
+fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len());
+    if threads <= 1 {
+        return items.iter().enumerate().map(|(i, x)| f(i, x)).collect();
+    }
+    let per = items.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = items
+            .chunks(per)
+            .enumerate()
+            .map(|(part, chunk)| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .enumerate()
+                        .map(|(k, x)| f(part * per + k, x))
+                        .collect::<Vec<R>>()
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|p| p.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 /// Everything the reports show, for one dataset.
@@ -177,8 +251,11 @@ impl<'a> Analysis<'a> {
         settings.validate()?;
         let mut commands = Vec::with_capacity(dataset.commands.len());
         let mut ranked = Vec::with_capacity(dataset.commands.len());
-        for (i, c) in dataset.commands.iter().enumerate() {
-            let (stats, sample) = summarise(i, c, &dataset.catalogue, settings.metric)?;
+        let summaries = in_parallel(&dataset.commands, |i, c| {
+            summarise(i, c, &dataset.catalogue, settings.metric)
+        });
+        for (i, summary) in summaries.into_iter().enumerate() {
+            let (stats, sample) = summary?;
             commands.push(stats);
             ranked.push(sample.ok_or_else(|| AnalysisError::Missing {
                 command: i + 1,
@@ -196,11 +273,7 @@ impl<'a> Analysis<'a> {
         };
         let ranking = rank_with(&ranked, options, &settings.rule())?;
         let best_case = settings.best_case.validated()?;
-        let series: Vec<Vec<f64>> = dataset
-            .commands
-            .iter()
-            .map(|c| in_time_order(c, settings.metric))
-            .collect();
+        let series = in_parallel(&dataset.commands, |_, c| in_time_order(c, settings.metric));
         let diagnostics =
             diagnostics::diagnose(&series, &best_case, settings.alpha, settings.effect).map_err(
                 |(i, source)| AnalysisError::Sample {

@@ -34,7 +34,7 @@ const REFERENCE: [&str; 9] = [
     "rosie-grep-awk.csv",
 ];
 
-const FIXTURES: [&str; 7] = [
+const FIXTURES: [&str; 9] = [
     "utf8.csv",
     "one_run.csv",
     "many.csv",
@@ -42,6 +42,8 @@ const FIXTURES: [&str; 7] = [
     "identical.csv",
     "failures.csv",
     "seconds_mixed.csv",
+    "ticks.csv",
+    "ticks_sequential.csv",
 ];
 
 /// `tests/data/reference/<file>` or `tests/data/fixtures/<file>`.
@@ -237,6 +239,8 @@ fn explained_ranking() {
         "utf8.csv",
         "one_run.csv",
         "failures.csv",
+        "ticks.csv",
+        "ticks_sequential.csv",
     ] {
         snap!(format!("explain__{file}"), report(file, &[Quiet, Explain]));
     }

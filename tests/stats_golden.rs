@@ -233,11 +233,13 @@ fn two_sample_statistics_match_scipy_and_brute_force() {
         methods[usize::from(expected_method == Method::Exact)] += 1;
         let mw = &r.mann_whitney;
         c.equal(&format!("{name} p method"), mw.method, expected_method);
-        c.equal(
-            &format!("{name} CI method"),
-            r.interval.method,
-            expected_method,
-        );
+        // With ties the test stays asymptotic while the interval's law,
+        // conditional on the tie pattern, is exact for small samples.
+        let ci_method = match e["ci_method"].as_str().unwrap() {
+            "exact" => Method::Exact,
+            _ => Method::Asymptotic,
+        };
+        c.equal(&format!("{name} CI method"), r.interval.method, ci_method);
         c.close(&format!("{name} U"), mw.u, num(e, "u"), STATISTIC);
         c.close(&format!("{name} W"), mw.w, num(e, "w"), STATISTIC);
         let p_tolerance = if expected_method == Method::Exact {

@@ -9,6 +9,9 @@
 //!   them, about 1.07 ms and 1.55 ms of CPU time (1.45×), 30 random-order
 //!   rounds. The C tool's absolute 500 µs threshold called it identical.
 //! * `aa.csv`: one command measured twice (an A/A experiment), 30 rounds.
+//! * `ticks.csv`, `ticks_sequential.csv`: an A/A experiment on a clock with
+//!   100 µs ticks (about 1 ms of CPU time, six distinct values): 40
+//!   random-order rounds, and 100 runs of each one after the other.
 
 use std::path::PathBuf;
 
@@ -132,6 +135,47 @@ fn an_aa_experiment_is_never_slower() {
     // With a margin wider than the interval, the two are equivalent.
     let v = verdicts(&json(&["-c", "epsilon=10%"], &fixture("aa.csv")));
     assert_eq!(v[1].1, "equivalent");
+}
+
+/// Issue 7, item 7: with heavy ties the level shown is the one the interval
+/// achieves given the tie pattern (the classic formula claimed 95 % where
+/// such intervals covered 98–100 %), in the headline, `-E` and the JSON,
+/// and never below the level asked for.
+#[test]
+fn tick_quantised_times_show_the_confidence_achieved_given_the_ties() {
+    for (file, method, analysis) in [
+        ("ticks.csv", "exact", "paired by round (40 complete rounds)"),
+        ("ticks_sequential.csv", "asymptotic", "independent samples"),
+    ] {
+        let doc = json(&[], &fixture(file));
+        let c = &verdicts(&doc)[1].2;
+        assert_eq!(c["ci_method"], method, "{file}");
+        let achieved = c["ci_confidence"].as_f64().unwrap();
+        assert!((0.95..1.0).contains(&achieved), "{file}: {achieved}");
+        // Two commands: the simultaneous level is the one interval's.
+        let simultaneous = doc["bestguess"]["simultaneous_confidence"]
+            .as_f64()
+            .unwrap();
+        assert!((simultaneous - achieved).abs() < 1e-12, "{file}");
+        let out = stdout(&["-Q", "-E"], &fixture(file));
+        // One decimal, more only where rounding would claim 100 %.
+        let shown = (1..=6)
+            .map(|d| format!("{:.d$}", achieved * 100.0))
+            .find(|t| !t.starts_with("100"))
+            .unwrap();
+        assert!(
+            out.contains(&format!("Intervals: {shown}% simultaneous; {analysis}")),
+            "{file}: {out}"
+        );
+        assert!(
+            out.contains(&format!("Δ interval             {:.2}%", achieved * 100.0)),
+            "{file}: {out}"
+        );
+        assert!(
+            !out.contains("NaN") && !out.split_whitespace().any(|w| w.contains("inf%")),
+            "{file}"
+        );
+    }
 }
 
 #[test]

@@ -260,6 +260,24 @@ def pair_expected(best, other, alpha):
     diffs = np.sort(np.subtract.outer(y, x).ravel())
     shift = float(np.median(diffs))
 
+    if ties:
+        # Conditional distribution given the tie pattern at the middle
+        # difference(s), on both scales (differences and, when every value
+        # is positive, differences of logarithms); the ranks are the
+        # largest every pattern allows (src/stats/conditional.rs).
+        small = n1 < EXACT_LIMIT and n2 < EXACT_LIMIT
+        scales = [(x, y)]
+        if x.min() > 0 and y.min() > 0:
+            scales.append((np.log(x), np.log(y)))
+        laws = []
+        for sx, sy in scales:
+            for delta in middle_values(np.sort(np.subtract.outer(sy, sx).ravel())):
+                sizes = two_sample_groups(sx, sy, delta)
+                laws.append(two_sample_law_pair(sizes, n1, n2, small, alpha))
+        low_rank, high_rank, achieved = choose_ranks(m, laws, alpha)
+        return finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha,
+                           ci_method="exact" if small else "asymptotic")
+
     if exact:
         target = alpha / 2 - 10 * sys.float_info.epsilon
         cumulative, k = 0, None
@@ -269,29 +287,307 @@ def pair_expected(best, other, alpha):
                 k = q
                 break
         k = max(k, 1)
-        low_rank, high_rank = k, m - k + 1
+        low_rank = k
         achieved = 1 - 2 * Fraction(sum(counts[:k]), total)
         achieved = float(achieved)
         # scipy's distribution must agree on the probability used.
         dist = _MWU(n1, n2)
         check_close("P(U <= k-1) vs scipy", (1 - achieved) / 2, float(dist.cdf(np.asarray(k - 1))), 1e-10, 1e-300)
     else:
-        _, tcounts = np.unique(pooled, return_counts=True)
-        tie = float(sum(int(t) ** 3 - int(t) for t in tcounts))
         total_n = n1 + n2
-        var = m / 12 * ((total_n + 1) - tie / (total_n * (total_n - 1)))
-        if var <= 0:
-            return finish_pair(x, y, u, p, method, shift, diffs, 1, m, 1.0, alpha)
+        var = m / 12 * (total_n + 1)
         sigma = math.sqrt(var)
         z = -float(st.norm.ppf(alpha / 2))
         raw = m / 2 - z * sigma
         if abs(raw - round(raw)) < 1e-6 and raw > 0:
             fail(f"asymptotic k is {raw}, too close to an integer to be a stable golden value")
         k = max(0, math.floor(raw))
-        low_rank, high_rank = k + 1, m - k
+        low_rank = k + 1
         achieved = 1 - 2 * float(st.norm.cdf((k - m / 2) / sigma))
+    low_rank = min(low_rank, (m + 1) // 2)
+    return finish_pair(x, y, u, p, method, shift, diffs, low_rank, m + 1 - low_rank, achieved, alpha)
 
-    return finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha)
+
+# ---------------------------------------------------------------- ties
+
+
+def middle_values(sorted_values):
+    """The middle value (odd count) or the two middle values (even), distinct."""
+    k = len(sorted_values)
+    if k % 2 == 1:
+        return [float(sorted_values[k // 2])]
+    a, b = float(sorted_values[k // 2 - 1]), float(sorted_values[k // 2])
+    return [a] if a == b else [a, b]
+
+
+def components(count, joins):
+    """Connected components (union-find) of 0..count-1 under the pairs `joins`."""
+    parent = list(range(count))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b in joins:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+    groups = {}
+    for i in range(count):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def two_sample_groups(x, y, delta):
+    """Tie groups of {x} ∪ {y − delta}, ascending, by brute force: x's equal
+    to each other, y's likewise, and x_i with y_j when the computed
+    difference y_j − x_i equals delta."""
+    m, n = len(x), len(y)
+    d = np.subtract.outer(y, x)  # d[j, i]
+    # Ties are decided on the computed differences, as src/stats does (the
+    # logarithms of 800/900 and 1600/1800 may differ in the last bit).
+    exact = d == delta
+    # x and y are sorted: equal values are neighbours.
+    joins = [(i, i + 1) for i in range(m - 1) if x[i] == x[i + 1]]
+    joins += [(m + j, m + j + 1) for j in range(n - 1) if y[j] == y[j + 1]]
+    joins += [(int(i), m + int(j)) for j, i in zip(*np.nonzero(exact))]
+    key = list(x) + list(y - delta)
+    comps = components(m + n, joins)
+    comps.sort(key=lambda c: min(key[i] for i in c))
+    return [len(c) for c in comps]
+
+
+def u_le_counts_brute(sizes, m):
+    """Counts of U≤ = #{(x, y): group(y) ≤ group(x)} over every choice of
+    the m x-positions, by enumeration."""
+    from itertools import combinations
+    group = [g for g, t in enumerate(sizes) for _ in range(t)]
+    big_n = len(group)
+    counts = {}
+    for xs in combinations(range(big_n), m):
+        chosen = set(xs)
+        ys = [group[j] for j in range(big_n) if j not in chosen]
+        u = sum(1 for i in xs for gy in ys if gy <= group[i])
+        counts[u] = counts.get(u, 0) + 1
+    return counts
+
+
+def u_le_counts_dp(sizes, m):
+    """The same counts by dynamic programming over the groups (Python
+    integers), for samples too large to enumerate."""
+    n = sum(sizes) - m
+    state = {(0, 0): 1}
+    seen = 0
+    for t in sizes:
+        nxt = {}
+        for (xs, u), c in state.items():
+            ys_below = seen - xs
+            for a in range(0, min(t, m - xs) + 1):
+                b = t - a
+                if ys_below + b > n:
+                    continue
+                key = (xs + a, u + a * (ys_below + b))
+                nxt[key] = nxt.get(key, 0) + c * math.comb(t, a)
+        state = nxt
+        seen += t
+    out = {}
+    for (xs, u), c in state.items():
+        if xs == m:
+            out[u] = out.get(u, 0) + c
+    return out
+
+
+def u_le_moments(sizes, m):
+    """Exact mean and variance of U≤ for x of size m under random labelling,
+    from the general finite-population formula for a two-sample U-statistic
+    with kernel H(a, b) = [group(b) ≤ group(a)] (sums over ordered distinct
+    population elements, compressed to groups), in exact fractions."""
+    big_n = sum(sizes)
+    n = big_n - m
+    t = np.array(sizes, dtype=np.int64)
+    g_count = len(sizes)
+    # H[g, k] = [k ≤ g]; mult[g, k] = ordered pairs of distinct elements.
+    h = np.tril(np.ones((g_count, g_count), dtype=np.int64))
+    mult = np.outer(t, t) - np.diag(t)
+    # Row sum of an element of group g (over b ≠ a), column sum likewise.
+    row = h @ t - 1
+    col = h.T @ t - 1
+    total = int(np.sum(mult * h))
+    s1 = total
+    s_a = int(np.sum(t * row * row)) - s1
+    s_b = int(np.sum(t * col * col)) - s1
+    inner = total - row[:, None] - row[None, :] - col[:, None] - col[None, :] + h + h.T
+    s4 = int(np.sum(mult * h * inner))
+
+    def falling(v, r):
+        out = 1
+        for i in range(r):
+            out *= v - i
+        return out
+
+    p2 = Fraction(m * n, falling(big_n, 2))
+    p3a = Fraction(m * falling(n, 2), falling(big_n, 3))
+    p3b = Fraction(falling(m, 2) * n, falling(big_n, 3))
+    p4 = Fraction(falling(m, 2) * falling(n, 2), falling(big_n, 4))
+    mean = p2 * total
+    second = p2 * s1 + p3a * s_a + p3b * s_b + p4 * s4
+    return mean, second - mean * mean
+
+
+def exact_law(counts, total, limit):
+    """cdf[q] = P(S ≤ q) for q = 0..limit, as fractions."""
+    cdf, cumulative = [], 0
+    for q in range(limit + 1):
+        cumulative += counts.get(q, 0)
+        cdf.append(Fraction(cumulative, total))
+    return ("exact", cdf)
+
+
+def law_rank(law, alpha):
+    """The rank whose miss probability P(S ≤ k − 1) stays below α/2."""
+    if law[0] == "exact":
+        target = Fraction(alpha / 2 - 10 * sys.float_info.epsilon)
+        cdf = law[1]
+        q = next((i for i, c in enumerate(cdf) if c >= target), len(cdf))
+        return max(q, 1)
+    _, mean, sd = law
+    if sd == 0:
+        return max(1, math.ceil(mean))
+    z = -float(st.norm.ppf(alpha / 2))
+    raw = mean - z * sd
+    if abs(raw - round(raw)) < 1e-6:
+        fail(f"tied asymptotic rank {raw} too close to an integer")
+    return max(0, math.floor(raw)) + 1
+
+
+def law_miss(law, k):
+    if k == 0:
+        return 0.0
+    if law[0] == "exact":
+        cdf = law[1]
+        return float(cdf[min(k - 1, len(cdf) - 1)])
+    _, mean, sd = law
+    if sd == 0:
+        return 1.0 if k - 1 >= mean else 0.0
+    return float(st.norm.cdf((k - 1 - mean) / sd))
+
+
+def choose_ranks(count, laws, alpha):
+    middle = max(1, (count + 1) // 2)
+    low = min(max(1, min(law_rank(l[0], alpha) for l in laws)), middle)
+    high = min(max(1, min(law_rank(l[1], alpha) for l in laws)), middle)
+    achieved = min(1 - law_miss(l[0], low) - law_miss(l[1], high) for l in laws)
+    return low, count + 1 - high, min(1.0, max(0.0, achieved))
+
+
+def two_sample_law_pair(sizes, m, n, small, alpha):
+    """Laws of the lower end's count U≤ (x, m values) and of the upper
+    end's count (the same statistic with the roles swapped)."""
+    pairs = m * n
+    if len(sizes) <= 1:
+        point = ("normal", float(pairs), 0.0)
+        return point, point
+    if small or m + n < 4:
+        limit = (pairs + 1) // 2
+        total = math.comb(m + n, m)
+        out = []
+        for first, second in ((m, n), (n, m)):
+            counts = u_le_counts_dp(sizes, first)
+            if sum(sizes) <= 14:
+                if counts != u_le_counts_brute(sizes, first):
+                    fail("tie DP disagrees with enumeration")
+            out.append(exact_law(counts, total, limit))
+        return tuple(out)
+    out = []
+    for first in (m, n):
+        mean, var = u_le_moments(sizes, first)
+        out.append(("normal", float(mean), math.sqrt(float(var))))
+    return tuple(out)
+
+
+def tie_moment_cases():
+    """Exact conditional moments of the two-sample tie statistic for large
+    tie patterns (tests/data/golden/tie_moments.json, checked by a unit
+    test in src/stats/conditional.rs): the general U-statistic formula in
+    Python integers, no floating point until the end."""
+    cases = []
+    for sizes, m in (
+        ([250_000, 300_000, 200_000, 150_000, 100_000], 400_000),
+        ([999_990, 5, 5, 1_000_000], 1_000_000),
+        ([3, 1_999_990, 7], 1_500_000),
+        ([52_000, 251_000, 383_000, 232_000, 68_000, 13_000, 1_000], 500_000),
+        ([10, 20, 30, 40, 50, 60, 70], 100),
+        ([1] * 20 + [500_000] + [1] * 20, 250_020),
+    ):
+        n = sum(sizes) - m
+        mean, var_low = u_le_moments_exact(sizes, m)
+        _, var_high = u_le_moments_exact(sizes, n)
+        cases.append({"sizes": sizes, "m": m, "n": n, "mean": float(mean),
+                      "var_low": float(var_low), "var_high": float(var_high)})
+    return cases
+
+
+def u_le_moments_exact(sizes, m):
+    """As u_le_moments, in Python integers throughout (no int64 overflow)."""
+    big_n = sum(sizes)
+    n = big_n - m
+    g_count = len(sizes)
+    t = sizes
+    prefix = [0]
+    for v in t:
+        prefix.append(prefix[-1] + v)
+    # H[g, k] = [k ≤ g]: row sum over k ≤ g, column sum over g ≥ k.
+    row = [prefix[g + 1] - 1 for g in range(g_count)]
+    col = [big_n - prefix[g] - 1 for g in range(g_count)]
+
+    def h(g, k):
+        return 1 if k <= g else 0
+
+    def mult(g, k):
+        return t[g] * t[k] if g != k else t[g] * (t[g] - 1)
+
+    total = sum(mult(g, k) for g in range(g_count) for k in range(g + 1))
+    s1 = total
+    s_a = sum(t[g] * row[g] ** 2 for g in range(g_count)) - s1
+    s_b = sum(t[g] * col[g] ** 2 for g in range(g_count)) - s1
+    s4 = sum(
+        mult(g, k) * (total - row[g] - row[k] - col[g] - col[k] + 1 + h(k, g))
+        for g in range(g_count)
+        for k in range(g + 1)
+    )
+
+    def falling(v, r):
+        out = 1
+        for i in range(r):
+            out *= v - i
+        return out
+
+    p2 = Fraction(m * n, falling(big_n, 2))
+    p3a = Fraction(m * falling(n, 2), falling(big_n, 3))
+    p3b = Fraction(falling(m, 2) * n, falling(big_n, 3))
+    p4 = Fraction(falling(m, 2) * falling(n, 2), falling(big_n, 4))
+    mean = p2 * total
+    second = p2 * s1 + p3a * s_a + p3b * s_b + p4 * s4
+    return mean, second - mean * mean
+
+
+def self_check_ties():
+    """The three independent routes agree where all apply."""
+    for sizes, m in (([1, 3, 2, 1, 4], 5), ([2, 2, 2, 2, 2], 4), ([6, 1, 5], 3), ([3, 4, 1, 2, 2], 6)):
+        brute = u_le_counts_brute(sizes, m)
+        if brute != u_le_counts_dp(sizes, m):
+            fail("two-sample DP vs enumeration")
+        total = sum(brute.values())
+        mean = Fraction(sum(u * c for u, c in brute.items()), total)
+        var = Fraction(sum(u * u * c for u, c in brute.items()), total) - mean * mean
+        if (mean, var) != u_le_moments(sizes, m) or (mean, var) != u_le_moments_exact(sizes, m):
+            fail("two-sample moments vs enumeration")
+    for zeros, sizes in ((2, [1, 3, 2]), (0, [2, 2, 1, 3]), (1, [4])):
+        brute = signed_counts_brute(zeros, sizes)
+        if brute != signed_counts_dp(zeros, sizes):
+            fail("paired DP vs enumeration")
 
 
 def delong(x, y, u, alpha):
@@ -307,11 +603,9 @@ def delong(x, y, u, alpha):
     return a, min(1.0, max(0.0, a - z * sigma)), min(1.0, max(0.0, a + z * sigma))
 
 
-def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha):
+def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha, ci_method=None):
     n1, n2 = len(x), len(y)
     m = n1 * n2
-    low_rank = min(low_rank, (m + 1) // 2)
-    high_rank = m + 1 - low_rank
     out = {
         "u": u,
         "w": u + n1 * (n1 + 1) / 2,
@@ -323,6 +617,7 @@ def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved,
         "ci_low_rank": low_rank,
         "ci_high_rank": high_rank,
         "achieved_confidence": achieved,
+        "ci_method": ci_method or method,
         "superiority": u / m,
     }
     a, lo, hi = delong(x, y, u, alpha)
@@ -350,6 +645,76 @@ def signed_rank_counts(n):
     if sum(counts) != 2**n:
         fail("signed_rank_counts does not sum to 2^n")
     return counts
+
+
+def paired_groups(v, total_sum):
+    """Zeros (2v = total_sum) and the groups of equal |v − total_sum/2| > 0,
+    ascending, by brute force: equal values, or two values whose computed
+    sum equals total_sum (one above, one below the centre)."""
+    r = len(v)
+    zero = [bool(v[i] + v[i] == total_sum) for i in range(r)]
+    rest = [i for i in range(r) if not zero[i]]
+    joins = []
+    for a_i, i in enumerate(rest):
+        for j in rest[a_i + 1 :]:
+            s_ij = v[i] + v[j]
+            if v[i] == v[j] or s_ij == total_sum:
+                joins.append((rest.index(i), rest.index(j)))
+    comps = components(len(rest), joins)
+    comps.sort(key=lambda c: min(abs(2 * v[rest[i]] - total_sum) for i in c))
+    return sum(zero), [len(c) for c in comps]
+
+
+def signed_counts_brute(zeros, sizes):
+    """Counts of U≤ = #{i ≤ j: e_i + e_j ≤ 0} over every sign assignment of
+    the non-zero e (|e| = group number), by enumeration."""
+    mags = [0] * zeros + [g + 1 for g, t in enumerate(sizes) for _ in range(t)]
+    r = len(mags)
+    signed = [i for i in range(r) if mags[i] > 0]
+    counts = {}
+    for mask in range(1 << len(signed)):
+        e = list(mags)
+        for bit, i in enumerate(signed):
+            if mask >> bit & 1:
+                e[i] = -e[i]
+        u = sum(1 for i in range(r) for j in range(i, r) if e[i] + e[j] <= 0)
+        counts[u] = counts.get(u, 0) + 1
+    return counts
+
+
+def signed_counts_dp(zeros, sizes):
+    """The same counts from the distribution of T> = #{Walsh > 0}: each
+    group's positives p contribute p·(smaller |e|) + p(p + 1)/2."""
+    r = zeros + sum(sizes)
+    m = r * (r + 1) // 2
+    dist = [1]
+    below = zeros
+    for t in sizes:
+        top = len(dist) - 1 + t * below + t * (t + 1) // 2
+        nxt = [0] * (top + 1)
+        for p in range(t + 1):
+            step = p * below + p * (p + 1) // 2
+            w = math.comb(t, p)
+            for u, c in enumerate(dist):
+                if c:
+                    nxt[u + step] += w * c
+        dist = nxt
+        below += t
+    return {m - u: c for u, c in enumerate(dist) if c}
+
+
+def paired_law_py(zeros, sizes, exact):
+    r = zeros + sum(sizes)
+    m = r * (r + 1) // 2
+    counts = signed_counts_dp(zeros, sizes)
+    if r - zeros <= 14 and counts != signed_counts_brute(zeros, sizes):
+        fail("paired DP vs enumeration")
+    total = 2 ** (r - zeros)
+    if exact:
+        return exact_law(counts, total, (m + 1) // 2)
+    mean = Fraction(sum(u * c for u, c in counts.items()), total)
+    var = Fraction(sum(u * u * c for u, c in counts.items()), total) - mean * mean
+    return ("normal", float(mean), math.sqrt(float(var)))
 
 
 def paired_expected(best, other, alpha):
@@ -386,8 +751,27 @@ def paired_expected(best, other, alpha):
     walsh = np.sort(np.array([(d[i] + d[j]) / 2 for i in range(r) for j in range(i, r)]))
     m = len(walsh)
     est = float(np.median(walsh))
-    exact_ci = r <= 50 and tie_all == 0 and not np.any(d == 0)
-    if exact_ci:
+    positive = b.min() > 0 and o.min() > 0
+    logs = np.log(o) - np.log(b) if positive else None
+
+    def tied(v):
+        return bool(np.any(v == 0)) or len(np.unique(np.abs(v))) < len(v)
+
+    high = None
+    if tied(d) or (logs is not None and tied(logs)):
+        # Conditional sign-flip distribution given the tie pattern about the
+        # middle Walsh average(s), on both scales; common ranks.
+        exact_law_wanted = r <= 50
+        laws = []
+        for v in [d] + ([logs] if logs is not None else []):
+            sums = np.sort(np.array([v[i] + v[j] for i in range(r) for j in range(i, r)]))
+            for total_sum in middle_values(sums):
+                zeros, sizes = paired_groups(v, total_sum)
+                law = paired_law_py(zeros, sizes, exact_law_wanted)
+                laws.append((law, law))
+        k, high, achieved = choose_ranks(m, laws, alpha)
+        ci_method = "exact" if exact_law_wanted else "asymptotic"
+    elif r <= 50:
         counts = signed_rank_counts(r)
         total = 2**r
         target = alpha / 2 - 10 * sys.float_info.epsilon
@@ -401,29 +785,27 @@ def paired_expected(best, other, alpha):
         achieved = float(1 - 2 * Fraction(sum(counts[:k]), total))
         ci_method = "exact"
     else:
-        var = r * (r + 1) * (2 * r + 1) / 24 - tie_all / 48
-        if var <= 0:
-            k, achieved = 1, 1.0
-        else:
-            sigma = math.sqrt(var)
-            z = -float(st.norm.ppf(alpha / 2))
-            raw = m / 2 - z * sigma
-            if abs(raw - round(raw)) < 1e-6 and raw > 0:
-                fail(f"paired asymptotic k is {raw}, too close to an integer")
-            k0 = max(0, math.floor(raw))
-            achieved = 1 - 2 * float(st.norm.cdf((k0 - m / 2) / sigma))
-            k = k0 + 1
+        sigma = math.sqrt(r * (r + 1) * (2 * r + 1) / 24)
+        z = -float(st.norm.ppf(alpha / 2))
+        raw = m / 2 - z * sigma
+        if abs(raw - round(raw)) < 1e-6 and raw > 0:
+            fail(f"paired asymptotic k is {raw}, too close to an integer")
+        k0 = max(0, math.floor(raw))
+        achieved = 1 - 2 * float(st.norm.cdf((k0 - m / 2) / sigma))
+        k = k0 + 1
         ci_method = "asymptotic"
-    k = max(1, min(k, (m + 1) // 2))
+    if high is None:
+        k = max(1, min(k, (m + 1) // 2))
+        high = m + 1 - k
     out = {
         "t_plus": t_plus,
         "p_value": p,
         "method": method,
         "shift": est,
         "ci_low": float(walsh[k - 1]),
-        "ci_high": float(walsh[m - k]),
+        "ci_high": float(walsh[high - 1]),
         "ci_low_rank": k,
-        "ci_high_rank": m + 1 - k,
+        "ci_high_rank": high,
         "achieved_confidence": achieved,
         "ci_method": ci_method,
     }
@@ -432,7 +814,7 @@ def paired_expected(best, other, alpha):
         lw = np.sort(np.array([(ld[i] + ld[j]) / 2 for i in range(r) for j in range(i, r)]))
         out["ratio"] = float(np.exp(np.median(lw)))
         out["ratio_ci_low"] = float(np.exp(lw[k - 1]))
-        out["ratio_ci_high"] = float(np.exp(lw[m - k]))
+        out["ratio_ci_high"] = float(np.exp(lw[high - 1]))
     else:
         out["ratio"] = None
     return out
@@ -580,6 +962,39 @@ def datasets():
     return samples, pairs
 
 
+def ticks(rng, n, median_us=1_000, sigma=0.1, tick=100, factor=1.0):
+    """Lognormal run times rounded to a clock tick (heavy ties)."""
+    v = rng.lognormal(math.log(median_us * factor), sigma, n)
+    return [int(tick * round(t / tick)) for t in v]
+
+
+def tie_pairs():
+    """Tick-quantised cases for the conditional (tied) interval."""
+    rng = np.random.default_rng(SEED + 3)
+    return [
+        ("ticks-7-5-aa", ticks(rng, 7), ticks(rng, 5), 0.05),
+        ("ticks-10-10-aa", ticks(rng, 10), ticks(rng, 10), 0.05),
+        ("ticks-12-8-shift", ticks(rng, 12), [v + 200 for v in ticks(rng, 8)], 0.05),
+        ("ticks-30-30-aa", ticks(rng, 30), ticks(rng, 30), 0.05),
+        ("ticks-25-40-alpha-0.01", ticks(rng, 25), ticks(rng, 40), 0.01),
+        ("ticks-200-200-aa", ticks(rng, 200), ticks(rng, 200), 0.05),
+        ("ticks-60-300-shift", ticks(rng, 60), [v + 100 for v in ticks(rng, 300)], 0.05),
+        ("ticks-1000-1000-aa", ticks(rng, 1000), ticks(rng, 1000), 0.05),
+        ("ticks-500-80-ratio", ticks(rng, 500, 10_000, 0.05, 1000), ticks(rng, 80, 10_000, 0.05, 1000, 1.1), 0.05),
+    ]
+
+
+def tie_paired():
+    rng = np.random.default_rng(SEED + 4)
+    cases = []
+    for name, r, alpha in (("ticks-paired-12", 12, 0.05), ("ticks-paired-30", 30, 0.05),
+                           ("ticks-paired-45-alpha-0.01", 45, 0.01), ("ticks-paired-300", 300, 0.05)):
+        cases.append((name, ticks(rng, r), ticks(rng, r), alpha))
+    b = ticks(rng, 120, sigma=0.15)
+    cases.append(("ticks-paired-120-shift", b, [v + 100 * int(rng.integers(0, 3)) for v in b], 0.05))
+    return cases
+
+
 def holm_cases(pair_p_values):
     rng = np.random.default_rng(SEED + 1)
     cases = [
@@ -613,7 +1028,9 @@ def main():
             "mpmath": mpmath.__version__,
         },
     }
+    self_check_ties()
     samples, pairs = datasets()
+    pairs += tie_pairs()
     names = [s[0] for s in samples] + [p[0] for p in pairs]
     if len(set(names)) != len(names):
         fail("dataset names must be unique")
@@ -634,12 +1051,13 @@ def main():
     write("pairs.json", {**about, "pairs": pair_records})
     paired_records = [
         {"name": name, "alpha": alpha, "best": best, "other": other, "expected": paired_expected(best, other, alpha)}
-        for name, best, other, alpha in paired_datasets()
+        for name, best, other, alpha in paired_datasets() + tie_paired()
     ]
     write("paired.json", {**about, "paired": paired_records})
     # The first Holm case adjusts the p-values of all the pairs above.
     pair_p_values = [r["expected"]["p_value"] for r in pair_records]
     write("holm.json", {**about, "cases": holm_cases(pair_p_values)})
+    write("tie_moments.json", {**about, "cases": tie_moment_cases()})
     print(f"{len(samples)} samples, {len(pairs)} pairs")
 
 

@@ -92,3 +92,25 @@ write_rounds("fast_145.csv", [("ls", lognormal(30, 1070, 0.08)),
 # An A/A experiment: one command measured twice, 30 runs each.
 write_rounds("aa.csv", [("/bin/ls -l /usr/lib", lognormal(30, 1500, 0.1)),
                         ("/bin/ls -l /usr/lib ", lognormal(30, 1500, 0.1))])
+
+
+# Tick-quantised A/A experiments (issue 7, item 7): one command measured
+# twice, about 1 ms of CPU time on a clock with 100 µs ticks, so the runs
+# take about six distinct values. `ticks.csv`: 40 random-order rounds
+# (paired analysis, exact conditional law); `ticks_sequential.csv`: 100 runs
+# of each, one command after the other (independent samples, normal law).
+ticks_rng = random.Random(47)
+
+
+def ticked(n):
+    return [100 * round(1000 * ticks_rng.lognormvariate(0, 0.1) / 100) for _ in range(n)]
+
+
+write_rounds("ticks.csv", [("/bin/ls", ticked(40)), ("/bin/ls ", ticked(40))])
+
+
+def tick_runs(n):
+    return [(int(t * 0.3), t - int(t * 0.3), 2_097_152, 1, 2, t + 80, 0) for t in ticked(n)]
+
+
+write("ticks_sequential.csv", [("/bin/ls", "", "", tick_runs(100)), ("/bin/ls ", "", "", tick_runs(100))])

@@ -132,17 +132,30 @@ impl super::Analysis<'_> {
 /// run has one (stable, so equal numbers keep file order), else file order.
 pub fn time_order(runs: &CommandRuns) -> Vec<usize> {
     let mut order: Vec<usize> = (0..runs.len()).collect();
-    if (0..runs.len()).all(|i| runs.sequence(i).is_some()) {
-        order.sort_by_key(|&i| runs.sequence(i));
+    if !in_file_order(runs) {
+        let sequence = runs.sequences();
+        order.sort_by_key(|&i| sequence[i]);
     }
     order
 }
 
+/// Whether [`time_order`] is file order: some run lacks a sequence number,
+/// or the numbers never decrease (as `bestguess` writes them; the stable
+/// sort then leaves every run where it is).
+fn in_file_order(runs: &CommandRuns) -> bool {
+    let sequence = runs.sequences();
+    sequence.iter().any(Option::is_none) || sequence.windows(2).all(|w| w[0] <= w[1])
+}
+
 /// The values of `metric` in time order, runs that lack it left out.
 pub fn in_time_order(runs: &CommandRuns, metric: Metric) -> Vec<f64> {
+    if in_file_order(runs) {
+        return runs.metric(metric);
+    }
+    let values: Vec<_> = runs.values(metric).collect();
     time_order(runs)
         .into_iter()
-        .filter_map(|i| runs.value(i, metric))
+        .filter_map(|i| values[i])
         .map(|v| v.as_f64())
         .collect()
 }

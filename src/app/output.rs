@@ -299,7 +299,7 @@ impl Export {
     }
 
     /// Where to write the export's content.
-    pub fn writer(&mut self) -> &mut dyn Write {
+    pub fn writer(&mut self) -> &mut (dyn Write + Send) {
         &mut self.out
     }
 

@@ -78,7 +78,7 @@ impl OpenExports {
 /// Write one export completely and put it in place, or say why not.
 fn commit(
     mut export: Export,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    write: impl FnOnce(&mut (dyn Write + Send)) -> std::io::Result<()>,
 ) -> Result<(), AppError> {
     let written = write(export.writer());
     let what = export.what.clone();

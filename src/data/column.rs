@@ -12,6 +12,9 @@
 
 use super::metric::Value;
 
+/// Runs decoded at a time by [`Column::iter`].
+const CHUNK: usize = 4096;
+
 /// The stored offsets (or reals), one per run.
 #[derive(Clone, Debug, Default, PartialEq)]
 enum Data {
@@ -68,7 +71,38 @@ impl Column {
             .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
+    #[inline]
     pub fn push(&mut self, value: Option<Value>) {
+        // The common case first: an integer that fits the present width.
+        if let Some(Value::Int(v)) = value {
+            if self.present > 0 && self.push_fitting(v) {
+                self.present += 1;
+                self.len += 1;
+                return;
+            }
+        }
+        self.push_general(value);
+    }
+
+    /// Appends `v`'s offset if it fits the current integer width.
+    #[inline]
+    fn push_fitting(&mut self, v: i64) -> bool {
+        let offset = v.wrapping_sub(self.base);
+        // An offset computed without overflow (same signs, or the
+        // difference stays in range), as `push_int`'s i128 arithmetic.
+        if (v < 0) != (self.base < 0) && (offset < 0) != (v < 0) {
+            return false;
+        }
+        match &mut self.data {
+            Data::Same => offset == 0,
+            Data::I8(values) => i8::try_from(offset).map(|x| values.push(x)).is_ok(),
+            Data::I16(values) => i16::try_from(offset).map(|x| values.push(x)).is_ok(),
+            Data::I32(values) => i32::try_from(offset).map(|x| values.push(x)).is_ok(),
+            _ => false,
+        }
+    }
+
+    fn push_general(&mut self, value: Option<Value>) {
         let i = self.len;
         match value {
             None => {
@@ -191,7 +225,52 @@ impl Column {
 
     /// Every value, in run order.
     pub fn iter(&self) -> impl Iterator<Item = Option<Value>> + '_ {
-        (0..self.len).map(|i| self.get(i))
+        let mut chunk = Vec::new();
+        (0..self.len).step_by(CHUNK).flat_map(move |start| {
+            chunk.clear();
+            self.read_range(start..(start + CHUNK).min(self.len), &mut chunk);
+            std::mem::take(&mut chunk)
+        })
+    }
+
+    /// Appends the values of runs `range` to `out`, in run order: what
+    /// [`Column::get`] gives for each, decoded with one dispatch on the
+    /// representation for the whole range (the per-run exports' and the
+    /// statistics' hot loop).
+    ///
+    /// # Panics
+    /// If the range goes past [`Column::len`].
+    pub fn read_range(&self, range: std::ops::Range<usize>, out: &mut Vec<Option<Value>>) {
+        assert!(range.end <= self.len, "runs {range:?} of {}", self.len);
+        let start = out.len();
+        let base = self.base;
+        match &self.data {
+            Data::Same => out.extend(range.clone().map(|_| Some(Value::Int(base)))),
+            Data::I8(v) => out.extend(
+                v[range.clone()]
+                    .iter()
+                    .map(|&x| Some(Value::Int(base + i64::from(x)))),
+            ),
+            Data::I16(v) => out.extend(
+                v[range.clone()]
+                    .iter()
+                    .map(|&x| Some(Value::Int(base + i64::from(x)))),
+            ),
+            Data::I32(v) => out.extend(
+                v[range.clone()]
+                    .iter()
+                    .map(|&x| Some(Value::Int(base + i64::from(x)))),
+            ),
+            Data::I64(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Int(x)))),
+            Data::Real(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Real(x)))),
+        }
+        if !self.absent.is_empty() {
+            for (k, i) in range.enumerate() {
+                if self.is_absent(i) {
+                    out[start + k] = None;
+                }
+            }
+        }
     }
 
     /// The present values as `f64`, in run order (exact for integers up to

@@ -110,7 +110,7 @@ pub fn read_raw_csv_into<R: Read>(
     file: &str,
     sink: &mut impl RowSink,
 ) -> Result<(), DataError> {
-    let mut input = BufReader::with_capacity(64 * 1024, input);
+    let mut input = BufReader::with_capacity(256 * 1024, input);
     skip_bom(&mut input).map_err(|cause| DataError::Read {
         file: file.to_owned(),
         cause,
@@ -358,7 +358,8 @@ impl Layout {
                 }
                 v => v,
             };
-            out.metrics.set(*metric, value);
+            // A stored metric (sums are `self.sums`).
+            out.metrics.set_stored(*metric, value);
         }
         for (i, metric, a, b, label) in &self.sums {
             let parts = [a, b].map(|&m| out.metrics.get(m));
@@ -366,19 +367,29 @@ impl Layout {
                 continue;
             }
             // Report an overflow at the later of the two part columns.
-            let at = self
-                .metrics
-                .iter()
-                .filter(|m| m.0 == *a || m.0 == *b)
-                .map(|m| m.1)
-                .max()
-                .unwrap_or(*i);
-            let sum = out.metrics.get(*metric).ok_or((
-                at,
-                RowProblem::SumOverflow {
-                    what: sum_name(label),
-                },
-            ))?;
+            let at = || {
+                self.metrics
+                    .iter()
+                    .filter(|m| m.0 == *a || m.0 == *b)
+                    .map(|m| m.1)
+                    .max()
+                    .unwrap_or(*i)
+            };
+            // The sum as `Values::get` computes it, from the parts at hand.
+            let sum = match parts {
+                [Some(Value::Int(x)), Some(Value::Int(y))] => x.checked_add(y).map(Value::Int),
+                [Some(x), Some(y)] => Some(Value::Real(x.as_f64() + y.as_f64())),
+                _ => None,
+            };
+            debug_assert_eq!(sum, out.metrics.get(*metric));
+            let sum = sum.ok_or_else(|| {
+                (
+                    at(),
+                    RowProblem::SumOverflow {
+                        what: sum_name(label),
+                    },
+                )
+            })?;
             if !reference && *i < n {
                 check_total(row, *i, sum, sum_name(label))?;
             }
@@ -536,12 +547,15 @@ fn opt_int(row: &Row, i: usize, min: i64, max: u64) -> Result<Option<i128>, Fiel
     let bytes = row.get(i).unwrap_or_default();
     // Fast path for what writers write: 1 to 18 plain digits (no sign, no
     // blanks), which always fit; anything else takes the general path.
-    if (1..=18).contains(&bytes.len()) && bytes.iter().all(u8::is_ascii_digit) {
-        let value = bytes
-            .iter()
-            .fold(0i128, |v, &b| v * 10 + i128::from(b - b'0'));
-        if value >= i128::from(min) && value <= i128::from(max) {
-            return Ok(Some(value));
+    if (1..=18).contains(&bytes.len()) {
+        let digits = bytes.iter().try_fold(0u64, |v, &b| {
+            let d = b.wrapping_sub(b'0');
+            (d <= 9).then(|| v * 10 + u64::from(d))
+        });
+        if let Some(value) = digits.map(i128::from) {
+            if value >= i128::from(min) && value <= i128::from(max) {
+                return Ok(Some(value));
+            }
         }
     }
     let found = || excerpt(bytes);

@@ -23,7 +23,7 @@
 //! as in two files concatenated). Commands appear in batch order.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io;
 
@@ -33,6 +33,21 @@ use super::error::DataError;
 use super::formats::{self, InputFormat};
 use super::metric::{Catalogue, Metric, Source, Value};
 use super::RunRecord;
+
+/// Runs decoded at a time by [`CommandRuns::values`].
+const RANGE: usize = 4096;
+
+/// A per-run attribute column of [`CommandRuns`] (not a metric), for
+/// [`CommandRuns::attribute_range`]. Values as the accessors give them
+/// before conversion: the exit code as an integer, the signal absent when
+/// none, the sequence number's bits as an `i64`, the start time in µs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attribute {
+    ExitCode,
+    Signal,
+    Sequence,
+    Start,
+}
 
 /// The display name used for standard input (`-`) in messages.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -104,6 +119,9 @@ pub struct DatasetBuilder {
     runs: usize,
     /// The source (file) the runs pushed now belong to.
     source: usize,
+    /// For the catalogue of this many metrics: its stored metrics, and
+    /// its [`Catalogue::index_bound`].
+    stored: (usize, Vec<Metric>, usize),
 }
 
 impl DatasetBuilder {
@@ -141,9 +159,27 @@ impl DatasetBuilder {
             None => self.find_or_add(run),
         };
         self.last = Some(index);
+        self.push_to(index, run);
+    }
+
+    /// Appends `run` to command `index`'s columns.
+    fn push_to(&mut self, index: usize, run: &RunRecord) {
         self.runs += 1;
         let catalogue = &self.dataset.catalogue;
-        self.dataset.commands[index].push(run, catalogue);
+        // The stored metrics, listed again only when the catalogue grew.
+        if self.stored.0 != catalogue.metrics().len() {
+            let stored = catalogue
+                .iter()
+                .filter(|(_, def)| def.source == Source::Stored)
+                .map(|(m, _)| m);
+            self.stored = (
+                catalogue.metrics().len(),
+                stored.collect(),
+                catalogue.index_bound(),
+            );
+        }
+        let (_, stored, bound) = &self.stored;
+        self.dataset.commands[index].push(run, stored, *bound);
     }
 
     fn find_or_add(&mut self, run: &RunRecord) -> usize {
@@ -228,9 +264,7 @@ impl RowSink for DatasetBuilder {
             // The previous row's command, and the same batch: no need to
             // compare the texts.
             Some(i) if same_text && self.dataset.commands[i].batch == run.batch => {
-                self.runs += 1;
-                let catalogue = &self.dataset.catalogue;
-                self.dataset.commands[i].push(run, catalogue);
+                self.push_to(i, run);
             }
             _ => self.push(run),
         }
@@ -353,18 +387,37 @@ pub fn source_tags(paths: &[&str]) -> Vec<String> {
         }
         p[p.len().saturating_sub(k)..].join("/")
     };
+    // Per path, the fewest trailing components no other (different) path
+    // ends with: for each length, how many different paths end so. Linear
+    // in the paths for each length (5,000 files: milliseconds).
+    let mut distinct: Vec<usize> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (i, p) in paths.iter().enumerate() {
+        if seen.insert(p) {
+            distinct.push(i);
+        }
+    }
+    let mut chosen: HashMap<&str, usize> = HashMap::new();
+    let deepest = parts.iter().map(|p| p.len().max(1)).max().unwrap_or(1);
+    for k in 1..=deepest {
+        let mut ends: HashMap<String, usize> = HashMap::new();
+        for &i in &distinct {
+            *ends.entry(suffix(i, k)).or_default() += 1;
+        }
+        for &i in &distinct {
+            let longest = parts[i].len().max(1);
+            if k <= longest && !chosen.contains_key(paths[i]) && ends[&suffix(i, k)] == 1 {
+                chosen.insert(paths[i], k);
+            }
+        }
+    }
+    let mut repeats: HashMap<&str, usize> = HashMap::new();
     let mut tags = Vec::with_capacity(paths.len());
     for i in 0..paths.len() {
         let longest = parts[i].len().max(1);
-        let k = (1..=longest)
-            .find(|&k| {
-                (0..paths.len())
-                    .filter(|&j| paths[j] != paths[i])
-                    .all(|j| suffix(j, k) != suffix(i, k))
-            })
-            .unwrap_or(longest);
+        let k = chosen.get(paths[i]).copied().unwrap_or(longest);
         let mut tag = suffix(i, k);
-        let repeat = paths[..i].iter().filter(|p| **p == paths[i]).count();
+        let repeat = *repeats.entry(paths[i]).and_modify(|n| *n += 1).or_insert(0);
         if repeat > 0 {
             tag.push_str(&format!("#{}", repeat + 1));
         }
@@ -414,22 +467,20 @@ impl CommandRuns {
             && self.parameters == run.parameters
     }
 
-    fn push(&mut self, run: &RunRecord, catalogue: &Catalogue) {
+    /// Appends `run`: its value of each of the `stored` metrics (a
+    /// catalogue's, whose index bound is `bound`) and its attributes.
+    fn push(&mut self, run: &RunRecord, stored: &[Metric], bound: usize) {
         let n = self.len;
-        if self.metrics.len() < catalogue.index_bound() {
-            self.metrics
-                .resize_with(catalogue.index_bound(), Column::default);
+        if self.metrics.len() < bound {
+            self.metrics.resize_with(bound, Column::default);
         }
-        for (metric, def) in catalogue.iter() {
-            if def.source != Source::Stored {
-                continue;
-            }
+        for &metric in stored {
             let column = &mut self.metrics[metric.index()];
             // A metric registered after this command's first runs.
             while column.len() < n {
                 column.push(None);
             }
-            column.push(run.metrics.get(metric));
+            column.push(run.metrics.stored(metric));
         }
         let int = |v: i64| Some(Value::Int(v));
         self.exit_code.push(int(run.exit_code.into()));
@@ -493,7 +544,61 @@ impl CommandRuns {
 
     /// Every run's value of `metric`, in execution order.
     pub fn values(&self, metric: Metric) -> impl Iterator<Item = Option<Value>> + '_ {
-        (0..self.len).map(move |i| self.value(i, metric))
+        let mut chunk = Vec::new();
+        (0..self.len).step_by(RANGE).flat_map(move |start| {
+            chunk.clear();
+            self.values_range(metric, start..(start + RANGE).min(self.len), &mut chunk);
+            std::mem::take(&mut chunk)
+        })
+    }
+
+    /// Appends [`CommandRuns::value`] of runs `range` to `out`, a range at
+    /// a time (derived metrics computed as there).
+    pub fn values_range(
+        &self,
+        metric: Metric,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<Option<Value>>,
+    ) {
+        match metric.builtin().map(|d| d.source) {
+            Some(Source::Sum(a, b)) => {
+                let start = out.len();
+                self.values_range(a, range.clone(), out);
+                let mut parts = Vec::with_capacity(range.len());
+                self.values_range(b, range, &mut parts);
+                for (x, y) in out[start..].iter_mut().zip(parts) {
+                    *x = match (*x, y) {
+                        (Some(Value::Int(x)), Some(Value::Int(y))) => {
+                            x.checked_add(y).map(Value::Int)
+                        }
+                        (Some(x), Some(y)) => Some(Value::Real(x.as_f64() + y.as_f64())),
+                        _ => None,
+                    };
+                }
+            }
+            _ => match self.metrics.get(metric.index()) {
+                Some(c) if c.len() >= range.end => c.read_range(range, out),
+                // A column shorter than the runs (one never pushed).
+                _ => out.extend(range.map(|i| self.value(i, metric))),
+            },
+        }
+    }
+
+    /// Appends the run attribute `which` of runs `range` to `out`, as
+    /// stored (absent where not recorded).
+    pub fn attribute_range(
+        &self,
+        which: Attribute,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<Option<Value>>,
+    ) {
+        let column = match which {
+            Attribute::ExitCode => &self.exit_code,
+            Attribute::Signal => &self.signal,
+            Attribute::Sequence => &self.sequence,
+            Attribute::Start => &self.start_unix_us,
+        };
+        column.read_range(range, out);
     }
 
     /// The values of `metric` that are present, one per run that has it, in
@@ -580,7 +685,38 @@ impl CommandRuns {
 
     /// Number of runs that failed (non-zero exit, signal, or time-out).
     pub fn failed(&self) -> usize {
-        (0..self.len).filter(|&i| self.run_failed(i)).count()
+        let (mut codes, mut signals, mut timeouts) = (Vec::new(), Vec::new(), Vec::new());
+        let mut failed = 0;
+        for start in (0..self.len).step_by(RANGE) {
+            let range = start..(start + RANGE).min(self.len);
+            for (v, c) in [
+                (&mut codes, &self.exit_code),
+                (&mut signals, &self.signal),
+                (&mut timeouts, &self.timed_out),
+            ] {
+                v.clear();
+                c.read_range(range.clone(), v);
+            }
+            // As `run_failed`: an exit code other than 0, a signal, a 1
+            // in Timed out.
+            failed += (0..range.len())
+                .filter(|&k| {
+                    let code = codes[k].and_then(Value::as_int).map_or(0, |v| v as i32);
+                    code != 0 || signals[k].is_some() || timeouts[k] == Some(Value::Int(1))
+                })
+                .count();
+        }
+        failed
+    }
+
+    /// Every run's sequence number (as [`CommandRuns::sequence`]), in
+    /// file order.
+    pub fn sequences(&self) -> Vec<Option<u64>> {
+        let mut raw = Vec::with_capacity(self.len);
+        self.sequence.read_range(0..self.len, &mut raw);
+        raw.into_iter()
+            .map(|v| v.and_then(Value::as_int).map(|v| v as u64))
+            .collect()
     }
 
     /// Number of runs.

@@ -637,6 +637,11 @@ impl Values {
         }
     }
 
+    /// The stored value of `metric` (`None` for a derived one).
+    pub fn stored(&self, metric: Metric) -> Option<Value> {
+        self.0.get(metric.index()).copied().flatten()
+    }
+
     /// [`Values::get`] as an integer (absent if absent or not an integer).
     pub fn int(&self, metric: Metric) -> Option<i64> {
         self.get(metric).and_then(Value::as_int)
@@ -648,6 +653,18 @@ impl Values {
         if matches!(metric.builtin().map(|d| d.source), Some(Source::Sum(..))) {
             return;
         }
+        let i = metric.index();
+        if self.0.len() <= i {
+            if value.is_none() {
+                return;
+            }
+            self.0.resize(i + 1, None);
+        }
+        self.0[i] = value;
+    }
+
+    /// [`Values::set`] for a metric known to be stored (not derived).
+    pub fn set_stored(&mut self, metric: Metric, value: Option<Value>) {
         let i = metric.index();
         if self.0.len() <= i {
             if value.is_none() {

@@ -43,9 +43,10 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+use super::json_runs::{self, Out, PerRun};
 use super::metadata::{rfc3339, Metadata};
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
-use crate::data::{CommandRuns, Metric, Value};
+use crate::data::{CommandRuns, Metric};
 use crate::stats::{
     Comparison, Design, Method, RankedEntry, Reason, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
 };
@@ -62,8 +63,103 @@ const HYPERFINE_SCHEMA_VERSION: u32 = 2;
 /// Writes the whole document, pretty-printed with two-space indentation
 /// (as `serde_json::to_writer_pretty` and Hyperfine do; per-run data
 /// compact, see the module docs), ending in a newline.
-pub fn write(analysis: &Analysis<'_>, metadata: &Metadata, out: &mut dyn Write) -> io::Result<()> {
-    let mut out = io::BufWriter::new(out);
+///
+/// The text is made on this thread and written by another, a chunk at a
+/// time (a million runs per command make hundreds of MB, and writing them
+/// costs as much system time as making them costs user time).
+pub fn write(
+    analysis: &Analysis<'_>,
+    metadata: &Metadata,
+    out: &mut (dyn Write + Send),
+) -> io::Result<()> {
+    std::thread::scope(|scope| {
+        let (chunks, received) = std::sync::mpsc::sync_channel::<Vec<u8>>(4);
+        let writer = scope.spawn(move || -> io::Result<()> {
+            for chunk in received {
+                out.write_all(&chunk)?;
+            }
+            out.flush()
+        });
+        let mut sender = ChunkSender {
+            buf: Vec::with_capacity(CHUNK),
+            chunks: Some(chunks),
+        };
+        let made = write_document(analysis, metadata, &mut sender).and_then(|()| sender.finish());
+        drop(sender);
+        let written = writer
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        // The writer's error says why (a full disk); the maker's then is
+        // only that the writer stopped.
+        written.and(made)
+    })
+}
+
+/// Bytes per chunk handed to the writing thread.
+const CHUNK: usize = 256 * 1024;
+
+/// Gathers text into chunks and sends each, full, to the writing thread.
+struct ChunkSender {
+    buf: Vec<u8>,
+    /// `None` once finished.
+    chunks: Option<std::sync::mpsc::SyncSender<Vec<u8>>>,
+}
+
+impl ChunkSender {
+    fn send(&mut self) -> io::Result<()> {
+        let full = std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK));
+        match &self.chunks {
+            Some(chunks) if !full.is_empty() => chunks
+                .send(full)
+                .map_err(|_| io::Error::other("the export's writer stopped")),
+            _ => Ok(()),
+        }
+    }
+
+    /// Sends what is left and closes the channel.
+    fn finish(&mut self) -> io::Result<()> {
+        self.send()?;
+        self.chunks = None;
+        Ok(())
+    }
+}
+
+impl Out for ChunkSender {
+    /// Sends what was gathered, then `buf` itself (no copy), leaving it
+    /// empty.
+    fn put(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
+        if buf.len() < CHUNK / 4 {
+            // Small (few runs): copied, as a new buffer would cost more.
+            self.write_all(buf)?;
+            buf.clear();
+            return Ok(());
+        }
+        self.send()?;
+        self.buf = std::mem::replace(buf, Vec::with_capacity(buf.capacity()));
+        self.send()
+    }
+}
+
+impl Write for ChunkSender {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= CHUNK {
+            self.send()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// [`write`]'s document, to a buffered `out`.
+fn write_document(
+    analysis: &Analysis<'_>,
+    metadata: &Metadata,
+    out: &mut impl Out,
+) -> io::Result<()> {
     let mut fields = vec![
         ("schema_version", count(HYPERFINE_SCHEMA_VERSION as usize)),
         ("metadata", meta(metadata, analysis)),
@@ -77,9 +173,8 @@ pub fn write(analysis: &Analysis<'_>, metadata: &Metadata, out: &mut dyn Write) 
         fields.insert(2, ("primary_metric", text(key)));
     }
     let root = object(fields);
-    emit(&mut out, &root, 0)?;
-    out.write_all(b"\n")?;
-    out.flush()
+    emit(out, &root, 0)?;
+    out.write_all(b"\n")
 }
 
 /// A JSON value whose objects keep their keys in the order given.
@@ -103,47 +198,6 @@ enum Node<'a> {
     /// The `results` array, each result built just before it is written
     /// (the tree of one command at a time is in memory, not ten thousand).
     Results(&'a Analysis<'a>),
-}
-
-/// What a [`Node::PerRun`] array holds for each run.
-#[derive(Clone, Copy)]
-enum PerRun {
-    /// The metric's value in its unit; `null` where the run lacks it.
-    Metric(Metric),
-    /// A time metric in µs, as seconds (Hyperfine's `times`).
-    Seconds(Metric),
-    ExitCode,
-    /// The exit code, `null` for a run ended by a signal (as Hyperfine).
-    HyperfineExitCode,
-    Signal,
-    /// The run's position in execution order, `null` if not recorded.
-    Sequence,
-    /// When the run started (µs since the epoch), `null` if not recorded.
-    Start,
-}
-
-impl PerRun {
-    fn node(self, runs: &CommandRuns, i: usize) -> Node<'static> {
-        let value = |v: Option<Value>| match v {
-            Some(Value::Int(x)) => Node::Int(x),
-            Some(Value::Real(x)) => Node::Num(x),
-            None => Node::Null,
-        };
-        match self {
-            PerRun::Metric(m) => value(runs.value(i, m)),
-            PerRun::Seconds(m) => runs.value(i, m).map_or(Node::Null, |v| seconds(v.as_f64())),
-            PerRun::ExitCode => Node::Int(runs.exit_code(i).into()),
-            PerRun::HyperfineExitCode => match runs.signal(i) {
-                Some(_) => Node::Null,
-                None => Node::Int(runs.exit_code(i).into()),
-            },
-            PerRun::Signal => runs.signal(i).map_or(Node::Null, |s| Node::Int(s.into())),
-            PerRun::Sequence => runs.sequence(i).map_or(Node::Null, |s| {
-                Node::Int(i64::try_from(s).unwrap_or(i64::MAX))
-            }),
-            PerRun::Start => runs.start_unix_us(i).map_or(Node::Null, Node::Int),
-        }
-    }
 }
 
 /// An object with fixed keys.
@@ -243,9 +297,6 @@ const HYPERFINE_METRICS: [(&str, Metric, &str, f64); 5] = [
     ("time_wall_clock", Metric::WALL, "second", 1e6),
 ];
 
-/// The order Hyperfine 2.0 writes a measurement's metrics in.
-const MEASUREMENT_ORDER: [usize; 5] = [4, 1, 3, 2, 0];
-
 /// Hyperfine 2.0's name for the metric BestGuess ranks by, if it has one.
 fn primary_metric(metric: Metric) -> Option<&'static str> {
     HYPERFINE_METRICS
@@ -279,29 +330,6 @@ fn hyperfine_summary(stats: &CommandStats) -> Node<'static> {
         })
         .collect();
     object(fields)
-}
-
-/// Run `i`'s element of Hyperfine 2.0's `measurements`, on one line: the
-/// metrics the run has (an absent one is left out, never 0) and its exit
-/// code (`null` when a signal ended it, as in Hyperfine).
-fn measurement(out: &mut impl Write, runs: &CommandRuns, i: usize) -> io::Result<()> {
-    out.write_all(b"{")?;
-    for &m in &MEASUREMENT_ORDER {
-        let (key, metric, unit, divisor) = HYPERFINE_METRICS[m];
-        let Some(value) = runs.value(i, metric) else {
-            continue;
-        };
-        write!(out, "\"{key}\": {{\"value\": ")?;
-        match value {
-            Value::Int(x) if divisor == 1.0 => write!(out, "{x}")?,
-            v => emit(out, &Node::Num(v.as_f64() / divisor), 0)?,
-        }
-        write!(out, ", \"unit\": \"{unit}\"}}, ")?;
-    }
-    match runs.signal(i) {
-        Some(_) => out.write_all(b"\"exit_code\": null}"),
-        None => write!(out, "\"exit_code\": {}}}", runs.exit_code(i)),
-    }
 }
 
 /// The `bestguess` object of one result.
@@ -641,7 +669,7 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
 }
 
 /// Writes `node` pretty-printed; `depth` is the nesting level of `node`.
-fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
+fn emit(out: &mut impl Out, node: &Node<'_>, depth: usize) -> io::Result<()> {
     match node {
         Node::Null => out.write_all(b"null"),
         Node::Bool(b) => write!(out, "{b}"),
@@ -660,29 +688,18 @@ fn emit(out: &mut impl Write, node: &Node<'_>, depth: usize) -> io::Result<()> {
             emit(out, value, depth + 1)
         }),
         // One value per run, on one line.
-        Node::PerRun(runs, what) => {
-            out.write_all(b"[")?;
-            for i in 0..runs.len() {
-                if i > 0 {
-                    out.write_all(b", ")?;
-                }
-                emit(out, &what.node(runs, i), depth + 1)?;
-            }
-            out.write_all(b"]")
-        }
+        Node::PerRun(runs, what) => json_runs::array(out, runs, *what),
         Node::Results(analysis) => list_n(out, depth, b"[]", analysis.commands.len(), |out, i| {
             emit(out, &result(analysis, i), depth + 1)
         }),
-        Node::Measurements(runs) => list_n(out, depth, b"[]", runs.len(), |out, i| {
-            measurement(out, runs, i)
-        }),
+        Node::Measurements(runs) => json_runs::measurements(out, runs, depth),
         Node::Raw(digits) => out.write_all(digits.as_bytes()),
     }
 }
 
 /// Writes a bracketed, comma-separated list, one item per line; an empty
 /// list stays on one line (`[]`, `{}`), as serde_json writes it.
-fn list<W: Write, T>(
+fn list<W: Out, T>(
     out: &mut W,
     depth: usize,
     brackets: &[u8; 2],
@@ -695,7 +712,7 @@ fn list<W: Write, T>(
 }
 
 /// [`list`] of `n` items produced by `each(out, index)`.
-fn list_n<W: Write>(
+fn list_n<W: Out>(
     out: &mut W,
     depth: usize,
     brackets: &[u8; 2],

@@ -39,6 +39,7 @@ pub mod document;
 pub mod html;
 pub mod hyperfine_csv;
 pub mod json;
+mod json_runs;
 pub mod markdown;
 pub mod markup;
 pub mod metadata;
@@ -113,7 +114,11 @@ impl Format {
     /// may be an unbuffered file or standard output.
     /// Without metadata (the JSON's `metadata` then says nothing is
     /// known); see [`Format::write_with`].
-    pub fn write(self, analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()> {
+    pub fn write(
+        self,
+        analysis: &Analysis<'_>,
+        out: &mut (dyn io::Write + Send),
+    ) -> io::Result<()> {
         self.write_with(analysis, &Metadata::default(), out)
     }
 
@@ -123,7 +128,7 @@ impl Format {
         self,
         analysis: &Analysis<'_>,
         metadata: &Metadata,
-        out: &mut dyn io::Write,
+        out: &mut (dyn io::Write + Send),
     ) -> io::Result<()> {
         match self {
             Format::SummaryCsv => summary_csv::write(analysis, out),

@@ -31,8 +31,8 @@ use super::mann_whitney::{exact_distribution, mann_whitney_with, pooled_ranks, M
 use super::normal::normal_quantile;
 use super::sample::Sample;
 use super::select::Differences;
-use super::shift::{hodges_lehmann_with, shift_interval_with, Alpha, ShiftInterval};
-use super::signed_rank::{paired_shift, signed_rank, walsh_at, SignedRank};
+use super::shift::{shift_interval_with, Alpha, ShiftInterval};
+use super::signed_rank::{paired_shift_and_logs, signed_rank, SignedRank};
 
 /// Which analysis a comparison used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,14 +186,19 @@ pub fn compare(best: &Sample, other: &Sample, alpha: Alpha) -> Comparison {
     let exact = exact_distribution(n1, n2, &ranks);
     let mann_whitney = mann_whitney_with(n1, n2, &ranks, exact.as_ref());
     let differences = Differences::new(best.sorted(), other.sorted());
-    let interval = shift_interval_with(&differences, n1, n2, alpha, exact.as_ref(), ranks.tie_term);
-    let ratio = (positive(best) && positive(other)).then(|| {
-        let logs = Differences::new(&ln_sorted(best), &ln_sorted(other));
-        Ratio {
-            estimate: hodges_lehmann_with(&logs).exp(),
-            low: logs.kth(interval.low_rank).exp(),
-            high: logs.kth(interval.high_rank).exp(),
-        }
+    let middle = differences.middle();
+    let logs = (positive(best) && positive(other))
+        .then(|| Differences::new(&ln_sorted(best), &ln_sorted(other)));
+    let log_middle = logs.as_ref().map(Differences::middle);
+    let mut scales = vec![(&differences, middle)];
+    if let (Some(l), Some(lm)) = (logs.as_ref(), log_middle) {
+        scales.push((l, lm));
+    }
+    let interval = shift_interval_with(&scales, n1, n2, alpha, exact.as_ref(), &ranks);
+    let ratio = logs.as_ref().zip(log_middle).map(|(logs, (a, b))| Ratio {
+        estimate: ((a + b) / 2.0).exp(),
+        low: logs.kth(interval.low_rank).exp(),
+        high: logs.kth(interval.high_rank).exp(),
     });
     let (superiority, superiority_interval) = superiority(best, other, mann_whitney.u, alpha);
     Comparison {
@@ -201,7 +206,7 @@ pub fn compare(best: &Sample, other: &Sample, alpha: Alpha) -> Comparison {
         mann_whitney,
         signed_rank: None,
         p_adjusted: mann_whitney.p_value,
-        shift: hodges_lehmann_with(&differences),
+        shift: (middle.0 + middle.1) / 2.0,
         interval,
         ratio,
         superiority,
@@ -228,21 +233,19 @@ pub fn compare_paired(
         .zip(best_rounds)
         .map(|(o, b)| o - b)
         .collect();
-    let (shift, interval) = paired_shift(&d, alpha)?;
-    let ratio = if positive(&best) && positive(&other) {
-        let logs: Vec<f64> = other_rounds
+    let logs: Option<Vec<f64>> = (positive(&best) && positive(&other)).then(|| {
+        other_rounds
             .iter()
             .zip(best_rounds)
             .map(|(o, b)| o.ln() - b.ln())
-            .collect();
-        walsh_at(&logs, &[interval.low_rank, interval.high_rank]).map(|(est, ends)| Ratio {
-            estimate: est.exp(),
-            low: ends[0].exp(),
-            high: ends[1].exp(),
-        })
-    } else {
-        None
-    };
+            .collect()
+    });
+    let (shift, interval, log_ends) = paired_shift_and_logs(&d, logs.as_deref(), alpha)?;
+    let ratio = log_ends.map(|(estimate, low, high)| Ratio {
+        estimate: estimate.exp(),
+        low: low.exp(),
+        high: high.exp(),
+    });
     let signed = signed_rank(&d);
     let mut c = compare(&best, &other, alpha);
     c.design = Design::Paired {
@@ -271,11 +274,19 @@ mod tests {
         assert_eq!(c.mann_whitney, mann_whitney(&best, &other));
         assert_eq!(c.p_adjusted, c.mann_whitney.p_value);
         assert_eq!(c.shift, hodges_lehmann(&best, &other));
-        assert_eq!(c.interval, shift_interval(&best, &other, alpha));
+        // 12 ties 12: the ranks are common to Δ and the ratio, so at
+        // least as wide as Δ's own.
+        let own = shift_interval(&best, &other, alpha);
+        assert!(c.interval.low_rank <= own.low_rank && c.interval.high_rank >= own.high_rank);
+        assert!(c.interval.achieved_confidence >= 0.9);
         // U: best > other only for 13 > 12 and 12.5 > 12; 12 ties 12.
         assert_eq!(c.superiority, 2.5 / 30.0);
         assert!(c.superiority_interval.low <= c.superiority);
         assert!(c.superiority <= c.superiority_interval.high);
+        // Without ties the interval is the standalone one.
+        let other = Sample::from_slice(&[14.0, 15.0, 12.25, 16.0, 15.5]).unwrap();
+        let c = compare(&best, &other, alpha);
+        assert_eq!(c.interval, shift_interval(&best, &other, alpha));
     }
 
     #[test]

@@ -31,6 +31,7 @@
 
 mod best_case;
 mod compare;
+mod conditional;
 mod holm;
 mod mann_whitney;
 mod mode;

@@ -22,13 +22,17 @@
 //!   1972; R `wilcox.test(conf.int = TRUE)`): exact k = `qsignrank(α/2, R)`
 //!   (at least 1) with achieved confidence 1 − 2·P(T⁺ ≤ k − 1) when the
 //!   exact distribution applies to all R differences (no zero, no tie in
-//!   |d|); otherwise k − 1 = ⌊M/2 − z σ⌋ with M = R(R+1)/2 and the
-//!   tie-corrected σ over all R differences (ties among |dᵢ|, the zeros
-//!   forming one group), achieved confidence 1 − 2Φ((k − 1 − M/2)/σ). The
-//!   tie correction makes the reported confidence the achieved one when
-//!   tick-quantised times tie heavily; without it the interval is
-//!   conservative while claiming the nominal level.
+//!   |d|); otherwise, without zeros and ties, k − 1 = ⌊M/2 − z σ⌋ with
+//!   M = R(R+1)/2 and σ² = R(R+1)(2R+1)/24, achieved confidence
+//!   1 − 2Φ((k − 1 − M/2)/σ). With zeros or ties in |d| (tick-quantised
+//!   times) k comes from the conditional sign-flip distribution given the
+//!   tie pattern of d − δ̂ about the median Walsh average(s)
+//!   ([`super::conditional`]; exact for at most
+//!   [`SIGNED_RANK_EXACT_LIMIT`] differences), on the differences and on
+//!   the differences of the logarithms (the ratio shares the ranks), so
+//!   the reported confidence is the one the closed interval achieves.
 
+use super::conditional::{choose_ranks, paired_law, Laws};
 use super::mann_whitney::Method;
 use super::normal::{normal_cdf, normal_quantile, normal_sf};
 use super::select::Differences;
@@ -214,21 +218,155 @@ impl WalshAverages {
     }
 }
 
+/// One set of differences prepared for the interval: sorted, with their
+/// Walsh averages and the middle pair of Walsh sums.
+pub(crate) struct PairedDifferences {
+    sorted: Vec<f64>,
+    walsh: WalshAverages,
+    /// (s(⌈M/2⌉), s(⌊M/2⌋ + 1)) of the Walsh sums dᵢ + dⱼ.
+    middle: (f64, f64),
+}
+
+impl PairedDifferences {
+    /// `None` for no data or a non-finite difference.
+    pub(crate) fn new(d: &[f64]) -> Option<Self> {
+        if d.is_empty() || d.iter().any(|x| !x.is_finite()) {
+            return None;
+        }
+        let mut sorted = d.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let walsh = WalshAverages::new(&sorted);
+        let m = walsh.count();
+        let middle = if m % 2 == 1 {
+            let v = walsh.sums.kth(m / 2 + 1);
+            (v, v)
+        } else {
+            walsh.sums.kth_and_next(m / 2)
+        };
+        Some(PairedDifferences {
+            sorted,
+            walsh,
+            middle,
+        })
+    }
+
+    /// The one-sample Hodges–Lehmann estimate, the median Walsh average.
+    pub(crate) fn estimate(&self) -> f64 {
+        (self.middle.0 / 2.0 + self.middle.1 / 2.0) / 2.0
+    }
+
+    /// The k-th smallest Walsh average.
+    pub(crate) fn kth(&self, k: u128) -> f64 {
+        self.walsh.kth(k)
+    }
+
+    /// Whether a difference is zero or two share an absolute value (the
+    /// untied exact distribution does not apply).
+    fn tied(&self) -> bool {
+        let abs = sorted_abs(&self.sorted);
+        abs.first() == Some(&0.0) || abs.windows(2).any(|w| w[0] == w[1])
+    }
+
+    /// The tie pattern of e = d − δ with 2δ = `sum` (a Walsh sum): the
+    /// number of zeros (2dᵢ = sum) and the sizes of the groups of equal
+    /// |e| > 0 in ascending order, where an e above δ ties one below when
+    /// their computed sum equals `sum` (the comparison the selection
+    /// makes). O(R).
+    fn groups_about(&self, sum: f64) -> (u64, Vec<u64>) {
+        let d = &self.sorted;
+        let below_end = d.partition_point(|&v| v + v < sum);
+        let above_start = d.partition_point(|&v| v + v <= sum);
+        let zeros = (above_start - below_end) as u64;
+        // Runs of equal values: below δ from the nearest outwards
+        // (descending), above δ from the nearest outwards (ascending).
+        let run = |from: usize, step: isize| -> usize {
+            let v = d[from];
+            let mut i = from as isize;
+            let mut n = 0;
+            while i >= 0 && (i as usize) < d.len() && d[i as usize] == v {
+                n += 1;
+                i += step;
+            }
+            n
+        };
+        let mut groups = Vec::new();
+        let (mut low, mut high) = (below_end, above_start);
+        // `low` counts the unused elements below δ (indices < low).
+        while low > 0 || high < d.len() {
+            if low == 0 {
+                let n = run(high, 1);
+                groups.push(n as u64);
+                high += n;
+                continue;
+            }
+            if high == d.len() {
+                let n = run(low - 1, -1);
+                groups.push(n as u64);
+                low -= n;
+                continue;
+            }
+            let (b, a) = (d[low - 1], d[high]);
+            let total = a + b;
+            if total < sum {
+                // a − δ < δ − b: the one above is nearer.
+                let n = run(high, 1);
+                groups.push(n as u64);
+                high += n;
+            } else if total > sum {
+                let n = run(low - 1, -1);
+                groups.push(n as u64);
+                low -= n;
+            } else {
+                let (na, nb) = (run(high, 1), run(low - 1, -1));
+                groups.push((na + nb) as u64);
+                high += na;
+                low -= nb;
+            }
+        }
+        (zeros, groups)
+    }
+}
+
 /// Ranks (low, high) of the Walsh averages that bound the interval, its
-/// achieved confidence and method, for the differences `d` at level α.
-pub(crate) fn interval_ranks(d: &[f64], alpha: Alpha) -> (u128, u128, f64, Method) {
-    let r = d.len();
+/// achieved confidence and method, at level α, for the first set of
+/// differences and at the same ranks for the others (the logarithms').
+/// Without zeros and ties in the first set: the classic exact or
+/// asymptotic rank (module docs). With them: each set's conditional
+/// sign-flip distribution given its tie pattern about the middle Walsh
+/// average(s) ([`super::conditional`]), exact for at most
+/// [`SIGNED_RANK_EXACT_LIMIT`] differences, the rank the largest that
+/// every set allows.
+pub(crate) fn interval_ranks(
+    sets: &[&PairedDifferences],
+    alpha: Alpha,
+) -> (u128, u128, f64, Method) {
+    let first = sets[0];
+    let r = first.sorted.len();
     let m = (r as u128) * (r as u128 + 1) / 2;
     let alpha = alpha.get();
-    let abs = sorted_abs(d);
-    let ties = tie_term(&abs);
-    let has_zero = abs.first() == Some(&0.0);
-    let exact = if ties == 0.0 && !has_zero {
-        Distribution::new(r)
-    } else {
-        None
-    };
-    let (low, achieved, method) = match exact {
+    let exact = r <= SIGNED_RANK_EXACT_LIMIT;
+    if sets.iter().any(|s| s.tied()) {
+        let laws: Vec<Laws> = sets
+            .iter()
+            .flat_map(|s| {
+                let (a, b) = s.middle;
+                let sums = if a == b { vec![a] } else { vec![a, b] };
+                sums.into_iter().map(move |sum| {
+                    let (zeros, groups) = s.groups_about(sum);
+                    let law = paired_law(zeros, &groups, exact);
+                    (law.clone(), law)
+                })
+            })
+            .collect();
+        let (low, high, achieved) = choose_ranks(m, &laws, alpha);
+        let method = if exact {
+            Method::Exact
+        } else {
+            Method::Asymptotic
+        };
+        return (low, high, achieved, method);
+    }
+    let (low, achieved, method) = match Distribution::new(r) {
         Some(dist) => {
             let k = dist.quantile(alpha / 2.0).max(1);
             (k as u128, 1.0 - 2.0 * dist.cdf(k - 1), Method::Exact)
@@ -236,45 +374,63 @@ pub(crate) fn interval_ranks(d: &[f64], alpha: Alpha) -> (u128, u128, f64, Metho
         None => {
             let rf = r as f64;
             let mf = m as f64;
-            let variance = rf * (rf + 1.0) * (2.0 * rf + 1.0) / 24.0 - ties / 48.0;
-            if variance <= 0.0 {
-                // Every difference equal: the interval is that value.
-                (1, 1.0, Method::Asymptotic)
-            } else {
-                let sigma = variance.sqrt();
-                let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
-                let k = (mf / 2.0 - z * sigma).floor().max(0.0);
-                let achieved = 1.0 - 2.0 * normal_cdf((k - mf / 2.0) / sigma);
-                (k as u128 + 1, achieved, Method::Asymptotic)
-            }
+            let sigma = (rf * (rf + 1.0) * (2.0 * rf + 1.0) / 24.0).sqrt();
+            let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
+            let k = (mf / 2.0 - z * sigma).floor().max(0.0);
+            let achieved = 1.0 - 2.0 * normal_cdf((k - mf / 2.0) / sigma);
+            (k as u128 + 1, achieved, Method::Asymptotic)
         }
     };
     let low = low.min(m.div_ceil(2)).max(1);
     (low, m + 1 - low, achieved, method)
 }
 
+/// The interval of one set of differences at the ranks given.
+fn interval_at(
+    p: &PairedDifferences,
+    ranks: (u128, u128, f64, Method),
+    alpha: Alpha,
+) -> ShiftInterval {
+    let (low_rank, high_rank, achieved_confidence, method) = ranks;
+    ShiftInterval {
+        low: p.kth(low_rank),
+        high: p.kth(high_rank),
+        low_rank,
+        high_rank,
+        nominal_confidence: 1.0 - alpha.get(),
+        achieved_confidence,
+        method,
+    }
+}
+
 /// The one-sample Hodges–Lehmann estimate of the differences `d` and its
 /// confidence interval at level 1 − α (module docs). `None` for no data.
 pub fn paired_shift(d: &[f64], alpha: Alpha) -> Option<(f64, ShiftInterval)> {
-    if d.is_empty() || d.iter().any(|x| !x.is_finite()) {
-        return None;
-    }
-    let mut sorted = d.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let walsh = WalshAverages::new(&sorted);
-    let (low_rank, high_rank, achieved_confidence, method) = interval_ranks(d, alpha);
-    Some((
-        walsh.median(),
-        ShiftInterval {
-            low: walsh.kth(low_rank),
-            high: walsh.kth(high_rank),
-            low_rank,
-            high_rank,
-            nominal_confidence: 1.0 - alpha.get(),
-            achieved_confidence,
-            method,
-        },
-    ))
+    let p = PairedDifferences::new(d)?;
+    let ranks = interval_ranks(&[&p], alpha);
+    Some((p.estimate(), interval_at(&p, ranks, alpha)))
+}
+
+/// The estimate and both ends of an interval: (estimate, low, high).
+pub(crate) type Ends = (f64, f64, f64);
+
+/// As [`paired_shift`], and for `logs` (the differences of the
+/// logarithms) the estimate and ends at the same ranks: (estimate, low,
+/// high). Ties in either set narrow the ranks only as far as both allow.
+pub(crate) fn paired_shift_and_logs(
+    d: &[f64],
+    logs: Option<&[f64]>,
+    alpha: Alpha,
+) -> Option<(f64, ShiftInterval, Option<Ends>)> {
+    let p = PairedDifferences::new(d)?;
+    let l = logs.and_then(PairedDifferences::new);
+    let sets: Vec<&PairedDifferences> = std::iter::once(&p).chain(l.as_ref()).collect();
+    let ranks = interval_ranks(&sets, alpha);
+    let interval = interval_at(&p, ranks, alpha);
+    let log_ends = l
+        .as_ref()
+        .map(|l| (l.estimate(), l.kth(ranks.0), l.kth(ranks.1)));
+    Some((p.estimate(), interval, log_ends))
 }
 
 /// The one-sample Hodges–Lehmann estimate of `d` alone (no interval);
@@ -286,21 +442,6 @@ pub fn paired_median(d: &[f64]) -> Option<f64> {
     let mut sorted = d.to_vec();
     sorted.sort_by(f64::total_cmp);
     Some(WalshAverages::new(&sorted).median())
-}
-
-/// Walsh averages of `d` at the given ranks (for the ratio, whose bounds
-/// use the same ranks as the shift's). `None` for no data.
-pub(crate) fn walsh_at(d: &[f64], ranks: &[u128]) -> Option<(f64, Vec<f64>)> {
-    if d.is_empty() || d.iter().any(|x| !x.is_finite()) {
-        return None;
-    }
-    let mut sorted = d.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let walsh = WalshAverages::new(&sorted);
-    Some((
-        walsh.median(),
-        ranks.iter().map(|&k| walsh.kth(k)).collect(),
-    ))
 }
 
 #[cfg(test)]

@@ -1,0 +1,558 @@
+//! The confidence of a rank interval when values tie: the conditional
+//! (permutation) distribution given the tie pattern.
+//!
+//! The Hodges–Lehmann interval is a pair of order statistics
+//! [D(k), D(M + 1 − k′)] of the M pairwise differences (or Walsh
+//! averages). For a true shift δ let U≤ = #{D ≤ δ} and U< = #{D < δ}: the
+//! interval misses δ exactly when U≤ ≤ k − 1 (it lies wholly above δ) or
+//! U< ≥ M − k′ + 1 (wholly below). Without ties U≤ = U< and both follow
+//! the Mann–Whitney (or signed-rank) null distribution, so the
+//! confidence is 1 − 2·P(U ≤ k − 1). With tick-quantised times many
+//! differences *equal* δ, U≤ exceeds U< by their number, and the closed
+//! interval covers δ more often than that formula says (Noether 1967,
+//! "Wilcoxon confidence intervals for location parameters in the discrete
+//! case", JASA 62, 184–188, shows it is then conservative).
+//!
+//! Here both miss probabilities are computed from the conditional null
+//! distribution given the pooled sample's tie pattern at δ — the
+//! distribution under which, given the values, every assignment of the
+//! group labels (two samples) or of the signs (paired differences) is
+//! equally likely (Lehmann 1975, *Nonparametrics*, §1.4 and §3.3; the
+//! permutation argument needs only exchangeability, not continuity):
+//!
+//! * Two samples, x (m values) and y (n values), groups of t_g equal
+//!   values in the pooled sample {x} ∪ {y − δ}, a_g of them from x
+//!   (multivariate hypergeometric): U≤ = Σ_g a_g·(y's in groups ≤ g),
+//!   and the upper end's count M − U< = #{x ≤ y − δ} is the same
+//!   statistic with the samples' roles swapped.
+//! * Paired differences e = d − δ: z zeros, groups of t_g equal |e| > 0
+//!   above c_g smaller ones, p_g of them positive (independent
+//!   Binomial(t_g, ½)): T> = #{Walsh averages > δ} = Σ_g p_g·c_g +
+//!   p_g(p_g + 1)/2, and U≤ = M − T>; by the symmetry p ↔ t − p the upper
+//!   end's count has the same law, so the interval stays symmetric.
+//!
+//! Small samples get the exact law by dynamic programming over the
+//! groups; large ones a normal law with the exact conditional mean and
+//! variance (for two samples U≤ = U + U₌/2 with U the mid-rank
+//! Mann–Whitney count and U₌ = Σ a_g(t_g − a_g) the cross ties:
+//! E U₌ = mn·Σt_g(t_g − 1)/(N(N − 1)), and Var U₌ and Cov(U, U₌) from the
+//! factorial moments of the multivariate hypergeometric,
+//! E Π a_g^(r_g) = m^(R)·Π t_g^(r_g)/N^(R), R = Σ r_g).
+//!
+//! The true δ is unknown; its tie pattern is taken at the Hodges–Lehmann
+//! estimate, or at both middle differences when there are two (the lower
+//! confidence of the two is kept), which are themselves differences, so
+//! lattice data keep their cross ties there (`docs/DESIGN.md`, "Ties").
+
+use super::normal::{normal_cdf, normal_quantile};
+
+/// The law of the count S whose small values make one end of an interval
+/// miss: the miss probability of rank k is P(S ≤ k − 1).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TailLaw {
+    /// `cdf[u]` = P(S ≤ u), exact, for u up to the largest needed (the
+    /// ranks never pass the middle, ⌈M/2⌉).
+    Exact(Vec<f64>),
+    /// A normal law (sd 0: S equals the mean surely).
+    Normal { mean: f64, sd: f64 },
+}
+
+impl TailLaw {
+    /// P(S ≤ k − 1), the probability that rank k misses.
+    pub(crate) fn miss(&self, k: u128) -> f64 {
+        if k == 0 {
+            return 0.0;
+        }
+        let below = k - 1;
+        match self {
+            TailLaw::Exact(cdf) => cdf
+                .get(usize::try_from(below).unwrap_or(usize::MAX))
+                .or(cdf.last())
+                .copied()
+                .unwrap_or(0.0),
+            TailLaw::Normal { mean, sd } => {
+                let below = below as f64;
+                if *sd > 0.0 {
+                    normal_cdf((below - mean) / sd)
+                } else if below >= *mean {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        }
+    }
+
+    /// The largest rank whose miss probability stays below `p` (one
+    /// tail's share of α), at least 1. Exact: R's `qwilcox` convention,
+    /// the smallest q with P(S ≤ q) ≥ p − 10ε, so that the untied case is
+    /// the classic one; normal: ⌊mean − z·sd⌋ + 1 with z = Φ⁻¹(1 − p).
+    fn rank(&self, p: f64) -> u128 {
+        match self {
+            TailLaw::Exact(cdf) => {
+                let target = p - 10.0 * f64::EPSILON;
+                let q = cdf.iter().position(|&c| c >= target).unwrap_or(cdf.len());
+                (q as u128).max(1)
+            }
+            TailLaw::Normal { mean, sd } => {
+                if *sd > 0.0 {
+                    let z = normal_quantile(p).map_or(0.0, |q| -q);
+                    let k = (mean - z * sd).floor().max(0.0);
+                    k as u128 + 1
+                } else {
+                    // P(S ≤ k − 1) = 0 while k − 1 < mean.
+                    (mean.ceil().max(1.0)) as u128
+                }
+            }
+        }
+    }
+}
+
+/// The laws of the lower end's and the upper end's miss counts under one
+/// plausible tie pattern.
+pub(crate) type Laws = (TailLaw, TailLaw);
+
+/// Ranks (low, high) of the interval among `count` ordered values and its
+/// achieved confidence: per end, the largest rank whose miss probability
+/// is below α/2 under every pattern in `laws`, kept at or outside the
+/// middle; the confidence is the lowest over the patterns of
+/// 1 − P(low end misses) − P(high end misses) at the ranks used.
+pub(crate) fn choose_ranks(count: u128, laws: &[Laws], alpha: f64) -> (u128, u128, f64) {
+    let middle = count.div_ceil(2).max(1);
+    let low = laws
+        .iter()
+        .map(|l| l.0.rank(alpha / 2.0))
+        .min()
+        .unwrap_or(1)
+        .clamp(1, middle);
+    let high = laws
+        .iter()
+        .map(|l| l.1.rank(alpha / 2.0))
+        .min()
+        .unwrap_or(1)
+        .clamp(1, middle);
+    let achieved = laws
+        .iter()
+        .map(|l| 1.0 - l.0.miss(low) - l.1.miss(high))
+        .fold(1.0, f64::min)
+        .clamp(0.0, 1.0);
+    (low, count + 1 - high, achieved)
+}
+
+/// C(t, a) for a = 0..=t as floating-point numbers.
+fn binomial_row(t: u64) -> Vec<f64> {
+    let mut row = Vec::with_capacity(t as usize + 1);
+    let mut c = 1.0;
+    row.push(c);
+    for a in 1..=t {
+        c = c * (t - a + 1) as f64 / a as f64;
+        row.push(c.round());
+    }
+    row
+}
+
+/// Two samples: the exact law of U≤ = #{(x, y): y − δ ≤ x} for the pooled
+/// groups `sizes` (ascending), x of size `m`, y of size `n`, as far as
+/// u ≤ `limit`. Dynamic programming over the groups with state (x's so
+/// far, partial count), each group's split weighted by C(t_g, a_g); the
+/// partial count only grows, so truncating at `limit` is exact below it.
+/// O(Σ_g (m + 1)·limit·(t_g + 1)) time.
+fn two_sample_exact(sizes: &[u64], m: u64, n: u64, limit: usize) -> Vec<f64> {
+    let width = limit + 1;
+    let rows = m as usize + 1;
+    let mut dp = vec![0.0f64; rows * width];
+    let mut next = vec![0.0f64; rows * width];
+    dp[0] = 1.0;
+    let mut seen = 0u64;
+    for &t in sizes {
+        next.iter_mut().for_each(|v| *v = 0.0);
+        let weights = binomial_row(t);
+        let from = seen.saturating_sub(n);
+        for xs in from..=seen.min(m) {
+            let ys_below = seen - xs;
+            let row = &dp[xs as usize * width..(xs as usize + 1) * width];
+            // Highest partial count reached in this row.
+            let Some(top) = row.iter().rposition(|&v| v != 0.0) else {
+                continue;
+            };
+            for a in 0..=t.min(m - xs) {
+                let b = t - a;
+                if ys_below + b > n {
+                    continue;
+                }
+                let step = (a * (ys_below + b)) as usize;
+                if step > limit {
+                    continue;
+                }
+                let w = weights[a as usize];
+                let target = (xs + a) as usize * width;
+                let end = (top + 1).min(width - step);
+                let out = &mut next[target + step..target + step + end];
+                for (o, &v) in out.iter_mut().zip(&row[..end]) {
+                    *o += w * v;
+                }
+            }
+        }
+        std::mem::swap(&mut dp, &mut next);
+        seen += t;
+    }
+    let total: f64 = {
+        // C(m + n, m).
+        let (small, big) = (m.min(n), m.max(n));
+        (1..=small).fold(1.0, |c, i| c * (big + i) as f64 / i as f64)
+    };
+    let mut cumulative = 0.0;
+    dp[m as usize * width..]
+        .iter()
+        .map(|&c| {
+            cumulative += c;
+            (cumulative / total).min(1.0)
+        })
+        .collect()
+}
+
+/// The exact conditional mean and variance of U≤ (x of size m against y
+/// of size n; module docs), and the covariance term that flips sign for
+/// the other end: returns (mean, variance of U≤, variance of the upper
+/// end's count M − U<).
+fn two_sample_moments(sizes: &[u64], m: u64, n: u64) -> (f64, f64, f64) {
+    let (mf, nf) = (m as f64, n as f64);
+    let big_n = mf + nf;
+    let pairs = mf * nf;
+    let falling = |t: f64, r: u32| -> f64 { (0..r).map(|i| t - i as f64).product() };
+    let tie_term: f64 = sizes
+        .iter()
+        .map(|&t| {
+            let t = t as f64;
+            t * t * t - t
+        })
+        .sum();
+    let s2: f64 = sizes.iter().map(|&t| falling(t as f64, 2)).sum();
+    let cross = pairs / (big_n * (big_n - 1.0));
+    let mean_ties = cross * s2;
+    // Var of the mid-rank count U (tie-corrected, as the test's).
+    let var_u = pairs / 12.0 * ((big_n + 1.0) - tie_term / (big_n * (big_n - 1.0)));
+    // Cov(f_g, f_h) = λ·t_g^(2)·t_h^(2) for g ≠ h, with the numerator in
+    // exact integers: mn·[mn(4N − 6) − N(N − 1)²].
+    let (mi, ni) = (i128::from(m), i128::from(n));
+    let ni_total = mi + ni;
+    let numerator = mi * ni * (4 * ni_total - 6) - ni_total * (ni_total - 1) * (ni_total - 1);
+    let lambda = pairs * numerator as f64
+        / (big_n * big_n * (big_n - 1.0) * (big_n - 1.0) * (big_n - 2.0) * (big_n - 3.0));
+    // Cov(a_g, f_h) = κ·t_g·t_h^(2) for g ≠ h.
+    let kappa = pairs * (mf - nf) / (big_n * big_n * (big_n - 1.0) * (big_n - 2.0));
+    // Per group, in the falling-factorial basis T_r = t^(r), where the
+    // order-t⁴ terms cancel exactly into λ (no E f² − (E f)² at t⁴):
+    // Var f_g = T4·λ + T3·c(1 − 4c) + T2·c(1 − 2c), c = mn/(N(N − 1)),
+    // Cov(a_g, f_g) = T3·κ + T2·c(1 − 2m/N); across groups
+    // Cov(f_g, f_h) = λ·T2_g·T2_h and Cov(a_g, f_h) = κ·t_g·T2_h.
+    let c = cross;
+    let mut var_ties = 0.0;
+    let mut cov = 0.0;
+    let mut below = 0.0;
+    let centre = (big_n + 1.0) / 2.0;
+    let own_share = (nf - mf) / big_n;
+    for &t in sizes {
+        let t = t as f64;
+        let (t2, t3, t4) = (falling(t, 2), falling(t, 3), falling(t, 4));
+        var_ties += t4 * lambda
+            + t3 * c * (1.0 - 4.0 * c)
+            + t2 * c * (1.0 - 2.0 * c)
+            + lambda * t2 * (s2 - t2);
+        let cov_a = kappa * (t3 + t * (s2 - t2)) + t2 * c * own_share;
+        let mid_rank = below + (t + 1.0) / 2.0;
+        cov += (mid_rank - centre) * cov_a;
+        below += t;
+    }
+    let var_ties = var_ties.max(0.0);
+    let mean = pairs / 2.0 + mean_ties / 2.0;
+    let low = (var_u + var_ties / 4.0 + cov).max(0.0);
+    let high = (var_u + var_ties / 4.0 - cov).max(0.0);
+    (mean, low, high)
+}
+
+/// Two samples: the laws of the lower end's count U≤ and of the upper
+/// end's count M − U< for the pooled tie groups `sizes` (ascending) of x
+/// (the reference, `m` values) and y − δ (`n` values); exact when
+/// `exact`, else normal with the exact conditional moments. `tail` is the
+/// miss probability each end may have (α/2): the exact law is computed
+/// only as far as its quantile needs (a bound from the normal law, or the
+/// middle when the bound falls short), which keeps tiny per-comparison
+/// levels of large families cheap.
+pub(crate) fn two_sample_laws(sizes: &[u64], m: u64, n: u64, exact: bool, tail: f64) -> Laws {
+    let pairs = u128::from(m) * u128::from(n);
+    if sizes.len() <= 1 {
+        // Everything tied: every difference equals δ, U≤ = M surely.
+        let point = TailLaw::Normal {
+            mean: pairs as f64,
+            sd: 0.0,
+        };
+        return (point.clone(), point);
+    }
+    let normal = (m + n >= 4).then(|| two_sample_moments(sizes, m, n));
+    if exact || normal.is_none() {
+        let middle = usize::try_from(pairs.div_ceil(2)).unwrap_or(usize::MAX);
+        let z = normal_quantile(tail).map_or(0.0, |q| -q);
+        let law = |first: u64, second: u64, variance: Option<f64>| -> TailLaw {
+            let target = tail - 10.0 * f64::EPSILON;
+            if let (Some((mean, _, _)), Some(v)) = (normal, variance) {
+                let sd = v.sqrt();
+                let bound = (mean - z * sd + 3.0 * sd + 2.0).max(0.0);
+                if bound < middle as f64 {
+                    let cdf = two_sample_exact(sizes, first, second, bound as usize);
+                    if cdf.last().is_some_and(|&c| c >= target) {
+                        return TailLaw::Exact(cdf);
+                    }
+                }
+            }
+            TailLaw::Exact(two_sample_exact(sizes, first, second, middle))
+        };
+        (
+            law(m, n, normal.map(|v| v.1)),
+            law(n, m, normal.map(|v| v.2)),
+        )
+    } else {
+        let (mean, var_low, var_high) = normal.unwrap_or_default();
+        (
+            TailLaw::Normal {
+                mean,
+                sd: var_low.sqrt(),
+            },
+            TailLaw::Normal {
+                mean,
+                sd: var_high.sqrt(),
+            },
+        )
+    }
+}
+
+/// Paired: the law of the lower end's count U≤ = M − T> for `zeros`
+/// differences equal to δ and groups `sizes` of equal |d − δ| > 0
+/// (ascending); both ends share it. Exact by dynamic programming over the
+/// groups (each group's positives Binomial(t_g, ½)), else normal with
+/// the exact mean and variance of the independent group terms.
+pub(crate) fn paired_law(zeros: u64, sizes: &[u64], exact: bool) -> TailLaw {
+    let r = zeros + sizes.iter().sum::<u64>();
+    let count = u128::from(r) * u128::from(r + 1) / 2;
+    if exact {
+        let total = count as usize;
+        // dp[u] = P(T> = u) over the groups so far.
+        let mut dp = vec![0.0f64; total + 1];
+        dp[0] = 1.0;
+        let mut top = 0usize;
+        let mut below = zeros;
+        for &t in sizes {
+            let weights = binomial_row(t);
+            let scale = 0.5f64.powi(t as i32);
+            let mut next = vec![0.0f64; total + 1];
+            for p in 0..=t {
+                let step = (p * below + p * (p + 1) / 2) as usize;
+                let w = weights[p as usize] * scale;
+                for u in 0..=top {
+                    next[u + step] += w * dp[u];
+                }
+            }
+            top += (t * below + t * (t + 1) / 2) as usize;
+            dp = next;
+            below += t;
+        }
+        // P(U≤ ≤ q) = P(T> ≥ M − q), for q up to the middle.
+        let limit = count.div_ceil(2) as usize;
+        let mut upper = 0.0;
+        let mut cdf = Vec::with_capacity(limit + 1);
+        for q in 0..=limit {
+            upper += dp[total - q];
+            cdf.push(upper.min(1.0));
+        }
+        TailLaw::Exact(cdf)
+    } else {
+        let mut mean_above = 0.0;
+        let mut variance = 0.0;
+        let mut below = zeros as f64;
+        for &t in sizes {
+            let t = t as f64;
+            mean_above += below * t / 2.0 + (t * t + 3.0 * t) / 8.0;
+            let a = below + 0.5;
+            variance += a * a * t / 4.0 + a * t * t / 4.0 + t * (2.0 * t - 1.0) * (t + 1.0) / 32.0;
+            below += t;
+        }
+        TailLaw::Normal {
+            mean: count as f64 - mean_above,
+            sd: variance.max(0.0).sqrt(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every labelling of the pooled groups, by brute force: the counts
+    /// U≤ for x of size m.
+    fn brute_two_sample(sizes: &[u64], m: u64) -> Vec<u64> {
+        let group: Vec<usize> = sizes
+            .iter()
+            .enumerate()
+            .flat_map(|(g, &t)| std::iter::repeat(g).take(t as usize))
+            .collect();
+        let big_n = group.len();
+        let mut out = Vec::new();
+        for mask in 0u32..(1 << big_n) {
+            if u64::from(mask.count_ones()) != m {
+                continue;
+            }
+            let mut count = 0;
+            for i in 0..big_n {
+                for j in 0..big_n {
+                    if mask >> i & 1 == 1 && mask >> j & 1 == 0 && group[j] <= group[i] {
+                        count += 1;
+                    }
+                }
+            }
+            out.push(count);
+        }
+        out
+    }
+
+    #[test]
+    fn exact_two_sample_law_equals_enumeration() {
+        for (sizes, m) in [
+            (vec![1u64, 3, 2, 1, 4], 5u64),
+            (vec![2, 2, 2, 2, 2], 4),
+            (vec![1; 9], 4),
+            (vec![6, 1, 5], 3),
+        ] {
+            let total: u64 = sizes.iter().sum();
+            let n = total - m;
+            let counts = brute_two_sample(&sizes, m);
+            let cdf = two_sample_exact(&sizes, m, n, (m * n) as usize);
+            for (u, &c) in cdf.iter().enumerate() {
+                let expected = counts.iter().filter(|&&x| x as usize <= u).count() as f64
+                    / counts.len() as f64;
+                assert!((c - expected).abs() < 1e-12, "{sizes:?} u = {u}");
+            }
+            // The moments behind the normal law are the exact ones.
+            let k = counts.len() as f64;
+            let mean = counts.iter().map(|&x| x as f64).sum::<f64>() / k;
+            let var = counts
+                .iter()
+                .map(|&x| (x as f64 - mean).powi(2))
+                .sum::<f64>()
+                / k;
+            let (m_hat, v_low, _) = two_sample_moments(&sizes, m, n);
+            assert!((m_hat - mean).abs() < 1e-9, "{sizes:?}: {m_hat} vs {mean}");
+            assert!(
+                (v_low - var).abs() < 1e-9 * var.max(1.0),
+                "{sizes:?}: {v_low} vs {var}"
+            );
+            // The upper end's count is the same statistic, roles swapped.
+            let swapped = brute_two_sample(&sizes, n);
+            let var_swapped = {
+                let mean: f64 = swapped.iter().map(|&x| x as f64).sum::<f64>() / k;
+                swapped
+                    .iter()
+                    .map(|&x| (x as f64 - mean).powi(2))
+                    .sum::<f64>()
+                    / k
+            };
+            let (_, _, v_high) = two_sample_moments(&sizes, m, n);
+            assert!((v_high - var_swapped).abs() < 1e-9 * var_swapped.max(1.0));
+        }
+    }
+
+    #[test]
+    fn exact_paired_law_equals_enumeration() {
+        // |e| groups: 2 zeros, then sizes 1, 3, 2.
+        let (zeros, sizes) = (2u64, [1u64, 3, 2]);
+        let mut abs = vec![0.0; zeros as usize];
+        for (g, &t) in sizes.iter().enumerate() {
+            abs.extend(std::iter::repeat((g + 1) as f64).take(t as usize));
+        }
+        let r = abs.len();
+        let signed: Vec<usize> = (0..r).filter(|&i| abs[i] > 0.0).collect();
+        let mut counts = Vec::new();
+        for mask in 0u32..(1 << signed.len()) {
+            let mut e = abs.clone();
+            for (bit, &i) in signed.iter().enumerate() {
+                if mask >> bit & 1 == 1 {
+                    e[i] = -e[i];
+                }
+            }
+            let mut at_most = 0;
+            for i in 0..r {
+                for j in i..r {
+                    if e[i] + e[j] <= 0.0 {
+                        at_most += 1;
+                    }
+                }
+            }
+            counts.push(at_most);
+        }
+        let law = paired_law(zeros, &sizes, true);
+        let TailLaw::Exact(cdf) = &law else {
+            panic!("exact law expected")
+        };
+        for (q, &c) in cdf.iter().enumerate() {
+            let expected = counts.iter().filter(|&&x| x <= q).count() as f64 / counts.len() as f64;
+            assert!((c - expected).abs() < 1e-12, "q = {q}");
+        }
+        let k = counts.len() as f64;
+        let mean = counts.iter().map(|&x| x as f64).sum::<f64>() / k;
+        let var = counts
+            .iter()
+            .map(|&x| (x as f64 - mean).powi(2))
+            .sum::<f64>()
+            / k;
+        let TailLaw::Normal { mean: m_hat, sd } = paired_law(zeros, &sizes, false) else {
+            panic!("normal law expected")
+        };
+        assert!((m_hat - mean).abs() < 1e-9 && (sd * sd - var).abs() < 1e-9);
+    }
+
+    /// Million-run tie patterns (a few distinct values, as tick-quantised
+    /// times give), against exact moments that `tools/golden.py` computed
+    /// with Python integers from the general finite-population U-statistic
+    /// formula: the closed forms hold their accuracy where E f² and (E f)²
+    /// agree to many digits.
+    #[test]
+    fn moments_at_a_million_runs_match_exact_integers() {
+        let golden: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/data/golden/tie_moments.json")).unwrap();
+        let cases = golden["cases"].as_array().unwrap();
+        assert!(cases.len() >= 5);
+        for case in cases {
+            let sizes: Vec<u64> = case["sizes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap())
+                .collect();
+            let (m, n) = (case["m"].as_u64().unwrap(), case["n"].as_u64().unwrap());
+            let (mean, low, high) = two_sample_moments(&sizes, m, n);
+            for (ours, key) in [(mean, "mean"), (low, "var_low"), (high, "var_high")] {
+                let expected = case[key].as_f64().unwrap();
+                assert!(
+                    (ours - expected).abs() <= 1e-9 * expected.abs(),
+                    "{sizes:?} {m} {n} {key}: {ours} vs {expected}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn untied_ranks_are_the_classic_ones() {
+        // No ties: one group per value, both ends share the U law.
+        let laws = two_sample_laws(&[1; 18], 9, 9, true, 0.025);
+        let (low, high, achieved) = choose_ranks(81, &[laws], 0.05);
+        // qwilcox(0.025, 9, 9) = 18 (see shift.rs).
+        assert_eq!((low, high), (18, 64));
+        let classic = super::super::u_distribution::UDistribution::new(9, 9).unwrap();
+        assert!((achieved - (1.0 - 2.0 * classic.cdf(17))).abs() < 1e-12);
+    }
+
+    #[test]
+    fn everything_tied_is_a_point_with_certainty() {
+        let laws = two_sample_laws(&[20], 10, 10, false, 0.025);
+        assert_eq!(choose_ranks(100, &[laws], 0.05), (50, 51, 1.0));
+    }
+}
