@@ -274,9 +274,27 @@ def pair_expected(best, other, alpha):
             for delta in middle_values(np.sort(np.subtract.outer(sy, sx).ravel())):
                 sizes = two_sample_groups(sx, sy, delta)
                 laws.append(two_sample_law_pair(sizes, n1, n2, small, alpha))
-        low_rank, high_rank, achieved = choose_ranks(m, laws, alpha)
+        start = choose_ranks(m, laws, alpha)
+        # Then each scale's ends by inverting the conditional test at the
+        # distinct differences next to the start ranks, each with its own
+        # tie pattern; the confidence is the lowest at the ends.
+        inverted, levels = [], []
+        for sx, sy in scales:
+            values = np.sort(np.subtract.outer(sy, sx).ravel())
+
+            def laws_at(v, sx=sx, sy=sy):
+                return two_sample_law_pair(two_sample_groups(sx, sy, v), n1, n2, small, alpha)
+
+            inverted.append(invert_py(values, laws_at, start, alpha))
+            for v in middle_values(values):
+                levels.append(level_py(laws_at, v, m, alpha))
+        # The confidence: the test's conditional coverage at the estimate's
+        # middle difference(s), the lowest over both scales.
+        achieved = min(levels)
+        low_rank, high_rank = inverted[0]
+        log_ranks = inverted[-1]
         return finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha,
-                           ci_method="exact" if small else "asymptotic")
+                           ci_method="exact" if small else "asymptotic", log_ranks=log_ranks)
 
     if exact:
         target = alpha / 2 - 10 * sys.float_info.epsilon
@@ -482,6 +500,87 @@ def choose_ranks(count, laws, alpha):
     return low, count + 1 - high, min(1.0, max(0.0, achieved))
 
 
+WALK_LIMIT = 32
+REJECTIONS_TO_STOP = 3
+
+
+def invert_py(values, laws_at, start, alpha):
+    """The inverted interval's ranks (src/stats/conditional.rs, `invert`),
+    by brute force over the sorted values: at a candidate v the test with
+    v's own laws accepts on the low side when #{≤ v} ≥ k(v), on the high
+    side when M − #{< v} ≥ k′(v). Each end walks from its start value
+    outwards until REJECTIONS_TO_STOP candidates in a row reject and keeps
+    the outermost accepted one; when none accepts (the start included), it
+    walks inwards (not past the middle) until one does. The low rank is the
+    first of its value's block, the high rank the last. Past WALK_LIMIT
+    candidates an end keeps its start rank."""
+    values = list(values)
+    count = len(values)
+    middle = max(1, (count + 1) // 2)
+    distinct = sorted(set(values))
+
+    def test(v, low_side):
+        below = sum(1 for w in values if w < v)
+        at_most = sum(1 for w in values if w <= v)
+        low_law, high_law = laws_at(v)
+        k = min(max(1, law_rank(low_law, alpha)), middle)
+        k_high = min(max(1, law_rank(high_law, alpha)), middle)
+        accepts = at_most >= k if low_side else count - below >= k_high
+        return accepts, below, at_most
+
+    def walk(start_rank, low_side, limit):
+        def rank_of(t):
+            return t[1] + 1 if low_side else t[2]
+
+        out_step = -1 if low_side else 1
+        i0 = distinct.index(values[start_rank - 1])
+        first = test(distinct[i0], low_side)
+        accepted = rank_of(first) if first[0] else None
+        rejections = 0 if first[0] else 1
+        i, steps = i0, 0
+        while rejections < REJECTIONS_TO_STOP:
+            j = i + out_step
+            if j < 0 or j >= len(distinct):
+                break
+            steps += 1
+            if steps > WALK_LIMIT:
+                return None
+            i = j
+            t = test(distinct[i], low_side)
+            if t[0]:
+                accepted, rejections = rank_of(t), 0
+            else:
+                rejections += 1
+        if accepted is not None:
+            return accepted
+        i, current = i0, first
+        for _ in range(WALK_LIMIT):
+            # The inward candidate's first (low) or last (high) rank.
+            r = current[2] + 1 if low_side else current[1]
+            if r < 1 or r > count or (low_side and r > limit) or (not low_side and r < limit):
+                return None
+            i -= out_step
+            current = test(distinct[i], low_side)
+            if current[0]:
+                return rank_of(current)
+        return None
+
+    low0, high0, _ = start
+    low = walk(low0, True, middle) or low0
+    high = walk(high0, False, count + 1 - middle) or high0
+    return low, high
+
+
+def level_py(laws_at, v, count, alpha):
+    """The conditional coverage of the test at δ = v with v's own laws:
+    1 − P(low misses) − P(high misses) at v's ranks."""
+    middle = max(1, (count + 1) // 2)
+    low_law, high_law = laws_at(v)
+    k = min(max(1, law_rank(low_law, alpha)), middle)
+    k_high = min(max(1, law_rank(high_law, alpha)), middle)
+    return min(1.0, max(0.0, 1 - law_miss(low_law, k) - law_miss(high_law, k_high)))
+
+
 def two_sample_law_pair(sizes, m, n, small, alpha):
     """Laws of the lower end's count U≤ (x, m values) and of the upper
     end's count (the same statistic with the roles swapped)."""
@@ -603,7 +702,8 @@ def delong(x, y, u, alpha):
     return a, min(1.0, max(0.0, a - z * sigma)), min(1.0, max(0.0, a + z * sigma))
 
 
-def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha, ci_method=None):
+def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha, ci_method=None,
+                log_ranks=None):
     n1, n2 = len(x), len(y)
     m = n1 * n2
     out = {
@@ -626,8 +726,9 @@ def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved,
     if x.min() > 0 and y.min() > 0:
         logs = np.sort(np.subtract.outer(np.log(y), np.log(x)).ravel())
         out["ratio"] = float(np.exp(np.median(logs)))
-        out["ratio_ci_low"] = float(np.exp(logs[low_rank - 1]))
-        out["ratio_ci_high"] = float(np.exp(logs[high_rank - 1]))
+        log_low, log_high = log_ranks or (low_rank, high_rank)
+        out["ratio_ci_low"] = float(np.exp(logs[log_low - 1]))
+        out["ratio_ci_high"] = float(np.exp(logs[log_high - 1]))
     else:
         out["ratio"] = None
     return out
@@ -758,18 +859,34 @@ def paired_expected(best, other, alpha):
         return bool(np.any(v == 0)) or len(np.unique(np.abs(v))) < len(v)
 
     high = None
+    log_ranks = None
     if tied(d) or (logs is not None and tied(logs)):
         # Conditional sign-flip distribution given the tie pattern about the
         # middle Walsh average(s), on both scales; common ranks.
         exact_law_wanted = r <= 50
         laws = []
-        for v in [d] + ([logs] if logs is not None else []):
+        sets = [d] + ([logs] if logs is not None else [])
+        for v in sets:
             sums = np.sort(np.array([v[i] + v[j] for i in range(r) for j in range(i, r)]))
             for total_sum in middle_values(sums):
                 zeros, sizes = paired_groups(v, total_sum)
                 law = paired_law_py(zeros, sizes, exact_law_wanted)
                 laws.append((law, law))
-        k, high, achieved = choose_ranks(m, laws, alpha)
+        start = choose_ranks(m, laws, alpha)
+        inverted, levels = [], []
+        for v in sets:
+            sums = np.sort(np.array([v[i] + v[j] for i in range(r) for j in range(i, r)]))
+
+            def laws_at(total_sum, v=v):
+                law = paired_law_py(*paired_groups(v, total_sum), exact_law_wanted)
+                return law, law
+
+            inverted.append(invert_py(sums, laws_at, start, alpha))
+            for total_sum in middle_values(sums):
+                levels.append(level_py(laws_at, total_sum, m, alpha))
+        achieved = min(levels)
+        k, high = inverted[0]
+        log_ranks = inverted[-1]
         ci_method = "exact" if exact_law_wanted else "asymptotic"
     elif r <= 50:
         counts = signed_rank_counts(r)
@@ -813,8 +930,9 @@ def paired_expected(best, other, alpha):
         ld = np.log(o) - np.log(b)
         lw = np.sort(np.array([(ld[i] + ld[j]) / 2 for i in range(r) for j in range(i, r)]))
         out["ratio"] = float(np.exp(np.median(lw)))
-        out["ratio_ci_low"] = float(np.exp(lw[k - 1]))
-        out["ratio_ci_high"] = float(np.exp(lw[high - 1]))
+        log_low, log_high = log_ranks or (k, high)
+        out["ratio_ci_low"] = float(np.exp(lw[log_low - 1]))
+        out["ratio_ci_high"] = float(np.exp(lw[log_high - 1]))
     else:
         out["ratio"] = None
     return out

@@ -194,11 +194,14 @@ pub fn compare(best: &Sample, other: &Sample, alpha: Alpha) -> Comparison {
     if let (Some(l), Some(lm)) = (logs.as_ref(), log_middle) {
         scales.push((l, lm));
     }
-    let interval = shift_interval_with(&scales, n1, n2, alpha, exact.as_ref(), &ranks);
-    let ratio = logs.as_ref().zip(log_middle).map(|(logs, (a, b))| Ratio {
-        estimate: ((a + b) / 2.0).exp(),
-        low: logs.kth(interval.low_rank).exp(),
-        high: logs.kth(interval.high_rank).exp(),
+    let (interval, per_scale) = shift_interval_with(&scales, n1, n2, alpha, exact.as_ref(), &ranks);
+    let ratio = logs.as_ref().zip(log_middle).map(|(logs, (a, b))| {
+        let (low, high) = per_scale[1];
+        Ratio {
+            estimate: ((a + b) / 2.0).exp(),
+            low: logs.kth(low).exp(),
+            high: logs.kth(high).exp(),
+        }
     });
     let (superiority, superiority_interval) = superiority(best, other, mann_whitney.u, alpha);
     Comparison {

@@ -87,7 +87,7 @@ impl TailLaw {
     /// tail's share of α), at least 1. Exact: R's `qwilcox` convention,
     /// the smallest q with P(S ≤ q) ≥ p − 10ε, so that the untied case is
     /// the classic one; normal: ⌊mean − z·sd⌋ + 1 with z = Φ⁻¹(1 − p).
-    fn rank(&self, p: f64) -> u128 {
+    pub(crate) fn rank(&self, p: f64) -> u128 {
         match self {
             TailLaw::Exact(cdf) => {
                 let target = p - 10.0 * f64::EPSILON;
@@ -137,6 +137,142 @@ pub(crate) fn choose_ranks(count: u128, laws: &[Laws], alpha: f64) -> (u128, u12
         .fold(1.0, f64::min)
         .clamp(0.0, 1.0);
     (low, count + 1 - high, achieved)
+}
+
+/// Largest number of distinct candidate values the inversion tests per
+/// end before it gives up and keeps the start rank (lattice data need a
+/// handful; the bound keeps a million runs O(n log n)).
+pub(crate) const WALK_LIMIT: usize = 32;
+
+/// One scale of ordered values (pairwise differences or Walsh sums) whose
+/// interval is found by inverting the conditional test.
+pub(crate) trait Candidates {
+    /// Number of values, M.
+    fn count(&self) -> u128;
+    /// The k-th smallest value (1-based).
+    fn kth(&self, k: u128) -> f64;
+    /// (#{values < v}, #{values ≤ v}).
+    fn counts(&self, v: f64) -> (u128, u128);
+    /// The laws of the lower and upper end's miss counts under the tie
+    /// pattern the data have when the truth is v.
+    fn laws(&self, v: f64) -> Laws;
+}
+
+/// One tested candidate: whether the test at δ = v accepts on the side
+/// asked for, the conditional coverage of the test at v, and the rank
+/// block of v.
+struct Tested {
+    accepts: bool,
+    level: f64,
+    below: u128,
+    at_most: u128,
+}
+
+/// The conditional coverage 1 − P(low misses) − P(high misses) of the
+/// test at δ = v, with v's own tie pattern.
+pub(crate) fn level_at(scale: &impl Candidates, v: f64, alpha: f64) -> f64 {
+    test_at(scale, v, true, alpha).level
+}
+
+fn test_at(scale: &impl Candidates, v: f64, low_side: bool, alpha: f64) -> Tested {
+    let middle = scale.count().div_ceil(2).max(1);
+    let (below, at_most) = scale.counts(v);
+    let (low_law, high_law) = scale.laws(v);
+    let k = low_law.rank(alpha / 2.0).clamp(1, middle);
+    let k_high = high_law.rank(alpha / 2.0).clamp(1, middle);
+    // The lower end misses v when #{≤ v} ≤ k − 1, the upper end when
+    // #{< v} ≥ M − k′ + 1: the test at v rejects on that side.
+    let accepts = if low_side {
+        at_most >= k
+    } else {
+        scale.count() - below >= k_high
+    };
+    let level = (1.0 - low_law.miss(k) - high_law.miss(k_high)).clamp(0.0, 1.0);
+    Tested {
+        accepts,
+        level,
+        below,
+        at_most,
+    }
+}
+
+/// How many candidates in a row the test must reject before the walk
+/// outwards stops: on a lattice the test can reject at a value between
+/// lattice points (few ties there) and accept again at the next lattice
+/// point (its ties count for it), and the interval is the hull of the
+/// accepted values, not the run next to the start.
+pub(crate) const REJECTIONS_TO_STOP: usize = 3;
+
+/// The interval's ranks (low, high) by inverting the conditional test:
+/// each end is the outermost distinct value v near the start rank at which
+/// the test with v's own tie pattern does not reject on that side at α/2
+/// — walking outwards from the start value until [`REJECTIONS_TO_STOP`]
+/// candidates in a row reject, and only when none (the start included)
+/// accepts, inwards until one does, never past the middle. The low rank is
+/// the first of its value's block, the high rank the last. An end whose
+/// walk passes [`WALK_LIMIT`] candidates keeps its start rank.
+pub(crate) fn invert(scale: &impl Candidates, start: (u128, u128), alpha: f64) -> (u128, u128) {
+    let m = scale.count();
+    let middle = m.div_ceil(2).max(1);
+    let low = walk(scale, start.0, true, alpha, middle).unwrap_or(start.0);
+    let high = walk(scale, start.1, false, alpha, m + 1 - middle).unwrap_or(start.1);
+    (low, high)
+}
+
+/// One end's walk (see [`invert`]); `None` past the bound.
+fn walk(
+    scale: &impl Candidates,
+    start: u128,
+    low_side: bool,
+    alpha: f64,
+    limit: u128,
+) -> Option<u128> {
+    let m = scale.count();
+    let end_rank = |t: &Tested| if low_side { t.below + 1 } else { t.at_most };
+    // The next distinct value outwards (`out`) or inwards, if any, and
+    // not past the middle rank `limit` inwards.
+    let next = |t: &Tested, out: bool| -> Option<f64> {
+        let rank = if out == low_side {
+            (t.below >= 1).then_some(t.below)?
+        } else {
+            (t.at_most < m).then_some(t.at_most + 1)?
+        };
+        let inward_past = if low_side { rank > limit } else { rank < limit };
+        (out || !inward_past).then(|| scale.kth(rank))
+    };
+    let first = test_at(scale, scale.kth(start), low_side, alpha);
+    let mut accepted = first.accepts.then(|| end_rank(&first));
+    let mut rejections = usize::from(!first.accepts);
+    let mut current = first;
+    let mut steps = 0;
+    while rejections < REJECTIONS_TO_STOP {
+        let Some(v) = next(&current, true) else {
+            break;
+        };
+        steps += 1;
+        if steps > WALK_LIMIT {
+            return None;
+        }
+        current = test_at(scale, v, low_side, alpha);
+        if current.accepts {
+            accepted = Some(end_rank(&current));
+            rejections = 0;
+        } else {
+            rejections += 1;
+        }
+    }
+    if accepted.is_some() {
+        return accepted;
+    }
+    let mut current = test_at(scale, scale.kth(start), low_side, alpha);
+    for _ in 0..WALK_LIMIT {
+        let v = next(&current, false)?;
+        current = test_at(scale, v, low_side, alpha);
+        if current.accepts {
+            return Some(end_rank(&current));
+        }
+    }
+    None
 }
 
 /// C(t, a) for a = 0..=t as floating-point numbers.

@@ -199,6 +199,25 @@ impl Differences {
         groups
     }
 
+    /// (#{elements < t}, #{elements ≤ t}), counted as the selection
+    /// compares (Walsh sums: as ranks, see [`Differences::rank`]). One
+    /// sweep, O(rows + columns).
+    pub(crate) fn counts(&self, t: f64) -> (u128, u128) {
+        let rows = self.x.len();
+        let none = vec![0; rows];
+        let full = vec![self.y.len(); rows];
+        let mut below = Boundary {
+            per_row: vec![0; rows],
+            total: 0,
+        };
+        let mut at_most = below.clone();
+        self.count_rows_both(t, &none, &full, &mut below, &mut at_most);
+        (
+            self.rank(below.total, t, false),
+            self.rank(at_most.total, t, true),
+        )
+    }
+
     /// The k-th smallest difference (1-based; k is clamped into 1..=n1·n2).
     pub(crate) fn kth(&self, k: u128) -> f64 {
         let k = k.clamp(1, self.count);

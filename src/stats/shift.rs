@@ -16,7 +16,7 @@
 
 use thiserror::Error;
 
-use super::conditional::{choose_ranks, two_sample_laws, Laws};
+use super::conditional::{choose_ranks, invert, level_at, two_sample_laws, Candidates, Laws};
 use super::mann_whitney::{exact_distribution, pooled_ranks, Method, PooledRanks};
 use super::normal::{normal_cdf, normal_quantile};
 use super::sample::Sample;
@@ -136,6 +136,7 @@ pub fn shift_interval(best: &Sample, other: &Sample, alpha: Alpha) -> ShiftInter
         exact.as_ref(),
         &ranks,
     )
+    .0
 }
 
 /// The interval at the same ranks for every scale in `scales` (the
@@ -150,47 +151,94 @@ pub(crate) fn shift_interval_with(
     alpha: Alpha,
     exact: Option<&UDistribution>,
     ranks: &PooledRanks,
-) -> ShiftInterval {
+) -> (ShiftInterval, Vec<(u128, u128)>) {
     let differences = scales[0].0;
     let m = differences.count();
     let alpha = alpha.get();
-    let (low_rank, high_rank, achieved_confidence, method) = if ranks.has_ties {
+    let (per_scale, achieved_confidence, method) = if ranks.has_ties {
         let small = n1 < EXACT_LIMIT && n2 < EXACT_LIMIT;
+        let tested = |d| TwoSample {
+            differences: d,
+            n1: n1 as u64,
+            n2: n2 as u64,
+            exact: small,
+            tail: alpha / 2.0,
+        };
         let laws: Vec<Laws> = scales
             .iter()
             .flat_map(|&(d, (a, b))| {
                 let deltas = if a == b { vec![a] } else { vec![a, b] };
-                deltas.into_iter().map(move |delta| {
-                    two_sample_laws(
-                        &d.pooled_groups(delta),
-                        n1 as u64,
-                        n2 as u64,
-                        small,
-                        alpha / 2.0,
-                    )
-                })
+                let scale = tested(d);
+                deltas.into_iter().map(move |delta| scale.laws(delta))
             })
             .collect();
-        let (low, high, achieved) = choose_ranks(m, &laws, alpha);
+        let (low, high, _) = choose_ranks(m, &laws, alpha);
+        let mut achieved = 1.0f64;
+        let per_scale = scales
+            .iter()
+            .map(|&(d, (a, b))| {
+                achieved = achieved.min(level_at(&tested(d), a, alpha)).min(level_at(
+                    &tested(d),
+                    b,
+                    alpha,
+                ));
+                invert(&tested(d), (low, high), alpha)
+            })
+            .collect();
         let method = if small {
             Method::Exact
         } else {
             Method::Asymptotic
         };
-        (low, high, achieved, method)
+        (per_scale, achieved, method)
     } else {
         let (low, achieved, method) = untied_rank(m, n1, n2, alpha, exact);
         let low = low.min(m.div_ceil(2));
-        (low, m + 1 - low, achieved, method)
+        (vec![(low, m + 1 - low); scales.len()], achieved, method)
     };
-    ShiftInterval {
-        low: differences.kth(low_rank),
-        high: differences.kth(high_rank),
-        low_rank,
-        high_rank,
-        nominal_confidence: 1.0 - alpha,
-        achieved_confidence,
-        method,
+    let (low_rank, high_rank) = per_scale[0];
+    (
+        ShiftInterval {
+            low: differences.kth(low_rank),
+            high: differences.kth(high_rank),
+            low_rank,
+            high_rank,
+            nominal_confidence: 1.0 - alpha,
+            achieved_confidence,
+            method,
+        },
+        per_scale,
+    )
+}
+
+/// The pairwise differences as candidates for the inverted interval: the
+/// tie pattern at v is that of {x} ∪ {y − v}.
+struct TwoSample<'a> {
+    differences: &'a Differences,
+    n1: u64,
+    n2: u64,
+    exact: bool,
+    tail: f64,
+}
+
+impl Candidates for TwoSample<'_> {
+    fn count(&self) -> u128 {
+        self.differences.count()
+    }
+    fn kth(&self, k: u128) -> f64 {
+        self.differences.kth(k)
+    }
+    fn counts(&self, v: f64) -> (u128, u128) {
+        self.differences.counts(v)
+    }
+    fn laws(&self, v: f64) -> Laws {
+        two_sample_laws(
+            &self.differences.pooled_groups(v),
+            self.n1,
+            self.n2,
+            self.exact,
+            self.tail,
+        )
     }
 }
 
@@ -288,21 +336,42 @@ mod tests {
     }
 
     #[test]
-    fn tied_interval_uses_the_conditional_law_at_the_estimate() {
-        // Ten values six times each, the other three higher: at δ̂ = 3
-        // the pooled sample {best} ∪ {other − 3} is ten groups of 12.
+    fn tied_interval_inverts_the_conditional_test() {
+        // Ten values six times each, the other three higher: the
+        // differences are the integers −6..=12, and at δ̂ = 3 the pooled
+        // sample {best} ∪ {other − 3} is ten groups of 12.
         let best: Vec<f64> = (0..60).map(|i| f64::from(i % 10)).collect();
         let other: Vec<f64> = (0..60).map(|i| f64::from(i % 10) + 3.0).collect();
         let alpha = Alpha::new(0.05).unwrap();
         let ci = shift_interval(&sample(&best), &sample(&other), alpha);
         assert_eq!(ci.method, Method::Asymptotic);
+        // The confidence is the test's at the estimate, with its pattern.
         let laws = two_sample_laws(&[12; 10], 60, 60, false, 0.025);
-        let (low, high, achieved) = choose_ranks(3600, &[laws], 0.05);
-        assert_eq!((ci.low_rank, ci.high_rank), (low, high));
+        let (_, _, achieved) = choose_ranks(3600, &[laws], 0.05);
         assert_eq!(ci.achieved_confidence, achieved);
         assert!(achieved >= 0.95);
-        // The untied σ would have chosen the wider ranks 1429 and 2172.
-        assert!(ci.low_rank > 1429 && ci.high_rank < 2172);
+        // Each end is a value at which the test with that value's own
+        // pattern accepts, the next value outwards one where it rejects;
+        // the ranks are the ends' outer block boundaries.
+        let s = (sample(&best), sample(&other));
+        let d = Differences::new(s.0.sorted(), s.1.sorted());
+        let scale = TwoSample {
+            differences: &d,
+            n1: 60,
+            n2: 60,
+            exact: false,
+            tail: 0.025,
+        };
+        let ranks = |v: f64| {
+            let (l, h) = scale.laws(v);
+            (l.rank(0.025).clamp(1, 1800), h.rank(0.025).clamp(1, 1800))
+        };
+        let accepts_low = |v: f64| d.counts(v).1 >= ranks(v).0;
+        let accepts_high = |v: f64| 3600 - d.counts(v).0 >= ranks(v).1;
+        assert!(accepts_low(ci.low) && !accepts_low(ci.low - 1.0));
+        assert!(accepts_high(ci.high) && !accepts_high(ci.high + 1.0));
+        assert_eq!(ci.low_rank, d.counts(ci.low).0 + 1);
+        assert_eq!(ci.high_rank, d.counts(ci.high).1);
         assert!(ci.low <= 3.0 && 3.0 <= ci.high);
         // Below 50 values each the law is exact.
         let ci = shift_interval(&sample(&best[..40]), &sample(&other[..40]), alpha);

@@ -32,7 +32,7 @@
 //!   the differences of the logarithms (the ratio shares the ranks), so
 //!   the reported confidence is the one the closed interval achieves.
 
-use super::conditional::{choose_ranks, paired_law, Laws};
+use super::conditional::{choose_ranks, invert, level_at, paired_law, Candidates, Laws};
 use super::mann_whitney::Method;
 use super::normal::{normal_cdf, normal_quantile, normal_sf};
 use super::select::Differences;
@@ -339,7 +339,7 @@ impl PairedDifferences {
 pub(crate) fn interval_ranks(
     sets: &[&PairedDifferences],
     alpha: Alpha,
-) -> (u128, u128, f64, Method) {
+) -> (Vec<(u128, u128)>, f64, Method) {
     let first = sets[0];
     let r = first.sorted.len();
     let m = (r as u128) * (r as u128 + 1) / 2;
@@ -351,20 +351,28 @@ pub(crate) fn interval_ranks(
             .flat_map(|s| {
                 let (a, b) = s.middle;
                 let sums = if a == b { vec![a] } else { vec![a, b] };
-                sums.into_iter().map(move |sum| {
-                    let (zeros, groups) = s.groups_about(sum);
-                    let law = paired_law(zeros, &groups, exact);
-                    (law.clone(), law)
-                })
+                let scale = Signed { set: s, exact };
+                sums.into_iter().map(move |sum| scale.laws(sum))
             })
             .collect();
-        let (low, high, achieved) = choose_ranks(m, &laws, alpha);
+        let (low, high, _) = choose_ranks(m, &laws, alpha);
+        let mut achieved = 1.0f64;
+        let per_set = sets
+            .iter()
+            .map(|s| {
+                let scale = Signed { set: s, exact };
+                achieved = achieved
+                    .min(level_at(&scale, s.middle.0, alpha))
+                    .min(level_at(&scale, s.middle.1, alpha));
+                invert(&scale, (low, high), alpha)
+            })
+            .collect();
         let method = if exact {
             Method::Exact
         } else {
             Method::Asymptotic
         };
-        return (low, high, achieved, method);
+        return (per_set, achieved, method);
     }
     let (low, achieved, method) = match Distribution::new(r) {
         Some(dist) => {
@@ -382,16 +390,42 @@ pub(crate) fn interval_ranks(
         }
     };
     let low = low.min(m.div_ceil(2)).max(1);
-    (low, m + 1 - low, achieved, method)
+    (vec![(low, m + 1 - low); sets.len()], achieved, method)
+}
+
+/// The Walsh sums of one set of differences as candidates for the
+/// inverted interval: the tie pattern at a sum s is that of d − s/2.
+struct Signed<'a> {
+    set: &'a PairedDifferences,
+    exact: bool,
+}
+
+impl Candidates for Signed<'_> {
+    fn count(&self) -> u128 {
+        self.set.walsh.sums.count()
+    }
+    fn kth(&self, k: u128) -> f64 {
+        self.set.walsh.sums.kth(k)
+    }
+    fn counts(&self, v: f64) -> (u128, u128) {
+        self.set.walsh.sums.counts(v)
+    }
+    fn laws(&self, v: f64) -> Laws {
+        let (zeros, groups) = self.set.groups_about(v);
+        let law = paired_law(zeros, &groups, self.exact);
+        (law.clone(), law)
+    }
 }
 
 /// The interval of one set of differences at the ranks given.
 fn interval_at(
     p: &PairedDifferences,
-    ranks: (u128, u128, f64, Method),
+    ranks: (u128, u128),
+    achieved_confidence: f64,
+    method: Method,
     alpha: Alpha,
 ) -> ShiftInterval {
-    let (low_rank, high_rank, achieved_confidence, method) = ranks;
+    let (low_rank, high_rank) = ranks;
     ShiftInterval {
         low: p.kth(low_rank),
         high: p.kth(high_rank),
@@ -407,16 +441,20 @@ fn interval_at(
 /// confidence interval at level 1 − α (module docs). `None` for no data.
 pub fn paired_shift(d: &[f64], alpha: Alpha) -> Option<(f64, ShiftInterval)> {
     let p = PairedDifferences::new(d)?;
-    let ranks = interval_ranks(&[&p], alpha);
-    Some((p.estimate(), interval_at(&p, ranks, alpha)))
+    let (ranks, achieved, method) = interval_ranks(&[&p], alpha);
+    Some((
+        p.estimate(),
+        interval_at(&p, ranks[0], achieved, method, alpha),
+    ))
 }
 
 /// The estimate and both ends of an interval: (estimate, low, high).
 pub(crate) type Ends = (f64, f64, f64);
 
 /// As [`paired_shift`], and for `logs` (the differences of the
-/// logarithms) the estimate and ends at the same ranks: (estimate, low,
-/// high). Ties in either set narrow the ranks only as far as both allow.
+/// logarithms) the estimate and the ends of its own inverted interval:
+/// (estimate, low, high). The achieved confidence is the lower of the
+/// two sets'.
 pub(crate) fn paired_shift_and_logs(
     d: &[f64],
     logs: Option<&[f64]>,
@@ -425,11 +463,12 @@ pub(crate) fn paired_shift_and_logs(
     let p = PairedDifferences::new(d)?;
     let l = logs.and_then(PairedDifferences::new);
     let sets: Vec<&PairedDifferences> = std::iter::once(&p).chain(l.as_ref()).collect();
-    let ranks = interval_ranks(&sets, alpha);
-    let interval = interval_at(&p, ranks, alpha);
-    let log_ends = l
-        .as_ref()
-        .map(|l| (l.estimate(), l.kth(ranks.0), l.kth(ranks.1)));
+    let (ranks, achieved, method) = interval_ranks(&sets, alpha);
+    let interval = interval_at(&p, ranks[0], achieved, method, alpha);
+    let log_ends = l.as_ref().map(|l| {
+        let (low, high) = ranks[ranks.len() - 1];
+        (l.estimate(), l.kth(low), l.kth(high))
+    });
     Some((p.estimate(), interval, log_ends))
 }
 
