@@ -19,7 +19,9 @@
 //!
 //! The ratio is the same estimator on the logarithms, exponentiated: the
 //! Hodges–Lehmann shift of ln(values), bounded by the order statistics of
-//! the *same ranks* as Δ's interval, so the ratio and Δ come from one
+//! the *same ranks* as Δ's interval (with ties, each scale inverts its
+//! own conditional test, [`super::conditional::invert`], and the
+//! confidence is the lower of the two), so the ratio and Δ come from one
 //! rule and have the same confidence (log is increasing, so the rank
 //! statistics, their exact distributions and the chosen ranks are those
 //! of Δ). It exists only when every value of both commands is positive:
@@ -52,7 +54,8 @@ pub enum Design {
 pub struct Ratio {
     /// exp(Hodges–Lehmann shift of the logarithms).
     pub estimate: f64,
-    /// Lower end, at the same ranks and confidence as Δ's interval.
+    /// Lower end, at the same ranks and confidence as Δ's interval (with
+    /// ties, at its own scale's inverted rank).
     pub low: f64,
     /// Upper end.
     pub high: f64,

@@ -39,10 +39,13 @@
 //! factorial moments of the multivariate hypergeometric,
 //! E Π a_g^(r_g) = m^(R)·Π t_g^(r_g)/N^(R), R = Σ r_g).
 //!
-//! The true δ is unknown; its tie pattern is taken at the Hodges–Lehmann
+//! The true δ is unknown, so the interval inverts the test ([`invert`]):
+//! its ends are the outermost values near the ranks the pattern at the
+//! Hodges–Lehmann estimate gives at which the test with the value's own
+//! tie pattern accepts. The confidence reported is the test's at the
 //! estimate, or at both middle differences when there are two (the lower
-//! confidence of the two is kept), which are themselves differences, so
-//! lattice data keep their cross ties there (`docs/DESIGN.md`, "Ties").
+//! is kept), which are themselves differences, so lattice data keep their
+//! cross ties there (`docs/DESIGN.md`, "Ties").
 
 use super::normal::{normal_cdf, normal_quantile};
 

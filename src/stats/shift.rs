@@ -118,11 +118,15 @@ pub(crate) fn hodges_lehmann_with(differences: &Differences) -> f64 {
 ///   #{d ≤ δ} ≤ k − 1, the upper d(M + 1 − k′) when #{d < δ} ≥ M − k′ + 1;
 ///   each k the largest whose miss probability is below α/2, exact by
 ///   dynamic programming when both samples are below 50 values, else
-///   normal with the exact conditional mean and variance. The achieved
-///   confidence is 1 minus both miss probabilities: the confidence the
-///   closed interval has when the truth ties as the estimate does, not
-///   the untied formula's, which with lattice data understates it (the
-///   interval covered 98–100 % while reporting 95 %).
+///   normal with the exact conditional mean and variance. Those ranks
+///   start a walk that inverts the test: each end becomes the outermost
+///   distinct difference v near them at which the test, with the tie
+///   pattern of {best} ∪ {other − v} itself, does not reject at α/2
+///   (`conditional::invert`). The achieved confidence is 1 minus
+///   both miss probabilities of the test at δ̂: the confidence the interval
+///   has when the truth ties as the estimate does, not the untied
+///   formula's, which with lattice data understates it (the interval
+///   covered 98–100 % while reporting 95 %).
 pub fn shift_interval(best: &Sample, other: &Sample, alpha: Alpha) -> ShiftInterval {
     let ranks = pooled_ranks(best.sorted(), other.sorted());
     let exact = exact_distribution(best.len(), other.len(), &ranks);
@@ -139,11 +143,13 @@ pub fn shift_interval(best: &Sample, other: &Sample, alpha: Alpha) -> ShiftInter
     .0
 }
 
-/// The interval at the same ranks for every scale in `scales` (the
+/// The interval for every scale in `scales` (the
 /// differences and, for the ratio, the differences of the logarithms,
-/// each with its middle pair): the ranks of the first scale's interval,
-/// narrowed by ties only as far as every scale allows (see
-/// [`shift_interval`]). The returned ends are the first scale's.
+/// each with its middle pair; see [`shift_interval`]): without ties the
+/// same ranks for all; with ties each scale's inverted ranks, starting
+/// from the ranks every scale's pattern at the estimate allows, and the
+/// lowest confidence. Returns the first scale's interval and every
+/// scale's ranks.
 pub(crate) fn shift_interval_with(
     scales: &[(&Differences, (f64, f64))],
     n1: usize,

@@ -29,8 +29,10 @@
 //!   tie pattern of d − δ̂ about the median Walsh average(s)
 //!   ([`super::conditional`]; exact for at most
 //!   [`SIGNED_RANK_EXACT_LIMIT`] differences), on the differences and on
-//!   the differences of the logarithms (the ratio shares the ranks), so
-//!   the reported confidence is the one the closed interval achieves.
+//!   the differences of the logarithms, as the start of a walk that
+//!   inverts the conditional test at the Walsh averages near each end,
+//!   each with its own tie pattern (each set its own ends), so the
+//!   reported confidence is the one the closed interval achieves.
 
 use super::conditional::{choose_ranks, invert, level_at, paired_law, Candidates, Laws};
 use super::mann_whitney::Method;
@@ -328,14 +330,16 @@ impl PairedDifferences {
 }
 
 /// Ranks (low, high) of the Walsh averages that bound the interval, its
-/// achieved confidence and method, at level α, for the first set of
-/// differences and at the same ranks for the others (the logarithms').
+/// achieved confidence and method, at level α, for each set of
+/// differences (the first, then the logarithms').
 /// Without zeros and ties in the first set: the classic exact or
 /// asymptotic rank (module docs). With them: each set's conditional
 /// sign-flip distribution given its tie pattern about the middle Walsh
 /// average(s) ([`super::conditional`]), exact for at most
 /// [`SIGNED_RANK_EXACT_LIMIT`] differences, the rank the largest that
-/// every set allows.
+/// every set allows, as the start of each set's inversion
+/// ([`super::conditional::invert`]); the confidence the lowest of the
+/// tests' at the middle Walsh average(s).
 pub(crate) fn interval_ranks(
     sets: &[&PairedDifferences],
     alpha: Alpha,
