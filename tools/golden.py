@@ -39,6 +39,12 @@ Where the values come from
 * Ratio of locations: the same brute force on the natural logarithms
   (numpy.log), at the same ranks, exponentiated; absent when a value is
   not positive.
+* With ties (both designs): the conditional laws given the tie pattern
+  (exact by dynamic programming checked against enumeration, or normal
+  with exact moments), and the interval by inverting the conditional test
+  (`invert_py`): every count #{≤ v}, #{< v} and every tie pattern at a
+  candidate v by brute force over all differences or Walsh sums, each
+  scale (differences, logarithms) on its own.
 * Probability of superiority interval: DeLong's placement variance,
   written out with numpy comparisons (one placement per value).
 * Paired (blocked) analysis, tests/data/golden/paired.json: the p-value
@@ -277,7 +283,7 @@ def pair_expected(best, other, alpha):
         start = choose_ranks(m, laws, alpha)
         # Then each scale's ends by inverting the conditional test at the
         # distinct differences next to the start ranks, each with its own
-        # tie pattern; the confidence is the lowest at the ends.
+        # tie pattern (the walk of `invert_py`).
         inverted, levels = [], []
         for sx, sy in scales:
             values = np.sort(np.subtract.outer(sy, sx).ravel())
