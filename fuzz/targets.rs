@@ -24,6 +24,18 @@ pub fn raw_csv(data: &[u8]) {
     render_everything(&dataset);
 }
 
+/// Every input format `bestreport` reads (raw CSV, BestGuess and Hyperfine
+/// JSON, cbdr CSV), told apart by content: any bytes give runs or one
+/// error, and whatever is read renders in every report and export.
+pub fn any_input(data: &[u8]) {
+    use bestguess::data::{formats, Catalogue, DatasetBuilder};
+    let mut builder = DatasetBuilder::new(Catalogue::new());
+    if formats::read_into(data, "fuzz", &mut builder).is_err() {
+        return;
+    }
+    render_everything(&builder.finish());
+}
+
 /// The records the writer accepts, as a raw CSV file.
 fn write_all(records: &[bestguess::data::RunRecord]) -> Vec<u8> {
     use bestguess::data::metric::Catalogue;
@@ -127,6 +139,7 @@ pub type Target = fn(&[u8]);
 /// Every target, by name (the corpus directories are named the same).
 pub const TARGETS: &[(&str, Target)] = &[
     ("raw_csv", raw_csv),
+    ("any_input", any_input),
     ("split", split),
     ("command_file", command_file),
     ("options", options),

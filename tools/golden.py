@@ -507,6 +507,72 @@ def two_sample_law_pair(sizes, m, n, small, alpha):
     return tuple(out)
 
 
+def tie_moment_cases():
+    """Exact conditional moments of the two-sample tie statistic for large
+    tie patterns (tests/data/golden/tie_moments.json, checked by a unit
+    test in src/stats/conditional.rs): the general U-statistic formula in
+    Python integers, no floating point until the end."""
+    cases = []
+    for sizes, m in (
+        ([250_000, 300_000, 200_000, 150_000, 100_000], 400_000),
+        ([999_990, 5, 5, 1_000_000], 1_000_000),
+        ([3, 1_999_990, 7], 1_500_000),
+        ([52_000, 251_000, 383_000, 232_000, 68_000, 13_000, 1_000], 500_000),
+        ([10, 20, 30, 40, 50, 60, 70], 100),
+        ([1] * 20 + [500_000] + [1] * 20, 250_020),
+    ):
+        n = sum(sizes) - m
+        mean, var_low = u_le_moments_exact(sizes, m)
+        _, var_high = u_le_moments_exact(sizes, n)
+        cases.append({"sizes": sizes, "m": m, "n": n, "mean": float(mean),
+                      "var_low": float(var_low), "var_high": float(var_high)})
+    return cases
+
+
+def u_le_moments_exact(sizes, m):
+    """As u_le_moments, in Python integers throughout (no int64 overflow)."""
+    big_n = sum(sizes)
+    n = big_n - m
+    g_count = len(sizes)
+    t = sizes
+    prefix = [0]
+    for v in t:
+        prefix.append(prefix[-1] + v)
+    # H[g, k] = [k ≤ g]: row sum over k ≤ g, column sum over g ≥ k.
+    row = [prefix[g + 1] - 1 for g in range(g_count)]
+    col = [big_n - prefix[g] - 1 for g in range(g_count)]
+
+    def h(g, k):
+        return 1 if k <= g else 0
+
+    def mult(g, k):
+        return t[g] * t[k] if g != k else t[g] * (t[g] - 1)
+
+    total = sum(mult(g, k) for g in range(g_count) for k in range(g + 1))
+    s1 = total
+    s_a = sum(t[g] * row[g] ** 2 for g in range(g_count)) - s1
+    s_b = sum(t[g] * col[g] ** 2 for g in range(g_count)) - s1
+    s4 = sum(
+        mult(g, k) * (total - row[g] - row[k] - col[g] - col[k] + 1 + h(k, g))
+        for g in range(g_count)
+        for k in range(g + 1)
+    )
+
+    def falling(v, r):
+        out = 1
+        for i in range(r):
+            out *= v - i
+        return out
+
+    p2 = Fraction(m * n, falling(big_n, 2))
+    p3a = Fraction(m * falling(n, 2), falling(big_n, 3))
+    p3b = Fraction(falling(m, 2) * n, falling(big_n, 3))
+    p4 = Fraction(falling(m, 2) * falling(n, 2), falling(big_n, 4))
+    mean = p2 * total
+    second = p2 * s1 + p3a * s_a + p3b * s_b + p4 * s4
+    return mean, second - mean * mean
+
+
 def self_check_ties():
     """The three independent routes agree where all apply."""
     for sizes, m in (([1, 3, 2, 1, 4], 5), ([2, 2, 2, 2, 2], 4), ([6, 1, 5], 3), ([3, 4, 1, 2, 2], 6)):
@@ -516,7 +582,7 @@ def self_check_ties():
         total = sum(brute.values())
         mean = Fraction(sum(u * c for u, c in brute.items()), total)
         var = Fraction(sum(u * u * c for u, c in brute.items()), total) - mean * mean
-        if (mean, var) != u_le_moments(sizes, m):
+        if (mean, var) != u_le_moments(sizes, m) or (mean, var) != u_le_moments_exact(sizes, m):
             fail("two-sample moments vs enumeration")
     for zeros, sizes in ((2, [1, 3, 2]), (0, [2, 2, 1, 3]), (1, [4])):
         brute = signed_counts_brute(zeros, sizes)
@@ -991,6 +1057,7 @@ def main():
     # The first Holm case adjusts the p-values of all the pairs above.
     pair_p_values = [r["expected"]["p_value"] for r in pair_records]
     write("holm.json", {**about, "cases": holm_cases(pair_p_values)})
+    write("tie_moments.json", {**about, "cases": tie_moment_cases()})
     print(f"{len(samples)} samples, {len(pairs)} pairs")
 
 

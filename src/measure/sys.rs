@@ -319,7 +319,19 @@ pub fn terminal_columns(fd: RawFd) -> Option<usize> {
 /// data file is written row by row, so what it holds stays complete.
 pub struct ReportingAlloc;
 
+/// Set by the first thread that runs out of memory: it alone writes the
+/// line and exits (several threads can fail at once).
+static OUT_OF_MEMORY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn out_of_memory(size: usize) -> ! {
+    if OUT_OF_MEMORY.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        // Another thread is writing the message and ending the process.
+        loop {
+            // SAFETY: pause(2) takes no arguments and only waits for a
+            // signal; the process ends by the other thread's _exit.
+            unsafe { libc::pause() };
+        }
+    }
     let mut msg = *b"error: out of memory (could not allocate                     ";
     let prefix = b"error: out of memory (could not allocate ".len();
     let mut digits = [0u8; 20];

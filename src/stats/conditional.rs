@@ -219,13 +219,6 @@ fn two_sample_moments(sizes: &[u64], m: u64, n: u64) -> (f64, f64, f64) {
     let (mf, nf) = (m as f64, n as f64);
     let big_n = mf + nf;
     let pairs = mf * nf;
-    // ρ_r = m^(r)/N^(r).
-    let rho = |r: u32| -> f64 {
-        (0..r)
-            .map(|i| (mf - i as f64) / (big_n - i as f64))
-            .product()
-    };
-    let (r1, r2, r3, r4) = (rho(1), rho(2), rho(3), rho(4));
     let falling = |t: f64, r: u32| -> f64 { (0..r).map(|i| t - i as f64).product() };
     let tie_term: f64 = sizes
         .iter()
@@ -235,7 +228,6 @@ fn two_sample_moments(sizes: &[u64], m: u64, n: u64) -> (f64, f64, f64) {
         })
         .sum();
     let s2: f64 = sizes.iter().map(|&t| falling(t as f64, 2)).sum();
-    let s2_squares: f64 = sizes.iter().map(|&t| falling(t as f64, 2).powi(2)).sum();
     let cross = pairs / (big_n * (big_n - 1.0));
     let mean_ties = cross * s2;
     // Var of the mid-rank count U (tie-corrected, as the test's).
@@ -249,23 +241,25 @@ fn two_sample_moments(sizes: &[u64], m: u64, n: u64) -> (f64, f64, f64) {
         / (big_n * big_n * (big_n - 1.0) * (big_n - 1.0) * (big_n - 2.0) * (big_n - 3.0));
     // Cov(a_g, f_h) = κ·t_g·t_h^(2) for g ≠ h.
     let kappa = pairs * (mf - nf) / (big_n * big_n * (big_n - 1.0) * (big_n - 2.0));
-    let mut var_ties = lambda * (s2 * s2 - s2_squares);
+    // Per group, in the falling-factorial basis T_r = t^(r), where the
+    // order-t⁴ terms cancel exactly into λ (no E f² − (E f)² at t⁴):
+    // Var f_g = T4·λ + T3·c(1 − 4c) + T2·c(1 − 2c), c = mn/(N(N − 1)),
+    // Cov(a_g, f_g) = T3·κ + T2·c(1 − 2m/N); across groups
+    // Cov(f_g, f_h) = λ·T2_g·T2_h and Cov(a_g, f_h) = κ·t_g·T2_h.
+    let c = cross;
+    let mut var_ties = 0.0;
     let mut cov = 0.0;
     let mut below = 0.0;
     let centre = (big_n + 1.0) / 2.0;
+    let own_share = (nf - mf) / big_n;
     for &t in sizes {
         let t = t as f64;
-        let (t1, t2, t3, t4) = (t, falling(t, 2), falling(t, 3), falling(t, 4));
-        let e_a2 = r2 * t2 + r1 * t1;
-        let e_f = cross * t2;
-        let e_f2 = (t - 1.0) * (t - 1.0) * e_a2 - 2.0 * (t - 1.0) * (r3 * t3 + 2.0 * r2 * t2)
-            + r4 * t4
-            + 4.0 * r3 * t3
-            + 2.0 * r2 * t2;
-        var_ties += e_f2 - e_f * e_f;
-        let e_af = (t - 1.0) * e_a2 - (r3 * t3 + 2.0 * r2 * t2);
-        let cov_own = e_af - r1 * t1 * e_f;
-        let cov_a = cov_own + kappa * t1 * (s2 - t2);
+        let (t2, t3, t4) = (falling(t, 2), falling(t, 3), falling(t, 4));
+        var_ties += t4 * lambda
+            + t3 * c * (1.0 - 4.0 * c)
+            + t2 * c * (1.0 - 2.0 * c)
+            + lambda * t2 * (s2 - t2);
+        let cov_a = kappa * (t3 + t * (s2 - t2)) + t2 * c * own_share;
         let mid_rank = below + (t + 1.0) / 2.0;
         cov += (mid_rank - centre) * cov_a;
         below += t;
@@ -513,6 +507,36 @@ mod tests {
             panic!("normal law expected")
         };
         assert!((m_hat - mean).abs() < 1e-9 && (sd * sd - var).abs() < 1e-9);
+    }
+
+    /// Million-run tie patterns (a few distinct values, as tick-quantised
+    /// times give), against exact moments that `tools/golden.py` computed
+    /// with Python integers from the general finite-population U-statistic
+    /// formula: the closed forms hold their accuracy where E f² and (E f)²
+    /// agree to many digits.
+    #[test]
+    fn moments_at_a_million_runs_match_exact_integers() {
+        let golden: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/data/golden/tie_moments.json")).unwrap();
+        let cases = golden["cases"].as_array().unwrap();
+        assert!(cases.len() >= 5);
+        for case in cases {
+            let sizes: Vec<u64> = case["sizes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap())
+                .collect();
+            let (m, n) = (case["m"].as_u64().unwrap(), case["n"].as_u64().unwrap());
+            let (mean, low, high) = two_sample_moments(&sizes, m, n);
+            for (ours, key) in [(mean, "mean"), (low, "var_low"), (high, "var_high")] {
+                let expected = case[key].as_f64().unwrap();
+                assert!(
+                    (ours - expected).abs() <= 1e-9 * expected.abs(),
+                    "{sizes:?} {m} {n} {key}: {ours} vs {expected}"
+                );
+            }
+        }
     }
 
     #[test]
