@@ -25,7 +25,7 @@
 use crate::analysis::Analysis;
 use crate::data::Unit;
 use crate::report::explain;
-use crate::report::units::{change_interval, Scale};
+use crate::report::units::{change_interval, confidence as percent, Scale};
 use crate::stats::{Comparison, Design, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
 
 /// A piece of running text.
@@ -203,8 +203,8 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
         String::new()
     };
     blocks.push(Block::Paragraph(vec![text(format!(
-        "Intervals hold together at {:.1}% confidence{family}; {design}.",
-        100.0 * ranking.simultaneous_confidence,
+        "Intervals hold together at {} confidence{family}; {design}.",
+        percent(ranking.simultaneous_confidence),
     ))]));
 
     let group = |wanted: fn(&Verdict) -> bool| -> Vec<&RankedEntry> {
@@ -291,8 +291,9 @@ fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>, unit: Time
 }
 
 /// The confidence actually achieved, e.g. `95.2%`.
+/// One decimal, more only where rounding would claim 100 %.
 fn confidence(c: &Comparison) -> String {
-    format!("{:.1}%", 100.0 * c.interval.achieved_confidence)
+    percent(c.interval.achieved_confidence)
 }
 
 /// A comparison's p-value, said to be adjusted when the adjustment changed

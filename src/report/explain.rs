@@ -338,10 +338,7 @@ pub fn diagnostics(analysis: &Analysis<'_>, index: usize) -> Vec<String> {
 fn interval(c: &Comparison, unit: Unit) -> String {
     let (low, high) = (c.interval.low, c.interval.high);
     let scale = Scale::choose(unit, low.abs().max(high.abs()));
-    let confidence = format!(
-        "{}%",
-        units::fixed(c.interval.achieved_confidence * 100.0, 2)
-    );
+    let confidence = units::confidence_with(c.interval.achieved_confidence, 2);
     let text = |s: Scale| {
         format!(
             "{confidence} [{}, {}] {}",

@@ -287,7 +287,13 @@ pub fn ratio(numerator: f64, denominator: f64) -> String {
 /// takes not to round a value below 1 up to `100%`: `0.95` → `95.0%`,
 /// `0.99999` → `99.999%`.
 pub fn confidence(p: f64) -> String {
-    let text = (1..=6)
+    confidence_with(p, 1)
+}
+
+/// A confidence in percent with at least `least` decimals, more only where
+/// rounding would claim 100 % (see [`confidence`]).
+pub fn confidence_with(p: f64, least: usize) -> String {
+    let text = (least..=6)
         .map(|d| fixed(p * 100.0, d))
         .find(|t| p >= 1.0 || !t.starts_with("100"))
         .unwrap_or_else(|| fixed(p * 100.0, 6));
@@ -324,6 +330,8 @@ mod tests {
         assert_eq!(confidence(0.99989), "99.99%");
         assert_eq!(confidence(0.99999), "99.999%");
         assert_eq!(confidence(1.0), "100.0%");
+        assert_eq!(confidence_with(0.95026, 2), "95.03%");
+        assert_eq!(confidence_with(0.99996, 2), "99.996%");
     }
 
     #[test]
