@@ -322,7 +322,7 @@ impl Executor for Launcher {
                 let pace = if received == 0 {
                     self.pace
                 } else {
-                    started.elapsed() / received as u32
+                    started.elapsed() / received
                 };
                 let remaining = (pace * (steps - i) as u32 / 2).min(MAX_SLEEP);
                 if remaining >= MIN_SLEEP {
