@@ -42,7 +42,7 @@ share() { # label, symbol regex
 share "read and parse (all)" "csv_read::read_raw_csv_into$"
 share "  tokenizer" "Tokenizer<R>::next_row$"
 share "  fields to a record" "csv_read::Layout::record$"
-share "  dataset build (columns)" "dataset::CommandRuns::push$"
+share "  dataset build (columns)" "dataset::(CommandRuns::push|DatasetBuilder::push_to)$"
 share "statistics, main thread (Analysis::new)" "analysis::Analysis::new$"
 share "summaries (every metric, every command)" "analysis::summarise$"
 share "  validate and sort" "sample::Sample::new$"
