@@ -17,13 +17,19 @@
 # it when it is idle and say how loaded it was (uptime is printed).
 #
 # Usage: bench/scale.sh [REPEAT]        Needs python3 and /usr/bin/time.
+#   SCALE_DIR=DIR keeps (and reuses) the generated inputs there;
+#   BESTREPORT=PATH measures that binary instead of building this tree's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat=${1:-3}
 work=${SCALE_DIR:-$(mktemp -d)}
 [ -n "${SCALE_DIR:-}" ] || trap 'rm -rf "$work"' EXIT
-cargo build --release --quiet --bin bestreport
-bin=target/release/bestreport
+if [ -n "${BESTREPORT:-}" ]; then
+    bin=$BESTREPORT # another build, e.g. an earlier commit's, for comparison
+else
+    cargo build --release --quiet --bin bestreport
+    bin=target/release/bestreport
+fi
 
 [ -f "$work/2x1M.csv" ] || python3 bench/gen_raw.py "$work/2x1M.csv" 2 1000000
 [ -f "$work/2x1M-rounds.csv" ] || python3 bench/gen_raw.py --interleaved "$work/2x1M-rounds.csv" 2 1000000

@@ -272,6 +272,8 @@ impl<'a> Analysis<'a> {
             reference,
         };
         let ranking = rank_with(&ranked, options, &settings.rule())?;
+        // Not needed past the ranking: room for the diagnostics' copies.
+        drop((ranked, rounds));
         let best_case = settings.best_case.validated()?;
         let series = in_parallel(&dataset.commands, |_, c| in_time_order(c, settings.metric));
         let diagnostics =

@@ -181,17 +181,19 @@ pub fn diagnose(
     alpha: f64,
     effect: Threshold,
 ) -> Result<Vec<Diagnostics>, (usize, SampleError)> {
-    let mut out = Vec::with_capacity(series.len());
-    for (i, values) in series.iter().enumerate() {
+    // Each command's on its own thread (they are independent); Holm's
+    // adjustment then needs them all.
+    let each = super::in_parallel(series, |i, values| {
         let s = Series::new(values.clone()).map_err(|e| (i, e))?;
-        out.push(Diagnostics {
+        Ok(Diagnostics {
             best_case: best_case(&s, settings),
             trend: mann_kendall(&s),
             trend_p_adjusted: None,
             halves: halves_shift(s.values()),
             drifted: false,
-        });
-    }
+        })
+    });
+    let mut out = each.into_iter().collect::<Result<Vec<_>, _>>()?;
     let tested: Vec<usize> = (0..out.len()).filter(|&i| out[i].trend.is_ok()).collect();
     let p: Vec<f64> = tested
         .iter()
