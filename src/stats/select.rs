@@ -210,11 +210,11 @@ impl Differences {
             per_row: vec![0; rows],
             total: 0,
         };
-        let mut at_most = below.clone();
-        self.count_rows_both(t, &none, &full, &mut below, &mut at_most);
+        let mut ties = Vec::new();
+        let at_most = self.count_rows_both(t, &none, &full, &mut below, &mut ties);
         (
             self.rank(below.total, t, false),
-            self.rank(at_most.total, t, true),
+            self.rank(at_most, t, true),
         )
     }
 
