@@ -423,6 +423,29 @@ def u_le_counts_dp(sizes, m):
     return out
 
 
+def falling(v, r):
+    """The falling factorial v (v − 1) … (v − r + 1), in Python integers."""
+    out = 1
+    for i in range(r):
+        out *= v - i
+    return out
+
+
+def u_moments_from_sums(m, n, total, s_a, s_b, s4):
+    """Mean and variance of a two-sample U-statistic from its kernel sums
+    over ordered distinct pairs (total = the sum of pairs, also the sum of
+    squares of a 0/1 kernel), shared rows, shared columns and disjoint
+    pairs, as exact fractions."""
+    big_n = m + n
+    p2 = Fraction(m * n, falling(big_n, 2))
+    p3a = Fraction(m * falling(n, 2), falling(big_n, 3))
+    p3b = Fraction(falling(m, 2) * n, falling(big_n, 3))
+    p4 = Fraction(falling(m, 2) * falling(n, 2), falling(big_n, 4))
+    mean = p2 * total
+    second = p2 * total + p3a * s_a + p3b * s_b + p4 * s4
+    return mean, second - mean * mean
+
+
 def u_le_moments(sizes, m):
     """Exact mean and variance of U≤ for x of size m under random labelling,
     from the general finite-population formula for a two-sample U-statistic
@@ -444,20 +467,7 @@ def u_le_moments(sizes, m):
     s_b = int(np.sum(t * col * col)) - s1
     inner = total - row[:, None] - row[None, :] - col[:, None] - col[None, :] + h + h.T
     s4 = int(np.sum(mult * h * inner))
-
-    def falling(v, r):
-        out = 1
-        for i in range(r):
-            out *= v - i
-        return out
-
-    p2 = Fraction(m * n, falling(big_n, 2))
-    p3a = Fraction(m * falling(n, 2), falling(big_n, 3))
-    p3b = Fraction(falling(m, 2) * n, falling(big_n, 3))
-    p4 = Fraction(falling(m, 2) * falling(n, 2), falling(big_n, 4))
-    mean = p2 * total
-    second = p2 * s1 + p3a * s_a + p3b * s_b + p4 * s4
-    return mean, second - mean * mean
+    return u_moments_from_sums(m, n, total, s_a, s_b, s4)
 
 
 def exact_law(counts, total, limit):
@@ -662,20 +672,7 @@ def u_le_moments_exact(sizes, m):
         for g in range(g_count)
         for k in range(g + 1)
     )
-
-    def falling(v, r):
-        out = 1
-        for i in range(r):
-            out *= v - i
-        return out
-
-    p2 = Fraction(m * n, falling(big_n, 2))
-    p3a = Fraction(m * falling(n, 2), falling(big_n, 3))
-    p3b = Fraction(falling(m, 2) * n, falling(big_n, 3))
-    p4 = Fraction(falling(m, 2) * falling(n, 2), falling(big_n, 4))
-    mean = p2 * total
-    second = p2 * s1 + p3a * s_a + p3b * s_b + p4 * s4
-    return mean, second - mean * mean
+    return u_moments_from_sums(m, n, total, s_a, s_b, s4)
 
 
 def self_check_ties():

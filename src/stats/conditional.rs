@@ -528,6 +528,15 @@ mod tests {
 
     /// Every labelling of the pooled groups, by brute force: the counts
     /// U≤ for x of size m.
+    /// Mean and population variance of every labelling's count.
+    fn population_moments(counts: impl Iterator<Item = f64>) -> (f64, f64) {
+        let counts: Vec<f64> = counts.collect();
+        let k = counts.len() as f64;
+        let mean = counts.iter().sum::<f64>() / k;
+        let var = counts.iter().map(|&x| (x - mean).powi(2)).sum::<f64>() / k;
+        (mean, var)
+    }
+
     fn brute_two_sample(sizes: &[u64], m: u64) -> Vec<u64> {
         let group: Vec<usize> = sizes
             .iter()
@@ -571,13 +580,7 @@ mod tests {
                 assert!((c - expected).abs() < 1e-12, "{sizes:?} u = {u}");
             }
             // The moments behind the normal law are the exact ones.
-            let k = counts.len() as f64;
-            let mean = counts.iter().map(|&x| x as f64).sum::<f64>() / k;
-            let var = counts
-                .iter()
-                .map(|&x| (x as f64 - mean).powi(2))
-                .sum::<f64>()
-                / k;
+            let (mean, var) = population_moments(counts.iter().map(|&x| x as f64));
             let (m_hat, v_low, _) = two_sample_moments(&sizes, m, n);
             assert!((m_hat - mean).abs() < 1e-9, "{sizes:?}: {m_hat} vs {mean}");
             assert!(
@@ -585,15 +588,8 @@ mod tests {
                 "{sizes:?}: {v_low} vs {var}"
             );
             // The upper end's count is the same statistic, roles swapped.
-            let swapped = brute_two_sample(&sizes, n);
-            let var_swapped = {
-                let mean: f64 = swapped.iter().map(|&x| x as f64).sum::<f64>() / k;
-                swapped
-                    .iter()
-                    .map(|&x| (x as f64 - mean).powi(2))
-                    .sum::<f64>()
-                    / k
-            };
+            let (_, var_swapped) =
+                population_moments(brute_two_sample(&sizes, n).into_iter().map(|x| x as f64));
             let (_, _, v_high) = two_sample_moments(&sizes, m, n);
             assert!((v_high - var_swapped).abs() < 1e-9 * var_swapped.max(1.0));
         }
@@ -635,13 +631,7 @@ mod tests {
             let expected = counts.iter().filter(|&&x| x <= q).count() as f64 / counts.len() as f64;
             assert!((c - expected).abs() < 1e-12, "q = {q}");
         }
-        let k = counts.len() as f64;
-        let mean = counts.iter().map(|&x| x as f64).sum::<f64>() / k;
-        let var = counts
-            .iter()
-            .map(|&x| (x as f64 - mean).powi(2))
-            .sum::<f64>()
-            / k;
+        let (mean, var) = population_moments(counts.iter().map(|&x| x as f64));
         let TailLaw::Normal { mean: m_hat, sd } = paired_law(zeros, &sizes, false) else {
             panic!("normal law expected")
         };
