@@ -24,12 +24,19 @@ fn measure(config: &ExtrasConfig, program: Program, runs: usize) -> Vec<Measurem
     assert_eq!(reply.affinity_error, 0);
     assert_eq!(reply.metrics_error, 0);
     launcher.define(&[program]).unwrap();
-    let steps = vec![0u32; runs];
+    let got = finished(&mut launcher, &vec![0u32; runs]);
+    assert_eq!(got.len(), runs);
+    got
+}
+
+/// Run the defined programs' `steps` in one batch; every measurement (a
+/// cancelled run fails the test).
+fn finished(launcher: &mut Launcher, steps: &[u32]) -> Vec<Measurement> {
     let mut got = Vec::new();
     launcher
         .run_batch(
             &Batch {
-                steps: &steps,
+                steps,
                 timeout: None,
                 stop_on_failure: true,
             },
@@ -42,7 +49,6 @@ fn measure(config: &ExtrasConfig, program: Program, runs: usize) -> Vec<Measurem
             },
         )
         .unwrap();
-    assert_eq!(got.len(), runs);
     got
 }
 
@@ -153,22 +159,7 @@ fn processes_a_hook_leaves_running_do_not_count_in_later_runs() {
     let mut hook = sh(&format!("( {BUSY} ) & exit 0"));
     hook.measured = false;
     launcher.define(&[hook, sh("sleep 0.4")]).unwrap();
-    let mut got = Vec::new();
-    launcher
-        .run_batch(
-            &Batch {
-                steps: &[0, 1],
-                timeout: None,
-                stop_on_failure: true,
-            },
-            &mut |_, o| {
-                if let Outcome::Finished(m) = o {
-                    got.push(m);
-                }
-                true
-            },
-        )
-        .unwrap();
+    let got = finished(&mut launcher, &[0, 1]);
     let sleeper = task_clock_us(&got[1]);
     assert!(
         sleeper < 10_000.0,
@@ -182,22 +173,7 @@ fn what_a_command_leaves_running_counts_in_its_own_run_only() {
     launcher.set_up(&software()).unwrap();
     let leaver = sh(&format!("( {BUSY} ) & exit 0"));
     launcher.define(&[leaver, sh("sleep 0.4")]).unwrap();
-    let mut got = Vec::new();
-    launcher
-        .run_batch(
-            &Batch {
-                steps: &[0, 1],
-                timeout: None,
-                stop_on_failure: true,
-            },
-            &mut |_, o| {
-                if let Outcome::Finished(m) = o {
-                    got.push(m);
-                }
-                true
-            },
-        )
-        .unwrap();
+    let got = finished(&mut launcher, &[0, 1]);
     let sleeper = task_clock_us(&got[1]);
     assert!(
         sleeper < 10_000.0,
@@ -320,37 +296,15 @@ fn hooks_get_no_extras_and_runs_without_setup_are_unchanged() {
     let mut hook = sh(":");
     hook.measured = false;
     launcher.define(&[hook, sh(":")]).unwrap();
-    let mut got = Vec::new();
-    launcher
-        .run_batch(
-            &Batch {
-                steps: &[0, 1, 0],
-                timeout: None,
-                stop_on_failure: true,
-            },
-            &mut |_, o| {
-                if let Outcome::Finished(m) = o {
-                    got.push(m.extras.is_some());
-                }
-                true
-            },
-        )
-        .unwrap();
+    let got: Vec<bool> = finished(&mut launcher, &[0, 1, 0])
+        .iter()
+        .map(|m| m.extras.is_some())
+        .collect();
     assert_eq!(got, [false, true, false]);
 
     let mut plain = Launcher::start().unwrap();
     plain.define(&[sh(":")]).unwrap();
-    plain
-        .run_batch(
-            &Batch {
-                steps: &[0, 0],
-                timeout: None,
-                stop_on_failure: true,
-            },
-            &mut |_, o| {
-                assert!(matches!(o, Outcome::Finished(ref m) if m.extras.is_none()));
-                true
-            },
-        )
-        .unwrap();
+    for m in finished(&mut plain, &[0, 0]) {
+        assert!(m.extras.is_none());
+    }
 }
