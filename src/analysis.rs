@@ -251,16 +251,30 @@ impl<'a> Analysis<'a> {
         settings.validate()?;
         let mut commands = Vec::with_capacity(dataset.commands.len());
         let mut ranked = Vec::with_capacity(dataset.commands.len());
-        let summaries = in_parallel(&dataset.commands, |i, c| {
-            summarise(i, c, &dataset.catalogue, settings.metric)
+        let mut diagnosed = Vec::with_capacity(dataset.commands.len());
+        let best_case = settings.best_case.validated();
+        // Per command on its own thread: the summaries, then the
+        // time-order diagnostics, which reuse the ranked metric's sort.
+        let per_command = in_parallel(&dataset.commands, |i, c| {
+            let (stats, sample) = summarise(i, c, &dataset.catalogue, settings.metric)?;
+            let diagnostics = match (&sample, &best_case) {
+                (Some(s), Ok(b)) => Some(diagnostics::diagnose_one(
+                    in_time_order(c, settings.metric),
+                    Some(s),
+                    b,
+                )),
+                _ => None,
+            };
+            Ok::<_, AnalysisError>((stats, sample, diagnostics))
         });
-        for (i, summary) in summaries.into_iter().enumerate() {
-            let (stats, sample) = summary?;
+        for (i, each) in per_command.into_iter().enumerate() {
+            let (stats, sample, diagnostics) = each?;
             commands.push(stats);
             ranked.push(sample.ok_or_else(|| AnalysisError::Missing {
                 command: i + 1,
                 metric: settings.metric.label().to_owned(),
             })?);
+            diagnosed.push(diagnostics);
         }
         let reference = match &settings.reference {
             Some(r) => Some(resolve_reference(dataset, r)?),
@@ -272,17 +286,21 @@ impl<'a> Analysis<'a> {
             reference,
         };
         let ranking = rank_with(&ranked, options, &settings.rule())?;
-        // Not needed past the ranking: room for the diagnostics' copies.
         drop((ranked, rounds));
-        let best_case = settings.best_case.validated()?;
-        let series = in_parallel(&dataset.commands, |_, c| in_time_order(c, settings.metric));
-        let diagnostics =
-            diagnostics::diagnose(&series, &best_case, settings.alpha, settings.effect).map_err(
-                |(i, source)| AnalysisError::Sample {
-                    command: i + 1,
-                    source,
-                },
-            )?;
+        settings.best_case.validated()?;
+        // Every command has its diagnostics once the settings are valid.
+        let mut diagnostics = Vec::with_capacity(diagnosed.len());
+        for (i, d) in diagnosed.into_iter().enumerate() {
+            let d = d.ok_or(AnalysisError::Missing {
+                command: i + 1,
+                metric: settings.metric.label().to_owned(),
+            })?;
+            diagnostics.push(d.map_err(|source| AnalysisError::Sample {
+                command: i + 1,
+                source,
+            })?);
+        }
+        diagnostics::adjust(&mut diagnostics, settings.alpha, settings.effect);
         Ok(Analysis {
             dataset,
             commands,

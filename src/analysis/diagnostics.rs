@@ -26,8 +26,8 @@
 
 use crate::data::{CommandRuns, Metric};
 use crate::stats::{
-    best_case, hodges_lehmann, holm_adjust, mann_kendall, BestCase, BestCaseSettings, MannKendall,
-    NotApplicable, Sample, SampleError, Series, Threshold,
+    best_case, hodges_lehmann, holm_adjust, mann_kendall, mann_kendall_with, BestCase,
+    BestCaseSettings, MannKendall, NotApplicable, Sample, SampleError, Series, Threshold,
 };
 
 /// The time-order diagnostics of one command.
@@ -172,28 +172,34 @@ fn halves_shift(values: &[f64]) -> Option<HalvesShift> {
     })
 }
 
-/// The diagnostics of every command, from each command's values of the
-/// metric of interest in time order; `alpha` and `effect` are the
-/// ranking's.
-pub fn diagnose(
-    series: &[Vec<f64>],
+/// The diagnostics of one command, from its values of the metric of
+/// interest in time order, before Holm's adjustment ([`adjust`]).
+/// `sample`, when given, is the [`Sample`] of the same values (the
+/// summaries' of the ranked metric): the trend test then uses its sort
+/// instead of sorting again.
+pub fn diagnose_one(
+    values: Vec<f64>,
+    sample: Option<&Sample>,
     settings: &BestCaseSettings,
-    alpha: f64,
-    effect: Threshold,
-) -> Result<Vec<Diagnostics>, (usize, SampleError)> {
-    // Each command's on its own thread (they are independent); Holm's
-    // adjustment then needs them all.
-    let each = super::in_parallel(series, |i, values| {
-        let s = Series::new(values.clone()).map_err(|e| (i, e))?;
-        Ok(Diagnostics {
-            best_case: best_case(&s, settings),
-            trend: mann_kendall(&s),
-            trend_p_adjusted: None,
-            halves: halves_shift(s.values()),
-            drifted: false,
-        })
-    });
-    let mut out = each.into_iter().collect::<Result<Vec<_>, _>>()?;
+) -> Result<Diagnostics, SampleError> {
+    let s = Series::new(values)?;
+    let trend = match sample {
+        Some(sample) => mann_kendall_with(&s, sample),
+        None => mann_kendall(&s),
+    };
+    Ok(Diagnostics {
+        best_case: best_case(&s, settings),
+        trend,
+        trend_p_adjusted: None,
+        halves: halves_shift(s.values()),
+        drifted: false,
+    })
+}
+
+/// Holm's adjustment of the trend p-values over every command that could
+/// be tested, and the drift flags that follow from it; `alpha` and
+/// `effect` are the ranking's.
+pub fn adjust(out: &mut [Diagnostics], alpha: f64, effect: Threshold) {
     let tested: Vec<usize> = (0..out.len()).filter(|&i| out[i].trend.is_ok()).collect();
     let p: Vec<f64> = tested
         .iter()
@@ -207,12 +213,27 @@ pub fn diagnose(
             .is_some_and(|h| h.shift.abs() >= effect.resolve(h.early_median));
         d.drifted = adjusted < alpha && matters;
     }
-    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The diagnostics of every command, as the analysis makes them.
+    fn diagnose(
+        series: &[Vec<f64>],
+        settings: &BestCaseSettings,
+        alpha: f64,
+        effect: Threshold,
+    ) -> Result<Vec<Diagnostics>, (usize, SampleError)> {
+        let each = series
+            .iter()
+            .enumerate()
+            .map(|(i, values)| diagnose_one(values.clone(), None, settings).map_err(|e| (i, e)));
+        let mut out = each.collect::<Result<Vec<_>, _>>()?;
+        adjust(&mut out, alpha, effect);
+        Ok(out)
+    }
 
     fn runs(runs: &[(Option<u64>, Option<i64>)]) -> crate::data::Dataset {
         crate::data::Dataset::from_records(runs.iter().map(|&(sequence, wall)| {

@@ -123,7 +123,9 @@ pub fn finish(
         .and_then(|()| out.flush())
         .map_err(write_err)?;
     for (format, export) in exports.files {
-        commit(export, |w| format.write_with(&analysis, metadata, w))?;
+        commit(export, |w| {
+            format.write_with(&analysis, metadata, &output.export, w)
+        })?;
     }
     let input = (!exports.figures.is_empty()).then(|| Input::new(&analysis));
     for (f, export) in exports.figures {

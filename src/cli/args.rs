@@ -88,6 +88,8 @@ pub struct Args {
     pub show_limits: bool,
     /// Export options, in the order given.
     pub exports: Vec<(Format, String)>,
+    /// `--json-runs LIST` (the last one given).
+    pub json_runs: Option<String>,
     /// `--export-svg DIR` (the last one given).
     pub svg_dir: Option<String>,
     pub action: Option<String>,

@@ -11,7 +11,7 @@ use crate::analysis::{resolve_metric, RankingSettings};
 use crate::data::Catalogue;
 use crate::experiment::params::{self, mentions, Parameter};
 use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
-use crate::export::Format;
+use crate::export::{self, Format, JsonRuns};
 use crate::gate::GateOptions;
 use crate::measure::extras::{self, MeasureOptions};
 use crate::measure::split::split;
@@ -100,6 +100,8 @@ pub struct Output {
     /// The ranking's settings (`-c` and the ranking's options).
     pub ranking: RankingSettings,
     pub exports: Exports,
+    /// How the exports are written (`--json-runs`).
+    pub export: export::Options,
     /// `--export-svg`: the directory to write every figure into.
     pub svg_dir: Option<String>,
     /// `--baseline` and `--fail-if-slower`.
@@ -215,6 +217,7 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         width_auto: settings.width.is_none(),
         ranking: settings.ranking,
         exports: Exports::from_args(&args.exports),
+        export: export_options(&args)?,
         svg_dir: args.svg_dir.clone(),
         gate: gate_options(&args)?,
         metric: args.metric.clone(),
@@ -286,6 +289,21 @@ fn gate_options(args: &Args) -> Result<Option<GateOptions>, UsageError> {
             }))
         }
     }
+}
+
+/// `--json-runs LIST`, which only says what `--export-json` writes: without
+/// that export it would do nothing, so it is refused rather than ignored.
+fn export_options(args: &Args) -> Result<export::Options, UsageError> {
+    let Some(list) = args.json_runs.as_deref() else {
+        return Ok(export::Options::default());
+    };
+    let json_runs = JsonRuns::parse(list).map_err(UsageError)?;
+    if !args.exports.iter().any(|(f, _)| *f == Format::Json) {
+        return Err(UsageError(
+            "--json-runs says which per-run data --export-json writes; give --export-json FILE too, or leave --json-runs out".into(),
+        ));
+    }
+    Ok(export::Options { json_runs })
 }
 
 /// Whether `-A` (or, without it, the program's name) asks to run commands.

@@ -24,7 +24,7 @@ use super::args::{name_last, Args, ParamArg, ReportSwitch};
 use super::generate::Generate;
 use super::UsageError;
 use crate::experiment::HookKind;
-use crate::export::Format;
+use crate::export::{Format, JsonRuns};
 
 /// Which executable accepts a flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -496,6 +496,18 @@ fn build() -> Vec<Flag> {
             })
             .hint(Hint::File),
         );
+        if format == Format::Json {
+            flags.push(
+                Flag::value(
+                    "json-runs",
+                    "LIST",
+                    Both,
+                    "Per-run data in --export-json: all (default), none, or a comma list of hyperfine2, hyperfine1, bestguess",
+                    |a, v| a.json_runs = Some(v),
+                )
+                .hint(Hint::Choices(JsonRuns::WORDS)),
+            );
+        }
     }
     flags.push(
         Flag::value(

@@ -39,10 +39,18 @@
 //! one value per indented line would take several times the bytes. Results
 //! are built and written one at a time.
 //! A statistic that does not exist, or any non-finite number, is `null`.
+//!
+//! `--json-runs` ([`JsonRuns`]) may leave per-run layouts out (Hyperfine
+//! 2.0's `measurements`, 1.x's three arrays, `bestguess.per_run`); the
+//! summaries stay, and the top-level `bestguess.json_runs` then lists the
+//! layouts the document carries. With every layout (the default) that key
+//! is not written: the document is the same, byte for byte, as before the
+//! option existed.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+use super::json_layouts::{JsonRuns, Layout};
 use super::json_runs::{self, Out, PerRun};
 use super::metadata::{rfc3339, Metadata};
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
@@ -64,12 +72,13 @@ const HYPERFINE_SCHEMA_VERSION: u32 = 2;
 /// (as `serde_json::to_writer_pretty` and Hyperfine do; per-run data
 /// compact, see the module docs), ending in a newline.
 ///
-/// The text is made on this thread and written by another, a chunk at a
-/// time (a million runs per command make hundreds of MB, and writing them
-/// costs as much system time as making them costs user time).
+/// The text is made on this thread (its per-run blocks with a helper, see
+/// [`json_runs`]) and written by another, a chunk at a time (a million runs
+/// per command make hundreds of MB, and writing them costs system time).
 pub fn write(
     analysis: &Analysis<'_>,
     metadata: &Metadata,
+    layouts: JsonRuns,
     out: &mut (dyn Write + Send),
 ) -> io::Result<()> {
     std::thread::scope(|scope| {
@@ -84,7 +93,8 @@ pub fn write(
             buf: Vec::with_capacity(CHUNK),
             chunks: Some(chunks),
         };
-        let made = write_document(analysis, metadata, &mut sender).and_then(|()| sender.finish());
+        let made =
+            write_document(analysis, metadata, layouts, &mut sender).and_then(|()| sender.finish());
         drop(sender);
         let written = writer
             .join()
@@ -107,12 +117,15 @@ struct ChunkSender {
 
 impl ChunkSender {
     fn send(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
         let full = std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK));
         match &self.chunks {
-            Some(chunks) if !full.is_empty() => chunks
+            Some(chunks) => chunks
                 .send(full)
                 .map_err(|_| io::Error::other("the export's writer stopped")),
-            _ => Ok(()),
+            None => Ok(()),
         }
     }
 
@@ -125,17 +138,14 @@ impl ChunkSender {
 }
 
 impl Out for ChunkSender {
-    /// Sends what was gathered, then `buf` itself (no copy), leaving it
-    /// empty.
-    fn put(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
+    /// Sends what was gathered, then `buf` itself (no copy).
+    fn put(&mut self, buf: Vec<u8>) -> io::Result<()> {
         if buf.len() < CHUNK / 4 {
-            // Small (few runs): copied, as a new buffer would cost more.
-            self.write_all(buf)?;
-            buf.clear();
-            return Ok(());
+            // Small (few runs): copied, as sending it alone would cost more.
+            return self.write_all(&buf);
         }
         self.send()?;
-        self.buf = std::mem::replace(buf, Vec::with_capacity(buf.capacity()));
+        self.buf = buf;
         self.send()
     }
 }
@@ -158,13 +168,14 @@ impl Write for ChunkSender {
 fn write_document(
     analysis: &Analysis<'_>,
     metadata: &Metadata,
+    layouts: JsonRuns,
     out: &mut impl Out,
 ) -> io::Result<()> {
     let mut fields = vec![
         ("schema_version", count(HYPERFINE_SCHEMA_VERSION as usize)),
         ("metadata", meta(metadata, analysis)),
-        ("results", Node::Results(analysis)),
-        ("bestguess", top_level(analysis)),
+        ("results", Node::Results(analysis, layouts)),
+        ("bestguess", top_level(analysis, layouts)),
     ];
     // Hyperfine 2.0's scripts show the primary metric unless told
     // otherwise; a ranked metric Hyperfine does not know (context
@@ -196,8 +207,9 @@ enum Node<'a> {
     /// A number written exactly as these digits (a `u64` seed).
     Raw(String),
     /// The `results` array, each result built just before it is written
-    /// (the tree of one command at a time is in memory, not ten thousand).
-    Results(&'a Analysis<'a>),
+    /// (the tree of one command at a time is in memory, not ten thousand),
+    /// with the per-run layouts asked for.
+    Results(&'a Analysis<'a>, JsonRuns),
 }
 
 /// An object with fixed keys.
@@ -226,8 +238,9 @@ fn seconds(us: f64) -> Node<'static> {
     Node::Num(us / 1e6)
 }
 
-/// One element of `results`: Hyperfine's keys, then `bestguess`.
-fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
+/// One element of `results`: Hyperfine's keys, then `bestguess`; of the
+/// per-run data, the `layouts` asked for.
+fn result<'a>(analysis: &'a Analysis<'_>, i: usize, layouts: JsonRuns) -> Node<'a> {
     let runs = analysis.runs(i);
     let stats = &analysis.commands[i];
     // A metric the data lacks is null, never 0.
@@ -248,16 +261,22 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
         ("system", mean(Metric::SYSTEM)),
         ("min", wall_seconds(|q| q.min)),
         ("max", wall_seconds(|q| q.max)),
-        ("times", Node::PerRun(runs, PerRun::Seconds(Metric::WALL))),
-        (
-            "memory_usage_byte",
-            Node::PerRun(runs, PerRun::Metric(Metric::MAXRSS)),
-        ),
-        // As in Hyperfine, a run ended by a signal has no exit code.
-        ("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)),
-        ("measurements", Node::Measurements(runs)),
-        ("summary", hyperfine_summary(stats)),
     ];
+    if layouts.has(Layout::Hyperfine1) {
+        fields.extend([
+            ("times", Node::PerRun(runs, PerRun::Seconds(Metric::WALL))),
+            (
+                "memory_usage_byte",
+                Node::PerRun(runs, PerRun::Metric(Metric::MAXRSS)),
+            ),
+            // As in Hyperfine, a run ended by a signal has no exit code.
+            ("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)),
+        ]);
+    }
+    if layouts.has(Layout::Hyperfine2) {
+        fields.push(("measurements", Node::Measurements(runs)));
+    }
+    fields.push(("summary", hyperfine_summary(stats)));
     // As Hyperfine 2.0: present only for a command built from -P/-L, each
     // value as {"value": "…"} (1.x's bare strings are in `bestguess`).
     if !runs.parameters.is_empty() {
@@ -271,7 +290,10 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize) -> Node<'a> {
             .collect();
         fields.push(("parameters", Node::Object(values)));
     }
-    fields.push(("bestguess", own_result(analysis, i, runs, stats)));
+    fields.push((
+        "bestguess",
+        own_result(analysis, i, runs, stats, layouts.has(Layout::BestGuess)),
+    ));
     // Hyperfine 2.0 writes `name` only for a named command, right after
     // `command`; its scripts label a result by `name`, else `command`. A
     // command read from several files is named with its file's tag, so
@@ -332,17 +354,18 @@ fn hyperfine_summary(stats: &CommandStats) -> Node<'static> {
     object(fields)
 }
 
-/// The `bestguess` object of one result.
+/// The `bestguess` object of one result, with `per_run` if `with_runs`.
 fn own_result<'a>(
     analysis: &'a Analysis<'_>,
     i: usize,
     runs: &'a CommandRuns,
     stats: &'a CommandStats,
+    with_runs: bool,
 ) -> Node<'a> {
     let total = stats.metric(Metric::TOTAL);
     let normality = total.and_then(|t| t.normality.ok());
     let entry = analysis.ranking.entry(i);
-    let fields = vec![
+    let mut fields = vec![
         ("name", text(&runs.name)),
         ("shell", text(&runs.shell)),
         (
@@ -355,9 +378,10 @@ fn own_result<'a>(
             "verdict",
             text(entry.map_or("not_compared", |e| e.verdict.word())),
         ),
-        ("per_run", per_run(analysis, runs)),
     ];
-    let mut fields = fields;
+    if with_runs {
+        fields.push(("per_run", per_run(analysis, runs)));
+    }
     if let Some(src) = analysis.dataset.sources.get(runs.source) {
         fields.insert(
             3,
@@ -543,10 +567,11 @@ fn reason(r: Reason) -> &'static str {
     }
 }
 
-/// The top-level `bestguess` object: version, settings, ranking.
-fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
+/// The top-level `bestguess` object: version, settings, ranking; and,
+/// when `--json-runs` left a per-run layout out, the layouts written.
+fn top_level<'a>(analysis: &'a Analysis<'_>, layouts: JsonRuns) -> Node<'a> {
     let r = &analysis.ranking;
-    object(vec![
+    let mut fields = vec![
         ("version", text(env!("CARGO_PKG_VERSION"))),
         ("schema_version", count(SCHEMA_VERSION as usize)),
         ("settings", settings(analysis)),
@@ -576,7 +601,13 @@ fn top_level<'a>(analysis: &'a Analysis<'_>) -> Node<'a> {
             "ranking",
             Node::Array(r.order().into_iter().map(count).collect()),
         ),
-    ])
+    ];
+    // Only when something was left out: the default document is unchanged.
+    if !layouts.is_all() {
+        let words = layouts.layouts().map(|l| text(l.word())).collect();
+        fields.insert(2, ("json_runs", Node::Array(words)));
+    }
+    object(fields)
 }
 
 /// The ranking settings as given with `-c`.
@@ -689,9 +720,11 @@ fn emit(out: &mut impl Out, node: &Node<'_>, depth: usize) -> io::Result<()> {
         }),
         // One value per run, on one line.
         Node::PerRun(runs, what) => json_runs::array(out, runs, *what),
-        Node::Results(analysis) => list_n(out, depth, b"[]", analysis.commands.len(), |out, i| {
-            emit(out, &result(analysis, i), depth + 1)
-        }),
+        Node::Results(analysis, layouts) => {
+            list_n(out, depth, b"[]", analysis.commands.len(), |out, i| {
+                emit(out, &result(analysis, i, *layouts), depth + 1)
+            })
+        }
         Node::Measurements(runs) => json_runs::measurements(out, runs, depth),
         Node::Raw(digits) => out.write_all(digits.as_bytes()),
     }

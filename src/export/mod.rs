@@ -12,7 +12,9 @@
 //! * [`json`] (`--export-json`): Hyperfine 1.x's `results` array, so
 //!   Hyperfine's analysis scripts run on it unchanged, with everything
 //!   BestGuess knows (every run, every summary, the ranking) added under
-//!   `bestguess` keys. The schema is in `docs/JSON.md`.
+//!   `bestguess` keys. The schema is in `docs/JSON.md`. Which per-run
+//!   layouts it carries is [`Options::json_runs`] (`--json-runs`, see
+//!   [`json_layouts`]).
 //! * [`markdown`] (`--export-markdown`), [`asciidoc`] (`--export-asciidoc`)
 //!   and [`orgmode`] (`--export-orgmode`): a Hyperfine-style table of total
 //!   CPU time with the ranking's verdicts below it. What they say is built
@@ -32,6 +34,7 @@
 use std::io;
 
 use crate::analysis::Analysis;
+pub use json_layouts::JsonRuns;
 use metadata::Metadata;
 
 pub mod asciidoc;
@@ -39,12 +42,21 @@ pub mod document;
 pub mod html;
 pub mod hyperfine_csv;
 pub mod json;
+pub mod json_layouts;
 mod json_runs;
 pub mod markdown;
 pub mod markup;
 pub mod metadata;
 pub mod orgmode;
 pub mod summary_csv;
+
+/// How the exports are written, beyond which formats and where: the
+/// export stage's own options (the command line only fills them in).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `--json-runs`: the per-run layouts the JSON export writes.
+    pub json_runs: JsonRuns,
+}
 
 /// An export format, named after the option that asks for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -113,27 +125,29 @@ impl Format {
     /// Each writer buffers internally and flushes before returning, so `out`
     /// may be an unbuffered file or standard output.
     /// Without metadata (the JSON's `metadata` then says nothing is
-    /// known); see [`Format::write_with`].
+    /// known) and with the default options; see [`Format::write_with`].
     pub fn write(
         self,
         analysis: &Analysis<'_>,
         out: &mut (dyn io::Write + Send),
     ) -> io::Result<()> {
-        self.write_with(analysis, &Metadata::default(), out)
+        self.write_with(analysis, &Metadata::default(), &Options::default(), out)
     }
 
     /// Writes `analysis` in this format to `out`, with what is known about
-    /// how the data was made (only the JSON records it).
+    /// how the data was made (only the JSON records it) and the export
+    /// options (only the JSON has any).
     pub fn write_with(
         self,
         analysis: &Analysis<'_>,
         metadata: &Metadata,
+        options: &Options,
         out: &mut (dyn io::Write + Send),
     ) -> io::Result<()> {
         match self {
             Format::SummaryCsv => summary_csv::write(analysis, out),
             Format::HyperfineCsv => hyperfine_csv::write(analysis, out),
-            Format::Json => json::write(analysis, metadata, out),
+            Format::Json => json::write(analysis, metadata, options.json_runs, out),
             Format::Markdown => markup::write(&markdown::Markdown, analysis, out),
             Format::AsciiDoc => markup::write(&asciidoc::AsciiDoc, analysis, out),
             Format::OrgMode => markup::write(&orgmode::OrgMode, analysis, out),

@@ -43,6 +43,9 @@ pub enum SampleError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sample {
     sorted: Vec<f64>,
+    /// Every value is an integer of magnitude at most 2^53 (exact in f64),
+    /// as measurements are; lets sums be computed exactly in integers.
+    integral: bool,
 }
 
 impl Sample {
@@ -60,11 +63,14 @@ impl Sample {
     /// [`SampleError::TooLarge`] naming the first offending value.
     /// Negative zero is stored as zero.
     pub fn new(mut values: Vec<f64>) -> Result<Self, SampleError> {
-        validate(&mut values)?;
-        if !counting_sort(&mut values) {
+        let scan = validate(&mut values)?;
+        if !counting_sort(&mut values, &scan) {
             values.sort_unstable_by(f64::total_cmp);
         }
-        Ok(Sample { sorted: values })
+        Ok(Sample {
+            sorted: values,
+            integral: scan.integral,
+        })
     }
 
     /// Like [`Sample::new`], copying from a slice.
@@ -93,10 +99,28 @@ impl Sample {
         self.sorted[self.sorted.len() - 1]
     }
 
+    /// Whether every value is an integer of magnitude at most 2^53.
+    pub(crate) fn is_integral(&self) -> bool {
+        self.integral
+    }
+
     /// True when all values are equal (zero spread).
     pub fn is_constant(&self) -> bool {
         self.min() == self.max()
     }
+}
+
+/// 2^53: integers up to this magnitude are exact in f64, and so are sums
+/// of them that stay within it.
+pub(crate) const EXACT_INTEGER: f64 = 9_007_199_254_740_992.0;
+
+/// What one pass over valid values learns: the smallest and largest value
+/// and whether every value is an integer of magnitude at most 2^53.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Scan {
+    pub(super) lo: f64,
+    pub(super) hi: f64,
+    pub(super) integral: bool,
 }
 
 /// Sorts `values` by counting, when that is both exact and cheap: at least
@@ -105,21 +129,13 @@ impl Sample {
 /// Measurements are integers with a narrow spread, so a million of them
 /// sort in a few milliseconds instead of tens. Returns whether it sorted;
 /// the result is exactly what sorting by `total_cmp` gives (no −0.0 or NaN
-/// reaches here).
-fn counting_sort(values: &mut [f64]) -> bool {
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+/// reaches here). `scan` is [`validate`]'s of these values.
+fn counting_sort(values: &mut [f64], scan: &Scan) -> bool {
     let n = values.len();
-    if n < 4096 {
+    if n < 4096 || !scan.integral {
         return false;
     }
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for &v in values.iter() {
-        if v.fract() != 0.0 || v.abs() > EXACT {
-            return false;
-        }
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
+    let (lo, hi) = (scan.lo, scan.hi);
     let range = hi - lo;
     if range > (n as f64).max(65_536.0) {
         return false;
@@ -130,22 +146,34 @@ fn counting_sort(values: &mut [f64]) -> bool {
     }
     let mut k = 0;
     for (offset, &count) in counts.iter().enumerate() {
-        let x = lo + offset as f64;
-        for slot in &mut values[k..k + count as usize] {
-            *slot = x;
+        if count == 0 {
+            continue;
         }
+        let x = lo + offset as f64;
+        values[k..k + count as usize].fill(x);
         k += count as usize;
     }
     true
 }
 
+/// Whether `v` (finite) is an integer of magnitude at most 2^53. The cast
+/// truncates toward zero, exactly as `trunc` would in that range, without
+/// a call into libm.
+#[inline]
+fn is_exact_integer(v: f64) -> bool {
+    v.abs() <= EXACT_INTEGER && (v as i64) as f64 == v
+}
+
 /// The checks every sample and series passes: non-empty, finite, at most
 /// [`Sample::MAX_MAGNITUDE`] in magnitude; negative zero becomes zero
-/// (−0.0 == 0.0, but `total_cmp` orders them; keep one zero).
-pub(super) fn validate(values: &mut [f64]) -> Result<(), SampleError> {
+/// (−0.0 == 0.0, but `total_cmp` orders them; keep one zero). In the same
+/// pass, the range and integrality of the values.
+pub(super) fn validate(values: &mut [f64]) -> Result<Scan, SampleError> {
     if values.is_empty() {
         return Err(SampleError::Empty);
     }
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut integral = true;
     for (index, v) in values.iter_mut().enumerate() {
         if !v.is_finite() {
             return Err(SampleError::NonFinite { index, value: *v });
@@ -156,8 +184,11 @@ pub(super) fn validate(values: &mut [f64]) -> Result<(), SampleError> {
         if *v == 0.0 {
             *v = 0.0;
         }
+        integral &= is_exact_integer(*v);
+        lo = lo.min(*v);
+        hi = hi.max(*v);
     }
-    Ok(())
+    Ok(Scan { lo, hi, integral })
 }
 
 #[cfg(test)]
@@ -211,6 +242,29 @@ mod tests {
     }
 
     #[test]
+    fn exact_integers_are_recognised_without_libm() {
+        let two53 = 9_007_199_254_740_992.0;
+        for (v, expected) in [
+            (0.0, true),
+            (-7.0, true),
+            (3.5, false),
+            (-0.25, false),
+            (two53, true),
+            (-two53, true),
+            (two53 * 2.0, false),
+            (1e100, false),
+            (4503599627370495.5, false),
+        ] {
+            assert_eq!(is_exact_integer(v), expected, "{v}");
+            assert_eq!(
+                is_exact_integer(v),
+                v.fract() == 0.0 && v.abs() <= two53,
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
     fn counting_sort_agrees_with_the_comparison_sort() {
         let mut state = 7u64;
         let mut next = || {
@@ -231,9 +285,14 @@ mod tests {
             expected.sort_unstable_by(f64::total_cmp);
             assert_eq!(Sample::new(values).unwrap().sorted(), &expected[..]);
         }
-        let mut wide: Vec<f64> = (0..5000).map(|i| (i * 1000) as f64).collect();
-        assert!(!counting_sort(&mut wide), "too wide to count");
-        let mut small = vec![3.0, 1.0, 2.0];
-        assert!(!counting_sort(&mut small), "too few to bother");
+        let counted = |mut v: Vec<f64>| {
+            let scan = validate(&mut v).unwrap();
+            counting_sort(&mut v, &scan)
+        };
+        let wide: Vec<f64> = (0..5000).map(|i| (i * 1000) as f64).collect();
+        assert!(!counted(wide), "too wide to count");
+        assert!(!counted(vec![3.0, 1.0, 2.0]), "too few to bother");
+        let fractional: Vec<f64> = (0..5000).map(|i| f64::from(i) + 0.5).collect();
+        assert!(!counted(fractional), "not integers");
     }
 }

@@ -23,11 +23,15 @@
 //!   checks it.
 //! * τ_b = S/√(n₀(n₀ − n₂)) with n₀ = n(n−1)/2 and n₂ = Σ t(t−1)/2.
 //!
-//! S is computed in O(n log n) by counting inversions with a merge sort
-//! (Knight 1966), never by visiting all n(n−1)/2 pairs.
+//! S is computed from the discordant pairs (inversions), counted in
+//! O(n log d) for d distinct values with a Fenwick tree over the ranks
+//! of the values (d is small for tick-quantised times), never by visiting
+//! all n(n−1)/2 pairs. The sort it needs is the one the summaries made
+//! ([`mann_kendall_with`]).
 
 use super::normal::normal_cdf;
 use super::not_applicable::NotApplicable;
+use super::sample::Sample;
 use super::series::Series;
 
 /// Smallest n for which the test is applied.
@@ -55,43 +59,67 @@ impl MannKendall {
     }
 }
 
-/// Counts the pairs i < j with v[i] > v[j], sorting `v` (merge sort).
-fn inversions(v: &mut [f64]) -> u64 {
-    let mut buffer = v.to_vec();
-    sort_counting(v, &mut buffer)
-}
-
-/// Sorts `v` ascending, returning its strict inversions; `buffer` has v's
-/// length.
-fn sort_counting(v: &mut [f64], buffer: &mut [f64]) -> u64 {
-    let n = v.len();
-    if n < 2 {
+/// Counts the pairs i < j with `values[i] > values[j]`, given the same
+/// values sorted ascending (`sorted`), in O(n log d) for d distinct values:
+/// a Fenwick tree (binary indexed tree; Fenwick 1994, "A new data
+/// structure for cumulative frequency tables", Software: Practice and
+/// Experience 24, 327–336) counts, at each j, the earlier values at most
+/// `values[j]`; the others are the inversions j closes. Values are
+/// located among the distinct sorted values by a table when they are
+/// integers of a narrow range (measurements), else by binary search.
+fn inversions(values: &[f64], sorted: &[f64]) -> u64 {
+    let mut distinct: Vec<f64> = Vec::new();
+    for &v in sorted {
+        if distinct.last() != Some(&v) {
+            distinct.push(v);
+        }
+    }
+    let d = distinct.len();
+    if d < 2 {
         return 0;
     }
-    let mid = n / 2;
-    let mut count = {
-        let (left, right) = v.split_at_mut(mid);
-        let (bl, br) = buffer.split_at_mut(mid);
-        sort_counting(left, bl) + sort_counting(right, br)
-    };
-    let (mut i, mut j, mut k) = (0, mid, 0);
-    while i < mid && j < n {
-        // Taking the left value on equality keeps ties out of the count.
-        if v[i] <= v[j] {
-            buffer[k] = v[i];
-            i += 1;
-        } else {
-            // Every value still waiting on the left is larger than v[j].
-            count += (mid - i) as u64;
-            buffer[k] = v[j];
-            j += 1;
+    let (lo, hi) = (distinct[0], distinct[d - 1]);
+    let narrow = d < u32::MAX as usize
+        && hi - lo <= (4 * values.len()).max(65_536) as f64
+        && distinct
+            .iter()
+            .all(|&v| v.abs() <= 9_007_199_254_740_992.0 && (v as i64) as f64 == v);
+    // Ranks of the offsets v − lo, when a table of them is small.
+    let table: Vec<u32> = if narrow {
+        let mut t = vec![u32::MAX; (hi - lo) as usize + 1];
+        for (rank, &v) in distinct.iter().enumerate() {
+            t[(v - lo) as usize] = rank as u32;
         }
-        k += 1;
+        t
+    } else {
+        Vec::new()
+    };
+    let rank = |v: f64| -> usize {
+        // A negative offset casts to 0; every hit is checked.
+        match table.get((v - lo) as usize) {
+            Some(&r) if r != u32::MAX && distinct[r as usize] == v => r as usize,
+            _ => distinct.partition_point(|&w| w < v).min(d - 1),
+        }
+    };
+    // tree[i] (1-based) counts the values seen with rank in
+    // (i − lowbit(i), i].
+    let mut tree = vec![0u64; d + 1];
+    let mut count = 0u64;
+    for (j, &v) in values.iter().enumerate() {
+        let r = rank(v) + 1;
+        let mut at_most = 0u64;
+        let mut i = r;
+        while i > 0 {
+            at_most += tree[i];
+            i &= i - 1;
+        }
+        count += j as u64 - at_most;
+        let mut i = r;
+        while i <= d {
+            tree[i] += 1;
+            i += i & i.wrapping_neg();
+        }
     }
-    buffer[k..k + (mid - i)].copy_from_slice(&v[i..mid]);
-    k += mid - i;
-    buffer[k..n].copy_from_slice(&v[j..n]);
-    v.copy_from_slice(&buffer[..n]);
     count
 }
 
@@ -101,6 +129,23 @@ fn sort_counting(v: &mut [f64], buffer: &mut [f64]) -> u64 {
 /// [`NotApplicable::ZeroVariance`] when all values are equal (no ranks to
 /// correlate).
 pub fn mann_kendall(series: &Series) -> Result<MannKendall, NotApplicable> {
+    let mut sorted = series.values().to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    mann_kendall_sorted(series, &sorted)
+}
+
+/// [`mann_kendall`] given the series' values already sorted (the
+/// [`Sample`] of the same values, which the summaries have made): no sort
+/// of its own. `sorted` must hold exactly the series' values, ascending;
+/// if its length differs, the series is sorted here instead.
+pub fn mann_kendall_with(series: &Series, sample: &Sample) -> Result<MannKendall, NotApplicable> {
+    if sample.len() != series.len() {
+        return mann_kendall(series);
+    }
+    mann_kendall_sorted(series, sample.sorted())
+}
+
+fn mann_kendall_sorted(series: &Series, sorted: &[f64]) -> Result<MannKendall, NotApplicable> {
     let n = series.len();
     if n < TREND_MIN_N {
         return Err(NotApplicable::TooFewValues {
@@ -108,8 +153,6 @@ pub fn mann_kendall(series: &Series) -> Result<MannKendall, NotApplicable> {
             min: TREND_MIN_N,
         });
     }
-    let mut sorted = series.values().to_vec();
-    let discordant = inversions(&mut sorted);
     // Tie groups of the sorted values: pairs tied (n₂) and the variance
     // correction Σ t(t−1)(2t+5), both in exact integers.
     let (mut tied_pairs, mut correction) = (0u64, 0u128);
@@ -127,6 +170,7 @@ pub fn mann_kendall(series: &Series) -> Result<MannKendall, NotApplicable> {
     if tied_pairs == pairs {
         return Err(NotApplicable::ZeroVariance);
     }
+    let discordant = inversions(series.values(), sorted);
     // concordant = pairs − tied − discordant; S = concordant − discordant.
     let s = (pairs - tied_pairs) as i64 - 2 * discordant as i64;
     let total = u128::from(n64 * (n64 - 1)) * u128::from(2 * n64 + 5);
@@ -177,6 +221,57 @@ mod tests {
                 .collect();
             let mk = mann_kendall(&series(&v)).unwrap();
             assert_eq!(mk.s, s_by_pairs(&v), "n = {n}");
+        }
+    }
+
+    /// Discordant pairs by their definition.
+    fn inversions_by_pairs(v: &[f64]) -> u64 {
+        let mut count = 0;
+        for i in 0..v.len() {
+            for j in i + 1..v.len() {
+                count += u64::from(v[i] > v[j]);
+            }
+        }
+        count
+    }
+
+    #[test]
+    fn inversions_match_the_definition_on_every_path() {
+        // Narrow integers (the rank table), wide integers and fractions
+        // (binary search), negative values, all tied, few values.
+        let mut rng = super::super::rng::SplitMix64::new(11);
+        let kinds: [&dyn Fn(&mut super::super::rng::SplitMix64) -> f64; 5] = [
+            &|r| (r.below(9) as f64) + 1000.0,
+            &|r| (r.below(50) as f64) * 1e7 - 3e8,
+            &|r| r.uniform() * 10.0 - 5.0,
+            &|r| ((r.below(4) as f64) - 2.0) * 0.25,
+            &|_| 4.0,
+        ];
+        for kind in kinds {
+            for n in [1, 2, 3, 10, 57, 300] {
+                let v: Vec<f64> = (0..n).map(|_| kind(&mut rng)).collect();
+                let mut sorted = v.clone();
+                sorted.sort_unstable_by(f64::total_cmp);
+                assert_eq!(inversions(&v, &sorted), inversions_by_pairs(&v), "{v:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_shared_sort_gives_the_same_test() {
+        let mut rng = super::super::rng::SplitMix64::new(5);
+        for n in [10, 40, 5000] {
+            let v: Vec<f64> = (0..n).map(|i| (rng.below(30) + i / 100) as f64).collect();
+            let s = series(&v);
+            let sample = Sample::from_slice(&v).unwrap();
+            let shared = mann_kendall_with(&s, &sample).unwrap();
+            assert_eq!(shared, mann_kendall(&s).unwrap());
+            if n <= 40 {
+                assert_eq!(shared.s, s_by_pairs(&v));
+            }
+            // A sample of other values is not trusted blindly.
+            let other = Sample::from_slice(&v[1..]).unwrap();
+            assert_eq!(mann_kendall_with(&s, &other), mann_kendall(&s));
         }
     }
 

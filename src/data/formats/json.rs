@@ -1,8 +1,13 @@
 //! JSON exports: BestGuess's own, Hyperfine 2.0's and Hyperfine 1.x's.
 //!
 //! Told apart by content: a result with `bestguess.per_run` is BestGuess's
-//! (every run's integers, read exactly); otherwise `measurements` (or
-//! `schema_version` 2) is Hyperfine 2.0's, and `times` is Hyperfine 1.x's.
+//! (every run's integers, read exactly); otherwise `measurements` is
+//! Hyperfine 2.0's, `times` Hyperfine 1.x's, and a document with neither
+//! is Hyperfine 2.0's if it says `schema_version` 2. A BestGuess export
+//! written with `--json-runs` without `bestguess` is read by the Hyperfine
+//! layout it has, as Hyperfine's own file would be; one with no per-run
+//! layout at all (`--json-runs none`) holds summaries only, and is refused
+//! with what to export instead.
 //! Each result becomes one command (batch = its position), its runs in
 //! file order. Hyperfine ran each command's runs one after another, in
 //! result order, so that is the runs' sequence. Times in seconds become
@@ -55,15 +60,25 @@ pub fn read_into(
         )));
     };
     let has = |key: &str| results.iter().any(|r| r.get(key).is_some());
+    // Ours, whatever layouts it carries: it has a top-level `bestguess`.
+    let ours = doc.get("bestguess").is_some_and(Json::is_object);
     let format = if results
         .iter()
         .any(|r| r.pointer("/bestguess/per_run").is_some())
     {
         InputFormat::BestGuessJson
-    } else if has("measurements") || doc.get("schema_version").and_then(Json::as_u64) == Some(2) {
+    } else if has("measurements") {
         InputFormat::HyperfineJson2
     } else if has("times") {
         InputFormat::HyperfineJson1
+    } else if ours && !results.is_empty() {
+        return Err(fail(
+            "this BestGuess JSON has summaries only, no per-run data; export with \
+             --json-runs bestguess (or all) to re-analyse it"
+                .to_owned(),
+        ));
+    } else if doc.get("schema_version").and_then(Json::as_u64) == Some(2) {
+        InputFormat::HyperfineJson2
     } else {
         return Err(fail(format!(
             "JSON whose results have neither \"measurements\" nor \"times\", so no per-run \
