@@ -3,7 +3,8 @@
 # (bench/gen_raw.py, seeded: every run reads the same bytes).
 #
 #   1. 2 commands x 1,000,000 runs, -E and a JSON export   (target <= 1.0 s, <= 150 MB)
-#      a. sequential order (independent samples)
+#      a. sequential order (independent samples): the whole document, and
+#         with --json-runs bestguess (only what bestreport reads back)
 #      b. complete rounds, interleaved Sequence (paired: signed-rank,
 #         Walsh averages)
 #   2. 5,000 input files of one command x 20 runs each, -Q with a JSON export
@@ -60,6 +61,9 @@ uptime
 echo "input: $(du -h "$work/2x1M.csv" | cut -f1) (2 x 1M), $(du -sh "$work/files" | cut -f1) (5,000 files), $(du -h "$work/10000x5.csv" | cut -f1) (10,000 x 5)"
 measure "2 x 1,000,000 runs, -E, JSON" -E --export-json "$work/out.json" "$work/2x1M.csv"
 echo "  (its JSON: $(du -h "$work/out.json" | cut -f1))"
+measure "2 x 1,000,000 runs, -E, JSON --json-runs bestguess" \
+    -E --json-runs bestguess --export-json "$work/out-bestguess.json" "$work/2x1M.csv"
+echo "  (its JSON: $(du -h "$work/out-bestguess.json" | cut -f1))"
 measure "2 x 1,000,000 runs, -E, no export" -E "$work/2x1M.csv"
 measure "2 x 1,000,000 rounds (paired), -E, JSON" -E --export-json "$work/out.json" "$work/2x1M-rounds.csv"
 measure "5,000 files x 20 runs, -Q, JSON" -Q --export-json "$work/out.json" "$work"/files/*.csv

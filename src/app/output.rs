@@ -212,7 +212,56 @@ pub struct Export {
 
 enum ExportTarget {
     Stdout(io::Stdout),
+    /// A FIFO or a device, written directly.
     File(File),
+    /// The temporary file that replaces the target.
+    Temp(Writeback),
+}
+
+/// A file sent to disk as it grows: every [`Writeback::EVERY`] bytes,
+/// writing back what was written since starts (without waiting), so that
+/// the disk works while the export is still being made and the `fdatasync`
+/// before the rename waits only for the tail (a 0.8 GB JSON export spent
+/// 0.44 s in that `fdatasync`, nothing written back before it).
+struct Writeback {
+    file: File,
+    /// Bytes written so far.
+    written: u64,
+    /// Bytes whose writeback has been started.
+    started: u64,
+}
+
+impl Writeback {
+    const EVERY: u64 = 8 << 20;
+
+    fn new(file: File) -> Writeback {
+        Writeback {
+            file,
+            written: 0,
+            started: 0,
+        }
+    }
+}
+
+impl Write for Writeback {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.written += n as u64;
+        if self.written - self.started >= Writeback::EVERY {
+            // Only a hint: the fdatasync at the end is what makes it safe.
+            let _ = crate::measure::sys::start_writeback(
+                &self.file,
+                self.started,
+                self.written - self.started,
+            );
+            self.started = self.written;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
 }
 
 impl Write for ExportTarget {
@@ -220,6 +269,7 @@ impl Write for ExportTarget {
         match self {
             ExportTarget::Stdout(s) => s.write(buf),
             ExportTarget::File(f) => f.write(buf),
+            ExportTarget::Temp(w) => w.write(buf),
         }
     }
 
@@ -227,6 +277,7 @@ impl Write for ExportTarget {
         match self {
             ExportTarget::Stdout(s) => s.flush(),
             ExportTarget::File(f) => f.flush(),
+            ExportTarget::Temp(w) => w.flush(),
         }
     }
 }
@@ -288,7 +339,7 @@ impl Export {
         }
         Ok(Export {
             what,
-            out: BufWriter::new(ExportTarget::File(file)),
+            out: BufWriter::new(ExportTarget::Temp(Writeback::new(file))),
             temp: Some((temp, target)),
         })
     }
@@ -308,8 +359,8 @@ impl Export {
         self.out.flush()?;
         if let Some((temp, target)) = self.temp.take() {
             let result = match self.out.get_ref() {
-                ExportTarget::File(f) => f.sync_data(),
-                ExportTarget::Stdout(_) => Ok(()),
+                ExportTarget::Temp(w) => w.file.sync_data(),
+                ExportTarget::File(_) | ExportTarget::Stdout(_) => Ok(()),
             }
             .and_then(|()| std::fs::rename(&temp, &target));
             if result.is_err() {

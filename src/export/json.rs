@@ -72,9 +72,9 @@ const HYPERFINE_SCHEMA_VERSION: u32 = 2;
 /// (as `serde_json::to_writer_pretty` and Hyperfine do; per-run data
 /// compact, see the module docs), ending in a newline.
 ///
-/// The text is made on this thread and written by another, a chunk at a
-/// time (a million runs per command make hundreds of MB, and writing them
-/// costs as much system time as making them costs user time).
+/// The text is made on this thread (its per-run blocks with a helper, see
+/// [`json_runs`]) and written by another, a chunk at a time (a million runs
+/// per command make hundreds of MB, and writing them costs system time).
 pub fn write(
     analysis: &Analysis<'_>,
     metadata: &Metadata,
@@ -117,12 +117,15 @@ struct ChunkSender {
 
 impl ChunkSender {
     fn send(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
         let full = std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK));
         match &self.chunks {
-            Some(chunks) if !full.is_empty() => chunks
+            Some(chunks) => chunks
                 .send(full)
                 .map_err(|_| io::Error::other("the export's writer stopped")),
-            _ => Ok(()),
+            None => Ok(()),
         }
     }
 
@@ -135,17 +138,14 @@ impl ChunkSender {
 }
 
 impl Out for ChunkSender {
-    /// Sends what was gathered, then `buf` itself (no copy), leaving it
-    /// empty.
-    fn put(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
+    /// Sends what was gathered, then `buf` itself (no copy).
+    fn put(&mut self, buf: Vec<u8>) -> io::Result<()> {
         if buf.len() < CHUNK / 4 {
-            // Small (few runs): copied, as a new buffer would cost more.
-            self.write_all(buf)?;
-            buf.clear();
-            return Ok(());
+            // Small (few runs): copied, as sending it alone would cost more.
+            return self.write_all(&buf);
         }
         self.send()?;
-        self.buf = std::mem::replace(buf, Vec::with_capacity(buf.capacity()));
+        self.buf = buf;
         self.send()
     }
 }

@@ -4,7 +4,9 @@
 //! nearly all of the document's bytes, so they are formatted here, a range
 //! of runs at a time, straight from the dataset's columns into a byte
 //! buffer, with no tree, no per-value formatter call and no copy of the
-//! runs.
+//! runs. A long array is cut into blocks of about 256 KiB of text, made in
+//! turn by this thread and a helper (two cores), and each block is handed
+//! whole, in order, to the writing thread (no copy).
 //!
 //! The text is exactly what [`super::json`]'s printer writes for the same
 //! values (serde_json's shortest round-trip form for reals; the unit tests
@@ -15,26 +17,26 @@
 
 use std::io::{self, Write};
 use std::ops::Range;
+use std::sync::mpsc;
 
 use crate::data::{Attribute, CommandRuns, Metric, Value};
 
-/// Where the text goes: a writer that may take a whole buffer at once.
+/// Where the text goes: a writer that may take whole buffers.
 pub(super) trait Out: Write {
-    /// Writes all of `buf` and leaves it empty (its capacity to reuse, or
-    /// a new buffer of that capacity).
-    fn put(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
-        self.write_all(buf)?;
-        buf.clear();
-        Ok(())
+    /// Writes all of `buf`, taking it: a writer that can keep it (the
+    /// export's writing thread) does, with no copy.
+    fn put(&mut self, buf: Vec<u8>) -> io::Result<()> {
+        self.write_all(&buf)
     }
 }
 
 impl Out for Vec<u8> {}
 
-/// Runs formatted per step.
+/// Runs read from the columns per step.
 const STEP: usize = 4096;
-/// Bytes gathered before they are handed to the writer.
-const FLUSH_AT: usize = 256 * 1024;
+/// About this many bytes of text per block of runs: a block is what one
+/// thread formats and hands on at a time.
+const BLOCK_BYTES: usize = 256 * 1024;
 
 /// What a per-run array holds for each run.
 #[derive(Clone, Copy, Debug)]
@@ -65,29 +67,37 @@ pub(super) const MEASUREMENT_METRICS: [(&str, Metric, &str, bool); 5] = [
 
 /// Writes every run's value as one array on one line: `[1, 2, 3]`.
 pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io::Result<()> {
-    let mut buf = Vec::with_capacity(capacity(runs, 24));
-    let mut values = Vec::with_capacity(STEP.min(runs.len()));
+    out.write_all(b"[")?;
+    in_blocks(out, runs.len(), 8, |range, buf| {
+        array_block(buf, runs, what, range)
+    })?;
+    out.write_all(b"]")
+}
+
+/// The text of [`array`]'s runs `range` (a separator before each but
+/// the array's first), appended to `buf`.
+fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range<usize>) {
+    let mut values = Vec::with_capacity(STEP.min(range.len()));
     let mut signals = Vec::new();
-    buf.push(b'[');
-    for range in steps(runs.len()) {
+    for step in steps(range) {
         values.clear();
-        let first = range.start == 0;
+        let first = step.start == 0;
         match what {
             PerRun::Metric(m) | PerRun::Seconds(m) => {
-                runs.values_range(m, range.clone(), &mut values)
+                runs.values_range(m, step.clone(), &mut values)
             }
             PerRun::ExitCode | PerRun::HyperfineExitCode => {
-                runs.attribute_range(Attribute::ExitCode, range.clone(), &mut values)
+                runs.attribute_range(Attribute::ExitCode, step.clone(), &mut values)
             }
-            PerRun::Signal => runs.attribute_range(Attribute::Signal, range.clone(), &mut values),
+            PerRun::Signal => runs.attribute_range(Attribute::Signal, step.clone(), &mut values),
             PerRun::Sequence => {
-                runs.attribute_range(Attribute::Sequence, range.clone(), &mut values)
+                runs.attribute_range(Attribute::Sequence, step.clone(), &mut values)
             }
-            PerRun::Start => runs.attribute_range(Attribute::Start, range.clone(), &mut values),
+            PerRun::Start => runs.attribute_range(Attribute::Start, step.clone(), &mut values),
         }
         if let PerRun::HyperfineExitCode = what {
             signals.clear();
-            runs.attribute_range(Attribute::Signal, range.clone(), &mut signals);
+            runs.attribute_range(Attribute::Signal, step.clone(), &mut signals);
         }
         for (k, v) in values.iter().enumerate() {
             if !(first && k == 0) {
@@ -95,24 +105,19 @@ pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io:
             }
             match (what, *v) {
                 (_, None) => buf.extend_from_slice(b"null"),
-                (PerRun::Seconds(_), Some(v)) => seconds(&mut buf, v),
+                (PerRun::Seconds(_), Some(v)) => seconds(buf, v),
                 (PerRun::HyperfineExitCode, Some(_)) if signals[k].is_some() => {
                     buf.extend_from_slice(b"null")
                 }
                 // Stored as the u64's bits; one beyond i64 is written as
                 // the largest i64.
                 (PerRun::Sequence, Some(Value::Int(s))) => {
-                    int(&mut buf, if s < 0 { i64::MAX } else { s })
+                    int(buf, if s < 0 { i64::MAX } else { s })
                 }
-                (_, Some(v)) => value(&mut buf, v),
+                (_, Some(v)) => value(buf, v),
             }
         }
-        if buf.len() >= FLUSH_AT {
-            out.put(&mut buf)?;
-        }
     }
-    buf.push(b']');
-    out.put(&mut buf)
 }
 
 /// Writes Hyperfine 2.0's `measurements` array, one element per line at
@@ -121,22 +126,38 @@ pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io:
 /// 0) and its exit code (`null` when a signal ended it, as in Hyperfine).
 pub(super) fn measurements(out: &mut impl Out, runs: &CommandRuns, depth: usize) -> io::Result<()> {
     let n = runs.len();
-    let mut buf = Vec::with_capacity(capacity(runs, 300));
+    let item_indent = "  ".repeat(depth + 1);
+    out.write_all(b"[")?;
+    in_blocks(out, n, 300, |range, buf| {
+        measurements_block(buf, runs, &item_indent, range)
+    })?;
+    if n > 0 {
+        out.write_all(b"\n")?;
+        out.write_all("  ".repeat(depth).as_bytes())?;
+    }
+    out.write_all(b"]")
+}
+
+/// The text of [`measurements`]' runs `range`, appended to `buf`.
+fn measurements_block(
+    buf: &mut Vec<u8>,
+    runs: &CommandRuns,
+    item_indent: &str,
+    range: Range<usize>,
+) {
     let mut columns: [Vec<Option<Value>>; 5] = Default::default();
     let (mut codes, mut signals) = (Vec::new(), Vec::new());
-    let item_indent = "  ".repeat(depth + 1);
-    buf.push(b'[');
-    for range in steps(n) {
+    for step in steps(range) {
         for (column, (_, metric, ..)) in columns.iter_mut().zip(MEASUREMENT_METRICS) {
             column.clear();
-            runs.values_range(metric, range.clone(), column);
+            runs.values_range(metric, step.clone(), column);
         }
         codes.clear();
         signals.clear();
-        runs.attribute_range(Attribute::ExitCode, range.clone(), &mut codes);
-        runs.attribute_range(Attribute::Signal, range.clone(), &mut signals);
-        for k in 0..range.len() {
-            buf.extend_from_slice(if range.start + k == 0 { b"\n" } else { b",\n" });
+        runs.attribute_range(Attribute::ExitCode, step.clone(), &mut codes);
+        runs.attribute_range(Attribute::Signal, step.clone(), &mut signals);
+        for k in 0..step.len() {
+            buf.extend_from_slice(if step.start + k == 0 { b"\n" } else { b",\n" });
             buf.extend_from_slice(item_indent.as_bytes());
             buf.push(b'{');
             for (column, (key, _, unit, in_us)) in columns.iter().zip(MEASUREMENT_METRICS) {
@@ -145,9 +166,9 @@ pub(super) fn measurements(out: &mut impl Out, runs: &CommandRuns, depth: usize)
                 buf.extend_from_slice(key.as_bytes());
                 buf.extend_from_slice(b"\": {\"value\": ");
                 if in_us {
-                    seconds(&mut buf, v);
+                    seconds(buf, v);
                 } else {
-                    value(&mut buf, v);
+                    value(buf, v);
                 }
                 buf.extend_from_slice(b", \"unit\": \"");
                 buf.extend_from_slice(unit.as_bytes());
@@ -155,33 +176,67 @@ pub(super) fn measurements(out: &mut impl Out, runs: &CommandRuns, depth: usize)
             }
             buf.extend_from_slice(b"\"exit_code\": ");
             match (signals[k], codes[k]) {
-                (None, Some(Value::Int(code))) => int(&mut buf, code),
+                (None, Some(Value::Int(code))) => int(buf, code),
                 _ => buf.extend_from_slice(b"null"),
             }
             buf.push(b'}');
         }
-        if buf.len() >= FLUSH_AT {
-            out.put(&mut buf)?;
+    }
+}
+
+/// Formats runs `0..n` (about `per_run` bytes each) with `format`, a
+/// block of runs at a time, and puts the blocks to `out` in order. With
+/// more than one block, this thread and a helper take turns (the helper
+/// formats every other block while this one formats and hands on the
+/// rest): the text is the same, made on two cores. A block is about
+/// [`BLOCK_BYTES`], so a few of them are in memory at once, whatever `n`.
+fn in_blocks(
+    out: &mut impl Out,
+    n: usize,
+    per_run: usize,
+    format: impl Fn(Range<usize>, &mut Vec<u8>) + Sync,
+) -> io::Result<()> {
+    let size = (BLOCK_BYTES / per_run).div_ceil(STEP) * STEP;
+    let blocks: Vec<Range<usize>> = (0..n).step_by(size).map(|s| s..(s + size).min(n)).collect();
+    let made = |range: Range<usize>| {
+        let mut buf = Vec::with_capacity(range.len() * per_run + 64);
+        format(range, &mut buf);
+        buf
+    };
+    if blocks.len() < 2 {
+        return blocks.into_iter().try_for_each(|b| out.put(made(b)));
+    }
+    std::thread::scope(|scope| {
+        let (sender, helped) = mpsc::sync_channel::<Vec<u8>>(1);
+        let theirs: Vec<Range<usize>> = blocks.iter().skip(1).step_by(2).cloned().collect();
+        let made = &made;
+        scope.spawn(move || {
+            for range in theirs {
+                // Stops when this thread has stopped taking blocks.
+                if sender.send(made(range)).is_err() {
+                    break;
+                }
+            }
+        });
+        for (k, range) in blocks.into_iter().enumerate() {
+            let block = if k % 2 == 0 {
+                made(range)
+            } else {
+                // The helper ends only after sending every block of its own.
+                helped
+                    .recv()
+                    .map_err(|_| io::Error::other("a JSON block was not made"))?
+            };
+            out.put(block)?;
         }
-    }
-    if n > 0 {
-        buf.push(b'\n');
-        buf.extend_from_slice("  ".repeat(depth).as_bytes());
-    }
-    buf.push(b']');
-    out.put(&mut buf)
+        Ok(())
+    })
 }
 
-/// A buffer size for `runs` at about `per_run` bytes each: what they need
-/// up to [`FLUSH_AT`] and a step's worth more (10,000 commands of 5 runs
-/// must not each take a quarter of a MiB).
-fn capacity(runs: &CommandRuns, per_run: usize) -> usize {
-    (runs.len() * per_run + 64).min(FLUSH_AT + STEP * per_run)
-}
-
-/// The runs in steps of [`STEP`].
-fn steps(n: usize) -> impl Iterator<Item = Range<usize>> {
-    (0..n).step_by(STEP).map(move |s| s..(s + STEP).min(n))
+/// `range` in steps of [`STEP`] runs.
+fn steps(range: Range<usize>) -> impl Iterator<Item = Range<usize>> {
+    let end = range.end;
+    range.step_by(STEP).map(move |s| s..(s + STEP).min(end))
 }
 
 /// A value in its unit: an integer as is, a real in shortest form.
@@ -284,6 +339,80 @@ mod tests {
         for x in [0.5, 1e-9, 2.5e300, -3.25] {
             assert_eq!(text(|b| seconds(b, Value::Real(x))), serde(x / 1e6));
         }
+    }
+
+    /// Runs enough for several blocks of every kind, with absent values,
+    /// failures and signals among them.
+    fn many_runs(n: usize) -> crate::data::Dataset {
+        let mut rng = crate::stats::SplitMix64::new(8);
+        let records = (0..n).map(|i| {
+            let mut r = crate::data::RunRecord {
+                command: "x".into(),
+                batch: 1,
+                exit_code: if i % 97 == 0 {
+                    137
+                } else {
+                    (i % 5 == 0) as i32
+                },
+                signal: (i % 97 == 0).then_some(9),
+                sequence: (i % 11 != 0).then_some(i as u64 + 1),
+                start_unix_us: Some(1_795_000_000_000_000 + 1000 * i as i64),
+                ..Default::default()
+            }
+            .with(Metric::USER, (rng.next_u64() % 5_000_000) as i64)
+            .with(Metric::WALL, (rng.next_u64() % 9_000_000) as i64);
+            if i % 13 != 0 {
+                r = r.with(Metric::SYSTEM, (rng.next_u64() % 100_000) as i64);
+            }
+            if i % 7 != 0 {
+                r = r.with(Metric::MAXRSS, (rng.next_u64() % (1 << 30)) as i64);
+            }
+            r
+        });
+        crate::data::Dataset::from_records(records)
+    }
+
+    #[test]
+    fn blocks_made_on_two_threads_join_to_the_text_made_in_one_piece() {
+        // More than two blocks of an array (the helper formats every other
+        // one), and a last block shorter than the rest.
+        let n = 2 * (BLOCK_BYTES / 8).div_ceil(STEP) * STEP + 1234;
+        let dataset = many_runs(n);
+        let runs = &dataset.commands[0];
+        let whats = [
+            PerRun::Seconds(Metric::WALL),
+            PerRun::Metric(Metric::MAXRSS),
+            PerRun::Metric(Metric::TOTAL),
+            PerRun::HyperfineExitCode,
+            PerRun::ExitCode,
+            PerRun::Signal,
+            PerRun::Sequence,
+            PerRun::Start,
+        ];
+        for what in whats {
+            let blocks = text(|b| array(b, runs, what).unwrap());
+            let whole = text(|b| {
+                b.push(b'[');
+                array_block(b, runs, what, 0..n);
+                b.push(b']');
+            });
+            assert!(blocks == whole, "{what:?}");
+            // One value per run, as serde_json reads them.
+            let parsed: Vec<serde_json::Value> = serde_json::from_str(&blocks).unwrap();
+            assert_eq!(parsed.len(), n, "{what:?}");
+        }
+        let blocks = text(|b| measurements(b, runs, 3).unwrap());
+        let whole = text(|b| {
+            b.push(b'[');
+            measurements_block(b, runs, &"  ".repeat(4), 0..n);
+            b.extend_from_slice(b"\n      ]");
+        });
+        assert!(blocks == whole);
+        let parsed: Vec<serde_json::Value> = serde_json::from_str(&blocks).unwrap();
+        assert_eq!(parsed.len(), n);
+        assert_eq!(parsed[97]["exit_code"], serde_json::Value::Null);
+        assert_eq!(parsed[5]["exit_code"], 1);
+        assert!(parsed[7].get("memory_peak_resident").is_none());
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //!
 //! Everything here is a thin, checked wrapper over one or two libc calls:
 //! `posix_spawnp` (to start the launcher), pipes and descriptors, a memfd to
-//! execute the embedded launcher from, the clock, and the signal handler that
-//! relays SIGINT/SIGTERM to the launcher. Commands themselves are spawned and
+//! execute the embedded launcher from, the clock, the signal handler that
+//! relays SIGINT/SIGTERM to the launcher, and starting an export's
+//! writeback to disk. Commands themselves are spawned and
 //! measured by the launcher (`launcher.c`). Callers get safe Rust types.
 
 use std::ffi::{c_char, c_int, CStr};
@@ -278,6 +279,27 @@ pub fn signal_name(sig: i32) -> String {
         _ => return format!("signal {sig}"),
     };
     name.to_string()
+}
+
+/// Starts writing `len` bytes of `file` from `offset` to disk, without
+/// waiting for it (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`): a
+/// large export is then written back while the rest is still being made,
+/// and its final `fdatasync` has only the tail left to wait for. A hint:
+/// the caller may ignore an error (the `fdatasync` still makes it safe).
+pub fn start_writeback(file: &std::fs::File, offset: u64, len: u64) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
+        return Err(io::Error::from(io::ErrorKind::InvalidInput));
+    };
+    // SAFETY: sync_file_range takes a descriptor and integers and touches
+    // no memory of ours; `file` keeps the descriptor open for the call.
+    let rc = unsafe {
+        libc::sync_file_range(file.as_raw_fd(), offset, len, libc::SYNC_FILE_RANGE_WRITE)
+    };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// An anonymous in-memory file holding `bytes`, for executing an embedded
