@@ -84,6 +84,66 @@ impl Column {
         self.push_general(value);
     }
 
+    /// Appends `values`, in which -1 stands for an absent value and every
+    /// other value is present: as [`Column::push`] of each, a stretch at a
+    /// time (the raw CSV reader's fast path; its values are never
+    /// negative).
+    pub fn push_ints(&mut self, values: &[i64]) {
+        let mut i = 0;
+        while i < values.len() {
+            if self.present > 0 {
+                i += self.extend_fitting(&values[i..]);
+            }
+            if let Some(&v) = values.get(i) {
+                self.push((v != -1).then_some(Value::Int(v)));
+                i += 1;
+            }
+        }
+    }
+
+    /// Appends the leading values of `values` that are present (not -1)
+    /// and fit the current integer width; returns how many.
+    fn extend_fitting(&mut self, values: &[i64]) -> usize {
+        let base = self.base;
+        // The offset from the base, if computed without overflow.
+        let offset = |v: i64| if v == -1 { None } else { v.checked_sub(base) };
+        fn fit<T: TryFrom<i64>>(
+            values: &[i64],
+            out: &mut Vec<T>,
+            offset: impl Fn(i64) -> Option<i64>,
+        ) -> usize {
+            let n = values
+                .iter()
+                .position(|&v| offset(v).and_then(|o| T::try_from(o).ok()).is_none())
+                .unwrap_or(values.len());
+            out.extend(
+                values[..n]
+                    .iter()
+                    .filter_map(|&v| T::try_from(offset(v)?).ok()),
+            );
+            n
+        }
+        let n = match &mut self.data {
+            Data::Same => values
+                .iter()
+                .position(|&v| offset(v) != Some(0))
+                .unwrap_or(values.len()),
+            Data::I8(out) => fit(values, out, offset),
+            Data::I16(out) => fit(values, out, offset),
+            Data::I32(out) => fit(values, out, offset),
+            Data::I64(out) => {
+                // Absolute values (the base is 0).
+                let n = values.iter().position(|&v| v == -1).unwrap_or(values.len());
+                out.extend_from_slice(&values[..n]);
+                n
+            }
+            Data::Real(_) => 0,
+        };
+        self.present += n;
+        self.len += n;
+        n
+    }
+
     /// Appends `v`'s offset if it fits the current integer width.
     #[inline]
     fn push_fitting(&mut self, v: i64) -> bool {

@@ -49,11 +49,18 @@
 //! field starts, a wrong number of fields at the line where the row starts.
 //!
 //! Rows stream into a [`RowSink`] (a [`DatasetBuilder`](super::DatasetBuilder)
-//! in `bestreport`): memory holds one row, not the file.
+//! in `bestreport`): memory holds a few chunks of the file, never the whole
+//! file. Most rows take a fast path (`fast_read.rs`), on another
+//! thread for large files (`chunks.rs`); the rows it does not take,
+//! and every error, take the general path here, so both give the same.
 
 use std::borrow::Cow;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, Read};
 use std::num::IntErrorKind;
+use std::sync::Arc;
+
+use super::chunks::{Options, Stream};
+use super::fast_read::{self, slot, Block, Plan};
 
 use super::columns::{
     idx, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS,
@@ -73,6 +80,117 @@ pub trait RowSink {
     /// those of the previous row of the same group (so a sink may skip
     /// comparing them).
     fn row(&mut self, run: &RunRecord, same_text: bool);
+    /// Consecutive data rows of one group, read by the fast path. By
+    /// default each goes to [`RowSink::row`] as a record.
+    fn rows(&mut self, rows: &Rows<'_>) {
+        let mut record = RunRecord::default();
+        for i in 0..rows.len() {
+            rows.record(i, &mut record);
+            self.row(&record, i > 0 && rows.same_text(i - 1, i));
+        }
+    }
+}
+
+/// Data rows read together (see [`RowSink::rows`]): what
+/// [`RowSink::row`] would be given for each, kept by column.
+pub struct Rows<'a> {
+    plan: &'a Plan,
+    block: &'a Block,
+}
+
+impl Rows<'_> {
+    pub fn len(&self) -> usize {
+        self.block.rows
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.block.rows == 0
+    }
+
+    /// Row `i` as the record [`RowSink::row`] would get (`out`'s strings
+    /// are reused).
+    pub fn record(&self, i: usize, out: &mut RunRecord) {
+        let [command, shell, name] = self.block.texts(i);
+        for (to, from) in [
+            (&mut out.command, command),
+            (&mut out.shell, shell),
+            (&mut out.name, name),
+        ] {
+            if to != from {
+                to.clear();
+                to.push_str(from);
+            }
+        }
+        out.batch = self.batch(i);
+        out.exit_code = self.exit_code(i);
+        out.metrics.clear();
+        for &(metric, s) in &self.plan.metrics {
+            out.metrics
+                .set_stored(metric, self.block.value(i, s).map(Value::Int));
+        }
+        out.sequence = self.sequence(i);
+        out.start_unix_us = self.start_unix_us(i);
+        out.signal = self.signal(i);
+        out.timed_out = self.timed_out(i);
+        out.parameters.clear();
+    }
+
+    /// Whether rows `i` and `j` have the same command, shell and name (as
+    /// far as is known without comparing them: false may be wrong).
+    pub(crate) fn same_text(&self, i: usize, j: usize) -> bool {
+        self.text_id(i) == self.text_id(j)
+    }
+
+    /// Rows of the same id have the same command, shell and name (rows
+    /// of different ids may too).
+    pub(crate) fn text_id(&self, i: usize) -> u32 {
+        self.block.text_id(i)
+    }
+
+    /// Command, shell and name of row `i`.
+    pub(crate) fn texts(&self, i: usize) -> [&str; 3] {
+        self.block.texts(i)
+    }
+
+    pub(crate) fn batch(&self, i: usize) -> u64 {
+        self.block.value(i, slot::BATCH).unwrap_or_default() as u64
+    }
+
+    pub(crate) fn exit_code(&self, i: usize) -> i32 {
+        self.block.value(i, slot::EXIT_CODE).unwrap_or_default() as i32
+    }
+
+    pub(crate) fn sequence(&self, i: usize) -> Option<u64> {
+        self.block.value(i, slot::SEQUENCE).map(|v| v as u64)
+    }
+
+    pub(crate) fn start_unix_us(&self, i: usize) -> Option<i64> {
+        self.block.value(i, slot::START)
+    }
+
+    pub(crate) fn signal(&self, i: usize) -> Option<i32> {
+        self.block.value(i, slot::SIGNAL).map(|v| v as i32)
+    }
+
+    pub(crate) fn timed_out(&self, i: usize) -> bool {
+        self.block.value(i, slot::TIMED_OUT) == Some(1)
+    }
+
+    /// The slot of `metric` in [`Rows::value`], if the rows have it.
+    pub(crate) fn slot(&self, metric: Metric) -> Option<usize> {
+        self.plan
+            .metrics
+            .iter()
+            .find(|m| m.0 == metric)
+            .map(|m| m.1)
+    }
+
+    /// Slot `s` of every row (see [`fast_read::slot`]; a metric's slot
+    /// from [`Rows::slot`]): non-negative integers, -1 for none.
+    #[inline]
+    pub(crate) fn column(&self, s: usize) -> &[i64] {
+        self.block.column(s)
+    }
 }
 
 /// Collects records (for [`read_raw_csv`]).
@@ -110,7 +228,19 @@ pub fn read_raw_csv_into<R: Read>(
     file: &str,
     sink: &mut impl RowSink,
 ) -> Result<(), DataError> {
-    let mut input = BufReader::with_capacity(256 * 1024, input);
+    read_raw_csv_with(input, file, sink, Options::default())
+}
+
+/// [`read_raw_csv_into`] with the chunk size, the number of threads parsing
+/// ahead, and whether the fast path is used at all, as given (the results
+/// are the same whatever they are).
+pub(crate) fn read_raw_csv_with<R: Read>(
+    input: R,
+    file: &str,
+    sink: &mut impl RowSink,
+    options: Options,
+) -> Result<(), DataError> {
+    let mut input = Stream::new(input, options);
     skip_bom(&mut input).map_err(|cause| DataError::Read {
         file: file.to_owned(),
         cause,
@@ -156,17 +286,62 @@ pub fn read_raw_csv_into<R: Read>(
         });
     }
     let mut layout = Layout::from_header(&row, sink.catalogue());
+    // The fast path's plan for the layout, and its generation.
+    let mut plan = layout.plan(tokens.input().fast());
+    let mut generation = 0;
+    tokens.input().set_plan(plan.clone(), generation);
 
     let mut record = RunRecord::default();
     let mut rows = 0usize;
     // Whether the previous row went to the sink (in this group).
     let mut previous = false;
+    let mut block = Block::default();
     loop {
+        if let Some(plan) = &plan {
+            // The fast path, on a block parsed ahead for this very place or
+            // on what is buffered here.
+            let input = tokens.input();
+            let here = match input.block_here(generation) {
+                Some(ahead) => Some(std::mem::replace(&mut block, ahead)),
+                None => match input.fill_buf() {
+                    Ok(buf) => {
+                        fast_read::parse(buf, plan, &mut block);
+                        None
+                    }
+                    Err(cause) => {
+                        return Err(DataError::Read {
+                            file: file.to_owned(),
+                            cause,
+                        })
+                    }
+                },
+            };
+            let (used, lines) = (block.used, block.lines);
+            if block.rows > 0 {
+                sink.rows(&Rows {
+                    plan,
+                    block: &block,
+                });
+                rows += block.rows;
+                previous = false;
+            }
+            if let Some(mine) = here {
+                let ahead = std::mem::replace(&mut block, mine);
+                tokens.input().recycle(ahead);
+            }
+            if used > 0 {
+                tokens.skip(used, lines);
+                continue;
+            }
+        }
         match tokens.next_row(&mut row) {
             Ok(true) if row.is_blank() => continue,
             Ok(true) if is_header(&row) => {
                 sink.new_group();
                 layout = Layout::from_header(&row, sink.catalogue());
+                plan = layout.plan(tokens.input().fast());
+                generation += 1;
+                tokens.input().set_plan(plan.clone(), generation);
                 previous = false;
             }
             Ok(true) => {
@@ -311,6 +486,33 @@ impl Layout {
         }
         self.metrics.sort_by_key(|m| m.1);
         self.sums.sort_by_key(|s| s.0);
+    }
+
+    /// The fast path's plan for this layout, if `fast` and it has one
+    /// (not for parameter columns, nor a metric in two columns).
+    fn plan(&self, fast: bool) -> Option<Arc<Plan>> {
+        if !fast || !self.parameters.is_empty() {
+            return None;
+        }
+        let mut plan = Plan::new();
+        for (metric, i, def) in &self.metrics {
+            if !plan.metric(*metric, *i, !def.optional) {
+                return None;
+            }
+        }
+        for (i, _, a, b, _) in &self.sums {
+            if !plan.total(*i, [*a, *b]) {
+                return None;
+            }
+        }
+        for (k, i) in self.run_columns.iter().enumerate() {
+            if let Some(i) = i {
+                if !plan.run_column(k, *i) {
+                    return None;
+                }
+            }
+        }
+        Some(Arc::new(plan))
     }
 
     /// The header name of 0-based column `i`, if BestGuess knows it.
@@ -984,5 +1186,359 @@ mod tests {
             read(&format!("\n{HEADER15}\n\n")),
             Err(DataError::NoDataRows { .. })
         ));
+    }
+
+    /// The fast path, in chunks of any size, with or without threads
+    /// parsing ahead, gives what the general path alone gives, for
+    /// well-formed files and broken ones alike: the same records, the same
+    /// dataset (grouping, sources, column representations) and the same
+    /// first error.
+    mod equivalence {
+        use super::*;
+        use crate::data::{Dataset, DatasetBuilder};
+
+        /// xorshift64*: reproducible inputs.
+        struct Rng(u64);
+
+        impl Rng {
+            fn below(&mut self, n: usize) -> usize {
+                self.0 ^= self.0 >> 12;
+                self.0 ^= self.0 << 25;
+                self.0 ^= self.0 >> 27;
+                (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+            }
+            fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+                from[self.below(from.len())]
+            }
+        }
+
+        const EXTRA: &[&str] = &[
+            "",
+            ",Sequence,Start time (us since epoch),Signal,Timed out",
+            ",Sequence,Comment,task-clock (ns),tokens (number),Timed out",
+            ",Signal,Sequence,Sequence,Other (furlongs)",
+            ",Parameter n,Sequence",
+            ",Timed out,score (number),Start time (us since epoch)",
+        ];
+
+        fn header(rng: &mut Rng) -> String {
+            let base = HEADER15.trim_end();
+            let first = rng.pick(&["Command", "\"Command\"", "https://x.org/", "command "]);
+            let line = if rng.below(8) == 0 { "\r\n" } else { "\n" };
+            let columns = &base["Command".len()..];
+            if rng.below(10) == 0 {
+                // The reference's 13 names only.
+                let thirteen: Vec<&str> = columns.split(',').take(13).collect();
+                return format!("{first}{}{line}", thirteen.join(","));
+            }
+            format!("{first}{columns}{}{line}", rng.pick(EXTRA))
+        }
+
+        fn number(rng: &mut Rng) -> String {
+            let n = rng.pick(&[
+                "0",
+                "1",
+                "7",
+                "42",
+                "1003",
+                "2875392",
+                "1795000000002928",
+                "",
+                "2147483647",
+                "2147483648",
+                "999999999999999999",
+                "1000000000000000000",
+                "9223372036854775807",
+                "18446744073709551615",
+                "18446744073709551616",
+                "-1",
+                "+5",
+                " 3",
+                "4 ",
+                "\"12\"",
+                "1.5",
+                "x",
+                "00",
+                "4096",
+                "1048576",
+            ]);
+            if rng.below(3) == 0 {
+                rng.below(5000).to_string()
+            } else {
+                n.to_string()
+            }
+        }
+
+        fn text(rng: &mut Rng) -> String {
+            rng.pick(&[
+                "ls",
+                "ls",
+                "ls",
+                "\"ls\"",
+                "cmd1 --flag 0",
+                "\"cmd1 --flag 0\"",
+                "\"a,b\"",
+                "\"say \"\"hi\"\"\"",
+                "\"multi\nline\"",
+                "\"back\\\\slash\\n\"",
+                "é",
+                "",
+                "\"\"",
+                "sleep 0.1",
+                "\"x\r\ny\"",
+                "a\rb",
+                "back\\slash",
+            ])
+            .to_string()
+        }
+
+        /// A row of `fields` fields, mostly consistent (totals right);
+        /// `clean`: nothing wrong in it, in numbers of every spelling.
+        fn row(rng: &mut Rng, fields: usize, clean: bool) -> String {
+            if clean {
+                let mut f: Vec<String> = (0..3).map(|_| text(rng)).collect();
+                f.push(
+                    rng.pick(&["1", "2", "+3", "1", "0", " 2 ", "18446744073709551615"])
+                        .into(),
+                );
+                f.push(
+                    rng.pick(&["0", "0", "0", "1", "255", "-1", "2147483647"])
+                        .into(),
+                );
+                let values: Vec<u64> = (5..13).map(|_| rng.below(3000) as u64).collect();
+                let spell = |rng: &mut Rng, v: u64| match rng.below(12) {
+                    0 => format!("\"{v}\""),
+                    1 => format!(" {v}"),
+                    2 => format!("+{v}"),
+                    _ => v.to_string(),
+                };
+                for &v in &values {
+                    f.push(spell(rng, v));
+                }
+                if fields > 13 {
+                    let total = values[0] + values[1];
+                    f.push(if rng.below(5) == 0 {
+                        String::new()
+                    } else {
+                        spell(rng, total)
+                    });
+                    let total = values[5] + values[6];
+                    f.push(if rng.below(5) == 0 {
+                        String::new()
+                    } else {
+                        total.to_string()
+                    });
+                }
+                while f.len() < fields {
+                    // Valid in every appended column (Signal cannot be 0).
+                    f.push(rng.pick(&["", "1", "1", "\"1\"", " 1", "1\t"]).into());
+                }
+                f.truncate(fields.max(13));
+                return f.join(",");
+            }
+            let mut f: Vec<String> = (0..3).map(|_| text(rng)).collect();
+            f.push(rng.pick(&["1", "2", "3", "1", "0", "7"]).to_string());
+            f.push(
+                rng.pick(&["0", "0", "0", "1", "255", "-1", "2147483647"])
+                    .to_string(),
+            );
+            let mut parts: Vec<u64> = Vec::new();
+            for _ in 5..13 {
+                if rng.below(6) == 0 {
+                    f.push(number(rng));
+                } else {
+                    let v = rng.below(3000) as u64;
+                    parts.push(v);
+                    f.push(v.to_string());
+                }
+            }
+            // The totals of the first parts (right or not, blank).
+            for (a, b) in [(5, 6), (10, 11)] {
+                if f.len() >= fields {
+                    break;
+                }
+                let sum = f[a].parse::<u64>().ok().zip(f[b].parse::<u64>().ok());
+                f.push(match (rng.below(8), sum) {
+                    (0, _) => String::new(),
+                    (1, _) => number(rng),
+                    (_, Some((x, y))) => (u128::from(x) + u128::from(y)).to_string(),
+                    _ => number(rng),
+                });
+            }
+            while f.len() < fields {
+                f.push(match rng.below(4) {
+                    0 => String::new(),
+                    1 => rng.pick(&["0", "1", "9", "1"]).to_string(),
+                    2 => text(rng),
+                    _ => number(rng),
+                });
+            }
+            f.truncate(fields);
+            f.join(",")
+        }
+
+        /// A raw file, sometimes broken somewhere.
+        fn file(rng: &mut Rng) -> Vec<u8> {
+            let clean = rng.below(2) == 0;
+            let mut out = String::new();
+            if rng.below(10) == 0 {
+                out.push('\u{feff}');
+            }
+            if rng.below(6) == 0 {
+                out.push_str(" \n\n");
+            }
+            out.push_str(&header(rng));
+            let width = 15 + rng.below(7);
+            for _ in 0..rng.below(60) {
+                match rng.below(40) {
+                    0 => out.push_str(&header(rng)),
+                    1 => out.push_str(rng.pick(&["\n", " \t\n", "\r\n", "\"\"\n"])),
+                    2 if !clean => {
+                        let fields = rng.below(23);
+                        out.push_str(&row(rng, fields, clean));
+                    }
+                    2..=6 => out.push_str(&row(rng, 13, clean)),
+                    _ => out.push_str(&row(rng, width, clean)),
+                }
+                if !out.ends_with('\n') {
+                    out.push_str(if rng.below(10) == 0 { "\r\n" } else { "\n" });
+                }
+            }
+            if rng.below(8) == 0 && !out.ends_with("\"\n") {
+                out.pop();
+            }
+            let mut bytes = out.into_bytes();
+            let damage = if clean {
+                0
+            } else {
+                rng.below(4).saturating_sub(2)
+            };
+            for _ in 0..damage {
+                if bytes.is_empty() {
+                    break;
+                }
+                let at = rng.below(bytes.len());
+                let junk = [
+                    b'"', b',', b'\n', b'x', b'-', b'\r', 0xff, b' ', b'\\', b'9',
+                ];
+                match rng.below(3) {
+                    0 => bytes[at] = junk[rng.below(junk.len())],
+                    1 => {
+                        bytes.remove(at);
+                    }
+                    _ => bytes.insert(at, junk[rng.below(junk.len())]),
+                }
+            }
+            bytes
+        }
+
+        /// Every outcome of reading `bytes` that should agree, as text.
+        fn outcome(bytes: &[u8], options: Options) -> (String, String) {
+            let mut sink = Collect::default();
+            let records = match read_raw_csv_with(bytes, "t.csv", &mut sink, options) {
+                Ok(()) => format!("{:?}", sink.records),
+                Err(e) => format!("error: {e} at {:?}", e.position()),
+            };
+            let mut builder = DatasetBuilder::new(Catalogue::new());
+            let dataset = match read_raw_csv_with(bytes, "t.csv", &mut builder, options) {
+                Ok(()) => {
+                    let d: Dataset = builder.finish();
+                    format!("{d:?}")
+                }
+                Err(e) => format!("error: {e}"),
+            };
+            (records, dataset)
+        }
+
+        fn check(bytes: &[u8]) {
+            let general = Options {
+                chunk: 1 << 20,
+                workers: 0,
+                fast: false,
+            };
+            let expected = outcome(bytes, general);
+            for chunk in [1, 3, 8, 13, 64, 1 << 20] {
+                for workers in [0, 1, 2] {
+                    let options = Options {
+                        chunk,
+                        workers,
+                        fast: true,
+                    };
+                    assert_eq!(
+                        outcome(bytes, options),
+                        expected,
+                        "{options:?} on {:?}",
+                        String::from_utf8_lossy(bytes)
+                    );
+                }
+            }
+            // The general path alone in small chunks (rows across them).
+            let small = Options {
+                chunk: 7,
+                ..general
+            };
+            assert_eq!(outcome(bytes, small), expected);
+        }
+
+        #[test]
+        fn random_files_well_formed_and_broken() {
+            let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+            let (mut ok, mut failed) = (0, 0);
+            for _ in 0..150 {
+                let bytes = file(&mut rng);
+                check(&bytes);
+                match read_raw_csv(&bytes[..], "t.csv") {
+                    Ok(_) => ok += 1,
+                    Err(_) => failed += 1,
+                }
+            }
+            // Both kinds were tried, many times.
+            assert!(ok >= 20 && failed >= 20, "{ok} read, {failed} refused");
+        }
+
+        #[test]
+        fn known_cases() {
+            let h = HEADER15;
+            let run = format!(
+                "{}\n",
+                h.trim_end().to_string() + ",Sequence,Start time (us since epoch),Signal,Timed out"
+            );
+            for text in [
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,1,2,2\nc,,,1,0,1,1,1,1,1,1,1,1,2,2"),
+                format!("{run}\"cmd1 --flag 0\",\"\",\"\",1,0,1003,1598,2875392,120,0,1,0,2888,2601,1,1,1795000000002928,,0\n"),
+                format!("{run}c,,,1,0,1,1,1,1,1,1,1,1,2,2,1,2,0,0\n"),
+                format!("{run}c,,,1,0,1,1,1,1,1,1,1,1,2,2,1,2,,00\n"),
+                format!("{run}c,,,1,0,1,1,1,1,1,1,1,1,2,2,1,2,,2\n"),
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,1,3,2\n"),
+                format!("{h}c,,,1,2147483648,1,1,1,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,1,1,2875392,1,1,1,1,1\nc,,,1,0,1,1,1048576,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,1,1,9007199254740993,1,1,1,1,1\n"),
+                format!("{h}\"a\\\\b\",,,1,0,1,1,1,1,1,1,1,1\n\"a\\\\b\",,,1,0,1,1,1,1,1,1,1,1,2,2\n"),
+                format!("{h}\"a\\\\b\",,,1,0,1,1,1,1,1,1,1,1,2,2\n\"a\\\\b\",,,1,0,1,1,1,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,1\n\n \n{h}c,,,1,0,1,1,1,1,1,1,1,1\n"),
+                format!("{h}\"a\nb\",,,1,0,x,1,1,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,1\r\nc,,,1,0,1,1,1,1,1,1,1,1\r\n"),
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,1\rc\n"),
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,\"1\nc,,,1,0,1,1,1,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,1\nc,,\"\"x,1,0,1,1,1,1,1,1,1,1\n"),
+            ] {
+                check(text.as_bytes());
+                let mut bytes = b"\xef\xbb\xbf".to_vec();
+                bytes.extend_from_slice(text.as_bytes());
+                check(&bytes);
+            }
+            // Not UTF-8: in the texts, across the texts, in a skipped column.
+            for row in [
+                &b"c,\"\xc3\",,1,0,1,1,1,1,1,1,1,1\n"[..],
+                b"c\xc3,\xa9,,1,0,1,1,1,1,1,1,1,1,2,2\n",
+                b"c,,,1,0,1,1,1,1,1,1,1,1,2,2,\xff\n",
+            ] {
+                let mut bytes = h.as_bytes().to_vec();
+                bytes.extend_from_slice(b"c,,,1,0,1,1,1,1,1,1,1,1\n");
+                bytes.extend_from_slice(row);
+                check(&bytes);
+            }
+        }
     }
 }

@@ -28,8 +28,9 @@ use std::fs::File;
 use std::io;
 
 use super::column::Column;
-use super::csv_read::RowSink;
+use super::csv_read::{RowSink, Rows};
 use super::error::DataError;
+use super::fast_read::slot;
 use super::formats::{self, InputFormat};
 use super::metric::{Catalogue, Metric, Source, Value};
 use super::RunRecord;
@@ -165,6 +166,13 @@ impl DatasetBuilder {
     /// Appends `run` to command `index`'s columns.
     fn push_to(&mut self, index: usize, run: &RunRecord) {
         self.runs += 1;
+        self.list_stored();
+        let (_, stored, bound) = &self.stored;
+        self.dataset.commands[index].push(run, stored, *bound);
+    }
+
+    /// Brings [`DatasetBuilder::stored`] up to date with the catalogue.
+    fn list_stored(&mut self) {
         let catalogue = &self.dataset.catalogue;
         // The stored metrics, listed again only when the catalogue grew.
         if self.stored.0 != catalogue.metrics().len() {
@@ -178,24 +186,26 @@ impl DatasetBuilder {
                 catalogue.index_bound(),
             );
         }
-        let (_, stored, bound) = &self.stored;
-        self.dataset.commands[index].push(run, stored, *bound);
     }
 
     fn find_or_add(&mut self, run: &RunRecord) -> usize {
+        self.find_or_add_key(&Key::of(run))
+    }
+
+    fn find_or_add_key(&mut self, key: &Key<'_>) -> usize {
         let commands = &mut self.dataset.commands;
-        let same = self.by_batch.entry(run.batch).or_default();
-        if let Some(&i) = same.iter().find(|&&i| commands[i].is_for(run)) {
+        let same = self.by_batch.entry(key.batch).or_default();
+        if let Some(&i) = same.iter().find(|&&i| commands[i].is_for_key(key)) {
             return i;
         }
         same.push(commands.len());
         commands.push(CommandRuns {
-            command: run.command.clone(),
-            shell: run.shell.clone(),
-            name: run.name.clone(),
-            batch: run.batch,
+            command: key.command.to_owned(),
+            shell: key.shell.to_owned(),
+            name: key.name.to_owned(),
+            batch: key.batch,
             source: self.source,
-            parameters: run.parameters.clone(),
+            parameters: key.parameters.to_vec(),
             ..CommandRuns::default()
         });
         commands.len() - 1
@@ -267,6 +277,77 @@ impl RowSink for DatasetBuilder {
                 self.push_to(i, run);
             }
             _ => self.push(run),
+        }
+    }
+
+    /// As [`RowSink::row`] for each row, a column at a time for each
+    /// stretch of rows of one command.
+    fn rows(&mut self, rows: &Rows<'_>) {
+        self.list_stored();
+        let (_, stored, bound) = &self.stored;
+        let bound = *bound;
+        let slots: Vec<(Metric, Option<usize>)> =
+            stored.iter().map(|&m| (m, rows.slot(m))).collect();
+        // (text id, batch) -> command, for the last few met in these rows.
+        let mut known: Vec<(u32, u64, usize)> = Vec::new();
+        let n = rows.len();
+        let mut i = 0;
+        while i < n {
+            let (text, batch) = (rows.text_id(i), rows.batch(i));
+            let mut end = i + 1;
+            while end < n && rows.text_id(end) == text && rows.batch(end) == batch {
+                end += 1;
+            }
+            let index = match known.iter().find(|k| k.0 == text && k.1 == batch) {
+                Some(k) => k.2,
+                None => {
+                    let [command, shell, name] = rows.texts(i);
+                    let key = Key {
+                        batch,
+                        command,
+                        shell,
+                        name,
+                        parameters: &[],
+                    };
+                    let index = match self
+                        .last
+                        .filter(|&c| self.dataset.commands[c].is_for_key(&key))
+                    {
+                        Some(c) => c,
+                        None => self.find_or_add_key(&key),
+                    };
+                    if known.len() == 8 {
+                        known.remove(0);
+                    }
+                    known.push((text, batch, index));
+                    index
+                }
+            };
+            self.last = Some(index);
+            self.dataset.commands[index].push_rows(rows, i..end, &slots, bound);
+            self.runs += end - i;
+            i = end;
+        }
+    }
+}
+
+/// What tells a command's runs from others' in one source.
+struct Key<'a> {
+    batch: u64,
+    command: &'a str,
+    shell: &'a str,
+    name: &'a str,
+    parameters: &'a [(String, String)],
+}
+
+impl Key<'_> {
+    fn of(run: &RunRecord) -> Key<'_> {
+        Key {
+            batch: run.batch,
+            command: &run.command,
+            shell: &run.shell,
+            name: &run.name,
+            parameters: &run.parameters,
         }
     }
 }
@@ -460,11 +541,54 @@ impl CommandRuns {
 
     /// Whether `run` belongs to this command (within one source).
     fn is_for(&self, run: &RunRecord) -> bool {
-        self.batch == run.batch
-            && self.command == run.command
-            && self.shell == run.shell
-            && self.name == run.name
-            && self.parameters == run.parameters
+        self.is_for_key(&Key::of(run))
+    }
+
+    fn is_for_key(&self, key: &Key<'_>) -> bool {
+        self.batch == key.batch
+            && self.command == key.command
+            && self.shell == key.shell
+            && self.name == key.name
+            && self.parameters == key.parameters
+    }
+
+    /// Appends runs `range` of `rows` as [`CommandRuns::push`] would
+    /// append each: `slots` are the stored metrics of a catalogue whose
+    /// index bound is `bound`, each with its slot in `rows`, if any.
+    fn push_rows(
+        &mut self,
+        rows: &Rows<'_>,
+        range: std::ops::Range<usize>,
+        slots: &[(Metric, Option<usize>)],
+        bound: usize,
+    ) {
+        let n = self.len;
+        if self.metrics.len() < bound {
+            self.metrics.resize_with(bound, Column::default);
+        }
+        for &(metric, slot) in slots {
+            let column = &mut self.metrics[metric.index()];
+            // A metric registered after this command's first runs.
+            while column.len() < n {
+                column.push(None);
+            }
+            match slot {
+                Some(s) => column.push_ints(&rows.column(s)[range.clone()]),
+                None => range.clone().for_each(|_| column.push(None)),
+            }
+        }
+        // Exit code and Timed out as integers, the others absent where the
+        // row has none; the sequence number's bits as they are (as `push`).
+        for (column, s) in [
+            (&mut self.exit_code, slot::EXIT_CODE),
+            (&mut self.signal, slot::SIGNAL),
+            (&mut self.timed_out, slot::TIMED_OUT),
+            (&mut self.sequence, slot::SEQUENCE),
+            (&mut self.start_unix_us, slot::START),
+        ] {
+            column.push_ints(&rows.column(s)[range.clone()]);
+        }
+        self.len += range.len();
     }
 
     /// Appends `run`: its value of each of the `stored` metrics (a

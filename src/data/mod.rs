@@ -16,18 +16,20 @@
 //! strict about everything else: a [`DataError`] names the file, line and
 //! column and says what to do.
 
+mod chunks;
 pub mod column;
 pub mod columns;
 pub mod csv_read;
 pub mod csv_write;
 pub mod dataset;
 pub mod error;
+mod fast_read;
 pub mod formats;
 pub mod metric;
 pub mod record;
 mod tokenize;
 
-pub use csv_read::{read_raw_csv, read_raw_csv_into, RowSink};
+pub use csv_read::{read_raw_csv, read_raw_csv_into, RowSink, Rows};
 pub use csv_write::RawCsvWriter;
 pub use dataset::{Attribute, CommandRuns, Dataset, DatasetBuilder, SourceFile, STDIN_NAME};
 pub use error::{DataError, RowProblem};

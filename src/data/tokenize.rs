@@ -115,6 +115,17 @@ impl<R: BufRead> Tokenizer<R> {
         Tokenizer { input, line: 1 }
     }
 
+    /// The input, to read from it directly (then [`Tokenizer::skip`]).
+    pub fn input(&mut self) -> &mut R {
+        &mut self.input
+    }
+
+    /// Consumes `bytes` bytes of the input, which hold `lines` line ends.
+    pub fn skip(&mut self, bytes: usize, lines: u64) {
+        self.input.consume(bytes);
+        self.line += lines;
+    }
+
     /// Reads the next row into `row`; `Ok(false)` at the end of the input.
     pub fn next_row(&mut self, row: &mut Row) -> Result<bool, TokenError> {
         row.clear();

@@ -1,0 +1,456 @@
+//! The raw CSV reader's input: the bytes in chunks that end at row ends,
+//! and the fast path run on chunks ahead on another thread.
+//!
+//! [`Stream`] reads its input (on the calling thread, so any `Read` will
+//! do, standard input too) a chunk at a time and is the [`BufRead`] the
+//! reader's general path reads through. Each chunk is cut after the last
+//! line end that is not inside quotes, counting quotes from the chunk's
+//! start (`""` counts twice, so it does not matter), and the rest begins
+//! the next chunk; memory holds a few chunks, never the file.
+//!
+//! With a plan (the fast path's reading of the current header) and worker
+//! threads, the chunks read ahead are parsed on the workers
+//! ([`super::fast_read::parse`]) while the reader applies earlier ones.
+//! Such a block is only a guess made in advance: it is used only if the
+//! reader arrives exactly at its chunk's start (so the chunk starts at a
+//! row's start, whatever the quote count said) with the plan it was made
+//! with (a header between would have changed it). Otherwise the reader
+//! parses the chunk itself, so results are applied in file order and every
+//! error comes from the reader's own pass, as without workers. While it
+//! waits for a block, the reader parses the next chunk in the queue, so
+//! both threads stay busy.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Read};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::thread::JoinHandle;
+
+use super::fast_read::{parse, Block, Plan};
+
+/// How the reader reads (tests vary it; [`Options::default`] is what
+/// `bestreport` uses).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Options {
+    /// Bytes per chunk (the first is smaller: most files are small).
+    pub chunk: usize,
+    /// Threads parsing ahead; 0 for none.
+    pub workers: usize,
+    /// Use the fast path at all (without it, every row takes the general
+    /// path, as the reference for tests).
+    pub fast: bool,
+}
+
+/// Bytes of the first chunk (a small file is read in one).
+const FIRST_CHUNK: usize = 16 * 1024;
+
+impl Default for Options {
+    fn default() -> Self {
+        // Asked once: it reads the cgroup's files, and bestreport may read
+        // thousands of small files.
+        static CORES: OnceLock<usize> = OnceLock::new();
+        let cores =
+            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Options {
+            chunk: 512 * 1024,
+            workers: cores.saturating_sub(1).min(3),
+            fast: true,
+        }
+    }
+}
+
+/// A chunk the reader holds.
+struct Chunk {
+    data: Arc<Vec<u8>>,
+    /// The job parsing it ahead, and the plan generation it used.
+    job: Option<(u64, u64)>,
+}
+
+/// A chunk to parse ahead.
+struct Job {
+    id: u64,
+    data: Arc<Vec<u8>>,
+    plan: Arc<Plan>,
+}
+
+#[derive(Default)]
+struct State {
+    queue: VecDeque<Job>,
+    /// Jobs being parsed.
+    busy: Vec<u64>,
+    done: Vec<(u64, Block)>,
+    /// Jobs whose blocks are no longer wanted.
+    dropped: Vec<u64>,
+    spare: Vec<Block>,
+    workers: usize,
+    closed: bool,
+}
+
+#[derive(Default)]
+struct Shared {
+    state: Mutex<State>,
+    /// Signalled when a job is queued or the reader closes.
+    queued: Condvar,
+    /// Signalled when a job is done or a worker ends.
+    done: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A worker that panicked left consistent state (it holds the lock
+        // only to move jobs and blocks).
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Parses queued jobs until the reader closes.
+fn work(shared: &Shared) {
+    /// Counts the worker out however it ends, so the reader never waits
+    /// for a worker that is gone.
+    struct Alive<'a>(&'a Shared);
+    impl Drop for Alive<'_> {
+        fn drop(&mut self) {
+            self.0.lock().workers -= 1;
+            self.0.done.notify_all();
+        }
+    }
+    let _alive = Alive(shared);
+    let mut state = shared.lock();
+    loop {
+        if state.closed {
+            return;
+        }
+        let Some(job) = state.queue.pop_front() else {
+            state = shared
+                .queued
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+            continue;
+        };
+        let id = job.id;
+        state.busy.push(id);
+        let mut block = state.spare.pop().unwrap_or_default();
+        drop(state);
+        parse(&job.data, &job.plan, &mut block);
+        drop(job);
+        state = shared.lock();
+        state.busy.retain(|&b| b != id);
+        if let Some(k) = state.dropped.iter().position(|&d| d == id) {
+            state.dropped.swap_remove(k);
+            state.spare.push(block);
+        } else {
+            state.done.push((id, block));
+        }
+        shared.done.notify_all();
+    }
+}
+
+/// The input, in chunks; see the module docs.
+pub(crate) struct Stream<R> {
+    input: R,
+    options: Options,
+    chunks: VecDeque<Chunk>,
+    /// Position in the front chunk.
+    pos: usize,
+    /// Bytes read past the last cut: the next chunk's start.
+    carry: Vec<u8>,
+    eof: bool,
+    /// A read error met reading ahead, reported where it happened.
+    error: Option<io::Error>,
+    chunk_size: usize,
+    /// Buffers of chunks read, for the next chunks.
+    spare: Vec<Vec<u8>>,
+    /// The plan and its generation (each header gives a new one).
+    plan: Option<(Arc<Plan>, u64)>,
+    shared: Arc<Shared>,
+    threads: Vec<JoinHandle<()>>,
+    next_job: u64,
+}
+
+impl<R: Read> Stream<R> {
+    pub fn new(input: R, options: Options) -> Self {
+        Stream {
+            input,
+            options,
+            chunks: VecDeque::new(),
+            pos: 0,
+            carry: Vec::new(),
+            eof: false,
+            error: None,
+            chunk_size: FIRST_CHUNK.min(options.chunk).max(1),
+            spare: Vec::new(),
+            plan: None,
+            shared: Arc::default(),
+            threads: Vec::new(),
+            next_job: 0,
+        }
+    }
+
+    /// Whether the fast path is on.
+    pub fn fast(&self) -> bool {
+        self.options.fast
+    }
+
+    /// The plan rows are parsed with from now on (`None`: the general path
+    /// only); `generation` tells plans apart.
+    pub fn set_plan(&mut self, plan: Option<Arc<Plan>>, generation: u64) {
+        self.plan = plan.map(|p| (p, generation));
+        self.read_ahead();
+    }
+
+    /// Reads the next chunk into the queue; false at the end of the input
+    /// (or at a read error, kept for when the reader gets there).
+    fn read_chunk(&mut self) -> bool {
+        if self.eof || self.error.is_some() {
+            if self.carry.is_empty() {
+                return false;
+            }
+            let data = std::mem::take(&mut self.carry);
+            self.push_chunk(data);
+            return true;
+        }
+        let size = self.chunk_size;
+        self.chunk_size = self.options.chunk.max(1);
+        let mut data = self.spare.pop().unwrap_or_default();
+        data.clear();
+        data.reserve(size.max(self.carry.len()) + 64);
+        data.append(&mut self.carry);
+        let want = size.saturating_sub(data.len()) as u64;
+        match (&mut self.input).take(want).read_to_end(&mut data) {
+            Ok(n) if (n as u64) < want => self.eof = true,
+            Ok(_) => {}
+            Err(e) => self.error = Some(e),
+        }
+        if data.is_empty() {
+            return false;
+        }
+        if !self.eof && self.error.is_none() {
+            if let Some(cut) = last_row_end(&data) {
+                self.carry.extend_from_slice(&data[cut..]);
+                data.truncate(cut);
+            }
+        }
+        self.push_chunk(data);
+        true
+    }
+
+    fn push_chunk(&mut self, data: Vec<u8>) {
+        self.chunks.push_back(Chunk {
+            data: Arc::new(data),
+            job: None,
+        });
+    }
+
+    /// Keeps chunks read and queued ahead for the workers.
+    fn read_ahead(&mut self) {
+        let Some((plan, generation)) = self.plan.clone() else {
+            return;
+        };
+        if self.options.workers == 0 {
+            return;
+        }
+        let ahead = self.options.workers + 2;
+        while self.chunks.len() <= ahead && self.read_chunk() {}
+        let mut queued = Vec::new();
+        for chunk in self.chunks.iter_mut().skip(1) {
+            if chunk.job.is_none() {
+                let id = self.next_job;
+                self.next_job += 1;
+                chunk.job = Some((id, generation));
+                queued.push(Job {
+                    id,
+                    data: Arc::clone(&chunk.data),
+                    plan: Arc::clone(&plan),
+                });
+            }
+        }
+        if queued.is_empty() {
+            return;
+        }
+        let mut state = self.shared.lock();
+        state.queue.extend(queued);
+        if self.threads.len() < self.options.workers {
+            while self.threads.len() < self.options.workers {
+                let shared = Arc::clone(&self.shared);
+                match std::thread::Builder::new()
+                    .name("csv-parse".into())
+                    .spawn(move || work(&shared))
+                {
+                    Ok(handle) => {
+                        state.workers += 1;
+                        self.threads.push(handle);
+                    }
+                    // Without threads the reader parses every chunk.
+                    Err(_) => {
+                        self.options.workers = self.threads.len();
+                        break;
+                    }
+                }
+            }
+        }
+        drop(state);
+        self.shared.queued.notify_all();
+    }
+
+    /// The block parsed ahead for the rows from here with plan generation
+    /// `generation`, if there is one (waiting for it if a worker is on it,
+    /// and parsing the next queued chunk meanwhile).
+    pub fn block_here(&mut self, generation: u64) -> Option<Block> {
+        if self.drop_used() {
+            self.read_ahead();
+        }
+        if self.pos != 0 {
+            return None;
+        }
+        let (id, made_with) = self.chunks.front()?.job?;
+        if made_with != generation {
+            return None;
+        }
+        let shared = Arc::clone(&self.shared);
+        let mut state = shared.lock();
+        loop {
+            if let Some(k) = state.done.iter().position(|d| d.0 == id) {
+                self.chunks[0].job = None;
+                return Some(state.done.swap_remove(k).1);
+            }
+            if let Some(k) = state.queue.iter().position(|j| j.id == id) {
+                // Not started: the caller parses it in place.
+                state.queue.remove(k);
+                self.chunks[0].job = None;
+                return None;
+            }
+            if !state.busy.contains(&id) {
+                self.chunks[0].job = None;
+                return None;
+            }
+            // A worker is on it: parse the next chunk meanwhile.
+            if let Some(job) = state.queue.pop_front() {
+                state.busy.push(job.id);
+                let mut block = state.spare.pop().unwrap_or_default();
+                drop(state);
+                parse(&job.data, &job.plan, &mut block);
+                state = shared.lock();
+                state.busy.retain(|&b| b != job.id);
+                state.done.push((job.id, block));
+                continue;
+            }
+            if state.workers == 0 {
+                self.chunks[0].job = None;
+                return None;
+            }
+            state = shared
+                .done
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Gives a block back for reuse.
+    pub fn recycle(&mut self, block: Block) {
+        if self.options.workers > 0 {
+            self.shared.lock().spare.push(block);
+        }
+    }
+
+    /// Forgets the chunks read to their end (reading ahead in their
+    /// place); whether there were any.
+    fn drop_used(&mut self) -> bool {
+        let mut moved = false;
+        while self
+            .chunks
+            .front()
+            .is_some_and(|c| self.pos >= c.data.len())
+        {
+            self.pop_chunk();
+            moved = true;
+        }
+        moved
+    }
+
+    /// Forgets the front chunk and its job.
+    fn pop_chunk(&mut self) {
+        self.pos = 0;
+        let Some(chunk) = self.chunks.pop_front() else {
+            return;
+        };
+        if let Some((id, _)) = chunk.job {
+            let mut state = self.shared.lock();
+            if let Some(k) = state.queue.iter().position(|j| j.id == id) {
+                state.queue.remove(k);
+            } else if let Some(k) = state.done.iter().position(|d| d.0 == id) {
+                let block = state.done.swap_remove(k).1;
+                state.spare.push(block);
+            } else if state.busy.contains(&id) {
+                state.dropped.push(id);
+            }
+        }
+        // Its buffer is reused once no worker holds it.
+        if let Ok(data) = Arc::try_unwrap(chunk.data) {
+            if self.spare.len() < 2 {
+                self.spare.push(data);
+            }
+        }
+    }
+}
+
+/// Where the last row in `data` ends: after its last line end outside
+/// quotes, counting quotes from the start. `None` if there is none.
+fn last_row_end(data: &[u8]) -> Option<usize> {
+    // Whether the quotes before position `i` are odd, going backwards
+    // (a fold the compiler makes a vector loop).
+    let mut odd = data.iter().fold(0u8, |odd, &b| odd ^ u8::from(b == b'"')) == 1;
+    for i in (0..data.len()).rev() {
+        match data[i] {
+            b'"' => odd = !odd,
+            b'\n' if !odd => return Some(i + 1),
+            _ => {}
+        }
+    }
+    None
+}
+
+impl<R: Read> Read for Stream<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let buf = self.fill_buf()?;
+        let n = buf.len().min(out.len());
+        out[..n].copy_from_slice(&buf[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for Stream<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        let mut moved = self.drop_used();
+        if self.chunks.is_empty() {
+            moved = true;
+            if !self.read_chunk() {
+                if let Some(e) = self.error.take() {
+                    return Err(e);
+                }
+            }
+        }
+        if moved {
+            self.read_ahead();
+        }
+        Ok(match self.chunks.front() {
+            Some(c) => &c.data[self.pos..],
+            None => &[],
+        })
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos += n;
+    }
+}
+
+impl<R> Drop for Stream<R> {
+    fn drop(&mut self) {
+        self.shared.lock().closed = true;
+        self.shared.queued.notify_all();
+        for t in self.threads.drain(..) {
+            // A worker that panicked has said so on standard error; the
+            // reader parsed its chunks itself.
+            let _ = t.join();
+        }
+    }
+}
