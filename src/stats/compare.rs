@@ -314,6 +314,80 @@ mod tests {
     use super::super::shift::{hodges_lehmann, shift_interval};
     use super::*;
 
+    /// Â's interval by the definitions, every pair visited: placements
+    /// V of the reference's values, W of the other's, ties ½.
+    fn brute_superiority(x: &[f64], y: &[f64], alpha: Alpha) -> (f64, Bounds) {
+        let (n1, n2) = (x.len() as f64, y.len() as f64);
+        let score = |a: f64, b: f64| {
+            if a > b {
+                1.0
+            } else if a == b {
+                0.5
+            } else {
+                0.0
+            }
+        };
+        let v: Vec<f64> = x
+            .iter()
+            .map(|&a| y.iter().map(|&b| score(a, b)).sum::<f64>() / n2)
+            .collect();
+        let w: Vec<f64> = y
+            .iter()
+            .map(|&b| x.iter().map(|&a| score(a, b)).sum::<f64>() / n1)
+            .collect();
+        let a = v.iter().sum::<f64>() / n1;
+        let var = |p: &[f64]| {
+            let m = p.iter().sum::<f64>() / p.len() as f64;
+            p.iter().map(|q| (q - m) * (q - m)).sum::<f64>() / (p.len() as f64 - 1.0)
+        };
+        let sigma = (var(&v) / n1 + var(&w) / n2).sqrt();
+        let z = -normal_quantile(alpha.get() / 2.0).unwrap();
+        let bounds = Bounds {
+            low: (a - z * sigma).clamp(0.0, 1.0),
+            high: (a + z * sigma).clamp(0.0, 1.0),
+        };
+        (a, bounds)
+    }
+
+    #[test]
+    fn superiority_matches_its_definition_with_ties() {
+        let mut rng = super::super::rng::SplitMix64::new(13);
+        let alpha = Alpha::new(0.05).unwrap();
+        for round in 0..30 {
+            let x: Vec<f64> = (0..2 + rng.below(30))
+                .map(|_| rng.below(9) as f64)
+                .collect();
+            // Every other round as long as x: also a paired design.
+            let n2 = if round % 2 == 0 {
+                x.len()
+            } else {
+                2 + rng.below(30)
+            };
+            let y: Vec<f64> = (0..n2).map(|_| rng.below(9) as f64).collect();
+            let (best, other) = (
+                Sample::from_slice(&x).unwrap(),
+                Sample::from_slice(&y).unwrap(),
+            );
+            let c = compare(&best, &other, alpha);
+            let (a, bounds) = brute_superiority(&x, &y, alpha);
+            let close = |p: f64, q: f64| (p - q).abs() < 1e-12;
+            assert!(close(c.superiority, a), "{x:?} {y:?}");
+            assert!(close(c.superiority_interval.low, bounds.low), "{x:?} {y:?}");
+            assert!(
+                close(c.superiority_interval.high, bounds.high),
+                "{x:?} {y:?}"
+            );
+            // Paired rounds show the same Â and rank test of the samples.
+            if x.len() == y.len() {
+                let p = compare_paired(&x, &y, alpha).unwrap();
+                assert_eq!(
+                    (p.mann_whitney, p.superiority, p.superiority_interval),
+                    (c.mann_whitney, c.superiority, c.superiority_interval)
+                );
+            }
+        }
+    }
+
     #[test]
     fn parts_equal_the_standalone_functions() {
         let best = Sample::from_slice(&[10.0, 12.0, 11.0, 13.0, 12.5, 10.5]).unwrap();

@@ -218,6 +218,38 @@ impl Differences {
         )
     }
 
+    /// (the largest element < t, the smallest element > t), each `None`
+    /// when there is none: the elements of ranks #{< t} and #{≤ t} + 1,
+    /// what [`Differences::kth`] would select there (Walsh sums take the
+    /// same values as the matrix's ordered sums), found in one sweep,
+    /// O(rows + columns), instead of a selection.
+    pub(crate) fn neighbours(&self, t: f64) -> (Option<f64>, Option<f64>) {
+        let y = &self.y.values;
+        let (mut lt, mut le) = (0, 0);
+        let (mut below, mut above): (Option<f64>, Option<f64>) = (None, None);
+        for &xi in &self.x.values {
+            // Within a row the differences grow with the column; down the
+            // rows they fall, so both pointers only move right (as in
+            // `count_rows_both`).
+            while lt < y.len() && y[lt] - xi < t {
+                lt += 1;
+            }
+            le = le.max(lt);
+            while le < y.len() && y[le] - xi <= t {
+                le += 1;
+            }
+            if lt > 0 {
+                let v = y[lt - 1] - xi;
+                below = Some(below.map_or(v, |b: f64| b.max(v)));
+            }
+            if le < y.len() {
+                let v = y[le] - xi;
+                above = Some(above.map_or(v, |a: f64| a.min(v)));
+            }
+        }
+        (below, above)
+    }
+
     /// The k-th smallest difference (1-based; k is clamped into 1..=n1·n2).
     pub(crate) fn kth(&self, k: u128) -> f64 {
         let k = k.clamp(1, self.count);
@@ -513,6 +545,67 @@ mod tests {
             .collect();
         d.sort_unstable_by(f64::total_cmp);
         d
+    }
+
+    /// The largest element < t and the smallest > t, of a sorted list.
+    fn brute_neighbours(sorted: &[f64], t: f64) -> (Option<f64>, Option<f64>) {
+        (
+            sorted.iter().rev().find(|&&v| v < t).copied(),
+            sorted.iter().find(|&&v| v > t).copied(),
+        )
+    }
+
+    #[test]
+    fn neighbours_are_the_elements_next_to_a_value() {
+        let mut rng = SplitMix64::new(21);
+        for round in 0..40 {
+            let n1 = 1 + rng.below(12);
+            let n2 = 1 + rng.below(12);
+            // Few distinct values (ties) or fractions (none).
+            let draw = |rng: &mut SplitMix64| {
+                if round % 2 == 0 {
+                    rng.below(6) as f64
+                } else {
+                    rng.uniform() * 8.0 - 4.0
+                }
+            };
+            let mut x: Vec<f64> = (0..n1).map(|_| draw(&mut rng)).collect();
+            let mut y: Vec<f64> = (0..n2).map(|_| draw(&mut rng)).collect();
+            x.sort_unstable_by(f64::total_cmp);
+            y.sort_unstable_by(f64::total_cmp);
+            let all = brute(&x, &y);
+            let differences = Differences::new(&x, &y);
+            let mut walsh: Vec<f64> = Vec::new();
+            for i in 0..y.len() {
+                for j in i..y.len() {
+                    walsh.push(y[i] + y[j]);
+                }
+            }
+            walsh.sort_unstable_by(f64::total_cmp);
+            let sums = Differences::walsh_sums(&y);
+            let probes: Vec<f64> = all
+                .iter()
+                .chain(&walsh)
+                .flat_map(|&v| [v, v - 0.5, v + 0.25])
+                .collect();
+            for t in probes {
+                assert_eq!(
+                    differences.neighbours(t),
+                    brute_neighbours(&all, t),
+                    "{x:?} {y:?} {t}"
+                );
+                assert_eq!(sums.neighbours(t), brute_neighbours(&walsh, t), "{y:?} {t}");
+                // At an element, what the selection gives at the ranks.
+                let (below, at_most) = differences.counts(t);
+                let (before, after) = differences.neighbours(t);
+                if below >= 1 {
+                    assert_eq!(before, Some(differences.kth(below)));
+                }
+                if at_most < differences.count() && all.contains(&t) {
+                    assert_eq!(after, Some(differences.kth(at_most + 1)));
+                }
+            }
+        }
     }
 
     fn check_all_ranks(x: &[f64], y: &[f64]) {

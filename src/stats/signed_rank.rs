@@ -414,6 +414,10 @@ impl Candidates for Signed<'_> {
     fn counts(&self, v: f64) -> (u128, u128) {
         self.set.walsh.sums.counts(v)
     }
+    fn next_to(&self, v: f64, rank: u128, above: bool) -> f64 {
+        let (below, over) = self.set.walsh.sums.neighbours(v);
+        (if above { over } else { below }).unwrap_or_else(|| self.set.walsh.sums.kth(rank))
+    }
     fn laws(&self, v: f64) -> Laws {
         let (zeros, groups) = self.set.groups_about(v);
         let law = paired_law(zeros, &groups, self.exact);
