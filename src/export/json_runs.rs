@@ -147,6 +147,15 @@ fn measurements_block(
 ) {
     let mut columns: [Vec<Option<Value>>; 5] = Default::default();
     let (mut codes, mut signals) = (Vec::new(), Vec::new());
+    // The text around each value, spelled once: `"key": {"value": ` and
+    // `, "unit": "unit"}, `.
+    let around = MEASUREMENT_METRICS.map(|(key, _, unit, _)| {
+        (
+            format!("\"{key}\": {{\"value\": "),
+            format!(", \"unit\": \"{unit}\"}}, "),
+        )
+    });
+    let start = format!(",\n{item_indent}{{");
     for step in steps(range) {
         for (column, (_, metric, ..)) in columns.iter_mut().zip(MEASUREMENT_METRICS) {
             column.clear();
@@ -157,22 +166,20 @@ fn measurements_block(
         runs.attribute_range(Attribute::ExitCode, step.clone(), &mut codes);
         runs.attribute_range(Attribute::Signal, step.clone(), &mut signals);
         for k in 0..step.len() {
-            buf.extend_from_slice(if step.start + k == 0 { b"\n" } else { b",\n" });
-            buf.extend_from_slice(item_indent.as_bytes());
-            buf.push(b'{');
-            for (column, (key, _, unit, in_us)) in columns.iter().zip(MEASUREMENT_METRICS) {
+            // The first element has no comma before it.
+            let first = usize::from(step.start + k == 0);
+            buf.extend_from_slice(&start.as_bytes()[first..]);
+            for ((column, (before, after)), (.., in_us)) in
+                columns.iter().zip(&around).zip(MEASUREMENT_METRICS)
+            {
                 let Some(v) = column[k] else { continue };
-                buf.push(b'"');
-                buf.extend_from_slice(key.as_bytes());
-                buf.extend_from_slice(b"\": {\"value\": ");
+                buf.extend_from_slice(before.as_bytes());
                 if in_us {
                     seconds(buf, v);
                 } else {
                     value(buf, v);
                 }
-                buf.extend_from_slice(b", \"unit\": \"");
-                buf.extend_from_slice(unit.as_bytes());
-                buf.extend_from_slice(b"\"}, ");
+                buf.extend_from_slice(after.as_bytes());
             }
             buf.extend_from_slice(b"\"exit_code\": ");
             match (signals[k], codes[k]) {
