@@ -361,7 +361,7 @@ impl<R: Read> Stream<R> {
 
     /// Gives a block back for reuse.
     pub fn recycle(&mut self, block: Block) {
-        if self.blocks.len() <= self.options.workers + 2 {
+        if self.blocks.len() <= self.options.workers {
             self.blocks.push(block);
         }
     }
