@@ -263,6 +263,18 @@ pub fn compare_paired(
     other_rounds: &[f64],
     alpha: Alpha,
 ) -> Option<Comparison> {
+    compare_paired_with(best_rounds, other_rounds, alpha, [None, None])
+}
+
+/// [`compare_paired`], given the middle Walsh sums of the differences and
+/// of the log-differences when they are known
+/// ([`super::signed_rank::walsh_middle`]).
+pub(crate) fn compare_paired_with(
+    best_rounds: &[f64],
+    other_rounds: &[f64],
+    alpha: Alpha,
+    middles: [Option<(f64, f64)>; 2],
+) -> Option<Comparison> {
     if best_rounds.len() != other_rounds.len() || best_rounds.is_empty() {
         return None;
     }
@@ -280,7 +292,7 @@ pub fn compare_paired(
             .map(|(o, b)| o.ln() - b.ln())
             .collect()
     });
-    let (shift, interval, log_ends) = paired_shift_and_logs(&d, logs.as_deref(), alpha)?;
+    let (shift, interval, log_ends) = paired_shift_and_logs(&d, logs.as_deref(), alpha, middles)?;
     let ratio = log_ends.map(|(estimate, low, high)| Ratio {
         estimate: estimate.exp(),
         low: low.exp(),

@@ -45,12 +45,12 @@ use std::borrow::Borrow;
 
 use thiserror::Error;
 
-use super::compare::{compare_paired, compare_with_logs, ln_sorted, Comparison, Design};
+use super::compare::{compare_paired_with, compare_with_logs, ln_sorted, Comparison, Design};
 use super::quantile::sorted_quantile;
 use super::sample::Sample;
 use super::select::Differences;
 use super::shift::{hodges_lehmann, hodges_lehmann_with, Alpha, InvalidAlpha};
-use super::signed_rank::paired_median;
+use super::signed_rank::{median_from_middle, walsh_middle};
 
 /// Fewest values a command (and the reference) needs to be compared.
 pub const MIN_VALUES_FOR_INFERENCE: usize = 5;
@@ -342,8 +342,14 @@ pub fn rank_with<S: Borrow<Sample>>(
             .get_or_init(|| sorted_logs(samples[i].borrow()))
             .as_deref()
     };
+    // The middle Walsh sums of each pair's paired differences (and of
+    // their logarithms): found for the point estimate, reused by the
+    // comparison of the same pair.
+    let middles: std::cell::RefCell<Vec<((usize, usize), Middles)>> = Default::default();
     let estimate = |r: usize, i: usize| -> f64 {
-        point_estimate(samples, rounds, all_positive, &log_of, r, i)
+        let (e, m) = point_estimate(samples, rounds, all_positive, &log_of, r, i);
+        middles.borrow_mut().push(((r, i), m));
+        e
     };
     let mut ambiguous_best = false;
     let reference = match (reference, fixed, inference) {
@@ -383,7 +389,14 @@ pub fn rank_with<S: Borrow<Sample>>(
             .filter(|&&i| i != r)
             .map(|&i| {
                 let mut c = match rounds {
-                    Some(rs) => compare_paired(&rs[r], &rs[i], alpha_each),
+                    Some(rs) => {
+                        let known = middles
+                            .borrow()
+                            .iter()
+                            .find(|(pair, _)| *pair == (r, i))
+                            .map_or([None, None], |(_, m)| *m);
+                        compare_paired_with(&rs[r], &rs[i], alpha_each, known)
+                    }
                     None => None,
                 }
                 .unwrap_or_else(|| {
@@ -490,22 +503,25 @@ fn point_estimate<'a, S: Borrow<Sample>>(
     log_of: &dyn Fn(usize) -> Option<&'a [f64]>,
     r: usize,
     i: usize,
-) -> f64 {
-    let paired = |f: fn(f64) -> f64| -> Option<f64> {
+) -> (f64, Middles) {
+    let mut middles = [None, None];
+    let mut paired = |f: fn(f64) -> f64, slot: usize| -> Option<f64> {
         let rs = rounds?;
         let d: Vec<f64> = rs[i]
             .iter()
             .zip(&rs[r])
             .map(|(o, b)| f(*o) - f(*b))
             .collect();
-        paired_median(&d)
+        let middle = walsh_middle(&d)?;
+        middles[slot] = Some(middle);
+        Some(median_from_middle(d.len(), middle))
     };
     let (best, other) = (samples[r].borrow(), samples[i].borrow());
-    let shift = paired(|x| x).unwrap_or_else(|| hodges_lehmann(best, other));
+    let shift = paired(|x| x, 0).unwrap_or_else(|| hodges_lehmann(best, other));
     if !logs {
-        return shift;
+        return (shift, middles);
     }
-    let log_ratio = paired(f64::ln).unwrap_or_else(|| match (log_of(r), log_of(i)) {
+    let log_ratio = paired(f64::ln, 1).unwrap_or_else(|| match (log_of(r), log_of(i)) {
         (Some(a), Some(b)) => hodges_lehmann_with(&Differences::new(a, b)),
         // Logarithms out of order (never with a monotone `ln`): as sorted.
         _ => {
@@ -516,12 +532,17 @@ fn point_estimate<'a, S: Borrow<Sample>>(
             }
         }
     });
-    if log_ratio >= 0.0 && shift < 0.0 {
+    let estimate = if log_ratio >= 0.0 && shift < 0.0 {
         -f64::MIN_POSITIVE
     } else {
         log_ratio
-    }
+    };
+    (estimate, middles)
 }
+
+/// The middle Walsh sums of a pair's paired differences and of their
+/// logarithms, where found.
+type Middles = [Option<(f64, f64)>; 2];
 
 /// The logarithms of a sample's sorted values, when every value is
 /// positive and the logarithms come out ascending (as `ln` is monotone):

@@ -88,7 +88,16 @@ pub(crate) struct Differences {
     /// Materialise the remaining candidates once at most this many
     /// distinct cells are left.
     gather_at: usize,
+    /// Rank blocks already known, (first, last, value): every rank from
+    /// first to last is that element. Filled by [`Differences::counts`] at
+    /// an element and by [`Differences::kth`]; the interval inversion
+    /// tests candidates and then asks for the values at their ranks,
+    /// which are then not selected again.
+    known: std::cell::RefCell<Vec<(u128, u128, f64)>>,
 }
+
+/// At most this many rank blocks are remembered (a few dozen are used).
+const KNOWN_LIMIT: usize = 256;
 
 /// Per distinct row i, a column boundary (a count of distinct y values),
 /// and the number of original differences left of the boundaries.
@@ -114,6 +123,7 @@ impl Differences {
             count,
             walsh: false,
             gather_at,
+            known: Default::default(),
         }
     }
 
@@ -212,10 +222,30 @@ impl Differences {
         };
         let mut ties = Vec::new();
         let at_most = self.count_rows_both(t, &none, &full, &mut below, &mut ties);
-        (
+        let (below, at_most) = (
             self.rank(below.total, t, false),
             self.rank(at_most, t, true),
-        )
+        );
+        if at_most > below {
+            // t is an element: the ranks of its block are known.
+            self.remember(below + 1, at_most, t);
+        }
+        (below, at_most)
+    }
+
+    fn remember(&self, first: u128, last: u128, value: f64) {
+        let mut known = self.known.borrow_mut();
+        if known.len() < KNOWN_LIMIT {
+            known.push((first, last, value));
+        }
+    }
+
+    fn recall(&self, k: u128) -> Option<f64> {
+        let known = self.known.borrow();
+        known
+            .iter()
+            .find(|&&(first, last, _)| (first..=last).contains(&k))
+            .map(|&(_, _, v)| v)
     }
 
     /// (the largest element < t, the smallest element > t), each `None`
@@ -253,8 +283,13 @@ impl Differences {
     /// The k-th smallest difference (1-based; k is clamped into 1..=n1·n2).
     pub(crate) fn kth(&self, k: u128) -> f64 {
         let k = k.clamp(1, self.count);
+        if let Some(v) = self.recall(k) {
+            return v;
+        }
         let mut state = Selection::new(self);
-        state.run(self, k)
+        let v = state.run(self, k);
+        self.remember(k, k, v);
+        v
     }
 
     /// (d(k), d(k+1)); both are d(M) for k = M. One selection plus one pass.
@@ -604,6 +639,15 @@ mod tests {
                 if at_most < differences.count() && all.contains(&t) {
                     assert_eq!(after, Some(differences.kth(at_most + 1)));
                 }
+                sums.counts(t);
+            }
+            // Every rank block the counts remembered gives what a
+            // selection (and the listing) gives.
+            for (k, &v) in all.iter().enumerate() {
+                assert_eq!(differences.kth(k as u128 + 1), v, "{x:?} {y:?} k = {k}");
+            }
+            for (k, &v) in walsh.iter().enumerate() {
+                assert_eq!(sums.kth(k as u128 + 1), v, "{y:?} k = {k}");
             }
         }
     }
