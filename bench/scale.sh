@@ -58,7 +58,7 @@ measure() { # name, then the bestreport arguments
 }
 
 uptime
-echo "input: $(du -h "$work/2x1M.csv" | cut -f1) (2 x 1M), $(du -sh "$work/files" | cut -f1) (5,000 files), $(du -h "$work/10000x5.csv" | cut -f1) (10,000 x 5)"
+echo "input: $(du -hL "$work/2x1M.csv" | cut -f1) (2 x 1M), $(du -shL "$work/files" | cut -f1) (5,000 files), $(du -hL "$work/10000x5.csv" | cut -f1) (10,000 x 5)"
 measure "2 x 1,000,000 runs, -E, JSON" -E --export-json "$work/out.json" "$work/2x1M.csv"
 echo "  (its JSON: $(du -h "$work/out.json" | cut -f1))"
 measure "2 x 1,000,000 runs, -E, JSON --json-runs bestguess" \

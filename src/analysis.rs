@@ -209,17 +209,22 @@ pub struct Analysis<'a> {
 }
 
 /// Summarises every metric of `catalogue` that command `index` has; also
-/// returns the sample of `ranked`, if the command has it.
+/// returns the sample of `ranked`, if the command has it. `ranked_values`,
+/// when given, are `c.metric(ranked)` already read.
 fn summarise(
     index: usize,
     c: &CommandRuns,
     catalogue: &Catalogue,
     ranked: Metric,
+    ranked_values: Option<&[f64]>,
 ) -> Result<(CommandStats, Option<Sample>), AnalysisError> {
     let mut summaries = vec![None; catalogue.index_bound()];
     let mut of_interest = None;
     for metric in catalogue.metrics() {
-        let values = c.metric(metric);
+        let values = match ranked_values {
+            Some(v) if metric == ranked => v.to_vec(),
+            _ => c.metric(metric),
+        };
         if values.is_empty() {
             continue;
         }
@@ -256,13 +261,14 @@ impl<'a> Analysis<'a> {
         // Per command on its own thread: the summaries, then the
         // time-order diagnostics, which reuse the ranked metric's sort.
         let per_command = in_parallel(&dataset.commands, |i, c| {
-            let (stats, sample) = summarise(i, c, &dataset.catalogue, settings.metric)?;
+            // In file order the series is the ranked metric's values as
+            // the summaries read them: read once (a derived metric such
+            // as total CPU time is computed once).
+            let series = in_time_order(c, settings.metric);
+            let shared = diagnostics::in_file_order(c).then_some(series.as_slice());
+            let (stats, sample) = summarise(i, c, &dataset.catalogue, settings.metric, shared)?;
             let diagnostics = match (&sample, &best_case) {
-                (Some(s), Ok(b)) => Some(diagnostics::diagnose_one(
-                    in_time_order(c, settings.metric),
-                    Some(s),
-                    b,
-                )),
+                (Some(s), Ok(b)) => Some(diagnostics::diagnose_one(series, Some(s), b)),
                 _ => None,
             };
             Ok::<_, AnalysisError>((stats, sample, diagnostics))

@@ -142,7 +142,7 @@ pub fn time_order(runs: &CommandRuns) -> Vec<usize> {
 /// Whether [`time_order`] is file order: some run lacks a sequence number,
 /// or the numbers never decrease (as `bestguess` writes them; the stable
 /// sort then leaves every run where it is).
-fn in_file_order(runs: &CommandRuns) -> bool {
+pub(super) fn in_file_order(runs: &CommandRuns) -> bool {
     let sequence = runs.sequences();
     sequence.iter().any(Option::is_none) || sequence.windows(2).all(|w| w[0] <= w[1])
 }

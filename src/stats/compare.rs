@@ -120,8 +120,41 @@ fn positive(s: &Sample) -> bool {
     s.min() > 0.0
 }
 
-fn ln_sorted(s: &Sample) -> Vec<f64> {
-    s.sorted().iter().map(|x| x.ln()).collect()
+/// The logarithm of each value of `s`, in its order; computed once per
+/// distinct value (measurements repeat values heavily), the same bits.
+pub(crate) fn ln_sorted(s: &Sample) -> Vec<f64> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut last = (f64::NAN, f64::NAN);
+    for &x in s.sorted() {
+        if x != last.0 {
+            last = (x, x.ln());
+        }
+        out.push(last.1);
+    }
+    out
+}
+
+/// For each value v of `sorted` (ascending), in order, `f(#{w < v},
+/// #{w = v})` over the values w of `of` (ascending): a merge of the two,
+/// O(n1 + n2), the counts identical to two binary searches per value.
+fn placements(sorted: &[f64], of: &[f64], f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+    let mut out = Vec::with_capacity(sorted.len());
+    let (mut below, mut at_most) = (0, 0);
+    let mut last = (f64::NAN, 0.0);
+    for &v in sorted {
+        if v != last.0 {
+            while below < of.len() && of[below] < v {
+                below += 1;
+            }
+            at_most = at_most.max(below);
+            while at_most < of.len() && of[at_most] <= v {
+                at_most += 1;
+            }
+            last = (v, f(below as f64, (at_most - below) as f64));
+        }
+        out.push(last.1);
+    }
+    out
 }
 
 /// Â with its DeLong interval at level 1 − α.
@@ -132,17 +165,7 @@ fn superiority(best: &Sample, other: &Sample, u: f64, alpha: Alpha) -> (f64, Bou
     // Placements: for each reference value, the share of `other` below it,
     // and for each other value, the share of the reference above it; ties
     // count ½.
-    let counts = |v: f64, s: &[f64]| {
-        let below = s.partition_point(|&w| w < v);
-        let at_most = s.partition_point(|&w| w <= v);
-        (
-            below as f64,
-            (at_most - below) as f64,
-            (s.len() - at_most) as f64,
-        )
-    };
-    let var = |values: &mut dyn Iterator<Item = f64>, n: f64| {
-        let v: Vec<f64> = values.collect();
+    let var = |v: Vec<f64>, n: f64| {
         let mean = v.iter().sum::<f64>() / n;
         v.iter().map(|p| (p - mean) * (p - mean)).sum::<f64>() / (n - 1.0)
     };
@@ -156,15 +179,12 @@ fn superiority(best: &Sample, other: &Sample, u: f64, alpha: Alpha) -> (f64, Bou
         );
     }
     let sv = var(
-        &mut x.iter().map(|&v| {
-            let (below, tied, _) = counts(v, y);
-            (below + tied / 2.0) / n2
-        }),
+        placements(x, y, |below, tied| (below + tied / 2.0) / n2),
         n1,
     );
     let sw = var(
-        &mut y.iter().map(|&v| {
-            let (_, tied, above) = counts(v, x);
+        placements(y, x, |below, tied| {
+            let above = n1 - below - tied;
             (above + tied / 2.0) / n1
         }),
         n2,
@@ -184,14 +204,28 @@ fn superiority(best: &Sample, other: &Sample, u: f64, alpha: Alpha) -> (f64, Bou
 /// its confidence interval at level 1 − α, the ratio and Â.
 /// O((n1 + n2) log(n1·n2)) time, O(n1 + n2) memory.
 pub fn compare(best: &Sample, other: &Sample, alpha: Alpha) -> Comparison {
+    compare_with_logs(best, other, None, alpha)
+}
+
+/// [`compare`], given the logarithms of both samples' sorted values when
+/// the caller has them ([`ln_sorted`] of each, ascending): not computed
+/// again.
+pub(crate) fn compare_with_logs(
+    best: &Sample,
+    other: &Sample,
+    logs: Option<(&[f64], &[f64])>,
+    alpha: Alpha,
+) -> Comparison {
     let (n1, n2) = (best.len(), other.len());
     let ranks = pooled_ranks(best.sorted(), other.sorted());
     let exact = exact_distribution(n1, n2, &ranks);
     let mann_whitney = mann_whitney_with(n1, n2, &ranks, exact.as_ref());
     let differences = Differences::new(best.sorted(), other.sorted());
     let middle = differences.middle();
-    let logs = (positive(best) && positive(other))
-        .then(|| Differences::new(&ln_sorted(best), &ln_sorted(other)));
+    let logs = (positive(best) && positive(other)).then(|| match logs {
+        Some((b, o)) => Differences::new(b, o),
+        None => Differences::new(&ln_sorted(best), &ln_sorted(other)),
+    });
     let log_middle = logs.as_ref().map(Differences::middle);
     let mut scales = vec![(&differences, middle)];
     if let (Some(l), Some(lm)) = (logs.as_ref(), log_middle) {
@@ -229,6 +263,18 @@ pub fn compare_paired(
     other_rounds: &[f64],
     alpha: Alpha,
 ) -> Option<Comparison> {
+    compare_paired_with(best_rounds, other_rounds, alpha, [None, None])
+}
+
+/// [`compare_paired`], given the middle Walsh sums of the differences and
+/// of the log-differences when they are known
+/// ([`super::signed_rank::walsh_middle`]).
+pub(crate) fn compare_paired_with(
+    best_rounds: &[f64],
+    other_rounds: &[f64],
+    alpha: Alpha,
+    middles: [Option<(f64, f64)>; 2],
+) -> Option<Comparison> {
     if best_rounds.len() != other_rounds.len() || best_rounds.is_empty() {
         return None;
     }
@@ -246,23 +292,32 @@ pub fn compare_paired(
             .map(|(o, b)| o.ln() - b.ln())
             .collect()
     });
-    let (shift, interval, log_ends) = paired_shift_and_logs(&d, logs.as_deref(), alpha)?;
+    let (shift, interval, log_ends) = paired_shift_and_logs(&d, logs.as_deref(), alpha, middles)?;
     let ratio = log_ends.map(|(estimate, low, high)| Ratio {
         estimate: estimate.exp(),
         low: low.exp(),
         high: high.exp(),
     });
     let signed = signed_rank(&d);
-    let mut c = compare(&best, &other, alpha);
-    c.design = Design::Paired {
-        rounds: best_rounds.len(),
-    };
-    c.signed_rank = Some(signed);
-    c.p_adjusted = signed.p_value;
-    c.shift = shift;
-    c.interval = interval;
-    c.ratio = ratio;
-    Some(c)
+    // Of the two samples as such, only the rank test and Â are shown.
+    let (n1, n2) = (best.len(), other.len());
+    let ranks = pooled_ranks(best.sorted(), other.sorted());
+    let exact = exact_distribution(n1, n2, &ranks);
+    let mann_whitney = mann_whitney_with(n1, n2, &ranks, exact.as_ref());
+    let (superiority, superiority_interval) = superiority(&best, &other, mann_whitney.u, alpha);
+    Some(Comparison {
+        design: Design::Paired {
+            rounds: best_rounds.len(),
+        },
+        mann_whitney,
+        signed_rank: Some(signed),
+        p_adjusted: signed.p_value,
+        shift,
+        interval,
+        ratio,
+        superiority,
+        superiority_interval,
+    })
 }
 
 #[cfg(test)]
@@ -270,6 +325,80 @@ mod tests {
     use super::super::mann_whitney::mann_whitney;
     use super::super::shift::{hodges_lehmann, shift_interval};
     use super::*;
+
+    /// Â's interval by the definitions, every pair visited: placements
+    /// V of the reference's values, W of the other's, ties ½.
+    fn brute_superiority(x: &[f64], y: &[f64], alpha: Alpha) -> (f64, Bounds) {
+        let (n1, n2) = (x.len() as f64, y.len() as f64);
+        let score = |a: f64, b: f64| {
+            if a > b {
+                1.0
+            } else if a == b {
+                0.5
+            } else {
+                0.0
+            }
+        };
+        let v: Vec<f64> = x
+            .iter()
+            .map(|&a| y.iter().map(|&b| score(a, b)).sum::<f64>() / n2)
+            .collect();
+        let w: Vec<f64> = y
+            .iter()
+            .map(|&b| x.iter().map(|&a| score(a, b)).sum::<f64>() / n1)
+            .collect();
+        let a = v.iter().sum::<f64>() / n1;
+        let var = |p: &[f64]| {
+            let m = p.iter().sum::<f64>() / p.len() as f64;
+            p.iter().map(|q| (q - m) * (q - m)).sum::<f64>() / (p.len() as f64 - 1.0)
+        };
+        let sigma = (var(&v) / n1 + var(&w) / n2).sqrt();
+        let z = -normal_quantile(alpha.get() / 2.0).unwrap();
+        let bounds = Bounds {
+            low: (a - z * sigma).clamp(0.0, 1.0),
+            high: (a + z * sigma).clamp(0.0, 1.0),
+        };
+        (a, bounds)
+    }
+
+    #[test]
+    fn superiority_matches_its_definition_with_ties() {
+        let mut rng = super::super::rng::SplitMix64::new(13);
+        let alpha = Alpha::new(0.05).unwrap();
+        for round in 0..30 {
+            let x: Vec<f64> = (0..2 + rng.below(30))
+                .map(|_| rng.below(9) as f64)
+                .collect();
+            // Every other round as long as x: also a paired design.
+            let n2 = if round % 2 == 0 {
+                x.len()
+            } else {
+                2 + rng.below(30)
+            };
+            let y: Vec<f64> = (0..n2).map(|_| rng.below(9) as f64).collect();
+            let (best, other) = (
+                Sample::from_slice(&x).unwrap(),
+                Sample::from_slice(&y).unwrap(),
+            );
+            let c = compare(&best, &other, alpha);
+            let (a, bounds) = brute_superiority(&x, &y, alpha);
+            let close = |p: f64, q: f64| (p - q).abs() < 1e-12;
+            assert!(close(c.superiority, a), "{x:?} {y:?}");
+            assert!(close(c.superiority_interval.low, bounds.low), "{x:?} {y:?}");
+            assert!(
+                close(c.superiority_interval.high, bounds.high),
+                "{x:?} {y:?}"
+            );
+            // Paired rounds show the same Â and rank test of the samples.
+            if x.len() == y.len() {
+                let p = compare_paired(&x, &y, alpha).unwrap();
+                assert_eq!(
+                    (p.mann_whitney, p.superiority, p.superiority_interval),
+                    (c.mann_whitney, c.superiority, c.superiority_interval)
+                );
+            }
+        }
+    }
 
     #[test]
     fn parts_equal_the_standalone_functions() {

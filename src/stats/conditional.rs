@@ -156,6 +156,14 @@ pub(crate) trait Candidates {
     fn kth(&self, k: u128) -> f64;
     /// (#{values < v}, #{values ≤ v}).
     fn counts(&self, v: f64) -> (u128, u128);
+    /// The value next to v (a value of the scale) below it (`above` false:
+    /// the largest value < v, of rank `rank` = #{< v}) or above it (the
+    /// smallest value > v, of rank `rank` = #{≤ v} + 1): `kth(rank)`,
+    /// which a scale can find faster knowing v.
+    fn next_to(&self, v: f64, rank: u128, above: bool) -> f64 {
+        let _ = (v, above);
+        self.kth(rank)
+    }
     /// The laws of the lower and upper end's miss counts under the tie
     /// pattern the data have when the truth is v.
     fn laws(&self, v: f64) -> Laws;
@@ -164,7 +172,10 @@ pub(crate) trait Candidates {
 /// One tested candidate: whether the test at δ = v accepts on the side
 /// asked for, the conditional coverage of the test at v, and the rank
 /// block of v.
+#[derive(Clone, Copy)]
 struct Tested {
+    /// The candidate value.
+    value: f64,
     accepts: bool,
     level: f64,
     below: u128,
@@ -192,6 +203,7 @@ fn test_at(scale: &impl Candidates, v: f64, low_side: bool, alpha: f64) -> Teste
     };
     let level = (1.0 - low_law.miss(k) - high_law.miss(k_high)).clamp(0.0, 1.0);
     Tested {
+        value: v,
         accepts,
         level,
         below,
@@ -241,7 +253,8 @@ fn walk(
             (t.at_most < m).then_some(t.at_most + 1)?
         };
         let inward_past = if low_side { rank > limit } else { rank < limit };
-        (out || !inward_past).then(|| scale.kth(rank))
+        let above = rank > t.at_most;
+        (out || !inward_past).then(|| scale.next_to(t.value, rank, above))
     };
     let first = test_at(scale, scale.kth(start), low_side, alpha);
     let mut accepted = first.accepts.then(|| end_rank(&first));
@@ -267,7 +280,7 @@ fn walk(
     if accepted.is_some() {
         return accepted;
     }
-    let mut current = test_at(scale, scale.kth(start), low_side, alpha);
+    let mut current = first;
     for _ in 0..WALK_LIMIT {
         let v = next(&current, false)?;
         current = test_at(scale, v, low_side, alpha);

@@ -45,11 +45,12 @@ use std::borrow::Borrow;
 
 use thiserror::Error;
 
-use super::compare::{compare, compare_paired, Comparison, Design};
+use super::compare::{compare_paired_with, compare_with_logs, ln_sorted, Comparison, Design};
 use super::quantile::sorted_quantile;
 use super::sample::Sample;
-use super::shift::{hodges_lehmann, Alpha, InvalidAlpha};
-use super::signed_rank::paired_median;
+use super::select::Differences;
+use super::shift::{hodges_lehmann, hodges_lehmann_with, Alpha, InvalidAlpha};
+use super::signed_rank::{median_from_middle, walsh_middle};
 
 /// Fewest values a command (and the reference) needs to be compared.
 pub const MIN_VALUES_FOR_INFERENCE: usize = 5;
@@ -332,8 +333,24 @@ pub fn rank_with<S: Borrow<Sample>>(
     let inference = reference.is_some_and(|r| eligible.contains(&r));
     // A ratio is used for ordering when every compared value is positive.
     let all_positive = eligible.iter().all(|&i| samples[i].borrow().min() > 0.0);
-    let estimate =
-        |r: usize, i: usize| -> f64 { point_estimate(samples, rounds, all_positive, r, i) };
+    // Each command's logarithms, made once when first needed and shared
+    // by the point estimates and the comparisons.
+    let logs: Vec<std::cell::OnceCell<Option<Vec<f64>>>> =
+        (0..k).map(|_| std::cell::OnceCell::new()).collect();
+    let log_of = |i: usize| -> Option<&[f64]> {
+        logs[i]
+            .get_or_init(|| sorted_logs(samples[i].borrow()))
+            .as_deref()
+    };
+    // The middle Walsh sums of each pair's paired differences (and of
+    // their logarithms): found for the point estimate, reused by the
+    // comparison of the same pair.
+    let middles: std::cell::RefCell<Vec<((usize, usize), Middles)>> = Default::default();
+    let estimate = |r: usize, i: usize| -> f64 {
+        let (e, m) = point_estimate(samples, rounds, all_positive, &log_of, r, i);
+        middles.borrow_mut().push(((r, i), m));
+        e
+    };
     let mut ambiguous_best = false;
     let reference = match (reference, fixed, inference) {
         (Some(r), None, true) => {
@@ -372,10 +389,21 @@ pub fn rank_with<S: Borrow<Sample>>(
             .filter(|&&i| i != r)
             .map(|&i| {
                 let mut c = match rounds {
-                    Some(rs) => compare_paired(&rs[r], &rs[i], alpha_each),
+                    Some(rs) => {
+                        let known = middles
+                            .borrow()
+                            .iter()
+                            .find(|(pair, _)| *pair == (r, i))
+                            .map_or([None, None], |(_, m)| *m);
+                        compare_paired_with(&rs[r], &rs[i], alpha_each, known)
+                    }
                     None => None,
                 }
-                .unwrap_or_else(|| compare(samples[r].borrow(), samples[i].borrow(), alpha_each));
+                .unwrap_or_else(|| {
+                    let (best, other) = (samples[r].borrow(), samples[i].borrow());
+                    let logs = log_of(r).zip(log_of(i));
+                    compare_with_logs(best, other, logs, alpha_each)
+                });
                 c.p_adjusted = (c.p_value() * m).min(1.0);
                 let (verdict, reasons) = decide(&c, settings, epsilon, effect, confidence_each);
                 RankedEntry {
@@ -468,40 +496,63 @@ pub fn rank_with<S: Borrow<Sample>>(
 /// shown estimate (the ratio's or Δ's) is negative: the two can disagree
 /// in sign only by a hair, when the middle pair of differences straddles
 /// zero, and then −(smallest positive) still marks `i` as faster.
-fn point_estimate<S: Borrow<Sample>>(
+fn point_estimate<'a, S: Borrow<Sample>>(
     samples: &[S],
     rounds: Option<&[Vec<f64>]>,
     logs: bool,
+    log_of: &dyn Fn(usize) -> Option<&'a [f64]>,
     r: usize,
     i: usize,
-) -> f64 {
-    let one = |f: fn(f64) -> f64| -> f64 {
-        if let Some(rs) = rounds {
-            let d: Vec<f64> = rs[i]
-                .iter()
-                .zip(&rs[r])
-                .map(|(o, b)| f(*o) - f(*b))
-                .collect();
-            if let Some(e) = paired_median(&d) {
-                return e;
+) -> (f64, Middles) {
+    let mut middles = [None, None];
+    let mut paired = |f: fn(f64) -> f64, slot: usize| -> Option<f64> {
+        let rs = rounds?;
+        let d: Vec<f64> = rs[i]
+            .iter()
+            .zip(&rs[r])
+            .map(|(o, b)| f(*o) - f(*b))
+            .collect();
+        let middle = walsh_middle(&d)?;
+        middles[slot] = Some(middle);
+        Some(median_from_middle(d.len(), middle))
+    };
+    let (best, other) = (samples[r].borrow(), samples[i].borrow());
+    let shift = paired(|x| x, 0).unwrap_or_else(|| hodges_lehmann(best, other));
+    if !logs {
+        return (shift, middles);
+    }
+    let log_ratio = paired(f64::ln, 1).unwrap_or_else(|| match (log_of(r), log_of(i)) {
+        (Some(a), Some(b)) => hodges_lehmann_with(&Differences::new(a, b)),
+        // Logarithms out of order (never with a monotone `ln`): as sorted.
+        _ => {
+            let t = |s: &Sample| Sample::new(s.sorted().iter().map(|x| x.ln()).collect());
+            match (t(best), t(other)) {
+                (Ok(a), Ok(b)) => hodges_lehmann(&a, &b),
+                _ => 0.0,
             }
         }
-        let t = |s: &Sample| Sample::new(s.sorted().iter().map(|&x| f(x)).collect());
-        match (t(samples[r].borrow()), t(samples[i].borrow())) {
-            (Ok(a), Ok(b)) => hodges_lehmann(&a, &b),
-            _ => 0.0,
-        }
-    };
-    let shift = one(|x| x);
-    if !logs {
-        return shift;
-    }
-    let log_ratio = one(f64::ln);
-    if log_ratio >= 0.0 && shift < 0.0 {
+    });
+    let estimate = if log_ratio >= 0.0 && shift < 0.0 {
         -f64::MIN_POSITIVE
     } else {
         log_ratio
+    };
+    (estimate, middles)
+}
+
+/// The middle Walsh sums of a pair's paired differences and of their
+/// logarithms, where found.
+type Middles = [Option<(f64, f64)>; 2];
+
+/// The logarithms of a sample's sorted values, when every value is
+/// positive and the logarithms come out ascending (as `ln` is monotone):
+/// then they are the sorted sample of the logarithms, to be shared.
+fn sorted_logs(s: &Sample) -> Option<Vec<f64>> {
+    if s.min() <= 0.0 {
+        return None;
     }
+    let logs = ln_sorted(s);
+    logs.windows(2).all(|w| w[0] <= w[1]).then_some(logs)
 }
 
 /// Moves from `start` to any command estimated faster, until none is

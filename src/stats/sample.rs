@@ -140,9 +140,33 @@ fn counting_sort(values: &mut [f64], scan: &Scan) -> bool {
     if range > (n as f64).max(65_536.0) {
         return false;
     }
-    let mut counts = vec![0u32; range as usize + 1];
-    for &v in values.iter() {
-        counts[(v - lo) as usize] += 1;
+    let cells = range as usize + 1;
+    let mut counts = vec![0u32; cells];
+    if cells <= 1 << 12 {
+        // Few cells: runs of equal values would increment one counter
+        // back to back, each waiting for the last; four tables, one per
+        // lane, let four increments proceed at once.
+        let mut lanes = vec![0u32; 4 * cells];
+        let (lanes_0, rest) = lanes.split_at_mut(cells);
+        let (lanes_1, rest) = rest.split_at_mut(cells);
+        let (lanes_2, lanes_3) = rest.split_at_mut(cells);
+        let mut quads = values.chunks_exact(4);
+        for q in &mut quads {
+            lanes_0[(q[0] - lo) as usize] += 1;
+            lanes_1[(q[1] - lo) as usize] += 1;
+            lanes_2[(q[2] - lo) as usize] += 1;
+            lanes_3[(q[3] - lo) as usize] += 1;
+        }
+        for &v in quads.remainder() {
+            lanes_0[(v - lo) as usize] += 1;
+        }
+        for (c, cell) in counts.iter_mut().enumerate() {
+            *cell = lanes_0[c] + lanes_1[c] + lanes_2[c] + lanes_3[c];
+        }
+    } else {
+        for &v in values.iter() {
+            counts[(v - lo) as usize] += 1;
+        }
     }
     let mut k = 0;
     for (offset, &count) in counts.iter().enumerate() {
@@ -156,12 +180,15 @@ fn counting_sort(values: &mut [f64], scan: &Scan) -> bool {
     true
 }
 
-/// Whether `v` (finite) is an integer of magnitude at most 2^53. The cast
-/// truncates toward zero, exactly as `trunc` would in that range, without
-/// a call into libm.
+/// Whether `v` (finite) is an integer of magnitude at most 2^53, without
+/// a call into libm (`trunc`) or a conversion: below 2^52, adding and
+/// subtracting 2^52 rounds |v| to an integer, which is |v| exactly when
+/// it is one; from 2^52 on every f64 is an integer.
 #[inline]
 fn is_exact_integer(v: f64) -> bool {
-    v.abs() <= EXACT_INTEGER && (v as i64) as f64 == v
+    const TWO_52: f64 = 4_503_599_627_370_496.0;
+    let a = v.abs();
+    (a <= EXACT_INTEGER) & ((a >= TWO_52) | ((a + TWO_52) - TWO_52 == a))
 }
 
 /// The checks every sample and series passes: non-empty, finite, at most
@@ -172,21 +199,28 @@ pub(super) fn validate(values: &mut [f64]) -> Result<Scan, SampleError> {
     if values.is_empty() {
         return Err(SampleError::Empty);
     }
+    // One pass without branches (NaN fails `≤`, so `valid` covers
+    // non-finite values too); the first offending value is looked for
+    // only when there is one.
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    let mut integral = true;
-    for (index, v) in values.iter_mut().enumerate() {
-        if !v.is_finite() {
-            return Err(SampleError::NonFinite { index, value: *v });
+    let (mut valid, mut integral) = (true, true);
+    for v in values.iter_mut() {
+        *v += 0.0; // −0.0 + 0.0 = +0.0; every other value unchanged
+        let x = *v;
+        valid &= x.abs() <= Sample::MAX_MAGNITUDE;
+        integral &= is_exact_integer(x);
+        lo = if x < lo { x } else { lo };
+        hi = if x > hi { x } else { hi };
+    }
+    if !valid {
+        for (index, &value) in values.iter().enumerate() {
+            if !value.is_finite() {
+                return Err(SampleError::NonFinite { index, value });
+            }
+            if value.abs() > Sample::MAX_MAGNITUDE {
+                return Err(SampleError::TooLarge { index, value });
+            }
         }
-        if v.abs() > Sample::MAX_MAGNITUDE {
-            return Err(SampleError::TooLarge { index, value: *v });
-        }
-        if *v == 0.0 {
-            *v = 0.0;
-        }
-        integral &= is_exact_integer(*v);
-        lo = lo.min(*v);
-        hi = hi.max(*v);
     }
     Ok(Scan { lo, hi, integral })
 }
@@ -276,6 +310,12 @@ mod tests {
         let cases: Vec<Vec<f64>> = vec![
             (0..5000).map(|_| (next() % 3000) as f64 + 1000.0).collect(),
             (0..5000).map(|_| (next() % 300) as f64 - 150.0).collect(),
+            // Four lanes and a remainder; one value in almost every run.
+            (0..4099).map(|_| (next() % 5) as f64).collect(),
+            (0..4103).map(|i| if i == 77 { 3.0 } else { 0.0 }).collect(),
+            (0..6000)
+                .map(|_| (next() % 60_000) as f64 - 30_000.0)
+                .collect(),
             (0..5000).map(|_| 4096.0 * (next() % 40) as f64).collect(),
             (0..5000).map(|_| (next() % 1000) as f64 + 0.5).collect(),
             (0..5000).map(|_| next() as f64 * 1e6).collect(),

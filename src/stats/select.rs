@@ -88,7 +88,16 @@ pub(crate) struct Differences {
     /// Materialise the remaining candidates once at most this many
     /// distinct cells are left.
     gather_at: usize,
+    /// Rank blocks already known, (first, last, value): every rank from
+    /// first to last is that element. Filled by [`Differences::counts`] at
+    /// an element and by [`Differences::kth`]; the interval inversion
+    /// tests candidates and then asks for the values at their ranks,
+    /// which are then not selected again.
+    known: std::cell::RefCell<Vec<(u128, u128, f64)>>,
 }
+
+/// At most this many rank blocks are remembered (a few dozen are used).
+const KNOWN_LIMIT: usize = 256;
 
 /// Per distinct row i, a column boundary (a count of distinct y values),
 /// and the number of original differences left of the boundaries.
@@ -114,6 +123,7 @@ impl Differences {
             count,
             walsh: false,
             gather_at,
+            known: Default::default(),
         }
     }
 
@@ -212,17 +222,74 @@ impl Differences {
         };
         let mut ties = Vec::new();
         let at_most = self.count_rows_both(t, &none, &full, &mut below, &mut ties);
-        (
+        let (below, at_most) = (
             self.rank(below.total, t, false),
             self.rank(at_most, t, true),
-        )
+        );
+        if at_most > below {
+            // t is an element: the ranks of its block are known.
+            self.remember(below + 1, at_most, t);
+        }
+        (below, at_most)
+    }
+
+    fn remember(&self, first: u128, last: u128, value: f64) {
+        let mut known = self.known.borrow_mut();
+        if known.len() < KNOWN_LIMIT {
+            known.push((first, last, value));
+        }
+    }
+
+    fn recall(&self, k: u128) -> Option<f64> {
+        let known = self.known.borrow();
+        known
+            .iter()
+            .find(|&&(first, last, _)| (first..=last).contains(&k))
+            .map(|&(_, _, v)| v)
+    }
+
+    /// (the largest element < t, the smallest element > t), each `None`
+    /// when there is none: the elements of ranks #{< t} and #{≤ t} + 1,
+    /// what [`Differences::kth`] would select there (Walsh sums take the
+    /// same values as the matrix's ordered sums), found in one sweep,
+    /// O(rows + columns), instead of a selection.
+    pub(crate) fn neighbours(&self, t: f64) -> (Option<f64>, Option<f64>) {
+        let y = &self.y.values;
+        let (mut lt, mut le) = (0, 0);
+        let (mut below, mut above): (Option<f64>, Option<f64>) = (None, None);
+        for &xi in &self.x.values {
+            // Within a row the differences grow with the column; down the
+            // rows they fall, so both pointers only move right (as in
+            // `count_rows_both`).
+            while lt < y.len() && y[lt] - xi < t {
+                lt += 1;
+            }
+            le = le.max(lt);
+            while le < y.len() && y[le] - xi <= t {
+                le += 1;
+            }
+            if lt > 0 {
+                let v = y[lt - 1] - xi;
+                below = Some(below.map_or(v, |b: f64| b.max(v)));
+            }
+            if le < y.len() {
+                let v = y[le] - xi;
+                above = Some(above.map_or(v, |a: f64| a.min(v)));
+            }
+        }
+        (below, above)
     }
 
     /// The k-th smallest difference (1-based; k is clamped into 1..=n1·n2).
     pub(crate) fn kth(&self, k: u128) -> f64 {
         let k = k.clamp(1, self.count);
+        if let Some(v) = self.recall(k) {
+            return v;
+        }
         let mut state = Selection::new(self);
-        state.run(self, k)
+        let v = state.run(self, k);
+        self.remember(k, k, v);
+        v
     }
 
     /// (d(k), d(k+1)); both are d(M) for k = M. One selection plus one pass.
@@ -513,6 +580,76 @@ mod tests {
             .collect();
         d.sort_unstable_by(f64::total_cmp);
         d
+    }
+
+    /// The largest element < t and the smallest > t, of a sorted list.
+    fn brute_neighbours(sorted: &[f64], t: f64) -> (Option<f64>, Option<f64>) {
+        (
+            sorted.iter().rev().find(|&&v| v < t).copied(),
+            sorted.iter().find(|&&v| v > t).copied(),
+        )
+    }
+
+    #[test]
+    fn neighbours_are_the_elements_next_to_a_value() {
+        let mut rng = SplitMix64::new(21);
+        for round in 0..40 {
+            let n1 = 1 + rng.below(12);
+            let n2 = 1 + rng.below(12);
+            // Few distinct values (ties) or fractions (none).
+            let draw = |rng: &mut SplitMix64| {
+                if round % 2 == 0 {
+                    rng.below(6) as f64
+                } else {
+                    rng.uniform() * 8.0 - 4.0
+                }
+            };
+            let mut x: Vec<f64> = (0..n1).map(|_| draw(&mut rng)).collect();
+            let mut y: Vec<f64> = (0..n2).map(|_| draw(&mut rng)).collect();
+            x.sort_unstable_by(f64::total_cmp);
+            y.sort_unstable_by(f64::total_cmp);
+            let all = brute(&x, &y);
+            let differences = Differences::new(&x, &y);
+            let mut walsh: Vec<f64> = Vec::new();
+            for i in 0..y.len() {
+                for j in i..y.len() {
+                    walsh.push(y[i] + y[j]);
+                }
+            }
+            walsh.sort_unstable_by(f64::total_cmp);
+            let sums = Differences::walsh_sums(&y);
+            let probes: Vec<f64> = all
+                .iter()
+                .chain(&walsh)
+                .flat_map(|&v| [v, v - 0.5, v + 0.25])
+                .collect();
+            for t in probes {
+                assert_eq!(
+                    differences.neighbours(t),
+                    brute_neighbours(&all, t),
+                    "{x:?} {y:?} {t}"
+                );
+                assert_eq!(sums.neighbours(t), brute_neighbours(&walsh, t), "{y:?} {t}");
+                // At an element, what the selection gives at the ranks.
+                let (below, at_most) = differences.counts(t);
+                let (before, after) = differences.neighbours(t);
+                if below >= 1 {
+                    assert_eq!(before, Some(differences.kth(below)));
+                }
+                if at_most < differences.count() && all.contains(&t) {
+                    assert_eq!(after, Some(differences.kth(at_most + 1)));
+                }
+                sums.counts(t);
+            }
+            // Every rank block the counts remembered gives what a
+            // selection (and the listing) gives.
+            for (k, &v) in all.iter().enumerate() {
+                assert_eq!(differences.kth(k as u128 + 1), v, "{x:?} {y:?} k = {k}");
+            }
+            for (k, &v) in walsh.iter().enumerate() {
+                assert_eq!(sums.kth(k as u128 + 1), v, "{y:?} k = {k}");
+            }
+        }
     }
 
     fn check_all_ranks(x: &[f64], y: &[f64]) {

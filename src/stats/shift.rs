@@ -237,6 +237,10 @@ impl Candidates for TwoSample<'_> {
     fn counts(&self, v: f64) -> (u128, u128) {
         self.differences.counts(v)
     }
+    fn next_to(&self, v: f64, rank: u128, above: bool) -> f64 {
+        let (below, over) = self.differences.neighbours(v);
+        (if above { over } else { below }).unwrap_or_else(|| self.differences.kth(rank))
+    }
     fn laws(&self, v: f64) -> Laws {
         two_sample_laws(
             &self.differences.pooled_groups(v),

@@ -208,7 +208,10 @@ impl WalshAverages {
         self.sums.kth(k) / 2.0
     }
 
-    /// The one-sample Hodges–Lehmann estimate: the median Walsh average.
+    /// The one-sample Hodges–Lehmann estimate: the median Walsh average
+    /// (the analysis gets it from [`walsh_middle`] and
+    /// [`median_from_middle`]; the tests check that they agree).
+    #[cfg(test)]
     pub(crate) fn median(&self) -> f64 {
         let m = self.count();
         if m % 2 == 1 {
@@ -217,6 +220,41 @@ impl WalshAverages {
             let (a, b) = self.sums.kth_and_next(m / 2);
             (a / 2.0 + b / 2.0) / 2.0
         }
+    }
+}
+
+/// (s(⌈M/2⌉), s(⌊M/2⌋ + 1)) of the Walsh sums.
+fn middle_sums(walsh: &WalshAverages) -> (f64, f64) {
+    let m = walsh.count();
+    if m % 2 == 1 {
+        let v = walsh.sums.kth(m / 2 + 1);
+        (v, v)
+    } else {
+        walsh.sums.kth_and_next(m / 2)
+    }
+}
+
+/// The middle pair of Walsh sums of the differences `d` (what
+/// [`PairedDifferences`] keeps), to be shared by several users of the same
+/// differences; `None` for no data or a non-finite difference.
+pub(crate) fn walsh_middle(d: &[f64]) -> Option<(f64, f64)> {
+    if d.is_empty() || d.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let mut sorted = d.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    Some(middle_sums(&WalshAverages::new(&sorted)))
+}
+
+/// The median Walsh average of `r` differences from the middle pair of
+/// their Walsh sums, as [`WalshAverages::median`] computes it.
+pub(crate) fn median_from_middle(r: usize, middle: (f64, f64)) -> f64 {
+    let m = (r as u128) * (r as u128 + 1) / 2;
+    let (a, b) = middle;
+    if m % 2 == 1 {
+        a / 2.0
+    } else {
+        (a / 2.0 + b / 2.0) / 2.0
     }
 }
 
@@ -232,19 +270,19 @@ pub(crate) struct PairedDifferences {
 impl PairedDifferences {
     /// `None` for no data or a non-finite difference.
     pub(crate) fn new(d: &[f64]) -> Option<Self> {
+        Self::with_middle(d, None)
+    }
+
+    /// As [`PairedDifferences::new`], given the middle pair of Walsh sums
+    /// when [`walsh_middle`] already found it for these differences.
+    pub(crate) fn with_middle(d: &[f64], middle: Option<(f64, f64)>) -> Option<Self> {
         if d.is_empty() || d.iter().any(|x| !x.is_finite()) {
             return None;
         }
         let mut sorted = d.to_vec();
         sorted.sort_by(f64::total_cmp);
         let walsh = WalshAverages::new(&sorted);
-        let m = walsh.count();
-        let middle = if m % 2 == 1 {
-            let v = walsh.sums.kth(m / 2 + 1);
-            (v, v)
-        } else {
-            walsh.sums.kth_and_next(m / 2)
-        };
+        let middle = middle.unwrap_or_else(|| middle_sums(&walsh));
         Some(PairedDifferences {
             sorted,
             walsh,
@@ -414,6 +452,10 @@ impl Candidates for Signed<'_> {
     fn counts(&self, v: f64) -> (u128, u128) {
         self.set.walsh.sums.counts(v)
     }
+    fn next_to(&self, v: f64, rank: u128, above: bool) -> f64 {
+        let (below, over) = self.set.walsh.sums.neighbours(v);
+        (if above { over } else { below }).unwrap_or_else(|| self.set.walsh.sums.kth(rank))
+    }
     fn laws(&self, v: f64) -> Laws {
         let (zeros, groups) = self.set.groups_about(v);
         let law = paired_law(zeros, &groups, self.exact);
@@ -459,13 +501,15 @@ pub(crate) type Ends = (f64, f64, f64);
 /// logarithms) the estimate and the ends of its own inverted interval:
 /// (estimate, low, high). The achieved confidence is the lower of the
 /// two sets'.
+/// `middles`: the middle Walsh sums of `d` and of `logs`, when known.
 pub(crate) fn paired_shift_and_logs(
     d: &[f64],
     logs: Option<&[f64]>,
     alpha: Alpha,
+    middles: [Option<(f64, f64)>; 2],
 ) -> Option<(f64, ShiftInterval, Option<Ends>)> {
-    let p = PairedDifferences::new(d)?;
-    let l = logs.and_then(PairedDifferences::new);
+    let p = PairedDifferences::with_middle(d, middles[0])?;
+    let l = logs.and_then(|l| PairedDifferences::with_middle(l, middles[1]));
     let sets: Vec<&PairedDifferences> = std::iter::once(&p).chain(l.as_ref()).collect();
     let (ranks, achieved, method) = interval_ranks(&sets, alpha);
     let interval = interval_at(&p, ranks[0], achieved, method, alpha);
@@ -474,17 +518,6 @@ pub(crate) fn paired_shift_and_logs(
         (l.estimate(), l.kth(low), l.kth(high))
     });
     Some((p.estimate(), interval, log_ends))
-}
-
-/// The one-sample Hodges–Lehmann estimate of `d` alone (no interval);
-/// `None` for no data.
-pub fn paired_median(d: &[f64]) -> Option<f64> {
-    if d.is_empty() || d.iter().any(|x| !x.is_finite()) {
-        return None;
-    }
-    let mut sorted = d.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    Some(WalshAverages::new(&sorted).median())
 }
 
 #[cfg(test)]
@@ -518,6 +551,12 @@ mod tests {
         let even = WalshAverages::new(&sorted[..7]);
         let brute = brute_walsh(&sorted[..7]);
         assert_eq!(even.median(), (brute[13] + brute[14]) / 2.0);
+        // The shared middle gives the same median, odd and even counts.
+        for part in [&sorted[..], &sorted[..7], &sorted[..6]] {
+            let walsh = WalshAverages::new(part);
+            let middle = walsh_middle(part).unwrap();
+            assert_eq!(median_from_middle(part.len(), middle), walsh.median());
+        }
     }
 
     proptest::proptest! {

@@ -101,22 +101,36 @@ fn inversions(values: &[f64], sorted: &[f64]) -> u64 {
             _ => distinct.partition_point(|&w| w < v).min(d - 1),
         }
     };
+    // Counts in 32 bits when they fit (half the cache of 64).
+    if values.len() < u32::MAX as usize {
+        fenwick_count::<u32>(values, d, rank)
+    } else {
+        fenwick_count::<u64>(values, d, rank)
+    }
+}
+
+/// Σⱼ #{i < j : rank(vᵢ) > rank(vⱼ)} with a Fenwick tree over `d` ranks;
+/// `T` holds counts up to n.
+fn fenwick_count<T>(values: &[f64], d: usize, rank: impl Fn(f64) -> usize) -> u64
+where
+    T: Copy + Default + std::ops::AddAssign + Into<u64> + From<u8>,
+{
     // tree[i] (1-based) counts the values seen with rank in
     // (i − lowbit(i), i].
-    let mut tree = vec![0u64; d + 1];
+    let mut tree = vec![T::default(); d + 1];
     let mut count = 0u64;
     for (j, &v) in values.iter().enumerate() {
         let r = rank(v) + 1;
         let mut at_most = 0u64;
         let mut i = r;
         while i > 0 {
-            at_most += tree[i];
+            at_most += tree[i].into();
             i &= i - 1;
         }
         count += j as u64 - at_most;
         let mut i = r;
         while i <= d {
-            tree[i] += 1;
+            tree[i] += T::from(1);
             i += i & i.wrapping_neg();
         }
     }
