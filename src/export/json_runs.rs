@@ -99,23 +99,43 @@ fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range
             signals.clear();
             runs.attribute_range(Attribute::Signal, step.clone(), &mut signals);
         }
-        for (k, v) in values.iter().enumerate() {
+        let element = |buf: &mut Vec<u8>, k: usize| match (what, values[k]) {
+            (_, None) => buf.extend_from_slice(b"null"),
+            (PerRun::Seconds(_), Some(v)) => seconds(buf, v),
+            (PerRun::HyperfineExitCode, Some(_)) if signals[k].is_some() => {
+                buf.extend_from_slice(b"null")
+            }
+            // Stored as the u64's bits; one beyond i64 is written as the
+            // largest i64.
+            (PerRun::Sequence, Some(Value::Int(s))) => int(buf, if s < 0 { i64::MAX } else { s }),
+            (_, Some(v)) => value(buf, v),
+        };
+        // Often every run has the same value (exit code 0, no signal, no
+        // major fault): its text is made once and copied.
+        let same = |v: &[Option<Value>]| v.iter().all(|x| *x == v[0]);
+        if values.len() > 1 && same(&values) && (signals.is_empty() || same(&signals)) {
+            if !first {
+                buf.extend_from_slice(b", ");
+            }
+            element(buf, 0);
+            // Then ", value" for the others, doubling what is copied.
+            let unit_start = buf.len();
+            buf.extend_from_slice(b", ");
+            element(buf, 0);
+            let unit = buf.len() - unit_start;
+            let (mut have, want) = (1, values.len() - 1);
+            while have < want {
+                let more = have.min(want - have);
+                buf.extend_from_within(unit_start..unit_start + more * unit);
+                have += more;
+            }
+            continue;
+        }
+        for k in 0..values.len() {
             if !(first && k == 0) {
                 buf.extend_from_slice(b", ");
             }
-            match (what, *v) {
-                (_, None) => buf.extend_from_slice(b"null"),
-                (PerRun::Seconds(_), Some(v)) => seconds(buf, v),
-                (PerRun::HyperfineExitCode, Some(_)) if signals[k].is_some() => {
-                    buf.extend_from_slice(b"null")
-                }
-                // Stored as the u64's bits; one beyond i64 is written as
-                // the largest i64.
-                (PerRun::Sequence, Some(Value::Int(s))) => {
-                    int(buf, if s < 0 { i64::MAX } else { s })
-                }
-                (_, Some(v)) => value(buf, v),
-            }
+            element(buf, k);
         }
     }
 }
@@ -348,47 +368,79 @@ mod tests {
         }
     }
 
-    /// Runs enough for several blocks of every kind, with absent values,
-    /// failures and signals among them.
-    fn many_runs(n: usize) -> crate::data::Dataset {
+    /// Runs enough for several blocks of every kind: varied values with
+    /// absent ones, failures and signals among them, and stretches where
+    /// every run has the same value or none (made once and copied).
+    fn many_runs(n: usize) -> Vec<crate::data::RunRecord> {
         let mut rng = crate::stats::SplitMix64::new(8);
-        let records = (0..n).map(|i| {
-            let mut r = crate::data::RunRecord {
-                command: "x".into(),
-                batch: 1,
-                exit_code: if i % 97 == 0 {
-                    137
+        let quiet = |i: usize| i < n / 2;
+        (0..n)
+            .map(|i| {
+                let signal = (!quiet(i) && i % 97 == 0).then_some(9);
+                let mut r = crate::data::RunRecord {
+                    command: "x".into(),
+                    batch: 1,
+                    exit_code: match signal {
+                        Some(s) => 128 + s,
+                        None => (!quiet(i) && i % 5 == 0) as i32,
+                    },
+                    signal,
+                    sequence: (i % 11 != 0 || quiet(i)).then_some(i as u64 + 1),
+                    start_unix_us: Some(1_795_000_000_000_000 + 1000 * i as i64),
+                    ..Default::default()
+                }
+                .with(Metric::USER, (rng.next_u64() % 5_000_000) as i64);
+                let wall = if i / STEP == 4 {
+                    1500
                 } else {
-                    (i % 5 == 0) as i32
-                },
-                signal: (i % 97 == 0).then_some(9),
-                sequence: (i % 11 != 0).then_some(i as u64 + 1),
-                start_unix_us: Some(1_795_000_000_000_000 + 1000 * i as i64),
-                ..Default::default()
-            }
-            .with(Metric::USER, (rng.next_u64() % 5_000_000) as i64)
-            .with(Metric::WALL, (rng.next_u64() % 9_000_000) as i64);
-            if i % 13 != 0 {
-                r = r.with(Metric::SYSTEM, (rng.next_u64() % 100_000) as i64);
-            }
-            if i % 7 != 0 {
-                r = r.with(Metric::MAXRSS, (rng.next_u64() % (1 << 30)) as i64);
-            }
-            r
-        });
-        crate::data::Dataset::from_records(records)
+                    rng.next_u64() % 9_000_000
+                };
+                r = r.with(Metric::WALL, wall as i64);
+                if i % 13 != 0 && i / STEP != 2 {
+                    r = r.with(Metric::SYSTEM, (rng.next_u64() % 100_000) as i64);
+                }
+                if quiet(i) {
+                    r = r.with(Metric::MAXRSS, 1 << 20);
+                } else if i % 7 != 0 {
+                    r = r.with(Metric::MAXRSS, (rng.next_u64() % (1 << 30)) as i64);
+                }
+                r
+            })
+            .collect()
+    }
+
+    /// What each per-run array holds for `r`, as serde_json would write it.
+    fn expected(r: &crate::data::RunRecord, what: PerRun) -> serde_json::Value {
+        use serde_json::Value as J;
+        let int = |v: Option<i64>| v.map_or(J::Null, J::from);
+        let metric = |m| int(r.metrics.get(m).and_then(Value::as_int));
+        match what {
+            PerRun::Seconds(m) => r
+                .metrics
+                .get(m)
+                .map_or(J::Null, |v| J::from(v.as_f64() / 1e6)),
+            PerRun::Metric(m) => metric(m),
+            PerRun::HyperfineExitCode if r.signal.is_some() => J::Null,
+            PerRun::HyperfineExitCode | PerRun::ExitCode => J::from(r.exit_code),
+            PerRun::Signal => int(r.signal.map(i64::from)),
+            PerRun::Sequence => int(r.sequence.map(|s| s as i64)),
+            PerRun::Start => int(r.start_unix_us),
+        }
     }
 
     #[test]
-    fn blocks_made_on_two_threads_join_to_the_text_made_in_one_piece() {
+    fn blocks_made_on_two_threads_give_serde_json_s_text_in_run_order() {
         // More than two blocks of an array (the helper formats every other
         // one), and a last block shorter than the rest.
         let n = 2 * (BLOCK_BYTES / 8).div_ceil(STEP) * STEP + 1234;
-        let dataset = many_runs(n);
+        let records = many_runs(n);
+        let dataset = crate::data::Dataset::from_records(records.iter().cloned());
         let runs = &dataset.commands[0];
+        assert_eq!(runs.len(), n);
         let whats = [
             PerRun::Seconds(Metric::WALL),
             PerRun::Metric(Metric::MAXRSS),
+            PerRun::Metric(Metric::SYSTEM),
             PerRun::Metric(Metric::TOTAL),
             PerRun::HyperfineExitCode,
             PerRun::ExitCode,
@@ -397,16 +449,13 @@ mod tests {
             PerRun::Start,
         ];
         for what in whats {
-            let blocks = text(|b| array(b, runs, what).unwrap());
-            let whole = text(|b| {
-                b.push(b'[');
-                array_block(b, runs, what, 0..n);
-                b.push(b']');
-            });
-            assert!(blocks == whole, "{what:?}");
-            // One value per run, as serde_json reads them.
-            let parsed: Vec<serde_json::Value> = serde_json::from_str(&blocks).unwrap();
-            assert_eq!(parsed.len(), n, "{what:?}");
+            let ours = text(|b| array(b, runs, what).unwrap());
+            let theirs: Vec<String> = records
+                .iter()
+                .map(|r| expected(r, what).to_string())
+                .collect();
+            let theirs = format!("[{}]", theirs.join(", "));
+            assert!(ours == theirs, "{what:?}");
         }
         let blocks = text(|b| measurements(b, runs, 3).unwrap());
         let whole = text(|b| {
@@ -416,10 +465,25 @@ mod tests {
         });
         assert!(blocks == whole);
         let parsed: Vec<serde_json::Value> = serde_json::from_str(&blocks).unwrap();
-        assert_eq!(parsed.len(), n);
-        assert_eq!(parsed[97]["exit_code"], serde_json::Value::Null);
-        assert_eq!(parsed[5]["exit_code"], 1);
-        assert!(parsed[7].get("memory_peak_resident").is_none());
+        let theirs: Vec<serde_json::Value> = records
+            .iter()
+            .map(|r| {
+                let mut m = serde_json::Map::new();
+                for (key, metric, unit, in_us) in MEASUREMENT_METRICS {
+                    let v = if in_us {
+                        expected(r, PerRun::Seconds(metric))
+                    } else {
+                        expected(r, PerRun::Metric(metric))
+                    };
+                    if !v.is_null() {
+                        m.insert(key.into(), serde_json::json!({"value": v, "unit": unit}));
+                    }
+                }
+                m.insert("exit_code".into(), expected(r, PerRun::HyperfineExitCode));
+                serde_json::Value::Object(m)
+            })
+            .collect();
+        assert!(parsed == theirs);
     }
 
     #[test]
