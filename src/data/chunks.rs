@@ -51,8 +51,11 @@ impl Default for Options {
         let cores =
             *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         Options {
-            chunk: 512 * 1024,
-            workers: cores.saturating_sub(1).min(3),
+            chunk: 128 * 1024,
+            // As many as the cores (at most 4), none on one core: the
+            // reader has reading and appending to do besides parsing, and
+            // parses chunks itself only while it waits.
+            workers: if cores > 1 { cores.min(4) } else { 0 },
             fast: true,
         }
     }
@@ -65,11 +68,13 @@ struct Chunk {
     job: Option<(u64, u64)>,
 }
 
-/// A chunk to parse ahead.
+/// A chunk to parse ahead, and the block to parse it into (made by the
+/// reader, with room enough: see [`Block::reserve_for`]).
 struct Job {
     id: u64,
     data: Arc<Vec<u8>>,
     plan: Arc<Plan>,
+    block: Block,
 }
 
 #[derive(Default)]
@@ -80,7 +85,8 @@ struct State {
     done: Vec<(u64, Block)>,
     /// Jobs whose blocks are no longer wanted.
     dropped: Vec<u64>,
-    spare: Vec<Block>,
+    /// Their blocks, for reuse.
+    idle: Vec<Block>,
     workers: usize,
     closed: bool,
 }
@@ -126,17 +132,21 @@ fn work(shared: &Shared) {
                 .unwrap_or_else(PoisonError::into_inner);
             continue;
         };
-        let id = job.id;
+        let Job {
+            id,
+            data,
+            plan,
+            mut block,
+        } = job;
         state.busy.push(id);
-        let mut block = state.spare.pop().unwrap_or_default();
         drop(state);
-        parse(&job.data, &job.plan, &mut block);
-        drop(job);
+        parse(&data, &plan, &mut block);
+        drop((data, plan));
         state = shared.lock();
         state.busy.retain(|&b| b != id);
         if let Some(k) = state.dropped.iter().position(|&d| d == id) {
             state.dropped.swap_remove(k);
-            state.spare.push(block);
+            state.idle.push(block);
         } else {
             state.done.push((id, block));
         }
@@ -159,6 +169,8 @@ pub(crate) struct Stream<R> {
     chunk_size: usize,
     /// Buffers of chunks read, for the next chunks.
     spare: Vec<Vec<u8>>,
+    /// Blocks to parse into, for reuse.
+    blocks: Vec<Block>,
     /// The plan and its generation (each header gives a new one).
     plan: Option<(Arc<Plan>, u64)>,
     shared: Arc<Shared>,
@@ -178,6 +190,7 @@ impl<R: Read> Stream<R> {
             error: None,
             chunk_size: FIRST_CHUNK.min(options.chunk).max(1),
             spare: Vec::new(),
+            blocks: Vec::new(),
             plan: None,
             shared: Arc::default(),
             threads: Vec::new(),
@@ -256,10 +269,13 @@ impl<R: Read> Stream<R> {
                 let id = self.next_job;
                 self.next_job += 1;
                 chunk.job = Some((id, generation));
+                let mut block = self.blocks.pop().unwrap_or_default();
+                block.reserve_for(chunk.data.len(), &plan);
                 queued.push(Job {
                     id,
                     data: Arc::clone(&chunk.data),
                     plan: Arc::clone(&plan),
+                    block,
                 });
             }
         }
@@ -312,9 +328,9 @@ impl<R: Read> Stream<R> {
                 self.chunks[0].job = None;
                 return Some(state.done.swap_remove(k).1);
             }
-            if let Some(k) = state.queue.iter().position(|j| j.id == id) {
+            if let Some(job) = take_job(&mut state.queue, id) {
                 // Not started: the caller parses it in place.
-                state.queue.remove(k);
+                self.blocks.push(job.block);
                 self.chunks[0].job = None;
                 return None;
             }
@@ -323,14 +339,13 @@ impl<R: Read> Stream<R> {
                 return None;
             }
             // A worker is on it: parse the next chunk meanwhile.
-            if let Some(job) = state.queue.pop_front() {
+            if let Some(mut job) = state.queue.pop_front() {
                 state.busy.push(job.id);
-                let mut block = state.spare.pop().unwrap_or_default();
                 drop(state);
-                parse(&job.data, &job.plan, &mut block);
+                parse(&job.data, &job.plan, &mut job.block);
                 state = shared.lock();
                 state.busy.retain(|&b| b != job.id);
-                state.done.push((job.id, block));
+                state.done.push((job.id, job.block));
                 continue;
             }
             if state.workers == 0 {
@@ -346,8 +361,8 @@ impl<R: Read> Stream<R> {
 
     /// Gives a block back for reuse.
     pub fn recycle(&mut self, block: Block) {
-        if self.options.workers > 0 {
-            self.shared.lock().spare.push(block);
+        if self.blocks.len() <= self.options.workers {
+            self.blocks.push(block);
         }
     }
 
@@ -373,14 +388,18 @@ impl<R: Read> Stream<R> {
             return;
         };
         if let Some((id, _)) = chunk.job {
-            let mut state = self.shared.lock();
-            if let Some(k) = state.queue.iter().position(|j| j.id == id) {
-                state.queue.remove(k);
+            let shared = Arc::clone(&self.shared);
+            let mut state = shared.lock();
+            if let Some(job) = take_job(&mut state.queue, id) {
+                self.recycle(job.block);
             } else if let Some(k) = state.done.iter().position(|d| d.0 == id) {
                 let block = state.done.swap_remove(k).1;
-                state.spare.push(block);
+                self.recycle(block);
             } else if state.busy.contains(&id) {
                 state.dropped.push(id);
+            }
+            while let Some(block) = state.idle.pop() {
+                self.recycle(block);
             }
         }
         // Its buffer is reused once no worker holds it.
@@ -390,6 +409,12 @@ impl<R: Read> Stream<R> {
             }
         }
     }
+}
+
+/// Takes job `id` out of `queue`, if it is there.
+fn take_job(queue: &mut VecDeque<Job>, id: u64) -> Option<Job> {
+    let k = queue.iter().position(|j| j.id == id)?;
+    queue.remove(k)
 }
 
 /// Where the last row in `data` ends: after its last line end outside

@@ -94,46 +94,72 @@ impl Column {
             if self.present > 0 {
                 i += self.extend_fitting(&values[i..]);
             }
-            if let Some(&v) = values.get(i) {
-                self.push((v != -1).then_some(Value::Int(v)));
+            let absent = values[i..].iter().take_while(|&&v| v == -1).count();
+            if absent > 0 {
+                self.push_absent(absent);
+                i += absent;
+            } else if let Some(&v) = values.get(i) {
+                self.push(Some(Value::Int(v)));
                 i += 1;
             }
         }
+    }
+
+    /// Appends `n` absent values: as `n` times `push(None)`.
+    fn push_absent(&mut self, n: usize) {
+        let (start, end) = (self.len, self.len + n);
+        let words = end.div_ceil(64);
+        if self.absent.len() < words {
+            self.absent.resize(words, 0);
+        }
+        for i in start..end {
+            self.absent[i / 64] |= 1 << (i % 64);
+        }
+        // The filler `push(None)` stores: the base.
+        let base = self.base;
+        match &mut self.data {
+            Data::Same => {}
+            Data::I8(v) => v.resize(end, 0),
+            Data::I16(v) => v.resize(end, 0),
+            Data::I32(v) => v.resize(end, 0),
+            Data::I64(v) => v.resize(end, base),
+            Data::Real(v) => v.resize(end, base as f64),
+        }
+        self.len = end;
     }
 
     /// Appends the leading values of `values` that are present (not -1)
     /// and fit the current integer width; returns how many.
     fn extend_fitting(&mut self, values: &[i64]) -> usize {
         let base = self.base;
-        // The offset from the base, if computed without overflow.
-        let offset = |v: i64| if v == -1 { None } else { v.checked_sub(base) };
-        fn fit<T: TryFrom<i64>>(
-            values: &[i64],
-            out: &mut Vec<T>,
-            offset: impl Fn(i64) -> Option<i64>,
-        ) -> usize {
-            let n = values
-                .iter()
-                .position(|&v| offset(v).and_then(|o| T::try_from(o).ok()).is_none())
-                .unwrap_or(values.len());
-            out.extend(
-                values[..n]
-                    .iter()
-                    .filter_map(|&v| T::try_from(offset(v)?).ok()),
-            );
-            n
+        // The offsets from the base while they fit `T`: how many.
+        macro_rules! fit {
+            ($out:expr, $t:ty) => {{
+                let out = $out;
+                out.reserve(values.len());
+                let mut n = 0;
+                for &v in values {
+                    let Some(offset) = v.checked_sub(base) else {
+                        break;
+                    };
+                    let Ok(x) = <$t>::try_from(offset) else { break };
+                    if v == -1 {
+                        break;
+                    }
+                    out.push(x);
+                    n += 1;
+                }
+                n
+            }};
         }
         let n = match &mut self.data {
-            Data::Same => values
-                .iter()
-                .position(|&v| offset(v) != Some(0))
-                .unwrap_or(values.len()),
-            Data::I8(out) => fit(values, out, offset),
-            Data::I16(out) => fit(values, out, offset),
-            Data::I32(out) => fit(values, out, offset),
+            Data::Same => values.iter().take_while(|&&v| v == base && v != -1).count(),
+            Data::I8(out) => fit!(out, i8),
+            Data::I16(out) => fit!(out, i16),
+            Data::I32(out) => fit!(out, i32),
             Data::I64(out) => {
                 // Absolute values (the base is 0).
-                let n = values.iter().position(|&v| v == -1).unwrap_or(values.len());
+                let n = values.iter().take_while(|&&v| v != -1).count();
                 out.extend_from_slice(&values[..n]);
                 n
             }
@@ -492,6 +518,36 @@ mod tests {
             prop_assert_eq!(c.iter().collect::<Vec<_>>(), values.clone());
             let present: Vec<f64> = values.iter().flatten().map(|v| v.as_f64()).collect();
             prop_assert_eq!(c.present_f64(), present);
+        }
+
+        /// `push_ints` builds the very column (representation, base,
+        /// bitmap) that `push` of each value builds, after any start.
+        #[test]
+        fn push_ints_is_push_of_each(
+            start in prop::collection::vec(value(), 0..40),
+            stretches in prop::collection::vec(
+                prop::collection::vec(
+                    prop_oneof![
+                        Just(-1i64),
+                        0i64..300,
+                        0i64..70_000,
+                        (0i64..70_000).prop_map(|v| 1 << 40 | v),
+                        0i64..=i64::MAX,
+                    ],
+                    0..200,
+                ),
+                0..4,
+            ),
+        ) {
+            let mut each = column(&start);
+            let mut bulk = each.clone();
+            for stretch in &stretches {
+                for &v in stretch {
+                    each.push((v != -1).then_some(Value::Int(v)));
+                }
+                bulk.push_ints(stretch);
+                prop_assert_eq!(&bulk, &each);
+            }
         }
     }
 }

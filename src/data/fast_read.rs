@@ -188,6 +188,26 @@ pub(crate) struct Block {
 }
 
 impl Block {
+    /// Room for the rows of `bytes` bytes of input read with `plan`, so
+    /// that parsing them seldom allocates (a worker thread's allocations
+    /// would stay in its own malloc arena, unused by the rest of the run),
+    /// without reserving much more than is used (memory the statistics
+    /// could use).
+    pub fn reserve_for(&mut self, bytes: usize, plan: &Plan) {
+        // Rows of BestGuess's files take 60 to 120 bytes.
+        let rows = bytes / 48 + 1;
+        self.columns.resize_with(plan.slots(), Vec::new);
+        for column in &mut self.columns {
+            column.reserve(rows);
+        }
+        self.text_ids.reserve(rows);
+        self.texts.reserve(rows);
+        self.text_data.reserve(bytes / 4);
+        self.row.reserve(plan.slots());
+        self.totals.reserve(plan.sums.len());
+        self.undoubled.reserve(256);
+    }
+
     pub fn clear(&mut self) {
         self.rows = 0;
         self.used = 0;
@@ -401,6 +421,145 @@ fn swar_digits(bytes: u64) -> (usize, u64) {
     (n, v)
 }
 
+/// Field `field`'s value `v` (of `len` digits) into `row` (or `totals`)
+/// as `job` says; false if the general path would refuse it.
+#[inline(always)]
+fn apply(
+    job: Job,
+    v: i64,
+    len: usize,
+    row: &mut [i64],
+    totals: &mut [i64],
+    seen: &mut u64,
+) -> bool {
+    match job {
+        Job::Required(s) => {
+            row[s] = v;
+            v != ABSENT
+        }
+        Job::Optional(s) => {
+            row[s] = v;
+            true
+        }
+        Job::Signal => {
+            row[slot::SIGNAL] = v;
+            v == ABSENT || (1..=i64::from(i32::MAX)).contains(&v)
+        }
+        Job::Flag => {
+            row[slot::TIMED_OUT] = v.max(0);
+            len <= 1 && v <= 1
+        }
+        Job::Total(k) if k < 64 => {
+            totals[k] = v;
+            *seen |= 1 << k;
+            true
+        }
+        Job::Total(_) | Job::Text => false,
+        Job::Skip => true,
+    }
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x80 * ONES;
+
+/// The top bit of each byte of `word` that is not zero (exact: no carry
+/// crosses a byte).
+#[inline(always)]
+fn nonzero(word: u64) -> u64 {
+    (((word & (0x7f * ONES)) + 0x7f * ONES) | word) & HIGH
+}
+
+/// The top bit of each byte of `word` equal to `byte`.
+#[inline(always)]
+fn equal(word: u64, byte: u8) -> u64 {
+    !nonzero(word ^ (u64::from(byte) * ONES)) & HIGH
+}
+
+/// The top bit of each byte of `word` that is not an ASCII digit (see
+/// [`swar_digits`]; bytes after one of 0xfa or more may be marked too,
+/// which only sends the row the slower way).
+#[inline(always)]
+fn not_digits(word: u64) -> u64 {
+    let high = (word & (0xf0 * ONES)) ^ (0x30 * ONES);
+    let low = (word.wrapping_add(0x06 * ONES) & (0xf0 * ONES)) ^ (0x30 * ONES);
+    nonzero(high | low)
+}
+
+/// The value of the `k` (1 to 8) digits that end just before `end`.
+#[inline(always)]
+fn tail(buf: &[u8], end: usize, k: usize) -> Option<i64> {
+    let word = u64::from_le_bytes(buf.get(end.checked_sub(8)?..end)?.try_into().ok()?);
+    let keep = !0u64 << (8 * (8 - k));
+    // The digits' values in the top `k` bytes (the first digit the highest
+    // place; the bytes below, before the field, zero), then pairs, fours,
+    // eight.
+    let mut v = (word & keep) - ((0x30 * ONES) & keep);
+    v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    v = ((v & 0x0000_00ff_0000_00ff).wrapping_mul(100 + (1_000_000 << 32))
+        + ((v >> 16) & 0x0000_00ff_0000_00ff).wrapping_mul(1 + (10_000 << 32)))
+        >> 32;
+    Some(v as i64)
+}
+
+/// The fields from `start` (after the third) to the end of the row, eight
+/// bytes at a time, if they are all digits (or empty) and the row's line
+/// end is `\n`: into `row` as [`apply`] says. Returns where the next row
+/// starts and how many fields the row has; `None` if anything else is in
+/// the row, if it goes past the end of `buf`, or if a value is refused (the
+/// caller goes field by field).
+#[inline]
+fn numbers(
+    buf: &[u8],
+    start: usize,
+    plan: &Plan,
+    row: &mut [i64],
+    totals: &mut [i64],
+    seen: &mut u64,
+) -> Option<(usize, usize)> {
+    let mut w = start;
+    let mut field_start = start;
+    let mut n = 3;
+    loop {
+        let word = u64::from_le_bytes(buf.get(w..w + 8)?.try_into().ok()?);
+        let line = equal(word, b'\n');
+        let separators = equal(word, b',') | line;
+        // This word up to the line end, if that is in it.
+        let through = match line & line.wrapping_neg() {
+            0 => !0,
+            first => first | (first - 1),
+        };
+        if not_digits(word) & !separators & through != 0 {
+            return None;
+        }
+        let mut ends = separators & through;
+        while ends != 0 {
+            let end = w + (ends.trailing_zeros() / 8) as usize;
+            let len = end - field_start;
+            let v = match len {
+                0 => ABSENT,
+                1..=8 => tail(buf, end, len)?,
+                9..=16 => tail(buf, end - 8, len - 8)? * 100_000_000 + tail(buf, end, 8)?,
+                17..=18 => {
+                    (tail(buf, end - 16, len - 16)? * 100_000_000 + tail(buf, end - 8, 8)?)
+                        * 100_000_000
+                        + tail(buf, end, 8)?
+                }
+                _ => return None,
+            };
+            if !apply(plan.job(n), v, len, row, totals, seen) {
+                return None;
+            }
+            n += 1;
+            field_start = end + 1;
+            ends &= ends - 1;
+        }
+        if line != 0 {
+            return Some((field_start, n));
+        }
+        w += 8;
+    }
+}
+
 /// Parses rows from the start of `buf` (which must be the start of a row)
 /// into `block` (cleared first), up to the first row the fast path does
 /// not take or the end of `buf`. `block.used` and `block.lines` say how
@@ -410,11 +569,7 @@ pub(crate) fn parse(buf: &[u8], plan: &Plan, block: &mut Block) {
     if buf.is_empty() {
         return;
     }
-    block.columns.resize_with(plan.slots(), Vec::new);
-    for column in &mut block.columns {
-        // Rows are seldom shorter than 64 bytes.
-        column.reserve(buf.len() / 64);
-    }
+    block.reserve_for(buf.len(), plan);
     let mut row = std::mem::take(&mut block.row);
     row.resize(plan.slots(), ABSENT);
     let mut totals = std::mem::take(&mut block.totals);
@@ -505,59 +660,47 @@ pub(crate) fn parse(buf: &[u8], plan: &Plan, block: &mut Block) {
             backslash
         };
 
-        // The other fields.
+        // The other fields: eight bytes at a time while they are digits
+        // and separators, else one by one.
         row.fill(ABSENT);
         totals.fill(ABSENT);
-        let mut seen_totals = 0usize;
+        let mut seen_totals = 0u64;
         let mut n = 3;
-        let accepted = loop {
-            let job = plan.job(n);
-            n += 1;
-            let ended = if job == Job::Skip || job == Job::Text {
-                match field(buf, p) {
-                    Some(f) => {
-                        lines += f.lines;
-                        p = f.next;
-                        f.ended
+        let accepted = if let Some((next, fields)) =
+            numbers(buf, p, plan, &mut row, &mut totals, &mut seen_totals)
+        {
+            p = next;
+            n = fields;
+            true
+        } else {
+            row.fill(ABSENT);
+            totals.fill(ABSENT);
+            seen_totals = 0;
+            loop {
+                let job = plan.job(n);
+                n += 1;
+                let ended = if job == Job::Skip || job == Job::Text {
+                    match field(buf, p) {
+                        Some(f) => {
+                            lines += f.lines;
+                            p = f.next;
+                            f.ended
+                        }
+                        None => break false,
                     }
-                    None => break false,
-                }
-            } else {
-                let Some((v, len, ended, next)) = digits(buf, p) else {
-                    break false;
+                } else {
+                    let Some((v, len, ended, next)) = digits(buf, p) else {
+                        break false;
+                    };
+                    p = next;
+                    if !apply(job, v, len, &mut row, &mut totals, &mut seen_totals) {
+                        break false;
+                    }
+                    ended
                 };
-                p = next;
-                let ok = match job {
-                    Job::Required(s) => {
-                        row[s] = v;
-                        v != ABSENT
-                    }
-                    Job::Optional(s) => {
-                        row[s] = v;
-                        true
-                    }
-                    Job::Signal => {
-                        row[slot::SIGNAL] = v;
-                        v == ABSENT || (1..=i64::from(i32::MAX)).contains(&v)
-                    }
-                    Job::Flag => {
-                        row[slot::TIMED_OUT] = v.max(0);
-                        len <= 1 && v <= 1
-                    }
-                    Job::Total(k) => {
-                        totals[k] = v;
-                        seen_totals |= 1 << k.min(63);
-                        k < 64
-                    }
-                    Job::Skip | Job::Text => true,
-                };
-                if !ok {
-                    break false;
+                if ended == End::Line {
+                    break true;
                 }
-                ended
-            };
-            if ended == End::Line {
-                break true;
             }
         };
         let reference = n == REFERENCE_ROW_FIELDS;
@@ -586,6 +729,7 @@ pub(crate) fn parse(buf: &[u8], plan: &Plan, block: &mut Block) {
                 reference
                     || a == ABSENT
                     || b == ABSENT
+                    || k >= 64
                     || seen_totals & (1 << k) == 0
                     || totals[k] == ABSENT
                     || totals[k] == a + b
