@@ -209,33 +209,52 @@ pub struct Analysis<'a> {
 }
 
 /// Summarises every metric of `catalogue` that command `index` has; also
-/// returns the sample of `ranked`, if the command has it. `ranked_values`,
-/// when given, are `c.metric(ranked)` already read.
+/// returns the sample of `ranked`, if the command has it, with its values
+/// in time order (the diagnostics' series).
+///
+/// The ranked metric is summarised last, so that its sample and series
+/// are not held while the others are summarised (the peak memory at a
+/// million runs); the error reported is still the first metric's in
+/// catalogue order.
 fn summarise(
     index: usize,
     c: &CommandRuns,
     catalogue: &Catalogue,
     ranked: Metric,
-    ranked_values: Option<&[f64]>,
-) -> Result<(CommandStats, Option<Sample>), AnalysisError> {
+) -> Result<(CommandStats, Option<RankedSeries>), AnalysisError> {
+    let error = |source| AnalysisError::Sample {
+        command: index + 1,
+        source,
+    };
     let mut summaries = vec![None; catalogue.index_bound()];
-    let mut of_interest = None;
+    let mut ranked_seen = false;
     for metric in catalogue.metrics() {
-        let values = match ranked_values {
-            Some(v) if metric == ranked => v.to_vec(),
-            _ => c.metric(metric),
-        };
+        if metric == ranked {
+            ranked_seen = true;
+            continue;
+        }
+        let values = c.metric(metric);
         if values.is_empty() {
             continue;
         }
-        let sample = Sample::new(values).map_err(|source| AnalysisError::Sample {
-            command: index + 1,
-            source,
-        })?;
-        summaries[metric.index()] = Some(Summary::of(&sample));
-        if metric == ranked {
-            of_interest = Some(sample);
+        match Sample::new(values) {
+            Ok(sample) => summaries[metric.index()] = Some(Summary::of(&sample)),
+            Err(e) => {
+                // The ranked metric comes first in order: its error wins.
+                if ranked_seen {
+                    ranked_sample(c, ranked).map_err(error)?;
+                }
+                return Err(error(e));
+            }
         }
+    }
+    let of_interest = if ranked_seen {
+        ranked_sample(c, ranked).map_err(error)?
+    } else {
+        None
+    };
+    if let Some((sample, _)) = &of_interest {
+        summaries[ranked.index()] = Some(Summary::of(sample));
     }
     Ok((
         CommandStats {
@@ -245,6 +264,26 @@ fn summarise(
         },
         of_interest,
     ))
+}
+
+/// The ranked metric's sample and its values in time order.
+type RankedSeries = (Sample, Vec<f64>);
+
+/// The sample of the ranked metric and its series in time order; `None`
+/// when no run has the metric. In file order the series is the values as
+/// the sample reads them, so they are read once (a derived metric such as
+/// total CPU time is computed once).
+fn ranked_sample(c: &CommandRuns, ranked: Metric) -> Result<Option<RankedSeries>, SampleError> {
+    let (series, file_order) = diagnostics::time_series(c, ranked);
+    let values = if file_order {
+        series.clone()
+    } else {
+        c.metric(ranked)
+    };
+    if values.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some((Sample::new(values)?, series)))
 }
 
 impl<'a> Analysis<'a> {
@@ -261,15 +300,16 @@ impl<'a> Analysis<'a> {
         // Per command on its own thread: the summaries, then the
         // time-order diagnostics, which reuse the ranked metric's sort.
         let per_command = in_parallel(&dataset.commands, |i, c| {
-            // In file order the series is the ranked metric's values as
-            // the summaries read them: read once (a derived metric such
-            // as total CPU time is computed once).
-            let series = in_time_order(c, settings.metric);
-            let shared = diagnostics::in_file_order(c).then_some(series.as_slice());
-            let (stats, sample) = summarise(i, c, &dataset.catalogue, settings.metric, shared)?;
-            let diagnostics = match (&sample, &best_case) {
-                (Some(s), Ok(b)) => Some(diagnostics::diagnose_one(series, Some(s), b)),
-                _ => None,
+            let (stats, ranked) = summarise(i, c, &dataset.catalogue, settings.metric)?;
+            let (sample, diagnostics) = match ranked {
+                Some((s, series)) => {
+                    let d = best_case
+                        .as_ref()
+                        .ok()
+                        .map(|b| diagnostics::diagnose_one(series, Some(&s), b));
+                    (Some(s), d)
+                }
+                None => (None, None),
             };
             Ok::<_, AnalysisError>((stats, sample, diagnostics))
         });

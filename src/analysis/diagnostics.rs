@@ -142,22 +142,29 @@ pub fn time_order(runs: &CommandRuns) -> Vec<usize> {
 /// Whether [`time_order`] is file order: some run lacks a sequence number,
 /// or the numbers never decrease (as `bestguess` writes them; the stable
 /// sort then leaves every run where it is).
-pub(super) fn in_file_order(runs: &CommandRuns) -> bool {
+fn in_file_order(runs: &CommandRuns) -> bool {
     let sequence = runs.sequences();
     sequence.iter().any(Option::is_none) || sequence.windows(2).all(|w| w[0] <= w[1])
 }
 
 /// The values of `metric` in time order, runs that lack it left out.
 pub fn in_time_order(runs: &CommandRuns, metric: Metric) -> Vec<f64> {
+    time_series(runs, metric).0
+}
+
+/// [`in_time_order`], and whether that is file order (the values are then
+/// `runs.metric(metric)` exactly).
+pub(super) fn time_series(runs: &CommandRuns, metric: Metric) -> (Vec<f64>, bool) {
     if in_file_order(runs) {
-        return runs.metric(metric);
+        return (runs.metric(metric), true);
     }
     let values: Vec<_> = runs.values(metric).collect();
-    time_order(runs)
+    let series = time_order(runs)
         .into_iter()
         .filter_map(|i| values[i])
         .map(|v| v.as_f64())
-        .collect()
+        .collect();
+    (series, false)
 }
 
 /// The later half against the earlier (halves as for the best case); `None`

@@ -32,7 +32,7 @@
 use super::mann_whitney::{exact_distribution, mann_whitney_with, pooled_ranks, MannWhitney};
 use super::normal::normal_quantile;
 use super::sample::Sample;
-use super::select::Differences;
+use super::select::{Differences, SortedLogs};
 use super::shift::{shift_interval_with, Alpha, ShiftInterval};
 use super::signed_rank::{paired_shift_and_logs, signed_rank, SignedRank};
 
@@ -207,13 +207,12 @@ pub fn compare(best: &Sample, other: &Sample, alpha: Alpha) -> Comparison {
     compare_with_logs(best, other, None, alpha)
 }
 
-/// [`compare`], given the logarithms of both samples' sorted values when
-/// the caller has them ([`ln_sorted`] of each, ascending): not computed
-/// again.
+/// [`compare`], given the logarithms of both samples when the caller has
+/// them ([`SortedLogs::of`] each): not computed again.
 pub(crate) fn compare_with_logs(
     best: &Sample,
     other: &Sample,
-    logs: Option<(&[f64], &[f64])>,
+    logs: Option<(&SortedLogs, &SortedLogs)>,
     alpha: Alpha,
 ) -> Comparison {
     let (n1, n2) = (best.len(), other.len());
@@ -223,7 +222,7 @@ pub(crate) fn compare_with_logs(
     let differences = Differences::new(best.sorted(), other.sorted());
     let middle = differences.middle();
     let logs = (positive(best) && positive(other)).then(|| match logs {
-        Some((b, o)) => Differences::new(b, o),
+        Some((b, o)) => Differences::of_logs(b, o),
         None => Differences::new(&ln_sorted(best), &ln_sorted(other)),
     });
     let log_middle = logs.as_ref().map(Differences::middle);
@@ -280,12 +279,23 @@ pub(crate) fn compare_paired_with(
     }
     let best = Sample::from_slice(best_rounds).ok()?;
     let other = Sample::from_slice(other_rounds).ok()?;
+    // Of the two samples as such, only the rank test and Â are shown:
+    // computed first, so that the samples are gone before the
+    // differences' Walsh sums are prepared (the peak memory).
+    let (n1, n2) = (best.len(), other.len());
+    let ranks = pooled_ranks(best.sorted(), other.sorted());
+    let exact = exact_distribution(n1, n2, &ranks);
+    let mann_whitney = mann_whitney_with(n1, n2, &ranks, exact.as_ref());
+    let (superiority, superiority_interval) = superiority(&best, &other, mann_whitney.u, alpha);
+    let both_positive = positive(&best) && positive(&other);
+    drop((best, other, exact));
     let d: Vec<f64> = other_rounds
         .iter()
         .zip(best_rounds)
         .map(|(o, b)| o - b)
         .collect();
-    let logs: Option<Vec<f64>> = (positive(&best) && positive(&other)).then(|| {
+    let signed = signed_rank(&d);
+    let logs: Option<Vec<f64>> = both_positive.then(|| {
         other_rounds
             .iter()
             .zip(best_rounds)
@@ -298,13 +308,6 @@ pub(crate) fn compare_paired_with(
         low: low.exp(),
         high: high.exp(),
     });
-    let signed = signed_rank(&d);
-    // Of the two samples as such, only the rank test and Â are shown.
-    let (n1, n2) = (best.len(), other.len());
-    let ranks = pooled_ranks(best.sorted(), other.sorted());
-    let exact = exact_distribution(n1, n2, &ranks);
-    let mann_whitney = mann_whitney_with(n1, n2, &ranks, exact.as_ref());
-    let (superiority, superiority_interval) = superiority(&best, &other, mann_whitney.u, alpha);
     Some(Comparison {
         design: Design::Paired {
             rounds: best_rounds.len(),

@@ -45,10 +45,10 @@ use std::borrow::Borrow;
 
 use thiserror::Error;
 
-use super::compare::{compare_paired_with, compare_with_logs, ln_sorted, Comparison, Design};
+use super::compare::{compare_paired_with, compare_with_logs, Comparison, Design};
 use super::quantile::sorted_quantile;
 use super::sample::Sample;
-use super::select::Differences;
+use super::select::{Differences, SortedLogs};
 use super::shift::{hodges_lehmann, hodges_lehmann_with, Alpha, InvalidAlpha};
 use super::signed_rank::{median_from_middle, walsh_middle};
 
@@ -335,12 +335,12 @@ pub fn rank_with<S: Borrow<Sample>>(
     let all_positive = eligible.iter().all(|&i| samples[i].borrow().min() > 0.0);
     // Each command's logarithms, made once when first needed and shared
     // by the point estimates and the comparisons.
-    let logs: Vec<std::cell::OnceCell<Option<Vec<f64>>>> =
+    let logs: Vec<std::cell::OnceCell<Option<SortedLogs>>> =
         (0..k).map(|_| std::cell::OnceCell::new()).collect();
-    let log_of = |i: usize| -> Option<&[f64]> {
+    let log_of = |i: usize| -> Option<&SortedLogs> {
         logs[i]
-            .get_or_init(|| sorted_logs(samples[i].borrow()))
-            .as_deref()
+            .get_or_init(|| SortedLogs::of(samples[i].borrow().sorted()))
+            .as_ref()
     };
     // The middle Walsh sums of each pair's paired differences (and of
     // their logarithms): found for the point estimate, reused by the
@@ -500,7 +500,7 @@ fn point_estimate<'a, S: Borrow<Sample>>(
     samples: &[S],
     rounds: Option<&[Vec<f64>]>,
     logs: bool,
-    log_of: &dyn Fn(usize) -> Option<&'a [f64]>,
+    log_of: &dyn Fn(usize) -> Option<&'a SortedLogs>,
     r: usize,
     i: usize,
 ) -> (f64, Middles) {
@@ -522,7 +522,7 @@ fn point_estimate<'a, S: Borrow<Sample>>(
         return (shift, middles);
     }
     let log_ratio = paired(f64::ln, 1).unwrap_or_else(|| match (log_of(r), log_of(i)) {
-        (Some(a), Some(b)) => hodges_lehmann_with(&Differences::new(a, b)),
+        (Some(a), Some(b)) => hodges_lehmann_with(&Differences::of_logs(a, b)),
         // Logarithms out of order (never with a monotone `ln`): as sorted.
         _ => {
             let t = |s: &Sample| Sample::new(s.sorted().iter().map(|x| x.ln()).collect());
@@ -543,17 +543,6 @@ fn point_estimate<'a, S: Borrow<Sample>>(
 /// The middle Walsh sums of a pair's paired differences and of their
 /// logarithms, where found.
 type Middles = [Option<(f64, f64)>; 2];
-
-/// The logarithms of a sample's sorted values, when every value is
-/// positive and the logarithms come out ascending (as `ln` is monotone):
-/// then they are the sorted sample of the logarithms, to be shared.
-fn sorted_logs(s: &Sample) -> Option<Vec<f64>> {
-    if s.min() <= 0.0 {
-        return None;
-    }
-    let logs = ln_sorted(s);
-    logs.windows(2).all(|w| w[0] <= w[1]).then_some(logs)
-}
 
 /// Moves from `start` to any command estimated faster, until none is
 /// (or a candidate repeats, which only intransitive estimates can cause;

@@ -50,17 +50,24 @@ struct Distinct {
 
 impl Distinct {
     fn new(sorted: &[f64]) -> Self {
+        Self::from_sorted(sorted.iter().copied())
+    }
+
+    /// From values in ascending order, without listing them first.
+    fn from_sorted(sorted: impl Iterator<Item = f64>) -> Self {
         let mut values: Vec<f64> = Vec::new();
         let mut cumulative = vec![0];
-        for (i, &v) in sorted.iter().enumerate() {
+        let mut n = 0;
+        for (i, v) in sorted.enumerate() {
             if values.last() != Some(&v) {
                 if i > 0 {
                     cumulative.push(i);
                 }
                 values.push(v);
             }
+            n = i + 1;
         }
-        cumulative.push(sorted.len());
+        cumulative.push(n);
         Distinct { values, cumulative }
     }
 
@@ -70,6 +77,34 @@ impl Distinct {
 
     fn weight(&self, j: usize) -> usize {
         self.cumulative[j + 1] - self.cumulative[j]
+    }
+}
+
+/// The natural logarithms of a sorted sample's values, reduced to their
+/// distinct values as [`Differences`] needs them, without listing a
+/// logarithm per value: the same as the reduction of the list.
+#[derive(Debug, Clone)]
+pub(crate) struct SortedLogs(Distinct);
+
+impl SortedLogs {
+    /// `None` unless every value is positive and the logarithms come out
+    /// ascending (they do, `ln` being monotone; if not, the caller sorts).
+    pub(crate) fn of(sorted: &[f64]) -> Option<Self> {
+        if !sorted.first().is_some_and(|&v| v > 0.0) {
+            return None;
+        }
+        let mut last = (f64::NAN, f64::NEG_INFINITY);
+        let mut ascending = true;
+        let logs = sorted.iter().map(|&x| {
+            if x != last.0 {
+                let l = x.ln();
+                ascending &= l >= last.1;
+                last = (x, l);
+            }
+            last.1
+        });
+        let distinct = Distinct::from_sorted(logs);
+        ascending.then_some(SortedLogs(distinct))
     }
 }
 
@@ -110,7 +145,15 @@ struct Boundary {
 impl Differences {
     /// Prepares selection among `y[j] - x[i]` for sorted, non-empty x, y.
     pub(crate) fn new(x: &[f64], y: &[f64]) -> Self {
-        let (x, y) = (Distinct::new(x), Distinct::new(y));
+        Self::of_distinct(Distinct::new(x), Distinct::new(y))
+    }
+
+    /// [`Differences::new`] of the logarithms of two samples.
+    pub(crate) fn of_logs(x: &SortedLogs, y: &SortedLogs) -> Self {
+        Self::of_distinct(x.0.clone(), y.0.clone())
+    }
+
+    fn of_distinct(x: Distinct, y: Distinct) -> Self {
         let count = x.cumulative[x.len()] as u128 * y.cumulative[y.len()] as u128;
         // Gathering costs 32 bytes per cell: at most 2^16 cells (2 MiB)
         // however large the samples, since a round of narrowing is cheaper
@@ -650,6 +693,35 @@ mod tests {
                 assert_eq!(sums.kth(k as u128 + 1), v, "{y:?} k = {k}");
             }
         }
+    }
+
+    #[test]
+    fn logs_reduced_without_a_list_select_the_log_differences() {
+        let mut rng = SplitMix64::new(8);
+        for _ in 0..20 {
+            let mut x: Vec<f64> = (0..1 + rng.below(15))
+                .map(|_| (1 + rng.below(7)) as f64)
+                .collect();
+            let mut y: Vec<f64> = (0..1 + rng.below(15))
+                .map(|_| rng.uniform() * 9.0 + 0.1)
+                .collect();
+            x.sort_unstable_by(f64::total_cmp);
+            y.sort_unstable_by(f64::total_cmp);
+            let mut all: Vec<f64> = x
+                .iter()
+                .flat_map(|&a| y.iter().map(move |&b| b.ln() - a.ln()))
+                .collect();
+            all.sort_unstable_by(f64::total_cmp);
+            let (lx, ly) = (SortedLogs::of(&x).unwrap(), SortedLogs::of(&y).unwrap());
+            let logs = Differences::of_logs(&lx, &ly);
+            assert_eq!(logs.count(), all.len() as u128);
+            for (k, &v) in all.iter().enumerate() {
+                assert_eq!(logs.kth(k as u128 + 1), v, "{x:?} {y:?} k = {k}");
+            }
+        }
+        assert!(SortedLogs::of(&[0.0, 1.0]).is_none());
+        assert!(SortedLogs::of(&[-2.0, 1.0]).is_none());
+        assert!(SortedLogs::of(&[]).is_none());
     }
 
     fn check_all_ranks(x: &[f64], y: &[f64]) {
