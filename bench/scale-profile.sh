@@ -39,10 +39,16 @@ share() { # label, symbol regex
     p=${p:-0}
     printf '  %-44s %5.1f %%  %5.2f s\n' "$1" "$p" "$(awk "BEGIN {print $p * $cpu / 100}")"
 }
-share "read and parse (all)" "csv_read::read_raw_csv_into$"
-share "  tokenizer" "Tokenizer<R>::next_row$"
-share "  fields to a record" "csv_read::Layout::record$"
-share "  dataset build (columns)" "dataset::(CommandRuns::push|DatasetBuilder::push_to)$"
+share_sum() { # label, symbol regex: the sum over every thread (comm) it ran on
+    local p
+    p=$(awk -v re="$2" '$0 ~ re {gsub("%", "", $1); p += $1} END {print p + 0}' "$work/report")
+    printf '  %-44s %5.1f %%  %5.2f s\n' "$1" "$p" "$(awk "BEGIN {print $p * $cpu / 100}")"
+}
+# The reader runs on the main thread and its csv-parse workers.
+share_sum "read and parse (all threads)" "csv_read::read_raw_csv_into$|chunks::work$"
+share_sum "  fast path (rows to blocks)" "fast_read::parse$"
+share_sum "  general path (tokenizer, record)" "Tokenizer<R>::next_row$|csv_read::Layout::record$"
+share_sum "  dataset build (columns)" "RowSink>::rows$|dataset::(CommandRuns::push|DatasetBuilder::push_to)$"
 share "statistics, main thread (Analysis::new)" "analysis::Analysis::new$"
 share "summaries (every metric, every command)" "analysis::summarise$"
 share "  validate and sort" "sample::Sample::new$"

@@ -209,19 +209,17 @@ pub struct Analysis<'a> {
 }
 
 /// Summarises every metric of `catalogue` that command `index` has; also
-/// returns the sample of `ranked`, if the command has it, with its values
-/// in time order (the diagnostics' series).
+/// returns the sample of `ranked`, if the command has it.
 ///
-/// The ranked metric is summarised last, so that its sample and series
-/// are not held while the others are summarised (the peak memory at a
-/// million runs); the error reported is still the first metric's in
-/// catalogue order.
+/// The ranked metric is summarised last, so that its sample is not held
+/// while the others are summarised (the peak memory at a million runs);
+/// the error reported is still the first metric's in catalogue order.
 fn summarise(
     index: usize,
     c: &CommandRuns,
     catalogue: &Catalogue,
     ranked: Metric,
-) -> Result<(CommandStats, Option<RankedSeries>), AnalysisError> {
+) -> Result<(CommandStats, Option<Sample>), AnalysisError> {
     let error = |source| AnalysisError::Sample {
         command: index + 1,
         source,
@@ -253,7 +251,7 @@ fn summarise(
     } else {
         None
     };
-    if let Some((sample, _)) = &of_interest {
+    if let Some(sample) = &of_interest {
         summaries[ranked.index()] = Some(Summary::of(sample));
     }
     Ok((
@@ -266,24 +264,13 @@ fn summarise(
     ))
 }
 
-/// The ranked metric's sample and its values in time order.
-type RankedSeries = (Sample, Vec<f64>);
-
-/// The sample of the ranked metric and its series in time order; `None`
-/// when no run has the metric. In file order the series is the values as
-/// the sample reads them, so they are read once (a derived metric such as
-/// total CPU time is computed once).
-fn ranked_sample(c: &CommandRuns, ranked: Metric) -> Result<Option<RankedSeries>, SampleError> {
-    let (series, file_order) = diagnostics::time_series(c, ranked);
-    let values = if file_order {
-        series.clone()
-    } else {
-        c.metric(ranked)
-    };
+/// The sample of the ranked metric; `None` when no run has it.
+fn ranked_sample(c: &CommandRuns, ranked: Metric) -> Result<Option<Sample>, SampleError> {
+    let values = c.metric(ranked);
     if values.is_empty() {
         return Ok(None);
     }
-    Ok(Some((Sample::new(values)?, series)))
+    Ok(Some(Sample::new(values)?))
 }
 
 impl<'a> Analysis<'a> {
@@ -295,32 +282,16 @@ impl<'a> Analysis<'a> {
         settings.validate()?;
         let mut commands = Vec::with_capacity(dataset.commands.len());
         let mut ranked = Vec::with_capacity(dataset.commands.len());
-        let mut diagnosed = Vec::with_capacity(dataset.commands.len());
-        let best_case = settings.best_case.validated();
-        // Per command on its own thread: the summaries, then the
-        // time-order diagnostics, which reuse the ranked metric's sort.
-        let per_command = in_parallel(&dataset.commands, |i, c| {
-            let (stats, ranked) = summarise(i, c, &dataset.catalogue, settings.metric)?;
-            let (sample, diagnostics) = match ranked {
-                Some((s, series)) => {
-                    let d = best_case
-                        .as_ref()
-                        .ok()
-                        .map(|b| diagnostics::diagnose_one(series, Some(&s), b));
-                    (Some(s), d)
-                }
-                None => (None, None),
-            };
-            Ok::<_, AnalysisError>((stats, sample, diagnostics))
+        let summaries = in_parallel(&dataset.commands, |i, c| {
+            summarise(i, c, &dataset.catalogue, settings.metric)
         });
-        for (i, each) in per_command.into_iter().enumerate() {
-            let (stats, sample, diagnostics) = each?;
+        for (i, summary) in summaries.into_iter().enumerate() {
+            let (stats, sample) = summary?;
             commands.push(stats);
             ranked.push(sample.ok_or_else(|| AnalysisError::Missing {
                 command: i + 1,
                 metric: settings.metric.label().to_owned(),
             })?);
-            diagnosed.push(diagnostics);
         }
         let reference = match &settings.reference {
             Some(r) => Some(resolve_reference(dataset, r)?),
@@ -332,15 +303,18 @@ impl<'a> Analysis<'a> {
             reference,
         };
         let ranking = rank_with(&ranked, options, &settings.rule())?;
-        drop((ranked, rounds));
-        settings.best_case.validated()?;
-        // Every command has its diagnostics once the settings are valid.
+        drop(rounds);
+        let best_case = settings.best_case.validated()?;
+        // Per command on its own thread, after the ranking (whose peak
+        // memory is then not raised by theirs): the time-order
+        // diagnostics, reusing the sort of the ranked metric's sample.
+        let diagnosed = in_parallel(&dataset.commands, |i, c| {
+            let series = in_time_order(c, settings.metric);
+            diagnostics::diagnose_one(series, ranked.get(i), &best_case)
+        });
+        drop(ranked);
         let mut diagnostics = Vec::with_capacity(diagnosed.len());
         for (i, d) in diagnosed.into_iter().enumerate() {
-            let d = d.ok_or(AnalysisError::Missing {
-                command: i + 1,
-                metric: settings.metric.label().to_owned(),
-            })?;
             diagnostics.push(d.map_err(|source| AnalysisError::Sample {
                 command: i + 1,
                 source,

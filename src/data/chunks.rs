@@ -20,6 +20,7 @@
 //! waits for a block, the reader parses the next chunk in the queue, so
 //! both threads stay busy.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
@@ -110,16 +111,22 @@ impl Shared {
 
 /// Parses queued jobs until the reader closes.
 fn work(shared: &Shared) {
-    /// Counts the worker out however it ends, so the reader never waits
-    /// for a worker that is gone.
-    struct Alive<'a>(&'a Shared);
+    /// Counts the worker out however it ends (and forgets the job it was
+    /// on, if it panicked), so the reader never waits for a worker that is
+    /// gone: it parses that chunk itself.
+    struct Alive<'a>(&'a Shared, Cell<Option<u64>>);
     impl Drop for Alive<'_> {
         fn drop(&mut self) {
-            self.0.lock().workers -= 1;
+            let mut state = self.0.lock();
+            state.workers -= 1;
+            if let Some(id) = self.1.get() {
+                state.busy.retain(|&b| b != id);
+            }
+            drop(state);
             self.0.done.notify_all();
         }
     }
-    let _alive = Alive(shared);
+    let alive = Alive(shared, Cell::new(None));
     let mut state = shared.lock();
     loop {
         if state.closed {
@@ -139,10 +146,12 @@ fn work(shared: &Shared) {
             mut block,
         } = job;
         state.busy.push(id);
+        alive.1.set(Some(id));
         drop(state);
         parse(&data, &plan, &mut block);
         drop((data, plan));
         state = shared.lock();
+        alive.1.set(None);
         state.busy.retain(|&b| b != id);
         if let Some(k) = state.dropped.iter().position(|&d| d == id) {
             state.dropped.swap_remove(k);
