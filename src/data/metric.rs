@@ -653,14 +653,7 @@ impl Values {
         if matches!(metric.builtin().map(|d| d.source), Some(Source::Sum(..))) {
             return;
         }
-        let i = metric.index();
-        if self.0.len() <= i {
-            if value.is_none() {
-                return;
-            }
-            self.0.resize(i + 1, None);
-        }
-        self.0[i] = value;
+        self.set_stored(metric, value);
     }
 
     /// [`Values::set`] for a metric known to be stored (not derived).
