@@ -34,6 +34,11 @@ fn export(dir: &Path, input: &str, list: Option<&str>) -> (Value, String) {
     (serde_json::from_str(&text).expect("valid JSON"), text)
 }
 
+/// The standard error of a finished command, as text.
+fn stderr(assert: assert_cmd::assert::Assert) -> String {
+    String::from_utf8(assert.get_output().stderr.clone()).unwrap()
+}
+
 fn has(v: &Value, key: &str) -> bool {
     v.get(key).is_some()
 }
@@ -252,8 +257,7 @@ fn summaries_only_is_refused_on_reading_with_what_to_export() {
         .arg(RAW)
         .assert()
         .success();
-    let out = bestreport().arg(&json).assert().code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let err = stderr(bestreport().arg(&json).assert().code(2));
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("none.json"), "{err}");
     assert!(err.contains("summaries only"), "{err}");
@@ -261,8 +265,7 @@ fn summaries_only_is_refused_on_reading_with_what_to_export() {
     // Hyperfine's own file without per-run data keeps its message.
     let hf = dir.path().join("hf.json");
     fs::write(&hf, r#"{"results": [{"command": "x", "mean": 1.0}]}"#).unwrap();
-    let out = bestreport().arg(&hf).assert().code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let err = stderr(bestreport().arg(&hf).assert().code(2));
     assert!(
         err.contains("neither \"measurements\" nor \"times\""),
         "{err}"
@@ -290,11 +293,12 @@ fn mistakes_in_the_list_are_usage_errors_naming_what_is_accepted() {
     for (list, message) in cases {
         for (program, input) in [(bestreport(), RAW), (bestguess(), "true")] {
             let mut program = program;
-            let assert = program
-                .args(["--json-runs", list, "--export-json", out, input])
-                .assert()
-                .code(1);
-            let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+            let err = stderr(
+                program
+                    .args(["--json-runs", list, "--export-json", out, input])
+                    .assert()
+                    .code(1),
+            );
             assert!(err.contains(message), "{list}: {err}");
             if !message.contains("twice") {
                 assert!(err.contains(accepted), "{list}: {err}");
@@ -312,11 +316,12 @@ fn mistakes_in_the_list_are_usage_errors_naming_what_is_accepted() {
 fn the_option_without_a_json_export_is_refused() {
     for (program, input) in [(bestreport(), RAW), (bestguess(), "true")] {
         let mut program = program;
-        let assert = program
-            .args(["--json-runs", "bestguess", "--export-csv", "-", input])
-            .assert()
-            .code(1);
-        let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        let err = stderr(
+            program
+                .args(["--json-runs", "bestguess", "--export-csv", "-", input])
+                .assert()
+                .code(1),
+        );
         assert!(
             err.contains("--json-runs says which per-run data --export-json writes; give --export-json FILE too"),
             "{err}"
