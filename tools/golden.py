@@ -284,19 +284,14 @@ def pair_expected(best, other, alpha):
         # Then each scale's ends by inverting the conditional test at the
         # distinct differences next to the start ranks, each with its own
         # tie pattern (the walk of `invert_py`).
-        inverted, levels = [], []
+        walks = []
         for sx, sy in scales:
-            values = np.sort(np.subtract.outer(sy, sx).ravel())
 
             def laws_at(v, sx=sx, sy=sy):
                 return two_sample_law_pair(two_sample_groups(sx, sy, v), n1, n2, small, alpha)
 
-            inverted.append(invert_py(values, laws_at, start, alpha))
-            for v in middle_values(values):
-                levels.append(level_py(laws_at, v, m, alpha))
-        # The confidence: the test's conditional coverage at the estimate's
-        # middle difference(s), the lowest over both scales.
-        achieved = min(levels)
+            walks.append((np.sort(np.subtract.outer(sy, sx).ravel()), laws_at))
+        inverted, achieved = invert_scales(walks, start, m, alpha)
         low_rank, high_rank = inverted[0]
         log_ranks = inverted[-1]
         return finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha,
@@ -585,6 +580,17 @@ def invert_py(values, laws_at, start, alpha):
     low = walk(low0, True, middle) or low0
     high = walk(high0, False, count + 1 - middle) or high0
     return low, high
+
+
+def invert_scales(walks, start, count, alpha):
+    """Per scale, given as (sorted candidate values, their laws), the
+    inverted ranks (`invert_py`); and the achieved confidence: the test's
+    conditional coverage at the middle value(s), the lowest over the scales."""
+    inverted, levels = [], []
+    for values, laws_at in walks:
+        inverted.append(invert_py(values, laws_at, start, alpha))
+        levels.extend(level_py(laws_at, v, count, alpha) for v in middle_values(values))
+    return inverted, min(levels)
 
 
 def level_py(laws_at, v, count, alpha):
@@ -876,18 +882,16 @@ def paired_expected(best, other, alpha):
                 law = paired_law_py(zeros, sizes, exact_law_wanted)
                 laws.append((law, law))
         start = choose_ranks(m, laws, alpha)
-        inverted, levels = [], []
+        walks = []
         for v in sets:
-            sums = np.sort(np.array([v[i] + v[j] for i in range(r) for j in range(i, r)]))
 
             def laws_at(total_sum, v=v):
                 law = paired_law_py(*paired_groups(v, total_sum), exact_law_wanted)
                 return law, law
 
-            inverted.append(invert_py(sums, laws_at, start, alpha))
-            for total_sum in middle_values(sums):
-                levels.append(level_py(laws_at, total_sum, m, alpha))
-        achieved = min(levels)
+            sums = np.sort(np.array([v[i] + v[j] for i in range(r) for j in range(i, r)]))
+            walks.append((sums, laws_at))
+        inverted, achieved = invert_scales(walks, start, m, alpha)
         k, high = inverted[0]
         log_ranks = inverted[-1]
         ci_method = "exact" if exact_law_wanted else "asymptotic"
