@@ -290,7 +290,7 @@ fn measurements_block(
     item_indent: &str,
     range: Range<usize>,
 ) {
-    let mut columns: [Vec<Option<Value>>; 5] = Default::default();
+    let mut columns: [Step; 5] = Default::default();
     let (mut codes, mut signals) = (Vec::new(), Vec::new());
     // The text around each value, spelled once: `"key": {"value": ` and
     // `, "unit": "unit"}, `.
@@ -303,8 +303,7 @@ fn measurements_block(
     let start = format!(",\n{item_indent}{{");
     for step in steps(range) {
         for (column, (_, metric, ..)) in columns.iter_mut().zip(MEASUREMENT_METRICS) {
-            column.clear();
-            runs.values_range(metric, step.clone(), column);
+            column.read(runs, metric, step.clone());
         }
         codes.clear();
         signals.clear();
@@ -317,7 +316,7 @@ fn measurements_block(
             for ((column, (before, after)), (.., in_us)) in
                 columns.iter().zip(&around).zip(MEASUREMENT_METRICS)
             {
-                let Some(v) = column[k] else { continue };
+                let Some(v) = column.get(k) else { continue };
                 buf.extend_from_slice(before.as_bytes());
                 if in_us {
                     seconds(buf, v);
@@ -332,6 +331,34 @@ fn measurements_block(
                 _ => buf.extend_from_slice(b"null"),
             }
             buf.push(b'}');
+        }
+    }
+}
+
+/// One metric's values for a step of runs: as integers when every run
+/// has one (nearly always), else as they are.
+#[derive(Default)]
+struct Step {
+    ints: Vec<i64>,
+    values: Vec<Option<Value>>,
+    all_ints: bool,
+}
+
+impl Step {
+    fn read(&mut self, runs: &CommandRuns, metric: Metric, step: Range<usize>) {
+        self.ints.clear();
+        self.values.clear();
+        self.all_ints = runs.ints_range(metric, step.clone(), &mut self.ints);
+        if !self.all_ints {
+            runs.values_range(metric, step, &mut self.values);
+        }
+    }
+
+    fn get(&self, k: usize) -> Option<Value> {
+        if self.all_ints {
+            Some(Value::Int(self.ints[k]))
+        } else {
+            self.values[k]
         }
     }
 }
