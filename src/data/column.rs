@@ -138,7 +138,23 @@ impl Column {
                 let out = $out;
                 out.reserve(values.len());
                 let mut n = 0;
-                for &v in values {
+                // Whole pieces that fit, known from their least and greatest
+                // value (loops the compiler makes vector code), stored in
+                // one go; the first piece that may not fit goes value by
+                // value below, up to its first value that does not.
+                for piece in values.chunks(64) {
+                    let (lo, hi) = piece
+                        .iter()
+                        .fold((i64::MAX, i64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+                    let no_absent = lo > -1 || hi < -1;
+                    let fits = |v: i64| <$t>::try_from(i128::from(v) - i128::from(base)).is_ok();
+                    if !(no_absent && fits(lo) && fits(hi)) {
+                        break;
+                    }
+                    out.extend(piece.iter().map(|&v| v.wrapping_sub(base) as $t));
+                    n += piece.len();
+                }
+                for &v in &values[n..] {
                     let Some(offset) = v.checked_sub(base) else {
                         break;
                     };
@@ -604,6 +620,43 @@ mod tests {
                 let mut expected = vec![7];
                 expected.extend(ints.unwrap_or_default());
                 prop_assert_eq!(fast, expected);
+            }
+        }
+
+        /// As above, with long stretches of values that mostly fit: one
+        /// value that does not (too large, too small, or absent) at any
+        /// place, so whole pieces are stored at once and the piece with
+        /// the odd one out is not.
+        #[test]
+        fn push_ints_is_push_of_each_in_long_stretches(
+            start in prop::collection::vec(value(), 1..10),
+            stretches in prop::collection::vec(
+                (
+                    prop_oneof![0i64..300, 0i64..1 << 40],
+                    prop_oneof![Just(100i64), Just(30_000), Just(1 << 20), Just(1 << 33)],
+                    0usize..400,
+                    any::<prop::sample::Index>(),
+                    prop_oneof![Just(None), Just(Some(-1i64)), Just(Some(0)), (0i64..=i64::MAX).prop_map(Some)],
+                ),
+                1..5,
+            ),
+            seed in any::<u64>(),
+        ) {
+            let mut rng = crate::stats::SplitMix64::new(seed);
+            let mut each = column(&start);
+            let mut bulk = each.clone();
+            for &(low, spread, len, at, odd) in &stretches {
+                let mut stretch: Vec<i64> =
+                    (0..len).map(|_| low + (rng.next_u64() % spread as u64) as i64).collect();
+                if let (Some(odd), false) = (odd, stretch.is_empty()) {
+                    let k = at.index(stretch.len());
+                    stretch[k] = odd;
+                }
+                for &v in &stretch {
+                    each.push((v != -1).then_some(Value::Int(v)));
+                }
+                bulk.push_ints(&stretch);
+                prop_assert_eq!(&bulk, &each);
             }
         }
 
