@@ -24,7 +24,7 @@
 //!
 //! [`Analysis::warnings`]: super::Analysis::warnings
 
-use crate::data::{CommandRuns, Metric};
+use crate::data::{Attribute, CommandRuns, Metric};
 use crate::stats::{
     best_case, hodges_lehmann, holm_adjust, mann_kendall, mann_kendall_with, BestCase,
     BestCaseSettings, MannKendall, NotApplicable, Sample, SampleError, Series, Threshold,
@@ -142,9 +142,26 @@ pub fn time_order(runs: &CommandRuns) -> Vec<usize> {
 /// Whether [`time_order`] is file order: some run lacks a sequence number,
 /// or the numbers never decrease (as `bestguess` writes them; the stable
 /// sort then leaves every run where it is).
+///
+/// Read as integers a range of runs at a time (a range that cannot be
+/// read so holds a run without an integer sequence number).
 fn in_file_order(runs: &CommandRuns) -> bool {
-    let sequence = runs.sequences();
-    sequence.iter().any(Option::is_none) || sequence.windows(2).all(|w| w[0] <= w[1])
+    const STEP: usize = 1 << 14;
+    let mut chunk = Vec::with_capacity(STEP.min(runs.len()));
+    let (mut last, mut ordered) = (0u64, true);
+    for start in (0..runs.len()).step_by(STEP) {
+        chunk.clear();
+        let range = start..(start + STEP).min(runs.len());
+        if !runs.attribute_ints(Attribute::Sequence, range, &mut chunk) {
+            return true;
+        }
+        for (k, &s) in chunk.iter().enumerate() {
+            let s = s as u64; // as `CommandRuns::sequence` gives it
+            ordered &= start + k == 0 || last <= s;
+            last = s;
+        }
+    }
+    ordered
 }
 
 /// The values of `metric` in time order, runs that lack it left out.
@@ -156,7 +173,7 @@ pub fn in_time_order(runs: &CommandRuns, metric: Metric) -> Vec<f64> {
 /// `runs.metric(metric)` exactly).
 pub(super) fn time_series(runs: &CommandRuns, metric: Metric) -> (Vec<f64>, bool) {
     if in_file_order(runs) {
-        return (runs.metric(metric), true);
+        return (super::metric_values(runs, metric), true);
     }
     let values: Vec<_> = runs.values(metric).collect();
     let series = time_order(runs)
@@ -272,6 +289,29 @@ mod tests {
             in_time_order(&partial.commands[0], Metric::WALL),
             [50.0, 30.0]
         );
+    }
+
+    #[test]
+    fn file_order_read_in_steps_is_file_order_by_definition() {
+        let n = 2 * (1 << 14) + 7;
+        let definition = |d: &crate::data::Dataset| {
+            let s = d.commands[0].sequences();
+            s.iter().any(Option::is_none) || s.windows(2).all(|w| w[0] <= w[1])
+        };
+        let mut cases: Vec<Vec<(Option<u64>, Option<i64>)>> = Vec::new();
+        let rising: Vec<_> = (0..n).map(|i| (Some(i as u64 / 2), Some(1))).collect();
+        cases.push(rising.clone());
+        for at in [1, 1 << 14, (1 << 14) + 1, n - 1] {
+            let mut v = rising.clone();
+            v[at].0 = Some(0); // a step back
+            cases.push(v.clone());
+            v[n - 2].0 = None; // and a run without a number after it
+            cases.push(v);
+        }
+        for (i, case) in cases.iter().enumerate() {
+            let d = runs(case);
+            assert_eq!(in_file_order(&d.commands[0]), definition(&d), "case {i}");
+        }
     }
 
     #[test]

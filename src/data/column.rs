@@ -138,7 +138,23 @@ impl Column {
                 let out = $out;
                 out.reserve(values.len());
                 let mut n = 0;
-                for &v in values {
+                // Whole pieces that fit, known from their least and greatest
+                // value (loops the compiler makes vector code), stored in
+                // one go; the first piece that may not fit goes value by
+                // value below, up to its first value that does not.
+                for piece in values.chunks(64) {
+                    let (lo, hi) = piece
+                        .iter()
+                        .fold((i64::MAX, i64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+                    let no_absent = lo > -1 || hi < -1;
+                    let fits = |v: i64| <$t>::try_from(i128::from(v) - i128::from(base)).is_ok();
+                    if !(no_absent && fits(lo) && fits(hi)) {
+                        break;
+                    }
+                    out.extend(piece.iter().map(|&v| v.wrapping_sub(base) as $t));
+                    n += piece.len();
+                }
+                for &v in &values[n..] {
                     let Some(offset) = v.checked_sub(base) else {
                         break;
                     };
@@ -359,6 +375,52 @@ impl Column {
         }
     }
 
+    /// Appends the values of runs `range` to `out` as integers and returns
+    /// true, when every one of them is a present integer; otherwise
+    /// returns false and leaves `out` as it was. The per-run exports' fast
+    /// path: the same values as [`Column::read_range`], with no `Option`
+    /// or `Value` per run.
+    ///
+    /// # Panics
+    /// If the range goes past [`Column::len`].
+    pub fn read_ints(&self, range: std::ops::Range<usize>, out: &mut Vec<i64>) -> bool {
+        assert!(range.end <= self.len, "runs {range:?} of {}", self.len);
+        if range.is_empty() {
+            return true;
+        }
+        if self.any_absent(range.clone()) {
+            return false;
+        }
+        let base = self.base;
+        match &self.data {
+            Data::Same => out.extend(range.map(|_| base)),
+            Data::I8(v) => out.extend(v[range].iter().map(|&x| base + i64::from(x))),
+            Data::I16(v) => out.extend(v[range].iter().map(|&x| base + i64::from(x))),
+            Data::I32(v) => out.extend(v[range].iter().map(|&x| base + i64::from(x))),
+            Data::I64(v) => out.extend_from_slice(&v[range]),
+            Data::Real(_) => return false,
+        }
+        true
+    }
+
+    /// Whether any run in `range` has no value.
+    fn any_absent(&self, range: std::ops::Range<usize>) -> bool {
+        if self.absent.is_empty() || range.is_empty() {
+            return false;
+        }
+        let (first, last) = (range.start / 64, (range.end - 1) / 64);
+        (first..=last.min(self.absent.len().saturating_sub(1))).any(|w| {
+            let mut word = self.absent[w];
+            if w == first {
+                word &= u64::MAX << (range.start % 64);
+            }
+            if w == last {
+                word &= u64::MAX >> (63 - (range.end - 1) % 64);
+            }
+            word != 0
+        })
+    }
+
     /// The present values as `f64`, in run order (exact for integers up to
     /// 2^53).
     pub fn present_f64(&self) -> Vec<f64> {
@@ -518,6 +580,84 @@ mod tests {
             prop_assert_eq!(c.iter().collect::<Vec<_>>(), values.clone());
             let present: Vec<f64> = values.iter().flatten().map(|v| v.as_f64()).collect();
             prop_assert_eq!(c.present_f64(), present);
+        }
+
+        /// `read_ints` gives `read_range`'s values exactly when they are all
+        /// present integers, and nothing otherwise, over any range (the
+        /// bitmap's words cut anywhere).
+        #[test]
+        fn read_ints_is_read_range_when_every_value_is_an_integer(
+            values in prop::collection::vec(
+                prop_oneof![
+                    40 => prop_oneof![
+                        any::<i64>(),
+                        -300i64..300,
+                        (0i64..70_000).prop_map(|v| 1 << 40 | v),
+                    ]
+                    .prop_map(|v| Some(Value::Int(v))),
+                    1 => Just(None),
+                    1 => Just(Some(Value::Real(0.5))),
+                ],
+                0..300,
+            ),
+            cuts in prop::collection::vec((0usize..300, 0usize..300), 1..20),
+        ) {
+            let c = column(&values);
+            for (a, b) in cuts {
+                let (a, b) = (a.min(b).min(values.len()), a.max(b).min(values.len()));
+                let mut general = Vec::new();
+                c.read_range(a..b, &mut general);
+                let ints: Option<Vec<i64>> = general
+                    .iter()
+                    .map(|v| match v {
+                        Some(Value::Int(x)) => Some(*x),
+                        _ => None,
+                    })
+                    .collect();
+                let mut fast = vec![7];
+                let read = c.read_ints(a..b, &mut fast);
+                prop_assert_eq!(read, ints.is_some(), "runs {}..{}", a, b);
+                let mut expected = vec![7];
+                expected.extend(ints.unwrap_or_default());
+                prop_assert_eq!(fast, expected);
+            }
+        }
+
+        /// As above, with long stretches of values that mostly fit: one
+        /// value that does not (too large, too small, or absent) at any
+        /// place, so whole pieces are stored at once and the piece with
+        /// the odd one out is not.
+        #[test]
+        fn push_ints_is_push_of_each_in_long_stretches(
+            start in prop::collection::vec(value(), 1..10),
+            stretches in prop::collection::vec(
+                (
+                    prop_oneof![0i64..300, 0i64..1 << 40],
+                    prop_oneof![Just(100i64), Just(30_000), Just(1 << 20), Just(1 << 33)],
+                    0usize..400,
+                    any::<prop::sample::Index>(),
+                    prop_oneof![Just(None), Just(Some(-1i64)), Just(Some(0)), (0i64..=i64::MAX).prop_map(Some)],
+                ),
+                1..5,
+            ),
+            seed in any::<u64>(),
+        ) {
+            let mut rng = crate::stats::SplitMix64::new(seed);
+            let mut each = column(&start);
+            let mut bulk = each.clone();
+            for &(low, spread, len, at, odd) in &stretches {
+                let mut stretch: Vec<i64> =
+                    (0..len).map(|_| low + (rng.next_u64() % spread as u64) as i64).collect();
+                if let (Some(odd), false) = (odd, stretch.is_empty()) {
+                    let k = at.index(stretch.len());
+                    stretch[k] = odd;
+                }
+                for &v in &stretch {
+                    each.push((v != -1).then_some(Value::Int(v)));
+                }
+                bulk.push_ints(&stretch);
+                prop_assert_eq!(&bulk, &each);
+            }
         }
 
         /// `push_ints` builds the very column (representation, base,

@@ -716,13 +716,59 @@ impl CommandRuns {
         range: std::ops::Range<usize>,
         out: &mut Vec<Option<Value>>,
     ) {
-        let column = match which {
+        self.attribute_column(which).read_range(range, out);
+    }
+
+    fn attribute_column(&self, which: Attribute) -> &Column {
+        match which {
             Attribute::ExitCode => &self.exit_code,
             Attribute::Signal => &self.signal,
             Attribute::Sequence => &self.sequence,
             Attribute::Start => &self.start_unix_us,
-        };
-        column.read_range(range, out);
+        }
+    }
+
+    /// Appends [`CommandRuns::values_range`]'s values of runs `range` to
+    /// `out` as integers and returns true, when every one of them is a
+    /// present integer; otherwise returns false and leaves `out` as it
+    /// was (the per-run exports then take the general path).
+    pub fn ints_range(
+        &self,
+        metric: Metric,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<i64>,
+    ) -> bool {
+        match metric.builtin().map(|d| d.source) {
+            Some(Source::Sum(a, b)) => {
+                let start = out.len();
+                let mut parts = Vec::with_capacity(range.len());
+                let sum = self.ints_range(a, range.clone(), out)
+                    && self.ints_range(b, range, &mut parts)
+                    && out[start..]
+                        .iter_mut()
+                        .zip(parts)
+                        .all(|(x, y)| x.checked_add(y).map(|s| *x = s).is_some());
+                if !sum {
+                    out.truncate(start);
+                }
+                sum
+            }
+            _ => match self.metrics.get(metric.index()) {
+                Some(c) if c.len() >= range.end => c.read_ints(range, out),
+                _ => false,
+            },
+        }
+    }
+
+    /// [`CommandRuns::attribute_range`] as [`CommandRuns::ints_range`] is
+    /// `values_range`: true and the integers, or false and nothing.
+    pub fn attribute_ints(
+        &self,
+        which: Attribute,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<i64>,
+    ) -> bool {
+        self.attribute_column(which).read_ints(range, out)
     }
 
     /// The values of `metric` that are present, one per run that has it, in

@@ -78,10 +78,18 @@ pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io:
 /// the array's first), appended to `buf`.
 fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range<usize>) {
     let mut values = Vec::with_capacity(STEP.min(range.len()));
+    let mut ints = Vec::with_capacity(STEP.min(range.len()));
     let mut signals = Vec::new();
     for step in steps(range) {
-        values.clear();
         let first = step.start == 0;
+        // Nearly always every run has an integer: straight from the column.
+        ints.clear();
+        if int_values(runs, what, step.clone(), &mut ints) {
+            let seconds_from_us = matches!(what, PerRun::Seconds(_));
+            int_elements(buf, &ints, first, seconds_from_us);
+            continue;
+        }
+        values.clear();
         match what {
             PerRun::Metric(m) | PerRun::Seconds(m) => {
                 runs.values_range(m, step.clone(), &mut values)
@@ -105,30 +113,14 @@ fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range
             (PerRun::HyperfineExitCode, Some(_)) if signals[k].is_some() => {
                 buf.extend_from_slice(b"null")
             }
-            // Stored as the u64's bits; one beyond i64 is written as the
-            // largest i64.
-            (PerRun::Sequence, Some(Value::Int(s))) => int(buf, if s < 0 { i64::MAX } else { s }),
+            (PerRun::Sequence, Some(Value::Int(s))) => int(buf, sequence(s)),
             (_, Some(v)) => value(buf, v),
         };
         // Often every run has the same value (exit code 0, no signal, no
         // major fault): its text is made once and copied.
         let same = |v: &[Option<Value>]| v.iter().all(|x| *x == v[0]);
         if values.len() > 1 && same(&values) && (signals.is_empty() || same(&signals)) {
-            if !first {
-                buf.extend_from_slice(b", ");
-            }
-            element(buf, 0);
-            // Then ", value" for the others, doubling what is copied.
-            let unit_start = buf.len();
-            buf.extend_from_slice(b", ");
-            element(buf, 0);
-            let unit = buf.len() - unit_start;
-            let (mut have, want) = (1, values.len() - 1);
-            while have < want {
-                let more = have.min(want - have);
-                buf.extend_from_within(unit_start..unit_start + more * unit);
-                have += more;
-            }
+            repeated(buf, first, values.len(), |buf| element(buf, 0));
             continue;
         }
         for k in 0..values.len() {
@@ -137,6 +129,139 @@ fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range
             }
             element(buf, k);
         }
+    }
+}
+
+/// A run's sequence number as written: stored as the u64's bits, one
+/// beyond i64 is written as the largest i64.
+fn sequence(stored: i64) -> i64 {
+    if stored < 0 {
+        i64::MAX
+    } else {
+        stored
+    }
+}
+
+/// Runs `step`'s values for a per-run array as integers, when every run
+/// has an integer (true); otherwise false and nothing, for the general
+/// path. What a run's `Hyperfine` exit code is depends on its signal too,
+/// so that one always takes the general path.
+fn int_values(runs: &CommandRuns, what: PerRun, step: Range<usize>, out: &mut Vec<i64>) -> bool {
+    match what {
+        PerRun::Metric(m) | PerRun::Seconds(m) => runs.ints_range(m, step, out),
+        PerRun::ExitCode => runs.attribute_ints(Attribute::ExitCode, step, out),
+        PerRun::Signal => runs.attribute_ints(Attribute::Signal, step, out),
+        PerRun::Start => runs.attribute_ints(Attribute::Start, step, out),
+        PerRun::Sequence => {
+            let start = out.len();
+            let read = runs.attribute_ints(Attribute::Sequence, step, out);
+            out[start..].iter_mut().for_each(|s| *s = sequence(*s));
+            read
+        }
+        PerRun::HyperfineExitCode => false,
+    }
+}
+
+/// The text of integer values (µs written as seconds with
+/// `seconds_from_us`), each but the array's first after a separator.
+fn int_elements(buf: &mut Vec<u8>, values: &[i64], first: bool, seconds_from_us: bool) {
+    let element = |buf: &mut Vec<u8>, x: i64| {
+        if seconds_from_us {
+            seconds(buf, Value::Int(x));
+        } else {
+            int(buf, x);
+        }
+    };
+    let Some(&head) = values.first() else { return };
+    if values.len() > 1 && values.iter().all(|&x| x == head) {
+        repeated(buf, first, values.len(), |buf| element(buf, head));
+        return;
+    }
+    // At most 20 characters and a separator each.
+    buf.reserve(values.len() * 22);
+    if !first {
+        buf.extend_from_slice(b", ");
+    }
+    element(buf, head);
+    if seconds_from_us {
+        for &x in &values[1..] {
+            buf.extend_from_slice(b", ");
+            seconds(buf, Value::Int(x));
+        }
+    } else {
+        separated_ints(buf, &values[1..]);
+    }
+}
+
+/// `, x` for each of `values`, in decimal: the text of [`int`] after a
+/// separator, made in a small staging array and appended a few hundred
+/// values at a time (one append per value costs as much as its digits).
+fn separated_ints(buf: &mut Vec<u8>, values: &[i64]) {
+    /// The longest element: ", " and "-9223372036854775808".
+    const LONGEST: usize = 22;
+    let mut stage = [0u8; 4096];
+    let mut at = 0;
+    for &x in values {
+        if at + LONGEST > stage.len() {
+            buf.extend_from_slice(&stage[..at]);
+            at = 0;
+        }
+        stage[at..at + 2].copy_from_slice(b", ");
+        at += 2;
+        if x < 0 {
+            stage[at] = b'-';
+            at += 1;
+        }
+        at += decimal(&mut stage[at..at + 20], x.unsigned_abs());
+    }
+    buf.extend_from_slice(&stage[..at]);
+}
+
+/// Writes `u` in decimal at the start of `out` (room for 20 digits) and
+/// returns how many digits that took.
+fn decimal(out: &mut [u8], mut u: u64) -> usize {
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+    let digits = u.checked_ilog10().map_or(1, |l| l as usize + 1);
+    let mut end = digits;
+    while u >= 100 {
+        let pair = (u % 100) as usize * 2;
+        u /= 100;
+        out[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
+        end -= 2;
+    }
+    if u >= 10 {
+        let pair = u as usize * 2;
+        out[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        out[end - 1] = b'0' + u as u8;
+    }
+    digits
+}
+
+/// `count` elements that all have the text `element` writes, each but
+/// the array's first after a separator: the text is made once and then
+/// copied, doubling what is copied each time.
+fn repeated(buf: &mut Vec<u8>, first: bool, count: usize, element: impl Fn(&mut Vec<u8>)) {
+    if !first {
+        buf.extend_from_slice(b", ");
+    }
+    element(buf);
+    if count < 2 {
+        return;
+    }
+    let unit_start = buf.len();
+    buf.extend_from_slice(b", ");
+    element(buf);
+    let unit = buf.len() - unit_start;
+    let (mut have, want) = (1, count - 1);
+    while have < want {
+        let more = have.min(want - have);
+        buf.extend_from_within(unit_start..unit_start + more * unit);
+        have += more;
     }
 }
 
@@ -165,7 +290,7 @@ fn measurements_block(
     item_indent: &str,
     range: Range<usize>,
 ) {
-    let mut columns: [Vec<Option<Value>>; 5] = Default::default();
+    let mut columns: [Step; 5] = Default::default();
     let (mut codes, mut signals) = (Vec::new(), Vec::new());
     // The text around each value, spelled once: `"key": {"value": ` and
     // `, "unit": "unit"}, `.
@@ -178,8 +303,7 @@ fn measurements_block(
     let start = format!(",\n{item_indent}{{");
     for step in steps(range) {
         for (column, (_, metric, ..)) in columns.iter_mut().zip(MEASUREMENT_METRICS) {
-            column.clear();
-            runs.values_range(metric, step.clone(), column);
+            column.read(runs, metric, step.clone());
         }
         codes.clear();
         signals.clear();
@@ -192,7 +316,7 @@ fn measurements_block(
             for ((column, (before, after)), (.., in_us)) in
                 columns.iter().zip(&around).zip(MEASUREMENT_METRICS)
             {
-                let Some(v) = column[k] else { continue };
+                let Some(v) = column.get(k) else { continue };
                 buf.extend_from_slice(before.as_bytes());
                 if in_us {
                     seconds(buf, v);
@@ -207,6 +331,34 @@ fn measurements_block(
                 _ => buf.extend_from_slice(b"null"),
             }
             buf.push(b'}');
+        }
+    }
+}
+
+/// One metric's values for a step of runs: as integers when every run
+/// has one (nearly always), else as they are.
+#[derive(Default)]
+struct Step {
+    ints: Vec<i64>,
+    values: Vec<Option<Value>>,
+    all_ints: bool,
+}
+
+impl Step {
+    fn read(&mut self, runs: &CommandRuns, metric: Metric, step: Range<usize>) {
+        self.ints.clear();
+        self.values.clear();
+        self.all_ints = runs.ints_range(metric, step.clone(), &mut self.ints);
+        if !self.all_ints {
+            runs.values_range(metric, step, &mut self.values);
+        }
+    }
+
+    fn get(&self, k: usize) -> Option<Value> {
+        if self.all_ints {
+            Some(Value::Int(self.ints[k]))
+        } else {
+            self.values[k]
         }
     }
 }
@@ -484,6 +636,21 @@ mod tests {
             })
             .collect();
         assert!(parsed == theirs);
+    }
+
+    #[test]
+    fn separated_integers_are_spelled_as_to_string() {
+        let mut rng = crate::stats::SplitMix64::new(21);
+        let mut cases: Vec<i64> = vec![0, 1, -1, 9, 10, 99, 100, i64::MAX, i64::MIN, i64::MIN + 1];
+        for p in 1..19 {
+            let ten = 10i64.pow(p);
+            cases.extend([ten - 1, ten, ten + 1, -ten + 1, -ten, -ten - 1]);
+        }
+        // Enough to fill the staging array several times, every width.
+        cases.extend((0..3000).map(|k| (rng.next_u64() >> (k % 64)) as i64));
+        let expected: String = cases.iter().map(|x| format!(", {x}")).collect();
+        assert_eq!(text(|b| separated_ints(b, &cases)), expected);
+        assert_eq!(text(|b| separated_ints(b, &[])), "");
     }
 
     #[test]

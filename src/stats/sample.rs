@@ -110,6 +110,54 @@ impl Sample {
     }
 }
 
+/// The end of the run of values equal to `sorted[start]` in the ascending
+/// `sorted`: the first index past `start` holding a larger value (or the
+/// length). Galloping (doubling steps, then a binary search in the last
+/// step), so a run of r values costs O(log r) comparisons instead of r:
+/// measurements repeat values heavily, and statistics that need only the
+/// distinct values and their counts skip each run at once.
+pub(crate) fn run_end(sorted: &[f64], start: usize) -> usize {
+    let v = sorted[start];
+    let n = sorted.len();
+    // sorted[lo] == v; sorted[hi] > v or hi == n.
+    let (mut lo, mut step) = (start, 1);
+    let mut hi = loop {
+        let probe = start + step;
+        if probe >= n {
+            break n;
+        }
+        if sorted[probe] != v {
+            break probe;
+        }
+        lo = probe;
+        step *= 2;
+    };
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if sorted[mid] == v {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
+}
+
+/// The runs of equal values of the ascending `sorted`, in order: each
+/// value with the range of its positions ([`run_end`] per run).
+pub(crate) fn runs(sorted: &[f64]) -> impl Iterator<Item = (f64, std::ops::Range<usize>)> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= sorted.len() {
+            return None;
+        }
+        let end = run_end(sorted, start);
+        let run = (sorted[start], start..end);
+        start = end;
+        Some(run)
+    })
+}
+
 /// 2^53: integers up to this magnitude are exact in f64, and so are sums
 /// of them that stay within it.
 pub(crate) const EXACT_INTEGER: f64 = 9_007_199_254_740_992.0;
@@ -141,6 +189,11 @@ fn counting_sort(values: &mut [f64], scan: &Scan) -> bool {
         return false;
     }
     let cells = range as usize + 1;
+    // v − lo is an integer in [0, 2^52): adding 2^52 puts it in the low
+    // bits of the mantissa, exactly, without a saturating conversion.
+    const TWO_52: f64 = 4_503_599_627_370_496.0;
+    const LOW_52: u64 = (1 << 52) - 1;
+    let offset = |v: f64| (((v - lo) + TWO_52).to_bits() & LOW_52) as usize;
     let mut counts = vec![0u32; cells];
     if cells <= 1 << 12 {
         // Few cells: runs of equal values would increment one counter
@@ -152,20 +205,20 @@ fn counting_sort(values: &mut [f64], scan: &Scan) -> bool {
         let (lanes_2, lanes_3) = rest.split_at_mut(cells);
         let mut quads = values.chunks_exact(4);
         for q in &mut quads {
-            lanes_0[(q[0] - lo) as usize] += 1;
-            lanes_1[(q[1] - lo) as usize] += 1;
-            lanes_2[(q[2] - lo) as usize] += 1;
-            lanes_3[(q[3] - lo) as usize] += 1;
+            lanes_0[offset(q[0])] += 1;
+            lanes_1[offset(q[1])] += 1;
+            lanes_2[offset(q[2])] += 1;
+            lanes_3[offset(q[3])] += 1;
         }
         for &v in quads.remainder() {
-            lanes_0[(v - lo) as usize] += 1;
+            lanes_0[offset(v)] += 1;
         }
         for (c, cell) in counts.iter_mut().enumerate() {
             *cell = lanes_0[c] + lanes_1[c] + lanes_2[c] + lanes_3[c];
         }
     } else {
         for &v in values.iter() {
-            counts[(v - lo) as usize] += 1;
+            counts[offset(v)] += 1;
         }
     }
     let mut k = 0;
@@ -199,19 +252,52 @@ pub(super) fn validate(values: &mut [f64]) -> Result<Scan, SampleError> {
     if values.is_empty() {
         return Err(SampleError::Empty);
     }
-    // One pass without branches (NaN fails `≤`, so `valid` covers
-    // non-finite values too); the first offending value is looked for
-    // only when there is one.
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    let (mut valid, mut integral) = (true, true);
-    for v in values.iter_mut() {
-        *v += 0.0; // −0.0 + 0.0 = +0.0; every other value unchanged
-        let x = *v;
-        valid &= x.abs() <= Sample::MAX_MAGNITUDE;
-        integral &= is_exact_integer(x);
-        lo = if x < lo { x } else { lo };
-        hi = if x > hi { x } else { hi };
+    // One pass without branches; the first offending value is looked for
+    // only when there is one. Four independent lanes of plain arithmetic (the compiler keeps them
+    // in vector registers, no lane waits for another): x − x is 0 for a
+    // finite x and NaN otherwise, so a lane's sum of them is 0 exactly
+    // when all its values are finite; below 2^52, ((|x| + 2^52) − 2^52)
+    // rounds |x| to an integer, so the sum of |that − |x|| is 0 exactly
+    // when all are integers (NaN never passes `<`, so it does not reach
+    // the minimum or maximum).
+    const TWO_52: f64 = 4_503_599_627_370_496.0;
+    let mut lo = [f64::INFINITY; 4];
+    let mut hi = [f64::NEG_INFINITY; 4];
+    let mut non_finite = [0.0f64; 4];
+    let mut fractions = [0.0f64; 4];
+    let mut lane = |l: usize, v: &mut f64| {
+        let x = *v + 0.0; // −0.0 + 0.0 = +0.0; every other value unchanged
+        *v = x;
+        lo[l] = if x < lo[l] { x } else { lo[l] };
+        hi[l] = if x > hi[l] { x } else { hi[l] };
+        #[allow(clippy::eq_op)] // NaN exactly when x is not finite
+        let zero_if_finite = x - x;
+        non_finite[l] += zero_if_finite;
+        let a = x.abs();
+        fractions[l] += (((a + TWO_52) - TWO_52) - a).abs();
+    };
+    let mut quads = values.chunks_exact_mut(4);
+    for q in &mut quads {
+        for (l, v) in q.iter_mut().enumerate() {
+            lane(l, v);
+        }
     }
+    for v in quads.into_remainder() {
+        lane(0, v);
+    }
+    let lo = lo
+        .iter()
+        .fold(f64::INFINITY, |a, &b| if b < a { b } else { a });
+    let hi = hi
+        .iter()
+        .fold(f64::NEG_INFINITY, |a, &b| if b > a { b } else { a });
+    let largest = lo.abs().max(hi.abs());
+    let valid = non_finite.iter().all(|&s| s == 0.0) && largest <= Sample::MAX_MAGNITUDE;
+    let integral = if largest < TWO_52 {
+        fractions.iter().all(|&s| s == 0.0)
+    } else {
+        valid && values.iter().all(|&x| is_exact_integer(x))
+    };
     if !valid {
         for (index, &value) in values.iter().enumerate() {
             if !value.is_finite() {
@@ -295,6 +381,94 @@ mod tests {
                 v.fract() == 0.0 && v.abs() <= two53,
                 "{v}"
             );
+        }
+    }
+
+    #[test]
+    fn the_scan_agrees_with_its_definition_in_every_lane() {
+        let two52 = 4_503_599_627_370_496.0;
+        let two53 = 2.0 * two52;
+        let odd = [
+            0.5,
+            -0.5,
+            1e-310,
+            -1e-300,
+            two52 - 0.5,
+            two52,
+            two52 + 1.0,
+            two53,
+            -two53,
+            two53 * 2.0,
+            1e100,
+            -1e100,
+            2e100,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -0.0,
+        ];
+        for len in [1, 3, 4, 5, 8, 11] {
+            for &x in &odd {
+                for at in 0..len {
+                    let mut v: Vec<f64> = (0..len).map(|i| (i as f64) * 3.0 - 7.0).collect();
+                    v[at] = x;
+                    let expected_valid = v.iter().all(|x| x.abs() <= Sample::MAX_MAGNITUDE);
+                    let mut w = v.clone();
+                    match validate(&mut w) {
+                        Ok(scan) => {
+                            assert!(expected_valid, "{v:?}");
+                            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+                            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                            assert_eq!((scan.lo, scan.hi), (lo, hi), "{v:?}");
+                            let integral = v.iter().all(|&x| x.fract() == 0.0 && x.abs() <= two53);
+                            assert_eq!(scan.integral, integral, "{v:?}");
+                            assert!(w
+                                .iter()
+                                .zip(&v)
+                                .all(|(a, b)| a == b && !(*a == 0.0 && a.is_sign_negative())));
+                        }
+                        Err(e) => {
+                            assert!(!expected_valid, "{v:?}: {e}");
+                            let index = v
+                                .iter()
+                                .position(|x| x.abs() > Sample::MAX_MAGNITUDE || x.is_nan());
+                            let got = match e {
+                                SampleError::NonFinite { index, .. }
+                                | SampleError::TooLarge { index, .. } => index,
+                                SampleError::Empty => usize::MAX,
+                            };
+                            assert_eq!(Some(got), index, "{v:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_are_the_groups_of_equal_values() {
+        let mut rng = super::super::rng::SplitMix64::new(17);
+        for (n, distinct) in [
+            (1, 1),
+            (2, 1),
+            (2, 2),
+            (7, 3),
+            (100, 1),
+            (1000, 7),
+            (999, 999),
+        ] {
+            let mut v: Vec<f64> = (0..n).map(|_| rng.below(distinct) as f64 * 0.5).collect();
+            v.sort_unstable_by(f64::total_cmp);
+            // By definition: a new run wherever the value changes.
+            let mut expected = Vec::new();
+            for (i, &x) in v.iter().enumerate() {
+                if i == 0 || x != v[i - 1] {
+                    expected.push((x, i..i + 1));
+                } else if let Some(last) = expected.last_mut() {
+                    last.1.end = i + 1;
+                }
+            }
+            assert_eq!(runs(&v).collect::<Vec<_>>(), expected, "{n} {distinct}");
         }
     }
 
