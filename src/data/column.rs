@@ -268,19 +268,22 @@ impl Column {
 
     /// Moves to the narrowest representation that holds `offset` too.
     fn widen(&mut self, offset: i128, n: usize) {
-        let old: Vec<i128> = (0..n).map(|i| self.offset(i)).collect();
-        self.data = if i8::try_from(offset).is_ok() {
-            Data::I8(old.iter().map(|&x| x as i8).collect())
+        // Only a narrower form widens, so every stored offset fits the new
+        // one: copied straight across, with no list of them in between.
+        let old = |i| self.offset(i);
+        let data = if i8::try_from(offset).is_ok() {
+            Data::I8((0..n).map(|i| old(i) as i8).collect())
         } else if i16::try_from(offset).is_ok() {
-            Data::I16(old.iter().map(|&x| x as i16).collect())
+            Data::I16((0..n).map(|i| old(i) as i16).collect())
         } else if i32::try_from(offset).is_ok() {
-            Data::I32(old.iter().map(|&x| x as i32).collect())
+            Data::I32((0..n).map(|i| old(i) as i32).collect())
         } else {
             let base = i128::from(self.base);
-            let values = old.iter().map(|&x| (x + base) as i64).collect();
+            let values = (0..n).map(|i| (old(i) + base) as i64).collect();
             self.base = 0;
             Data::I64(values)
         };
+        self.data = data;
         self.data.reserve(n);
     }
 
