@@ -409,12 +409,13 @@ fn swar_digits(bytes: u64) -> (usize, u64) {
 /// columns its value goes to, and what the value must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Op {
-    column: usize,
+    column: u32,
     kind: Kind,
 }
 
 /// The checks of [`Op`], the two without any first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
 enum Kind {
     /// Any integer or blank (`Optional`, `Total`).
     Any,
@@ -439,30 +440,30 @@ impl Plan {
     /// (into `ops`, cleared first), and the one for any later field.
     fn ops(&self, ops: &mut Vec<Op>) -> Op {
         let skip = Op {
-            column: self.columns() - 1,
+            column: (self.columns() - 1) as u32,
             kind: Kind::Skip,
         };
         ops.clear();
         ops.extend(self.jobs.iter().map(|&job| match job {
             Job::Skip | Job::Text => skip,
             Job::Required(s) => Op {
-                column: s,
+                column: s as u32,
                 kind: Kind::Required,
             },
             Job::Optional(s) => Op {
-                column: s,
+                column: s as u32,
                 kind: Kind::Any,
             },
             Job::Signal => Op {
-                column: slot::SIGNAL,
+                column: slot::SIGNAL as u32,
                 kind: Kind::Signal,
             },
             Job::Flag => Op {
-                column: slot::TIMED_OUT,
+                column: slot::TIMED_OUT as u32,
                 kind: Kind::Flag,
             },
             Job::Total(k) => Op {
-                column: self.slots() + k,
+                column: (self.slots() + k) as u32,
                 kind: Kind::Any,
             },
         }));
@@ -549,12 +550,14 @@ fn fields(
             let v = match op.kind {
                 Kind::Any | Kind::Skip => v,
                 Kind::Required if len != 0 => v,
+                Kind::Signal if len == 0 => v,
+                Kind::Flag if len <= 1 && v <= 1 => v.max(0),
                 _ => match checked(op.kind, v, len) {
                     Some(v) => v,
                     None => break 'words,
                 },
             };
-            row[op.column] = v;
+            row[op.column as usize] = v;
             n += 1;
             start = end + 1;
             if separator == b'\n' {
@@ -608,7 +611,7 @@ fn fields_one_by_one(
         n += 1;
         if let Some((v, len, ended, next)) = digits(buf, p) {
             p = next;
-            row[op.column] = checked(op.kind, v, len)?;
+            row[op.column as usize] = checked(op.kind, v, len)?;
             if ended == End::Line {
                 return Some((p, n, lines));
             }
