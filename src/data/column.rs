@@ -138,7 +138,23 @@ impl Column {
                 let out = $out;
                 out.reserve(values.len());
                 let mut n = 0;
-                for &v in values {
+                // Whole pieces that fit, known from their least and greatest
+                // value (loops the compiler makes vector code), stored in
+                // one go; the first piece that may not fit goes value by
+                // value below, up to its first value that does not.
+                for piece in values.chunks(64) {
+                    let (lo, hi) = piece
+                        .iter()
+                        .fold((i64::MAX, i64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+                    let no_absent = lo > -1 || hi < -1;
+                    let fits = |v: i64| <$t>::try_from(i128::from(v) - i128::from(base)).is_ok();
+                    if !(no_absent && fits(lo) && fits(hi)) {
+                        break;
+                    }
+                    out.extend(piece.iter().map(|&v| v.wrapping_sub(base) as $t));
+                    n += piece.len();
+                }
+                for &v in &values[n..] {
                     let Some(offset) = v.checked_sub(base) else {
                         break;
                     };
@@ -252,19 +268,22 @@ impl Column {
 
     /// Moves to the narrowest representation that holds `offset` too.
     fn widen(&mut self, offset: i128, n: usize) {
-        let old: Vec<i128> = (0..n).map(|i| self.offset(i)).collect();
-        self.data = if i8::try_from(offset).is_ok() {
-            Data::I8(old.iter().map(|&x| x as i8).collect())
+        // Only a narrower form widens, so every stored offset fits the new
+        // one: copied straight across, with no list of them in between.
+        let old = |i| self.offset(i);
+        let data = if i8::try_from(offset).is_ok() {
+            Data::I8((0..n).map(|i| old(i) as i8).collect())
         } else if i16::try_from(offset).is_ok() {
-            Data::I16(old.iter().map(|&x| x as i16).collect())
+            Data::I16((0..n).map(|i| old(i) as i16).collect())
         } else if i32::try_from(offset).is_ok() {
-            Data::I32(old.iter().map(|&x| x as i32).collect())
+            Data::I32((0..n).map(|i| old(i) as i32).collect())
         } else {
             let base = i128::from(self.base);
-            let values = old.iter().map(|&x| (x + base) as i64).collect();
+            let values = (0..n).map(|i| (old(i) + base) as i64).collect();
             self.base = 0;
             Data::I64(values)
         };
+        self.data = data;
         self.data.reserve(n);
     }
 
@@ -604,6 +623,43 @@ mod tests {
                 let mut expected = vec![7];
                 expected.extend(ints.unwrap_or_default());
                 prop_assert_eq!(fast, expected);
+            }
+        }
+
+        /// As above, with long stretches of values that mostly fit: one
+        /// value that does not (too large, too small, or absent) at any
+        /// place, so whole pieces are stored at once and the piece with
+        /// the odd one out is not.
+        #[test]
+        fn push_ints_is_push_of_each_in_long_stretches(
+            start in prop::collection::vec(value(), 1..10),
+            stretches in prop::collection::vec(
+                (
+                    prop_oneof![0i64..300, 0i64..1 << 40],
+                    prop_oneof![Just(100i64), Just(30_000), Just(1 << 20), Just(1 << 33)],
+                    0usize..400,
+                    any::<prop::sample::Index>(),
+                    prop_oneof![Just(None), Just(Some(-1i64)), Just(Some(0)), (0i64..=i64::MAX).prop_map(Some)],
+                ),
+                1..5,
+            ),
+            seed in any::<u64>(),
+        ) {
+            let mut rng = crate::stats::SplitMix64::new(seed);
+            let mut each = column(&start);
+            let mut bulk = each.clone();
+            for &(low, spread, len, at, odd) in &stretches {
+                let mut stretch: Vec<i64> =
+                    (0..len).map(|_| low + (rng.next_u64() % spread as u64) as i64).collect();
+                if let (Some(odd), false) = (odd, stretch.is_empty()) {
+                    let k = at.index(stretch.len());
+                    stretch[k] = odd;
+                }
+                for &v in &stretch {
+                    each.push((v != -1).then_some(Value::Int(v)));
+                }
+                bulk.push_ints(&stretch);
+                prop_assert_eq!(&bulk, &each);
             }
         }
 

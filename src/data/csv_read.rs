@@ -1262,11 +1262,30 @@ mod tests {
                 "4096",
                 "1048576",
             ]);
-            if rng.below(3) == 0 {
-                rng.below(5000).to_string()
-            } else {
-                n.to_string()
+            match rng.below(6) {
+                0 | 1 => rng.below(5000).to_string(),
+                2 => digits(rng),
+                _ => n.to_string(),
             }
+        }
+
+        /// 1 to 19 random digits, leading zeros too (every width the fast
+        /// path reads 8 at a time, across its words, and the one too many).
+        fn digits(rng: &mut Rng) -> String {
+            let width = 1 + rng.below(19);
+            (0..width)
+                .map(|_| char::from(b'0' + rng.below(10) as u8))
+                .collect()
+        }
+
+        /// A metric's value: mostly small, else of 1 to 18 digits.
+        fn value(rng: &mut Rng) -> u64 {
+            if rng.below(3) > 0 {
+                return rng.below(3000) as u64;
+            }
+            let width = 1 + rng.below(18) as u32;
+            let v = (rng.below(1 << 30) as u64) << 30 | rng.below(1 << 30) as u64;
+            v % 10u64.pow(width)
         }
 
         fn text(rng: &mut Rng) -> String {
@@ -1305,11 +1324,12 @@ mod tests {
                     rng.pick(&["0", "0", "0", "1", "255", "-1", "2147483647"])
                         .into(),
                 );
-                let values: Vec<u64> = (5..13).map(|_| rng.below(3000) as u64).collect();
+                let values: Vec<u64> = (5..13).map(|_| value(rng)).collect();
                 let spell = |rng: &mut Rng, v: u64| match rng.below(12) {
                     0 => format!("\"{v}\""),
                     1 => format!(" {v}"),
                     2 => format!("+{v}"),
+                    3 => format!("{v:0width$}", width = 1 + rng.below(18)),
                     _ => v.to_string(),
                 };
                 for &v in &values {
@@ -1514,6 +1534,21 @@ mod tests {
                 format!("{h}c,,,1,2147483648,1,1,1,1,1,1,1,1\n"),
                 format!("{h}c,,,1,0,1,1,2875392,1,1,1,1,1\nc,,,1,0,1,1,1048576,1,1,1,1,1\n"),
                 format!("{h}c,,,1,0,1,1,9007199254740993,1,1,1,1,1\n"),
+                // Every width, across eight-byte words; at a chunk's start.
+                format!("{run},,,123456789,0,12345678,87654321,123456789012345678,00000007,0,1,2,99999999,99999999,3,1,1795000000002928,,0\n,,,1,0,1,1,1,1,1,1,1,1,2,2,1,123456789012345,,1\n"),
+                format!("{run}c,,,0001,00,0000000000000000001,1,1,1,1,1,1,1,2,2,01,0002,,0\n"),
+                format!("{run}c,,,1,0,1,1,999999999999999999,1,1,1,1,1,2,2,9223372036854775807,1,,0\n"),
+                format!("{run}c,,,1,0,1,1,1,1,1,1,1,1,2,2,1,1,2147483647,0\nc,,,1,0,1,1,1,1,1,1,1,1,2,2,1,1,2147483648,0\n"),
+                // Blank where a number is required, or not.
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,1\nc,,,,0,1,1,1,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,1\nc,,,1,,1,1,1,1,1,1,1,1\n"),
+                format!("{run}c,,,1,0,,1,,1,1,1,1,1,,2,,,,\n"),
+                // Numbers that are not (all the general path's to judge).
+                format!("{h}c,,,1,0,1e5,1,1,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,0x10,1,1,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,\u{661},1,1,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,12\r,1,1,1,1,1,1,1\n"),
+                format!("{h}c,,,1,0,1,1,1,1,1,1,1,12345678\r\n"),
                 format!("{h}\"a\\\\b\",,,1,0,1,1,1,1,1,1,1,1\n\"a\\\\b\",,,1,0,1,1,1,1,1,1,1,1,2,2\n"),
                 format!("{h}\"a\\\\b\",,,1,0,1,1,1,1,1,1,1,1,2,2\n\"a\\\\b\",,,1,0,1,1,1,1,1,1,1,1\n"),
                 format!("{h}c,,,1,0,1,1,1,1,1,1,1,1\n\n \n{h}c,,,1,0,1,1,1,1,1,1,1,1\n"),

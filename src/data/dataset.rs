@@ -882,11 +882,23 @@ impl CommandRuns {
     /// Every run's sequence number (as [`CommandRuns::sequence`]), in
     /// file order.
     pub fn sequences(&self) -> Vec<Option<u64>> {
-        let mut raw = Vec::with_capacity(self.len);
-        self.sequence.read_range(0..self.len, &mut raw);
-        raw.into_iter()
-            .map(|v| v.and_then(Value::as_int).map(|v| v as u64))
-            .collect()
+        let mut out = Vec::with_capacity(self.len);
+        let (mut ints, mut raw) = (Vec::new(), Vec::new());
+        for start in (0..self.len).step_by(RANGE) {
+            let range = start..(start + RANGE).min(self.len);
+            ints.clear();
+            if self.sequence.read_ints(range.clone(), &mut ints) {
+                out.extend(ints.iter().map(|&v| Some(v as u64)));
+            } else {
+                raw.clear();
+                self.sequence.read_range(range, &mut raw);
+                out.extend(
+                    raw.iter()
+                        .map(|v| v.and_then(Value::as_int).map(|v| v as u64)),
+                );
+            }
+        }
+        out
     }
 
     /// Number of runs.
@@ -1166,5 +1178,26 @@ mod tests {
             e.to_string().starts_with("<stdin>: line 2, column 2"),
             "{e}"
         );
+    }
+    #[test]
+    fn sequences_are_each_run_s_sequence_across_ranges() {
+        // Whole ranges with every number, and ranges with an absent one or
+        // one beyond i64 (stored as the u64's bits).
+        let n = 3 * RANGE + 17;
+        let records = (0..n).map(|i| RunRecord {
+            sequence: match i {
+                _ if i == RANGE + 5 => None,
+                _ if i == 2 * RANGE + 1 => Some(u64::MAX),
+                _ => Some(i as u64 * 3),
+            },
+            ..run("a", 1, 10)
+        });
+        let d = Dataset::from_records(records);
+        let runs = &d.commands[0];
+        let each: Vec<Option<u64>> = (0..n).map(|i| runs.sequence(i)).collect();
+        assert_eq!(runs.sequences(), each);
+        assert_eq!(each[RANGE + 5], None);
+        assert_eq!(each[2 * RANGE + 1], Some(u64::MAX));
+        assert_eq!(each[7], Some(21));
     }
 }

@@ -158,10 +158,6 @@ impl Plan {
         };
         self.set(field, job)
     }
-
-    fn job(&self, field: usize) -> Job {
-        self.jobs.get(field).copied().unwrap_or(Job::Skip)
-    }
 }
 
 /// Rows parsed by the fast path: their values by slot, their texts.
@@ -180,10 +176,10 @@ pub(crate) struct Block {
     /// Command, shell and name of each text, as ranges of `text_data`.
     texts: Vec<[(u32, u32); 3]>,
     text_data: String,
-    /// Scratch space of [`parse`]: a row's values, its totals, its texts
-    /// with `""` undoubled.
-    row: Vec<i64>,
-    totals: Vec<i64>,
+    /// Scratch space of [`parse`]: the plan compiled, rows by row (see
+    /// [`STRIPE`]), a row's texts with `""` undoubled.
+    ops: Vec<Op>,
+    stripe: Vec<i64>,
     undoubled: Vec<u8>,
 }
 
@@ -203,8 +199,7 @@ impl Block {
         self.text_ids.reserve(rows);
         self.texts.reserve(rows);
         self.text_data.reserve(bytes / 4);
-        self.row.reserve(plan.slots());
-        self.totals.reserve(plan.sums.len());
+        self.ops.reserve(plan.jobs.len());
         self.undoubled.reserve(256);
     }
 
@@ -340,8 +335,7 @@ fn digits(buf: &[u8], p: usize) -> Option<(i64, usize, End, usize)> {
     let mut v: i64 = 0;
     // Eight bytes at a time while they are there (three rounds reach the
     // 19 digits that are too many).
-    while let Some(eight) = buf.get(q..q + 8) {
-        let bytes = u64::from_le_bytes(eight.try_into().ok()?);
+    while let Some(bytes) = word(buf, q) {
         let (n, value) = swar_digits(bytes);
         v = v.wrapping_mul(POWERS[n]).wrapping_add(value as i64);
         q += n;
@@ -396,167 +390,266 @@ const POWERS: [i64; 9] = [
 
 /// The leading ASCII digits of eight bytes (the first in the lowest
 /// byte): how many there are and their value.
-#[inline]
+#[inline(always)]
 fn swar_digits(bytes: u64) -> (usize, u64) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    // A byte is a digit if its high nibble is 3 and its low nibble at most
-    // 9. (A carry out of a byte of 0xfa or more changes only later bytes,
-    // and that byte is no digit itself.)
-    let high = (bytes & (0xf0 * ONES)) ^ (0x30 * ONES);
-    let low = (bytes.wrapping_add(0x06 * ONES) & (0xf0 * ONES)) ^ (0x30 * ONES);
-    let other = high | low;
-    // The top bit of each byte that is not a digit (exact: no carries).
-    let other = (((other & (0x7f * ONES)) + 0x7f * ONES) | other) & (0x80 * ONES);
-    let n = (other.trailing_zeros() / 8) as usize;
-    if n == 0 {
-        return (0, 0);
-    }
-    // The digits' values in the top `n` bytes, the first the highest
-    // place (leading zero bytes below), then pairs, fours, eight.
-    let mut v = bytes.wrapping_sub(0x30 * ONES) << (8 * (8 - n));
-    v = v.wrapping_mul(10).wrapping_add(v >> 8);
-    v = ((v & 0x0000_00ff_0000_00ff).wrapping_mul(100 + (1_000_000 << 32))
-        + ((v >> 16) & 0x0000_00ff_0000_00ff).wrapping_mul(1 + (10_000 << 32)))
-        >> 32;
-    (n, v)
+    // Digits become 0 to 9; a byte that is none gets its top bit from
+    // either term (a carry out of such a byte changes only later bytes,
+    // so the first such byte is found exactly).
+    let x = bytes ^ (0x30 * ONES);
+    let other = (x.wrapping_add(0x76 * ONES) | x) & HIGH;
+    // The top bit of the first byte that is no digit; 64 if none.
+    let n = other.trailing_zeros() / 8;
+    // The digits moved to the top bytes (for none, a shift by 0, and the
+    // value replaced).
+    let v = digit_value(x.wrapping_shl(64 - 8 * n));
+    (n as usize, if n == 0 { 0 } else { v })
 }
 
-/// Field `field`'s value `v` (of `len` digits) into `row` (or `totals`)
-/// as `job` says; false if the general path would refuse it.
-#[inline(always)]
-fn apply(
-    job: Job,
-    v: i64,
-    len: usize,
-    row: &mut [i64],
-    totals: &mut [i64],
-    seen: &mut u64,
-) -> bool {
-    match job {
-        Job::Required(s) => {
-            row[s] = v;
-            v != ABSENT
-        }
-        Job::Optional(s) => {
-            row[s] = v;
-            true
-        }
-        Job::Signal => {
-            row[slot::SIGNAL] = v;
-            v == ABSENT || (1..=i64::from(i32::MAX)).contains(&v)
-        }
-        Job::Flag => {
-            row[slot::TIMED_OUT] = v.max(0);
-            len <= 1 && v <= 1
-        }
-        Job::Total(k) if k < 64 => {
-            totals[k] = v;
-            *seen |= 1 << k;
-            true
-        }
-        Job::Total(_) | Job::Text => false,
-        Job::Skip => true,
+/// What [`parse`] does with a field after the texts: which of the block's
+/// columns its value goes to, and what the value must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Op {
+    column: u32,
+    kind: Kind,
+}
+
+/// The checks of [`Op`], the two without any first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+enum Kind {
+    /// Any integer or blank (`Optional`, `Total`).
+    Any,
+    /// Any well-formed field, its value (if a number) thrown away.
+    Skip,
+    /// An integer, not blank.
+    Required,
+    /// Blank, or 1 to 2^31 - 1.
+    Signal,
+    /// Blank, `0` or `1`; stored with blank as 0.
+    Flag,
+}
+
+impl Plan {
+    /// Cells per row while [`parse`] reads it: the slots, the totals'
+    /// values (to check them), and one for skipped fields' values.
+    fn columns(&self) -> usize {
+        self.slots() + self.sums.len() + 1
+    }
+
+    /// The plan compiled for [`parse`]: an [`Op`] per field of `jobs`
+    /// (into `ops`, cleared first), and the one for any later field.
+    fn ops(&self, ops: &mut Vec<Op>) -> Op {
+        let skip = Op {
+            column: (self.columns() - 1) as u32,
+            kind: Kind::Skip,
+        };
+        ops.clear();
+        ops.extend(self.jobs.iter().map(|&job| match job {
+            Job::Skip | Job::Text => skip,
+            Job::Required(s) => Op {
+                column: s as u32,
+                kind: Kind::Required,
+            },
+            Job::Optional(s) => Op {
+                column: s as u32,
+                kind: Kind::Any,
+            },
+            Job::Signal => Op {
+                column: slot::SIGNAL as u32,
+                kind: Kind::Signal,
+            },
+            Job::Flag => Op {
+                column: slot::TIMED_OUT as u32,
+                kind: Kind::Flag,
+            },
+            Job::Total(k) => Op {
+                column: (self.slots() + k) as u32,
+                kind: Kind::Any,
+            },
+        }));
+        skip
     }
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x80 * ONES;
 
-/// The top bit of each byte of `word` that is not zero (exact: no carry
-/// crosses a byte).
+/// The first 8 bytes at `p`, the first the lowest, if there are 8.
 #[inline(always)]
-fn nonzero(word: u64) -> u64 {
-    (((word & (0x7f * ONES)) + 0x7f * ONES) | word) & HIGH
+fn word(buf: &[u8], p: usize) -> Option<u64> {
+    let bytes = buf.get(p..)?.first_chunk::<8>()?;
+    Some(u64::from_le_bytes(*bytes))
 }
 
-/// The top bit of each byte of `word` equal to `byte`.
+/// The value of digits given as byte values 0 to 9 in the top bytes of
+/// `v`, the first the highest place, with zero bytes below them: pairs,
+/// then fours, then eight.
 #[inline(always)]
-fn equal(word: u64, byte: u8) -> u64 {
-    !nonzero(word ^ (u64::from(byte) * ONES)) & HIGH
+fn digit_value(v: u64) -> u64 {
+    let v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    (v & 0x0000_00ff_0000_00ff)
+        .wrapping_mul(100 + (1_000_000 << 32))
+        .wrapping_add(((v >> 16) & 0x0000_00ff_0000_00ff).wrapping_mul(1 + (10_000 << 32)))
+        >> 32
 }
 
-/// The top bit of each byte of `word` that is not an ASCII digit (see
-/// [`swar_digits`]; bytes after one of 0xfa or more may be marked too,
-/// which only sends the row the slower way).
-#[inline(always)]
-fn not_digits(word: u64) -> u64 {
-    let high = (word & (0xf0 * ONES)) ^ (0x30 * ONES);
-    let low = (word.wrapping_add(0x06 * ONES) & (0xf0 * ONES)) ^ (0x30 * ONES);
-    nonzero(high | low)
-}
-
-/// The value of the `k` (1 to 8) digits that end just before `end`.
-#[inline(always)]
-fn tail(buf: &[u8], end: usize, k: usize) -> Option<i64> {
-    let word = u64::from_le_bytes(buf.get(end.checked_sub(8)?..end)?.try_into().ok()?);
-    let keep = !0u64 << (8 * (8 - k));
-    // The digits' values in the top `k` bytes (the first digit the highest
-    // place; the bytes below, before the field, zero), then pairs, fours,
-    // eight.
-    let mut v = (word & keep) - ((0x30 * ONES) & keep);
-    v = v.wrapping_mul(10).wrapping_add(v >> 8);
-    v = ((v & 0x0000_00ff_0000_00ff).wrapping_mul(100 + (1_000_000 << 32))
-        + ((v >> 16) & 0x0000_00ff_0000_00ff).wrapping_mul(1 + (10_000 << 32)))
-        >> 32;
-    Some(v as i64)
-}
-
-/// The fields from `start` (after the third) to the end of the row, eight
-/// bytes at a time, if they are all digits (or empty) and the row's line
-/// end is `\n`: into `row` as [`apply`] says. Returns where the next row
-/// starts and how many fields the row has; `None` if anything else is in
-/// the row, if it goes past the end of `buf`, or if a value is refused (the
-/// caller goes field by field).
-#[inline]
-fn numbers(
+/// The fields of a row after its texts, from `p`, each into its place
+/// in `row` (whose cells are all absent until then): where the next row
+/// starts, how many fields the row has, and the line ends inside its
+/// fields; `None` if a field is not one the fast path takes.
+///
+/// Eight bytes at a time while they hold only digits, commas and the
+/// line's `\n`: the bytes that are no digits end the fields, found for
+/// each word at once, so that the fields' values do not wait for each
+/// other. From the first field that is anything else, one field at a time
+/// ([`fields_one_by_one`]).
+#[inline(never)]
+fn fields(
     buf: &[u8],
-    start: usize,
-    plan: &Plan,
+    p: usize,
+    ops: &[Op],
+    skip: Op,
     row: &mut [i64],
-    totals: &mut [i64],
-    seen: &mut u64,
-) -> Option<(usize, usize)> {
-    let mut w = start;
-    let mut field_start = start;
+) -> Option<(usize, usize, u64)> {
+    let mut start = p;
     let mut n = 3;
-    loop {
-        let word = u64::from_le_bytes(buf.get(w..w + 8)?.try_into().ok()?);
-        let line = equal(word, b'\n');
-        let separators = equal(word, b',') | line;
-        // This word up to the line end, if that is in it.
-        let through = match line & line.wrapping_neg() {
-            0 => !0,
-            first => first | (first - 1),
-        };
-        if not_digits(word) & !separators & through != 0 {
-            return None;
-        }
-        let mut ends = separators & through;
+    let mut at = p;
+    // The eight bytes before `at` (any bytes before the first field: no
+    // field reaches them).
+    let mut previous = 0u64;
+    'words: while let Some(w) = word(buf, at) {
+        let x = w ^ (0x30 * ONES);
+        // The top bit of each byte that is no digit (exact: no carries).
+        let mut ends = (((x & (0x7f * ONES)) + 0x76 * ONES) | x) & HIGH;
         while ends != 0 {
-            let end = w + (ends.trailing_zeros() / 8) as usize;
-            let len = end - field_start;
-            let v = match len {
-                0 => ABSENT,
-                1..=8 => tail(buf, end, len)?,
-                9..=16 => tail(buf, end - 8, len - 8)? * 100_000_000 + tail(buf, end, 8)?,
-                17..=18 => {
-                    (tail(buf, end - 16, len - 16)? * 100_000_000 + tail(buf, end - 8, 8)?)
-                        * 100_000_000
-                        + tail(buf, end, 8)?
-                }
-                _ => return None,
-            };
-            if !apply(plan.job(n), v, len, row, totals, seen) {
-                return None;
+            let bit = ends.trailing_zeros();
+            let end = at + (bit / 8) as usize;
+            let separator = (w >> (bit & 56)) as u8;
+            let len = end - start;
+            if !(separator == b',' || separator == b'\n') {
+                break 'words;
             }
+            let v = if len <= 8 {
+                // The eight bytes before `end`: the field's digits at
+                // their top, the bytes below them cleared.
+                let eight = ((u128::from(w) << 64 | u128::from(previous)) >> (bit & 56)) as u64;
+                let digits = (eight ^ (0x30 * ONES)) & (!0u64).wrapping_shl(64 - 8 * len as u32);
+                let v = digit_value(digits) as i64;
+                if len == 0 {
+                    ABSENT
+                } else {
+                    v
+                }
+            } else {
+                match long_value(buf, start, end) {
+                    Some(v) => v,
+                    None => break 'words,
+                }
+            };
+            let op = ops.get(n).copied().unwrap_or(skip);
+            let v = match op.kind {
+                Kind::Any | Kind::Skip => v,
+                Kind::Required if len != 0 => v,
+                Kind::Signal if len == 0 => v,
+                Kind::Flag if len <= 1 && v <= 1 => v.max(0),
+                _ => match checked(op.kind, v, len) {
+                    Some(v) => v,
+                    None => break 'words,
+                },
+            };
+            row[op.column as usize] = v;
             n += 1;
-            field_start = end + 1;
+            start = end + 1;
+            if separator == b'\n' {
+                return Some((start, n, 0));
+            }
             ends &= ends - 1;
         }
-        if line != 0 {
-            return Some((field_start, n));
+        previous = w;
+        at += 8;
+    }
+    fields_one_by_one(buf, start, n, ops, skip, row)
+}
+
+/// The value of the digits from `start` to `end`, if there are 9 to 18
+/// (and 8 bytes before each group of 8 that ends at `end`).
+#[inline(never)]
+fn long_value(buf: &[u8], start: usize, end: usize) -> Option<i64> {
+    let len = end - start;
+    if !(9..=18).contains(&len) {
+        return None;
+    }
+    // The first group has the digits left over by the groups of 8 after.
+    let mut k = (len - 1) % 8 + 1;
+    let mut group_end = start + k;
+    let mut v = 0;
+    loop {
+        let w = word(buf, group_end.checked_sub(8)?)?;
+        let digits = (w ^ (0x30 * ONES)) & (!0u64).wrapping_shl(64 - 8 * k as u32);
+        v = v * POWERS[k] + digit_value(digits) as i64;
+        if group_end == end {
+            return Some(v);
         }
-        w += 8;
+        group_end += 8;
+        k = 8;
+    }
+}
+
+/// [`fields`] from field `n` at `p`, one field at a time.
+#[inline(never)]
+fn fields_one_by_one(
+    buf: &[u8],
+    mut p: usize,
+    mut n: usize,
+    ops: &[Op],
+    skip: Op,
+    row: &mut [i64],
+) -> Option<(usize, usize, u64)> {
+    let mut lines = 0;
+    loop {
+        let op = ops.get(n).copied().unwrap_or(skip);
+        n += 1;
+        if let Some((v, len, ended, next)) = digits(buf, p) {
+            p = next;
+            row[op.column as usize] = checked(op.kind, v, len)?;
+            if ended == End::Line {
+                return Some((p, n, lines));
+            }
+        } else if op.kind == Kind::Skip {
+            let f = field(buf, p)?;
+            lines += f.lines;
+            p = f.next;
+            if f.ended == End::Line {
+                return Some((p, n, lines));
+            }
+        } else {
+            return None;
+        }
+    }
+}
+
+/// The value `v` (of `len` digits) of a field with check `kind`, as it is
+/// stored; `None` if the general path would refuse it.
+#[inline(never)]
+fn checked(kind: Kind, v: i64, len: usize) -> Option<i64> {
+    match kind {
+        Kind::Any | Kind::Skip => Some(v),
+        Kind::Required => (v != ABSENT).then_some(v),
+        Kind::Signal => (v == ABSENT || (1..=i64::from(i32::MAX)).contains(&v)).then_some(v),
+        Kind::Flag => (len <= 1 && v <= 1).then_some(v.max(0)),
+    }
+}
+
+/// Rows parsed into a stripe (row by row, all cells absent at first)
+/// before they are moved to the block's columns.
+const STRIPE: usize = 256;
+
+/// The first `rows` rows of `stripe` (of `width` cells each) appended to
+/// `columns`, which take the first cells of each row.
+fn flush(stripe: &[i64], rows: usize, width: usize, columns: &mut [Vec<i64>]) {
+    let stripe = &stripe[..rows * width];
+    for (k, column) in columns.iter_mut().enumerate() {
+        column.extend(stripe.chunks_exact(width).map(|row| row[k]));
     }
 }
 
@@ -570,10 +663,19 @@ pub(crate) fn parse(buf: &[u8], plan: &Plan, block: &mut Block) {
         return;
     }
     block.reserve_for(buf.len(), plan);
-    let mut row = std::mem::take(&mut block.row);
-    row.resize(plan.slots(), ABSENT);
-    let mut totals = std::mem::take(&mut block.totals);
-    totals.resize(plan.sums.len(), ABSENT);
+    let mut ops = std::mem::take(&mut block.ops);
+    let skip = plan.ops(&mut ops);
+    let width = plan.columns();
+    // All absent between calls (parse may be called for every row when
+    // the general path takes many).
+    let mut stripe = std::mem::take(&mut block.stripe);
+    if stripe.len() != STRIPE * width {
+        stripe.clear();
+        stripe.resize(STRIPE * width, ABSENT);
+    }
+    // Rows in the stripe, and rows whose cells were written.
+    let mut k = 0;
+    let mut touched = 0;
     let mut undoubled = std::mem::take(&mut block.undoubled);
     let mut p = 0;
     // The previous row's bytes up to the comma after its third field, the
@@ -660,62 +762,34 @@ pub(crate) fn parse(buf: &[u8], plan: &Plan, block: &mut Block) {
             backslash
         };
 
-        // The other fields: eight bytes at a time while they are digits
-        // and separators, else one by one.
-        row.fill(ABSENT);
-        totals.fill(ABSENT);
-        let mut seen_totals = 0u64;
-        let mut n = 3;
-        let accepted = if let Some((next, fields)) =
-            numbers(buf, p, plan, &mut row, &mut totals, &mut seen_totals)
-        {
-            p = next;
-            n = fields;
-            true
-        } else {
-            row.fill(ABSENT);
-            totals.fill(ABSENT);
-            seen_totals = 0;
-            loop {
-                let job = plan.job(n);
-                n += 1;
-                let ended = if job == Job::Skip || job == Job::Text {
-                    match field(buf, p) {
-                        Some(f) => {
-                            lines += f.lines;
-                            p = f.next;
-                            f.ended
-                        }
-                        None => break false,
-                    }
-                } else {
-                    let Some((v, len, ended, next)) = digits(buf, p) else {
-                        break false;
-                    };
-                    p = next;
-                    if !apply(job, v, len, &mut row, &mut totals, &mut seen_totals) {
-                        break false;
-                    }
-                    ended
-                };
-                if ended == End::Line {
-                    break true;
-                }
-            }
+        // The other fields, into the stripe's next row.
+        if k == STRIPE {
+            flush(&stripe, k, width, &mut block.columns);
+            stripe.fill(ABSENT);
+            k = 0;
+        }
+        // This row's cells are written now (and made absent again below
+        // if it is refused).
+        touched = k + 1;
+        let row = &mut stripe[k * width..(k + 1) * width];
+        let Some((next, n, quoted_lines)) = fields(buf, p, &ops, skip, row) else {
+            block.text_ids.pop();
+            break;
         };
+        p = next;
+        lines += quoted_lines;
         let reference = n == REFERENCE_ROW_FIELDS;
-        let accepted = accepted
-            && (reference || n > REFERENCE_ROW_FIELDS + 1)
+        let accepted = (reference || n > REFERENCE_ROW_FIELDS + 1)
             && row[slot::EXIT_CODE] <= i64::from(i32::MAX)
             && !(reference && backslash);
         if accepted && row[slot::TIMED_OUT] == ABSENT {
             row[slot::TIMED_OUT] = 0;
         }
         let accepted = accepted
-            && (!reference || match plan.rss.map(|s| row[s]) {
-                Some(v) if v != ABSENT => match reference_rss(v) {
+            && (!reference || match plan.rss {
+                Some(s) if row[s] != ABSENT => match reference_rss(row[s]) {
                     Some(bytes) => {
-                        row[plan.rss.unwrap_or_default()] = bytes;
+                        row[s] = bytes;
                         true
                     }
                     None => false,
@@ -723,30 +797,25 @@ pub(crate) fn parse(buf: &[u8], plan: &Plan, block: &mut Block) {
                 _ => true,
             })
             // Totals are checked in our rows, when their parts are there.
-            && plan.sums.iter().enumerate().all(|(k, sum)| {
-                let [Some(a), Some(b)] = sum.parts else { return true };
-                let (a, b) = (row[a], row[b]);
-                reference
-                    || a == ABSENT
-                    || b == ABSENT
-                    || k >= 64
-                    || seen_totals & (1 << k) == 0
-                    || totals[k] == ABSENT
-                    || totals[k] == a + b
-            });
+            && (reference
+                || plan.sums.iter().enumerate().all(|(k, sum)| {
+                    let [Some(a), Some(b)] = sum.parts else { return true };
+                    let (a, b, total) = (row[a], row[b], row[plan.slots() + k]);
+                    a == ABSENT || b == ABSENT || total == ABSENT || total == a + b
+                }));
         if !accepted {
             block.text_ids.pop();
             break;
         }
-        for (column, &v) in block.columns.iter_mut().zip(&row) {
-            column.push(v);
-        }
+        k += 1;
         block.rows += 1;
         block.lines += lines + 1;
         block.used = p;
     }
-    block.row = row;
-    block.totals = totals;
+    flush(&stripe, k, width, &mut block.columns);
+    stripe[..touched * width].fill(ABSENT);
+    block.stripe = stripe;
+    block.ops = ops;
     block.undoubled = undoubled;
 }
 
