@@ -24,7 +24,14 @@ use super::sample::{run_end, Sample};
 /// is never the lowest narrowest one. Measurements repeat values heavily,
 /// so this visits a few thousand windows per halving instead of n.
 pub fn half_sample_mode(sample: &Sample) -> f64 {
-    let mut x = sample.sorted();
+    let sorted = sample.sorted();
+    let mut x = match sample.run_table() {
+        Some(table) => {
+            let (start, len) = halve_by_runs(table, sorted.len());
+            &sorted[start..start + len]
+        }
+        None => sorted,
+    };
     while x.len() > 3 {
         let h = x.len().div_ceil(2);
         let mut best = 0;
@@ -56,6 +63,43 @@ pub fn half_sample_mode(sample: &Sample) -> f64 {
         // A Sample is never empty and the loop stops at 3 values.
         _ => x[0],
     }
+}
+
+/// The halvings of [`half_sample_mode`] on the values' run table (each
+/// distinct value with the end of its run, see [`Sample`]) instead of
+/// the values: the same windows examined, the same widths compared, each
+/// window's first and last value read from the table (two pointers), so
+/// the values themselves are not touched. Returns the final window (start,
+/// length ≤ 3) of the `n` values.
+fn halve_by_runs(table: &[(f64, usize)], n: usize) -> (usize, usize) {
+    // The run holding position p.
+    let run_of = |p: usize| table.partition_point(|&(_, end)| end <= p);
+    let (mut start, mut len) = (0, n);
+    while len > 3 {
+        let h = len.div_ceil(2);
+        let last = start + len - h;
+        let (mut first_run, mut last_run) = (run_of(start), run_of(start + h - 1));
+        let mut best = start;
+        let mut best_width = table[last_run].0 - table[first_run].0;
+        // The other windows that start a run, up to the last window.
+        loop {
+            let j = table[first_run].1;
+            if j > last {
+                break;
+            }
+            first_run += 1;
+            while table[last_run].1 < j + h {
+                last_run += 1;
+            }
+            let width = table[last_run].0 - table[first_run].0;
+            if width < best_width {
+                best = j;
+                best_width = width;
+            }
+        }
+        (start, len) = (best, h);
+    }
+    (start, len)
 }
 
 #[cfg(test)]
@@ -114,8 +158,15 @@ mod tests {
     #[test]
     fn run_starts_choose_the_window_every_window_would() {
         let mut rng = super::super::rng::SplitMix64::new(29);
+        let mut tables = 0;
         for case in 0..400 {
-            let n = 1 + rng.below(3000);
+            // Small samples (galloping over the values) and large integer
+            // ones (the run table).
+            let n = if case % 2 == 0 {
+                1 + rng.below(3000)
+            } else {
+                4096 + rng.below(20_000)
+            };
             let distinct = 1 + rng.below(60);
             let scale = [1.0, 0.5, 1e-3, 7.0][case % 4];
             let mut v: Vec<f64> = (0..n)
@@ -127,12 +178,15 @@ mod tests {
                 .collect();
             v.sort_unstable_by(f64::total_cmp);
             let s = Sample::from_slice(&v).unwrap();
+            tables += usize::from(s.run_table().is_some());
             assert_eq!(
                 half_sample_mode(&s).to_bits(),
                 hsm_every_window(&v).to_bits(),
                 "{v:?}"
             );
         }
+        // Integer values (scale 7) of large samples have a run table.
+        assert!(tables >= 80, "{tables}");
     }
 
     #[test]

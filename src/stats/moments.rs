@@ -9,7 +9,7 @@
 //! precision or overflow.
 
 use super::not_applicable::NotApplicable;
-use super::sample::{runs, Sample, EXACT_INTEGER};
+use super::sample::{Sample, EXACT_INTEGER};
 
 /// Smallest n for which skewness and kurtosis are reported (as in the C
 /// reference: below that the estimators are too variable to mean much).
@@ -187,12 +187,15 @@ fn mean_of_sample(sample: &Sample) -> f64 {
         let largest = sample.min().abs().max(sample.max().abs()) as u128;
         if largest * x.len() as u128 <= EXACT_INTEGER as u128 {
             // |v|·count ≤ |v|·n ≤ 2^53: exact in i64, as is every partial sum.
-            let sum: i64 = runs(x).map(|(v, run)| v as i64 * run.len() as i64).sum();
+            let sum: i64 = sample
+                .runs()
+                .map(|(v, run)| v as i64 * run.len() as i64)
+                .sum();
             return sum as f64 / x.len() as f64;
         }
     }
     let mut s = CompensatedSum::default();
-    for (v, run) in runs(x) {
+    for (v, run) in sample.runs() {
         s.add_repeated(v, run.len() as u64);
     }
     s.value() / x.len() as f64
@@ -263,7 +266,7 @@ impl Moments {
         // The powers are computed once per distinct value (measurements
         // repeat values heavily) and added once per value, in order, a
         // run of equal values at once (the same bits).
-        for (v, run) in runs(x) {
+        for (v, run) in sample.runs() {
             let u = (v - mean) / scale;
             let u2 = u * u;
             let count = run.len() as u64;

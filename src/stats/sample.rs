@@ -40,12 +40,25 @@ pub enum SampleError {
 /// Order statistics, ranks and pairwise differences all need the sorted
 /// values, so the sort happens once at construction. The input order is
 /// not kept: every statistic in this module is permutation invariant.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Sample {
     sorted: Vec<f64>,
     /// Every value is an integer of magnitude at most 2^53 (exact in f64),
     /// as measurements are; lets sums be computed exactly in integers.
     integral: bool,
+    /// When the values repeat heavily (at most one distinct value in
+    /// eight) and were sorted by counting: each distinct value, ascending,
+    /// with the end (exclusive) of its run in `sorted`. Statistics that
+    /// need only the runs read these instead of probing the sorted values
+    /// (a probe per run into megabytes of values misses the cache).
+    run_ends: Option<Vec<(f64, usize)>>,
+}
+
+/// Samples are equal when their values are (the run table is derived).
+impl PartialEq for Sample {
+    fn eq(&self, other: &Self) -> bool {
+        self.sorted == other.sorted
+    }
 }
 
 impl Sample {
@@ -64,12 +77,17 @@ impl Sample {
     /// Negative zero is stored as zero.
     pub fn new(mut values: Vec<f64>) -> Result<Self, SampleError> {
         let scan = validate(&mut values)?;
-        if !counting_sort(&mut values, &scan) {
-            values.sort_unstable_by(f64::total_cmp);
-        }
+        let run_ends = match counting_sort(&mut values, &scan) {
+            Some(run_ends) => run_ends,
+            None => {
+                values.sort_unstable_by(f64::total_cmp);
+                None
+            }
+        };
         Ok(Sample {
             sorted: values,
             integral: scan.integral,
+            run_ends,
         })
     }
 
@@ -107,6 +125,54 @@ impl Sample {
     /// True when all values are equal (zero spread).
     pub fn is_constant(&self) -> bool {
         self.min() == self.max()
+    }
+
+    /// The runs of equal values, in order: each value with the range of
+    /// its positions in [`Sample::sorted`] (from the run table when there
+    /// is one, else by galloping, [`runs`]).
+    pub(crate) fn runs(&self) -> Runs<'_> {
+        Runs {
+            sorted: &self.sorted,
+            table: self.run_ends.as_deref(),
+            start: 0,
+            next: 0,
+        }
+    }
+
+    /// The run table, when there is one (see the field).
+    pub(crate) fn run_table(&self) -> Option<&[(f64, usize)]> {
+        self.run_ends.as_deref()
+    }
+}
+
+/// [`Sample::runs`].
+pub(crate) struct Runs<'a> {
+    sorted: &'a [f64],
+    table: Option<&'a [(f64, usize)]>,
+    /// Position of the next run.
+    start: usize,
+    /// Its index in the table.
+    next: usize,
+}
+
+impl Iterator for Runs<'_> {
+    type Item = (f64, std::ops::Range<usize>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.start >= self.sorted.len() {
+            return None;
+        }
+        let (value, end) = match self.table {
+            Some(table) => {
+                let run = table[self.next];
+                self.next += 1;
+                run
+            }
+            None => (self.sorted[self.start], run_end(self.sorted, self.start)),
+        };
+        let run = (value, self.start..end);
+        self.start = end;
+        Some(run)
     }
 }
 
@@ -178,15 +244,19 @@ pub(super) struct Scan {
 /// sort in a few milliseconds instead of tens. Returns whether it sorted;
 /// the result is exactly what sorting by `total_cmp` gives (no −0.0 or NaN
 /// reaches here). `scan` is [`validate`]'s of these values.
-fn counting_sort(values: &mut [f64], scan: &Scan) -> bool {
+///
+/// `None` when it did not sort; else the run table when there are at most
+/// n/8 distinct values (see [`Sample`]).
+#[allow(clippy::option_option)] // not sorted / sorted without a table
+fn counting_sort(values: &mut [f64], scan: &Scan) -> Option<Option<Vec<(f64, usize)>>> {
     let n = values.len();
     if n < 4096 || !scan.integral {
-        return false;
+        return None;
     }
     let (lo, hi) = (scan.lo, scan.hi);
     let range = hi - lo;
     if range > (n as f64).max(65_536.0) {
-        return false;
+        return None;
     }
     let cells = range as usize + 1;
     // v − lo is an integer in [0, 2^52): adding 2^52 puts it in the low
@@ -221,6 +291,8 @@ fn counting_sort(values: &mut [f64], scan: &Scan) -> bool {
             counts[offset(v)] += 1;
         }
     }
+    let distinct = counts.iter().filter(|&&c| c != 0).count();
+    let mut run_ends = (distinct <= n / 8).then(|| Vec::with_capacity(distinct));
     let mut k = 0;
     for (offset, &count) in counts.iter().enumerate() {
         if count == 0 {
@@ -229,8 +301,11 @@ fn counting_sort(values: &mut [f64], scan: &Scan) -> bool {
         let x = lo + offset as f64;
         values[k..k + count as usize].fill(x);
         k += count as usize;
+        if let Some(table) = &mut run_ends {
+            table.push((x, k));
+        }
     }
-    true
+    Some(run_ends)
 }
 
 /// Whether `v` (finite) is an integer of magnitude at most 2^53, without
@@ -473,6 +548,29 @@ mod tests {
     }
 
     #[test]
+    fn the_run_table_holds_the_runs() {
+        let mut rng = super::super::rng::SplitMix64::new(19);
+        for (n, spread, table) in [
+            (5000, 10, true),
+            (5000, 625, true),
+            (5000, 2000, false),
+            (100, 3, false),
+        ] {
+            let v: Vec<f64> = (0..n)
+                .map(|_| (rng.below(spread) * 3) as f64 - 7.0)
+                .collect();
+            let s = Sample::from_slice(&v).unwrap();
+            let galloped: Vec<_> = runs(s.sorted()).collect();
+            assert_eq!(s.runs().collect::<Vec<_>>(), galloped);
+            assert_eq!(s.run_table().is_some(), table, "{n} {spread}");
+            if let Some(t) = s.run_table() {
+                let expected: Vec<_> = galloped.iter().map(|(v, r)| (*v, r.end)).collect();
+                assert_eq!(t, &expected[..]);
+            }
+        }
+    }
+
+    #[test]
     fn counting_sort_agrees_with_the_comparison_sort() {
         let mut state = 7u64;
         let mut next = || {
@@ -501,7 +599,7 @@ mod tests {
         }
         let counted = |mut v: Vec<f64>| {
             let scan = validate(&mut v).unwrap();
-            counting_sort(&mut v, &scan)
+            counting_sort(&mut v, &scan).is_some()
         };
         let wide: Vec<f64> = (0..5000).map(|i| (i * 1000) as f64).collect();
         assert!(!counted(wide), "too wide to count");

@@ -31,7 +31,7 @@
 
 use super::normal::normal_cdf;
 use super::not_applicable::NotApplicable;
-use super::sample::Sample;
+use super::sample::{runs, Sample};
 use super::series::Series;
 
 /// Smallest n for which the test is applied.
@@ -60,20 +60,15 @@ impl MannKendall {
 }
 
 /// Counts the pairs i < j with `values[i] > values[j]`, given the same
-/// values sorted ascending (`sorted`), in O(n log d) for d distinct values:
+/// values' distinct values ascending (`distinct`), in O(n log d) for d
+/// distinct values:
 /// a Fenwick tree (binary indexed tree; Fenwick 1994, "A new data
 /// structure for cumulative frequency tables", Software: Practice and
 /// Experience 24, 327–336) counts, at each j, the earlier values at most
 /// `values[j]`; the others are the inversions j closes. Values are
 /// located among the distinct sorted values by a table when they are
 /// integers of a narrow range (measurements), else by binary search.
-fn inversions(values: &[f64], sorted: &[f64]) -> u64 {
-    let mut distinct: Vec<f64> = Vec::new();
-    for &v in sorted {
-        if distinct.last() != Some(&v) {
-            distinct.push(v);
-        }
-    }
+fn inversions(values: &[f64], distinct: &[f64]) -> u64 {
     let d = distinct.len();
     if d < 2 {
         return 0;
@@ -111,26 +106,39 @@ fn inversions(values: &[f64], sorted: &[f64]) -> u64 {
 
 /// Σⱼ #{i < j : rank(vᵢ) > rank(vⱼ)} with a Fenwick tree over `d` ranks;
 /// `T` holds counts up to n.
+///
+/// Both walks take a fixed number of steps (the tree's height), without a
+/// branch on the rank's bits: the prefix walk adds node 0 (always 0) once
+/// it has cleared every bit, and the update walk, once past the last node,
+/// adds to a spare slot nobody reads. Loops whose length follows the
+/// bits of each rank mispredict about twice per value. Each step has its
+/// own spare slot, so that the steps past the last node do not wait for
+/// each other's increments of one slot.
 fn fenwick_count<T>(values: &[f64], d: usize, rank: impl Fn(f64) -> usize) -> u64
 where
     T: Copy + Default + std::ops::AddAssign + Into<u64> + From<u8>,
 {
-    // tree[i] (1-based) counts the values seen with rank in
-    // (i − lowbit(i), i].
-    let mut tree = vec![T::default(); d + 1];
+    // Nodes 1..=size (a power of two ≥ d), node 0 = 0, then one spare
+    // slot per step.
+    let size = d.next_power_of_two();
+    let height = size.trailing_zeros() as usize + 1;
+    let mut tree = vec![T::default(); size + 1 + height];
     let mut count = 0u64;
     for (j, &v) in values.iter().enumerate() {
         let r = rank(v) + 1;
+        // tree[i] (1-based) counts the values seen with rank in
+        // (i − lowbit(i), i]; the ranks ≤ r are the nodes of r's set bits.
         let mut at_most = 0u64;
         let mut i = r;
-        while i > 0 {
+        for _ in 0..height {
             at_most += tree[i].into();
-            i &= i - 1;
+            i &= i.wrapping_sub(1);
         }
         count += j as u64 - at_most;
         let mut i = r;
-        while i <= d {
-            tree[i] += T::from(1);
+        for step in 0..height {
+            let node = if i <= size { i } else { size + 1 + step };
+            tree[node] += T::from(1);
             i += i & i.wrapping_neg();
         }
     }
@@ -145,7 +153,7 @@ where
 pub fn mann_kendall(series: &Series) -> Result<MannKendall, NotApplicable> {
     let mut sorted = series.values().to_vec();
     sorted.sort_unstable_by(f64::total_cmp);
-    mann_kendall_sorted(series, &sorted)
+    mann_kendall_runs(series, runs(&sorted))
 }
 
 /// [`mann_kendall`] given the series' values already sorted (the
@@ -156,10 +164,15 @@ pub fn mann_kendall_with(series: &Series, sample: &Sample) -> Result<MannKendall
     if sample.len() != series.len() {
         return mann_kendall(series);
     }
-    mann_kendall_sorted(series, sample.sorted())
+    mann_kendall_runs(series, sample.runs())
 }
 
-fn mann_kendall_sorted(series: &Series, sorted: &[f64]) -> Result<MannKendall, NotApplicable> {
+/// The test given the runs of equal values of the series' values sorted
+/// (value, positions).
+fn mann_kendall_runs(
+    series: &Series,
+    runs: impl Iterator<Item = (f64, std::ops::Range<usize>)>,
+) -> Result<MannKendall, NotApplicable> {
     let n = series.len();
     if n < TREND_MIN_N {
         return Err(NotApplicable::TooFewValues {
@@ -170,21 +183,19 @@ fn mann_kendall_sorted(series: &Series, sorted: &[f64]) -> Result<MannKendall, N
     // Tie groups of the sorted values: pairs tied (n₂) and the variance
     // correction Σ t(t−1)(2t+5), both in exact integers.
     let (mut tied_pairs, mut correction) = (0u64, 0u128);
-    let mut start = 0;
-    for i in 1..=n {
-        if i == n || sorted[i] != sorted[start] {
-            let t = (i - start) as u64;
-            tied_pairs += t * (t - 1) / 2;
-            correction += u128::from(t * (t - 1)) * u128::from(2 * t + 5);
-            start = i;
-        }
+    let mut distinct = Vec::new();
+    for (v, run) in runs {
+        let t = run.len() as u64;
+        tied_pairs += t * (t - 1) / 2;
+        correction += u128::from(t * (t - 1)) * u128::from(2 * t + 5);
+        distinct.push(v);
     }
     let n64 = n as u64;
     let pairs = n64 * (n64 - 1) / 2;
     if tied_pairs == pairs {
         return Err(NotApplicable::ZeroVariance);
     }
-    let discordant = inversions(series.values(), sorted);
+    let discordant = inversions(series.values(), &distinct);
     // concordant = pairs − tied − discordant; S = concordant − discordant.
     let s = (pairs - tied_pairs) as i64 - 2 * discordant as i64;
     let total = u128::from(n64 * (n64 - 1)) * u128::from(2 * n64 + 5);
@@ -266,7 +277,8 @@ mod tests {
                 let v: Vec<f64> = (0..n).map(|_| kind(&mut rng)).collect();
                 let mut sorted = v.clone();
                 sorted.sort_unstable_by(f64::total_cmp);
-                assert_eq!(inversions(&v, &sorted), inversions_by_pairs(&v), "{v:?}");
+                let distinct: Vec<f64> = runs(&sorted).map(|(v, _)| v).collect();
+                assert_eq!(inversions(&v, &distinct), inversions_by_pairs(&v), "{v:?}");
             }
         }
     }
