@@ -529,10 +529,10 @@ fn fields(
             if !(separator == b',' || separator == b'\n') {
                 break 'words;
             }
+            // The eight bytes before `end`.
+            let eight = ((u128::from(w) << 64 | u128::from(previous)) >> (bit & 56)) as u64;
             let v = if len <= 8 {
-                // The eight bytes before `end`: the field's digits at
-                // their top, the bytes below them cleared.
-                let eight = ((u128::from(w) << 64 | u128::from(previous)) >> (bit & 56)) as u64;
+                // The field's digits at the top, the bytes below cleared.
                 let digits = (eight ^ (0x30 * ONES)) & (!0u64).wrapping_shl(64 - 8 * len as u32);
                 let v = digit_value(digits) as i64;
                 if len == 0 {
@@ -540,6 +540,14 @@ fn fields(
                 } else {
                     v
                 }
+            } else if len <= 16 && end >= 16 {
+                // The last 8 digits, and those before them from the 8
+                // bytes before those.
+                let Some(high) = word(buf, end - 16) else {
+                    break 'words;
+                };
+                let high = (high ^ (0x30 * ONES)) & (!0u64).wrapping_shl(128 - 8 * len as u32);
+                (digit_value(high) * 100_000_000 + digit_value(eight ^ (0x30 * ONES))) as i64
             } else {
                 match long_value(buf, start, end) {
                     Some(v) => v,
