@@ -37,6 +37,7 @@
 use super::conditional::{choose_ranks, invert, level_at, paired_law, Candidates, Laws};
 use super::mann_whitney::Method;
 use super::normal::{normal_cdf, normal_quantile, normal_sf};
+use super::sample::sort_total;
 use super::select::Differences;
 use super::shift::{Alpha, ShiftInterval};
 
@@ -120,7 +121,7 @@ fn tie_term(sorted: &[f64]) -> f64 {
 
 fn sorted_abs(d: &[f64]) -> Vec<f64> {
     let mut a: Vec<f64> = d.iter().map(|x| x.abs()).collect();
-    a.sort_by(f64::total_cmp);
+    sort_total(&mut a);
     a
 }
 
@@ -133,7 +134,8 @@ pub fn signed_rank(d: &[f64]) -> SignedRank {
         .filter(|&&x| x != 0.0)
         .map(|&x| (x.abs(), x > 0.0))
         .collect();
-    signed.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Within a group of equal |d| only the count of positives matters.
+    signed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let n = signed.len();
     let abs: Vec<f64> = signed.iter().map(|s| s.0).collect();
     let mut t_plus = 0.0;
@@ -242,7 +244,7 @@ pub(crate) fn walsh_middle(d: &[f64]) -> Option<(f64, f64)> {
         return None;
     }
     let mut sorted = d.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    sort_total(&mut sorted);
     Some(middle_sums(&WalshAverages::new(&sorted)))
 }
 
@@ -280,7 +282,7 @@ impl PairedDifferences {
             return None;
         }
         let mut sorted = d.to_vec();
-        sorted.sort_by(f64::total_cmp);
+        sort_total(&mut sorted);
         let walsh = WalshAverages::new(&sorted);
         let middle = middle.unwrap_or_else(|| middle_sums(&walsh));
         Some(PairedDifferences {
