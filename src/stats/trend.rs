@@ -104,8 +104,14 @@ fn inversions(values: &[f64], distinct: &[f64]) -> u64 {
     }
 }
 
-/// Σⱼ #{i < j : rank(vᵢ) > rank(vⱼ)} with a Fenwick tree over `d` ranks;
+/// Σⱼ #{i < j : rank(vᵢ) > rank(vⱼ)} with Fenwick trees over `d` ranks;
 /// `T` holds counts up to n.
+///
+/// The values are split into an earlier and a later half, each counted
+/// in its own tree in one loop (two independent chains of increments for
+/// the processor to overlap); the pairs across the halves are counted
+/// from the two trees' final counts per rank: Σ over ranks r of (later
+/// values of rank r) × (earlier values of rank > r).
 ///
 /// Both walks take a fixed number of steps (the tree's height), without a
 /// branch on the rank's bits: the prefix walk adds node 0 (always 0) once
@@ -122,25 +128,47 @@ where
     // slot per step.
     let size = d.next_power_of_two();
     let height = size.trailing_zeros() as usize + 1;
-    let mut tree = vec![T::default(); size + 1 + height];
-    let mut count = 0u64;
-    for (j, &v) in values.iter().enumerate() {
-        let r = rank(v) + 1;
-        // tree[i] (1-based) counts the values seen with rank in
-        // (i − lowbit(i), i]; the ranks ≤ r are the nodes of r's set bits.
-        let mut at_most = 0u64;
-        let mut i = r;
+    // tree[i] (1-based) counts the values seen with rank in
+    // (i − lowbit(i), i]; the ranks ≤ r are the nodes of r's set bits.
+    let at_most = |tree: &[T], r: usize| -> u64 {
+        let (mut sum, mut i) = (0u64, r);
         for _ in 0..height {
-            at_most += tree[i].into();
+            sum += tree[i].into();
             i &= i.wrapping_sub(1);
         }
-        count += j as u64 - at_most;
+        sum
+    };
+    let insert = |tree: &mut [T], r: usize| {
         let mut i = r;
         for step in 0..height {
             let node = if i <= size { i } else { size + 1 + step };
             tree[node] += T::from(1);
             i += i & i.wrapping_neg();
         }
+    };
+    let (earlier, later) = values.split_at(values.len() / 2);
+    let mut trees = [
+        vec![T::default(); size + 1 + height],
+        vec![T::default(); size + 1 + height],
+    ];
+    let [early, late] = &mut trees;
+    let mut count = 0u64;
+    for (j, &v) in later.iter().enumerate() {
+        if let Some(&u) = earlier.get(j) {
+            let r = rank(u) + 1;
+            count += j as u64 - at_most(early, r);
+            insert(early, r);
+        }
+        let r = rank(v) + 1;
+        count += j as u64 - at_most(late, r);
+        insert(late, r);
+    }
+    // Across the halves: per rank, later values × earlier values above.
+    let mut late_below = 0u64;
+    for r in 1..=d {
+        let late_at_most = at_most(late, r);
+        count += (late_at_most - late_below) * (earlier.len() as u64 - at_most(early, r));
+        late_below = late_at_most;
     }
     count
 }
