@@ -123,6 +123,9 @@ pub(crate) struct Differences {
     /// Materialise the remaining candidates once at most this many
     /// distinct cells are left.
     gather_at: usize,
+    /// Select by listing every element when there are at most this many
+    /// ([`LIST_AT_MOST`]; the tests lower it to exercise the narrowing).
+    list_at_most: u128,
     /// Rank blocks already known, (first, last, value): every rank from
     /// first to last is that element. Filled by [`Differences::counts`] at
     /// an element and by [`Differences::kth`]; the interval inversion
@@ -133,6 +136,13 @@ pub(crate) struct Differences {
 
 /// At most this many rank blocks are remembered (a few dozen are used).
 const KNOWN_LIMIT: usize = 256;
+
+/// Up to this many elements (counted with multiplicity) are listed and
+/// selected directly, in O(M) expected time, instead of narrowed to: a
+/// listing costs about 8 bytes and a few ns per element, a round of
+/// narrowing a sort of its pivots, so small samples (a few dozen runs,
+/// thousands of commands) are cheaper listed.
+const LIST_AT_MOST: u128 = 4096;
 
 /// Per distinct row i, a column boundary (a count of distinct y values),
 /// and the number of original differences left of the boundaries.
@@ -166,6 +176,7 @@ impl Differences {
             count,
             walsh: false,
             gather_at,
+            list_at_most: LIST_AT_MOST,
             known: Default::default(),
         }
     }
@@ -329,6 +340,12 @@ impl Differences {
         if let Some(v) = self.recall(k) {
             return v;
         }
+        if self.count <= self.list_at_most {
+            let mut all = self.listed();
+            let v = *all.select_nth_unstable_by(k as usize - 1, f64::total_cmp).1;
+            self.remember(k, k, v);
+            return v;
+        }
         let mut state = Selection::new(self);
         let v = state.run(self, k);
         self.remember(k, k, v);
@@ -337,6 +354,13 @@ impl Differences {
 
     /// (d(k), d(k+1)); both are d(M) for k = M. One selection plus one pass.
     pub(crate) fn kth_and_next(&self, k: u128) -> (f64, f64) {
+        if self.count <= self.list_at_most {
+            let k = k.clamp(1, self.count) as usize;
+            let mut all = self.listed();
+            let (_, &mut kth, above) = all.select_nth_unstable_by(k - 1, f64::total_cmp);
+            let next = above.iter().copied().min_by(f64::total_cmp).unwrap_or(kth);
+            return (kth, next);
+        }
         let kth = self.kth(k);
         if k >= self.count {
             return (kth, kth);
@@ -366,6 +390,30 @@ impl Differences {
             .min_by(f64::total_cmp)
             .unwrap_or(kth);
         (kth, next)
+    }
+
+    /// Every element, with its multiplicity, in no particular order: the
+    /// cells' values as the selection computes them, `y[j] - x[i]`. For
+    /// Walsh sums (x = −y reversed) the cells whose two values are the
+    /// sum's dₐ + d_b with a ≤ b: a value with w copies gives w·(w + 1)/2
+    /// sums with itself, two distinct values wₐ·w_b.
+    fn listed(&self) -> Vec<f64> {
+        let (x, y) = (&self.x, &self.y);
+        let mut all = Vec::with_capacity(self.count as usize);
+        for (i, &xi) in x.values.iter().enumerate() {
+            let wx = x.weight(i);
+            // Walsh sums: x[i] is −y[a], a = L − 1 − i; columns from a on.
+            let first = if self.walsh { y.len() - 1 - i } else { 0 };
+            for (j, &yj) in y.values.iter().enumerate().skip(first) {
+                let copies = if self.walsh && j == first {
+                    wx * (wx + 1) / 2
+                } else {
+                    wx * y.weight(j)
+                };
+                all.extend(std::iter::repeat(yj - xi).take(copies));
+            }
+        }
+        all
     }
 
     /// Fills `out` with, per row, the number of distinct columns whose
@@ -685,12 +733,36 @@ mod tests {
                 sums.counts(t);
             }
             // Every rank block the counts remembered gives what a
-            // selection (and the listing) gives.
+            // selection (and the listing) gives; so do a narrowing and a
+            // listing with nothing remembered.
+            let fresh = |d: &Differences, list_at_most| Differences {
+                list_at_most,
+                known: Default::default(),
+                ..d.clone()
+            };
             for (k, &v) in all.iter().enumerate() {
-                assert_eq!(differences.kth(k as u128 + 1), v, "{x:?} {y:?} k = {k}");
+                let k1 = k as u128 + 1;
+                assert_eq!(differences.kth(k1), v, "{x:?} {y:?} k = {k}");
+                for list_at_most in [0, u128::MAX] {
+                    assert_eq!(
+                        fresh(&differences, list_at_most).kth(k1),
+                        v,
+                        "{x:?} {y:?} k = {k}"
+                    );
+                }
             }
             for (k, &v) in walsh.iter().enumerate() {
-                assert_eq!(sums.kth(k as u128 + 1), v, "{y:?} k = {k}");
+                let k1 = k as u128 + 1;
+                assert_eq!(sums.kth(k1), v, "{y:?} k = {k}");
+                for list_at_most in [0, u128::MAX] {
+                    assert_eq!(fresh(&sums, list_at_most).kth(k1), v, "{y:?} k = {k}");
+                    let next = walsh.get(k + 1).copied().unwrap_or(v);
+                    assert_eq!(
+                        fresh(&sums, list_at_most).kth_and_next(k1),
+                        (v, next),
+                        "{y:?} k = {k}"
+                    );
+                }
             }
         }
     }
@@ -727,15 +799,17 @@ mod tests {
     fn check_all_ranks(x: &[f64], y: &[f64]) {
         let d = brute(x, y);
         for k in 1..=d.len() {
-            for gather_at in [0, x.len() + y.len()] {
+            // Narrowed all the way, narrowed then gathered, listed.
+            for (gather_at, list_at_most) in [(0, 0), (x.len() + y.len(), 0), (0, u128::MAX)] {
                 let differences = Differences {
                     gather_at,
+                    list_at_most,
                     ..Differences::new(x, y)
                 };
                 assert_eq!(
                     differences.kth(k as u128),
                     d[k - 1],
-                    "k = {k}, gather at {gather_at}, x = {x:?}, y = {y:?}"
+                    "k = {k}, gather at {gather_at}, list at most {list_at_most}, x = {x:?}, y = {y:?}"
                 );
             }
         }
@@ -769,11 +843,17 @@ mod tests {
         let d = brute(&xs, &ys);
         for k in 1..=d.len() {
             let expected = (d[k - 1], d[k.min(d.len() - 1)]);
-            assert_eq!(
-                Differences::new(&xs, &ys).kth_and_next(k as u128),
-                expected,
-                "k = {k}"
-            );
+            for list_at_most in [0, LIST_AT_MOST] {
+                let differences = Differences {
+                    list_at_most,
+                    ..Differences::new(&xs, &ys)
+                };
+                assert_eq!(
+                    differences.kth_and_next(k as u128),
+                    expected,
+                    "k = {k}, list at most {list_at_most}"
+                );
+            }
         }
     }
 
