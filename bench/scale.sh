@@ -10,9 +10,9 @@
 #   2. 5,000 input files of one command x 20 runs each, -Q with a JSON export
 #   3. 10,000 commands x 5 runs, -Q with a JSON export
 #
-# Each case runs REPEAT times (default 3); the best elapsed time, the least
-# CPU time (user + system, all threads) and the largest peak RSS are
-# printed (GNU time -v). Elapsed time includes the export's fdatasync and
+# Each case runs REPEAT times (default 3); the best and worst elapsed
+# times, the least CPU time (user + system, all threads) and the largest
+# peak RSS are printed (GNU time -v). Elapsed time includes the export's fdatasync and
 # rename (the file is replaced safely), so it depends on the disk too.
 # Where the CPU time goes: bench/scale-profile.sh. The machine is shared, so run
 # it when it is idle and say how loaded it was (uptime is printed).
@@ -41,7 +41,7 @@ fi
 [ -f "$work/10000x5.csv" ] || python3 bench/gen_raw.py "$work/10000x5.csv" 10000 5
 
 measure() { # name, then the bestreport arguments
-    local name=$1 best= cpu= peak=0
+    local name=$1 best= worst= cpu= peak=0
     shift
     for _ in $(seq "$repeat"); do
         /usr/bin/time -v "$bin" "$@" > /dev/null 2> "$work/time.txt"
@@ -50,10 +50,11 @@ measure() { # name, then the bestreport arguments
         c=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$work/time.txt")
         m=$(awk -F': ' '/Maximum resident/ {print $2}' "$work/time.txt")
         if [ -z "$best" ] || awk "BEGIN {exit !($e < $best)}"; then best=$e; fi
+        if [ -z "$worst" ] || awk "BEGIN {exit !($e > $worst)}"; then worst=$e; fi
         if [ -z "$cpu" ] || awk "BEGIN {exit !($c < $cpu)}"; then cpu=$c; fi
         [ "$m" -gt "$peak" ] && peak=$m
     done
-    printf '%-40s %6.2f s elapsed %6.2f s CPU %7.1f MB\n' "$name" "$best" "$cpu" \
+    printf '%-40s %5.2f-%5.2f s elapsed %6.2f s CPU %7.1f MB\n' "$name" "$best" "$worst" "$cpu" \
         "$(awk "BEGIN {print $peak / 1024}")"
 }
 
