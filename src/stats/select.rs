@@ -110,7 +110,8 @@ impl SortedLogs {
 
 /// The n1·n2 differences `y[j] - x[i]` of two sorted samples, ready for
 /// repeated selection (the reduction to distinct values is done once).
-#[derive(Debug, Clone)]
+/// Shared by threads (the two ends of an interval are found at once).
+#[derive(Debug)]
 pub(crate) struct Differences {
     x: Distinct,
     y: Distinct,
@@ -131,7 +132,18 @@ pub(crate) struct Differences {
     /// an element and by [`Differences::kth`]; the interval inversion
     /// tests candidates and then asks for the values at their ranks,
     /// which are then not selected again.
-    known: std::cell::RefCell<Vec<(u128, u128, f64)>>,
+    known: std::sync::Mutex<Vec<(u128, u128, f64)>>,
+}
+
+impl Clone for Differences {
+    fn clone(&self) -> Self {
+        Differences {
+            x: self.x.clone(),
+            y: self.y.clone(),
+            known: std::sync::Mutex::new(self.known_blocks().clone()),
+            ..*self
+        }
+    }
 }
 
 /// At most this many rank blocks are remembered (a few dozen are used).
@@ -217,6 +229,11 @@ impl Differences {
         self.y.cumulative[distinct] as u128
     }
 
+    /// Rows plus columns: what one count over the elements visits.
+    pub(crate) fn sweep(&self) -> usize {
+        self.x.len() + self.y.len()
+    }
+
     /// Number of elements, n1·n2 (or R(R+1)/2 Walsh sums).
     pub(crate) fn count(&self) -> u128 {
         self.count
@@ -267,19 +284,24 @@ impl Differences {
     /// compares (Walsh sums: as ranks, see [`Differences::rank`]). One
     /// sweep, O(rows + columns).
     pub(crate) fn counts(&self, t: f64) -> (u128, u128) {
-        let rows = self.x.len();
-        let none = vec![0; rows];
-        let full = vec![self.y.len(); rows];
-        let mut below = Boundary {
-            per_row: vec![0; rows],
-            total: 0,
-        };
-        let mut ties = Vec::new();
-        let at_most = self.count_rows_both(t, &none, &full, &mut below, &mut ties);
-        let (below, at_most) = (
-            self.rank(below.total, t, false),
-            self.rank(at_most, t, true),
-        );
+        // `count_rows_both` over every column, keeping only the totals
+        // (no per-row boundaries: a count allocates nothing).
+        let y = &self.y.values;
+        let (mut lt, mut le) = (0, 0);
+        let (mut below, mut at_most) = (0u128, 0u128);
+        for (i, &xi) in self.x.values.iter().enumerate() {
+            while lt < y.len() && y[lt] - xi < t {
+                lt += 1;
+            }
+            le = le.max(lt);
+            while le < y.len() && y[le] - xi <= t {
+                le += 1;
+            }
+            let w = self.x.weight(i) as u128;
+            below += w * self.y.cumulative[lt] as u128;
+            at_most += w * self.y.cumulative[le] as u128;
+        }
+        let (below, at_most) = (self.rank(below, t, false), self.rank(at_most, t, true));
         if at_most > below {
             // t is an element: the ranks of its block are known.
             self.remember(below + 1, at_most, t);
@@ -287,16 +309,23 @@ impl Differences {
         (below, at_most)
     }
 
+    /// The rank blocks found so far. Every block is a fact about the
+    /// elements, so one left by a thread that panicked is still true.
+    fn known_blocks(&self) -> std::sync::MutexGuard<'_, Vec<(u128, u128, f64)>> {
+        self.known
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     fn remember(&self, first: u128, last: u128, value: f64) {
-        let mut known = self.known.borrow_mut();
+        let mut known = self.known_blocks();
         if known.len() < KNOWN_LIMIT {
             known.push((first, last, value));
         }
     }
 
     fn recall(&self, k: u128) -> Option<f64> {
-        let known = self.known.borrow();
-        known
+        self.known_blocks()
             .iter()
             .find(|&&(first, last, _)| (first..=last).contains(&k))
             .map(|&(_, _, v)| v)
@@ -365,31 +394,25 @@ impl Differences {
         if k >= self.count {
             return (kth, kth);
         }
-        let full = Boundary {
-            per_row: vec![self.y.len(); self.x.len()],
-            total: self.ordered,
-        };
-        let mut at_most = Boundary {
-            per_row: vec![0; self.x.len()],
-            total: 0,
-        };
-        let none = vec![0; self.x.len()];
-        self.count_rows(kth, &none, &full.per_row, true, &mut at_most);
-        if self.rank(at_most.total, kth, true) > k {
+        // One sweep, allocating nothing: the elements ≤ d(k), and in each
+        // row the first column past them; d(k+1) is the smallest of those.
+        let y = &self.y.values;
+        let (mut c, mut at_most) = (0, 0u128);
+        let mut next: Option<f64> = None;
+        for (i, &xi) in self.x.values.iter().enumerate() {
+            while c < y.len() && y[c] - xi <= kth {
+                c += 1;
+            }
+            at_most += self.x.weight(i) as u128 * self.y.cumulative[c] as u128;
+            if c < y.len() {
+                let v = y[c] - xi;
+                next = Some(next.map_or(v, |n| if v.total_cmp(&n).is_lt() { v } else { n }));
+            }
+        }
+        if self.rank(at_most, kth, true) > k {
             return (kth, kth);
         }
-        // d(k+1) is the smallest difference above d(k): in each row the
-        // first column past the ones ≤ d(k).
-        let next = self
-            .x
-            .values
-            .iter()
-            .zip(&at_most.per_row)
-            .filter(|(_, &c)| c < self.y.len())
-            .map(|(&xi, &c)| self.y.values[c] - xi)
-            .min_by(f64::total_cmp)
-            .unwrap_or(kth);
-        (kth, next)
+        (kth, next.unwrap_or(kth))
     }
 
     /// Every element, with its multiplicity, in no particular order: the
@@ -416,48 +439,13 @@ impl Differences {
         all
     }
 
-    /// Fills `out` with, per row, the number of distinct columns whose
-    /// difference is ≤ t (`inclusive`) or < t, known to lie within
-    /// `[lower[i], upper[i]]`, and the number of original differences so
-    /// counted.
-    ///
-    /// As i grows the count cannot shrink (x grows, differences fall), so
-    /// one pointer sweeps the columns once: O(rows + columns).
-    fn count_rows(
-        &self,
-        t: f64,
-        lower: &[usize],
-        upper: &[usize],
-        inclusive: bool,
-        out: &mut Boundary,
-    ) {
-        let y = &self.y.values;
-        let mut j = 0;
-        let mut total = 0u128;
-        for (i, &xi) in self.x.values.iter().enumerate() {
-            j = j.max(lower[i]);
-            let end = upper[i];
-            if inclusive {
-                while j < end && y[j] - xi <= t {
-                    j += 1;
-                }
-            } else {
-                while j < end && y[j] - xi < t {
-                    j += 1;
-                }
-            }
-            out.per_row[i] = j;
-            total += self.x.weight(i) as u128 * self.y.cumulative[j] as u128;
-        }
-        out.total = total;
-    }
-}
-
-impl Differences {
-    /// [`Differences::count_rows`] for `< t` into `below`, and for `≤ t`
-    /// as the rows where it differs from `< t` (a tie with t), in one
-    /// sweep: the `≤` pointer starts where the `<` one stopped (every
-    /// column before it is < t, so ≤ t too) and moves only over ties. Each
+    /// Per row, within `[lower[i], upper[i]]`, the number of distinct
+    /// columns whose difference is < t, into `below` (with the number of
+    /// original differences so counted), and those ≤ t as the rows where
+    /// it differs from `< t` (a tie with t), in one sweep (as i grows the
+    /// counts cannot shrink: x grows, differences fall). The `≤` pointer
+    /// starts where the `<` one stopped (every column before it is < t,
+    /// so ≤ t too) and moves only over ties. Each
     /// row's loop exit is a branch the processor mostly mispredicts, so
     /// one sweep instead of two is the saving; keeping the ties apart
     /// saves a boundary's memory (ties are few: a million distinct values

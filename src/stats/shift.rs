@@ -231,6 +231,9 @@ impl Candidates for TwoSample<'_> {
     fn count(&self) -> u128 {
         self.differences.count()
     }
+    fn sweep(&self) -> usize {
+        self.differences.sweep()
+    }
     fn kth(&self, k: u128) -> f64 {
         self.differences.kth(k)
     }

@@ -448,6 +448,9 @@ impl Candidates for Signed<'_> {
     fn count(&self) -> u128 {
         self.set.walsh.sums.count()
     }
+    fn sweep(&self) -> usize {
+        self.set.walsh.sums.sweep()
+    }
     fn kth(&self, k: u128) -> f64 {
         self.set.walsh.sums.kth(k)
     }
@@ -558,6 +561,36 @@ mod tests {
             let walsh = WalshAverages::new(part);
             let middle = walsh_middle(part).unwrap();
             assert_eq!(median_from_middle(part.len(), middle), walsh.median());
+        }
+    }
+
+    #[test]
+    fn both_ends_found_at_once_are_the_ends_found_in_turn() {
+        use crate::stats::conditional::invert_with;
+        let mut rng = crate::stats::SplitMix64::new(5);
+        for (n, values) in [(40, 5), (300, 40), (2000, 1000)] {
+            // Tied integer differences around a shift of 3.
+            let d: Vec<f64> = (0..n)
+                .map(|_| (rng.below(values) as f64 - values as f64 / 2.0).round() + 3.0)
+                .collect();
+            let p = PairedDifferences::new(&d).unwrap();
+            let scale = Signed {
+                set: &p,
+                exact: n <= SIGNED_RANK_EXACT_LIMIT,
+            };
+            let m = scale.count();
+            for start in [
+                (1, m),
+                (m / 4, m - m / 4),
+                (m / 2, m / 2 + 1),
+                (m / 40 + 1, m - m / 40),
+            ] {
+                for alpha in [0.05, 0.01, 0.5] {
+                    let in_turn = invert_with(&scale, start, alpha, usize::MAX);
+                    let at_once = invert_with(&scale, start, alpha, 0);
+                    assert_eq!(at_once, in_turn, "n = {n}, start {start:?}, α = {alpha}");
+                }
+            }
         }
     }
 
