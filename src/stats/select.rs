@@ -445,12 +445,12 @@ impl Differences {
     /// it differs from `< t` (a tie with t), in one sweep (as i grows the
     /// counts cannot shrink: x grows, differences fall). The `≤` pointer
     /// starts where the `<` one stopped (every column before it is < t,
-    /// so ≤ t too) and moves only over ties. Each
-    /// row's loop exit is a branch the processor mostly mispredicts, so
-    /// one sweep instead of two is the saving; keeping the ties apart
-    /// saves a boundary's memory (ties are few: a million distinct values
-    /// have almost none, and integer samples have few rows). Returns the
-    /// number of differences ≤ t.
+    /// so ≤ t too) and moves only over ties. Each row's loop exit is a
+    /// branch the processor mostly mispredicts, so one sweep instead of
+    /// two is the saving; keeping the ties apart saves a boundary's
+    /// memory (ties are few: a million distinct values have almost none,
+    /// and integer samples have few rows). Returns the number of
+    /// differences ≤ t.
     fn count_rows_both(
         &self,
         t: f64,
