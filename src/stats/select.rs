@@ -532,6 +532,7 @@ impl Selection {
         let sample_size = ((d.x.len() + d.y.len()) / 4).clamp(64, 1 << 16);
         let mut positions: Vec<u128> = Vec::with_capacity(sample_size);
         let mut pivots: Vec<f64> = Vec::with_capacity(sample_size);
+        let mut wanted: Vec<(usize, usize)> = Vec::with_capacity(sample_size);
         loop {
             let cells: usize = (0..d.x.len())
                 .map(|i| self.high.per_row[i] - self.low.per_row[i])
@@ -547,10 +548,12 @@ impl Selection {
             positions.clear();
             positions.extend((0..draws).map(|_| self.rng.below_u128(active)));
             positions.sort_unstable();
-            pivots.clear();
+            // Each draw's row, and its original column: the y value's
+            // index counting multiplicity.
+            wanted.clear();
             let mut row_start = 0u128;
             let mut next = positions.iter().peekable();
-            for (i, &xi) in d.x.values.iter().enumerate() {
+            for i in 0..d.x.len() {
                 let (lo, hi) = (self.low.per_row[i], self.high.per_row[i]);
                 let (first, end) = (d.y.cumulative[lo], d.y.cumulative[hi]);
                 let span = (end - first) as u128;
@@ -560,13 +563,22 @@ impl Selection {
                         break;
                     }
                     // The row repeats its span of y once per copy of x[i].
-                    let original = first + ((pos - row_start) % span) as usize;
-                    let column =
-                        d.y.cumulative[lo..=hi].partition_point(|&c| c <= original) - 1 + lo;
-                    pivots.push(d.y.values[column] - xi);
+                    wanted.push((first + ((pos - row_start) % span) as usize, i));
                     next.next();
                 }
                 row_start += width;
+            }
+            // The distinct column of each original one, in one forward
+            // sweep over the originals in order: a binary search per draw
+            // over a million columns misses the cache at every step.
+            wanted.sort_unstable();
+            pivots.clear();
+            let mut column = 0;
+            for &(original, i) in &wanted {
+                while d.y.cumulative[column + 1] <= original {
+                    column += 1;
+                }
+                pivots.push(d.y.values[column] - d.x.values[i]);
             }
             pivots.sort_unstable_by(f64::total_cmp);
 
