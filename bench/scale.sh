@@ -12,8 +12,9 @@
 #
 # Each case runs REPEAT times (default 3); the best and worst elapsed
 # times, the least CPU time (user + system, all threads) and the largest
-# peak RSS are printed (GNU time -v). Elapsed time includes the export's fdatasync and
-# rename (the file is replaced safely), so it depends on the disk too.
+# peak RSS are printed (GNU time -v). Elapsed time includes the export's
+# fdatasync and rename (the file is replaced safely), so it depends on the
+# disk too.
 # Where the CPU time goes: bench/scale-profile.sh. The machine is shared, so run
 # it when it is idle and say how loaded it was (uptime is printed).
 #
