@@ -302,7 +302,7 @@ pub(crate) fn compare_paired_with(
             .map(|(o, b)| o.ln() - b.ln())
             .collect()
     });
-    let (shift, interval, log_ends) = paired_shift_and_logs(&d, logs.as_deref(), alpha, middles)?;
+    let (shift, interval, log_ends) = paired_shift_and_logs(d, logs, alpha, middles)?;
     let ratio = log_ends.map(|(estimate, low, high)| Ratio {
         estimate: estimate.exp(),
         low: low.exp(),

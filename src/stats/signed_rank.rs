@@ -272,17 +272,19 @@ pub(crate) struct PairedDifferences {
 impl PairedDifferences {
     /// `None` for no data or a non-finite difference.
     pub(crate) fn new(d: &[f64]) -> Option<Self> {
-        Self::with_middle(d, None)
+        Self::with_middle(d.to_vec(), None)
     }
 
-    /// As [`PairedDifferences::new`], given the middle pair of Walsh sums
-    /// when [`walsh_middle`] already found it for these differences.
-    pub(crate) fn with_middle(d: &[f64], middle: Option<(f64, f64)>) -> Option<Self> {
+    /// As [`PairedDifferences::new`], sorting `d` in place (no copy: a
+    /// million differences are 8 MB at the paired analysis's peak), given
+    /// the middle pair of Walsh sums when [`walsh_middle`] already found
+    /// it for these differences.
+    pub(crate) fn with_middle(mut d: Vec<f64>, middle: Option<(f64, f64)>) -> Option<Self> {
         if d.is_empty() || d.iter().any(|x| !x.is_finite()) {
             return None;
         }
-        let mut sorted = d.to_vec();
-        sort_total(&mut sorted);
+        sort_total(&mut d);
+        let sorted = d;
         let walsh = WalshAverages::new(&sorted);
         let middle = middle.unwrap_or_else(|| middle_sums(&walsh));
         Some(PairedDifferences {
@@ -508,8 +510,8 @@ pub(crate) type Ends = (f64, f64, f64);
 /// two sets'.
 /// `middles`: the middle Walsh sums of `d` and of `logs`, when known.
 pub(crate) fn paired_shift_and_logs(
-    d: &[f64],
-    logs: Option<&[f64]>,
+    d: Vec<f64>,
+    logs: Option<Vec<f64>>,
     alpha: Alpha,
     middles: [Option<(f64, f64)>; 2],
 ) -> Option<(f64, ShiftInterval, Option<Ends>)> {
