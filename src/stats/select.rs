@@ -284,23 +284,13 @@ impl Differences {
     /// compares (Walsh sums: as ranks, see [`Differences::rank`]). One
     /// sweep, O(rows + columns).
     pub(crate) fn counts(&self, t: f64) -> (u128, u128) {
-        // `count_rows_both` over every column, keeping only the totals
-        // (no per-row boundaries: a count allocates nothing).
-        let y = &self.y.values;
-        let (mut lt, mut le) = (0, 0);
+        // Only the totals (no per-row boundaries: a count allocates nothing).
         let (mut below, mut at_most) = (0u128, 0u128);
-        for (i, &xi) in self.x.values.iter().enumerate() {
-            while lt < y.len() && y[lt] - xi < t {
-                lt += 1;
-            }
-            le = le.max(lt);
-            while le < y.len() && y[le] - xi <= t {
-                le += 1;
-            }
+        self.row_boundaries(t, |i, lt, le| {
             let w = self.x.weight(i) as u128;
             below += w * self.y.cumulative[lt] as u128;
             at_most += w * self.y.cumulative[le] as u128;
-        }
+        });
         let (below, at_most) = (self.rank(below, t, false), self.rank(at_most, t, true));
         if at_most > below {
             // t is an element: the ranks of its block are known.
@@ -338,19 +328,9 @@ impl Differences {
     /// O(rows + columns), instead of a selection.
     pub(crate) fn neighbours(&self, t: f64) -> (Option<f64>, Option<f64>) {
         let y = &self.y.values;
-        let (mut lt, mut le) = (0, 0);
         let (mut below, mut above): (Option<f64>, Option<f64>) = (None, None);
-        for &xi in &self.x.values {
-            // Within a row the differences grow with the column; down the
-            // rows they fall, so both pointers only move right (as in
-            // `count_rows_both`).
-            while lt < y.len() && y[lt] - xi < t {
-                lt += 1;
-            }
-            le = le.max(lt);
-            while le < y.len() && y[le] - xi <= t {
-                le += 1;
-            }
+        self.row_boundaries(t, |i, lt, le| {
+            let xi = self.x.values[i];
             if lt > 0 {
                 let v = y[lt - 1] - xi;
                 below = Some(below.map_or(v, |b: f64| b.max(v)));
@@ -359,8 +339,28 @@ impl Differences {
                 let v = y[le] - xi;
                 above = Some(above.map_or(v, |a: f64| a.min(v)));
             }
-        }
+        });
         (below, above)
+    }
+
+    /// Calls `row(i, lt, le)` for every row in order, with the number of
+    /// distinct columns whose difference is < t (`lt`) and ≤ t (`le`).
+    /// Within a row the differences grow with the column; down the rows
+    /// they fall, so both pointers only move right: one sweep, O(rows +
+    /// columns) ([`Differences::count_rows_both`] within bounds).
+    fn row_boundaries(&self, t: f64, mut row: impl FnMut(usize, usize, usize)) {
+        let y = &self.y.values;
+        let (mut lt, mut le) = (0, 0);
+        for (i, &xi) in self.x.values.iter().enumerate() {
+            while lt < y.len() && y[lt] - xi < t {
+                lt += 1;
+            }
+            le = le.max(lt);
+            while le < y.len() && y[le] - xi <= t {
+                le += 1;
+            }
+            row(i, lt, le);
+        }
     }
 
     /// The k-th smallest difference (1-based; k is clamped into 1..=n1·n2).
