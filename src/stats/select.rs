@@ -206,6 +206,13 @@ impl Differences {
         }
     }
 
+    /// Walsh sums only: the sample d itself, as its distinct values
+    /// ascending and their cumulative counts (`cumulative[j]` = values
+    /// among the first j distinct ones, the last the sample's size).
+    pub(crate) fn sample(&self) -> (&[f64], &[usize]) {
+        (&self.y.values, &self.y.cumulative)
+    }
+
     /// The rank to compare with k of a value t with `ordered` matrix
     /// elements ≤ t (`inclusive`) or < t: `ordered` itself, or for Walsh
     /// sums (`ordered` + diagonal sums ≤ t or < t) / 2.

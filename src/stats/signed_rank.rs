@@ -119,12 +119,6 @@ fn tie_term(sorted: &[f64]) -> f64 {
     term
 }
 
-fn sorted_abs(d: &[f64]) -> Vec<f64> {
-    let mut a: Vec<f64> = d.iter().map(|x| x.abs()).collect();
-    sort_total(&mut a);
-    a
-}
-
 /// Two-sided Wilcoxon signed-rank test of the differences `d` (module
 /// docs). With no non-zero difference there is no evidence: p = 1.
 pub fn signed_rank(d: &[f64]) -> SignedRank {
@@ -260,10 +254,11 @@ pub(crate) fn median_from_middle(r: usize, middle: (f64, f64)) -> f64 {
     }
 }
 
-/// One set of differences prepared for the interval: sorted, with their
-/// Walsh averages and the middle pair of Walsh sums.
+/// One set of differences prepared for the interval: their Walsh
+/// averages (which hold the differences themselves, sorted and reduced to
+/// their distinct values: the tie patterns are read there, not from a
+/// second copy) and the middle pair of Walsh sums.
 pub(crate) struct PairedDifferences {
-    sorted: Vec<f64>,
     walsh: WalshAverages,
     /// (s(⌈M/2⌉), s(⌊M/2⌋ + 1)) of the Walsh sums dᵢ + dⱼ.
     middle: (f64, f64),
@@ -284,14 +279,10 @@ impl PairedDifferences {
             return None;
         }
         sort_total(&mut d);
-        let sorted = d;
-        let walsh = WalshAverages::new(&sorted);
+        let walsh = WalshAverages::new(&d);
+        drop(d);
         let middle = middle.unwrap_or_else(|| middle_sums(&walsh));
-        Some(PairedDifferences {
-            sorted,
-            walsh,
-            middle,
-        })
+        Some(PairedDifferences { walsh, middle })
     }
 
     /// The one-sample Hodges–Lehmann estimate, the median Walsh average.
@@ -304,67 +295,79 @@ impl PairedDifferences {
         self.walsh.kth(k)
     }
 
+    /// The number of differences, R.
+    fn len(&self) -> usize {
+        self.walsh.sums.sample().1.last().copied().unwrap_or(0)
+    }
+
     /// Whether a difference is zero or two share an absolute value (the
-    /// untied exact distribution does not apply).
+    /// untied exact distribution does not apply): a distinct value zero
+    /// or with copies, or a negative one whose opposite is also there.
     fn tied(&self) -> bool {
-        let abs = sorted_abs(&self.sorted);
-        abs.first() == Some(&0.0) || abs.windows(2).any(|w| w[0] == w[1])
+        let (values, cumulative) = self.walsh.sums.sample();
+        if cumulative.windows(2).any(|w| w[1] - w[0] > 1) {
+            return true;
+        }
+        // From zero outwards: the negative values by |v| ascending, and
+        // the non-negative ones ascending, merged.
+        let zero = values.partition_point(|&v| v < 0.0);
+        if values.get(zero) == Some(&0.0) {
+            return true;
+        }
+        let (mut below, mut above) = (zero, zero);
+        while below > 0 && above < values.len() {
+            let (b, a) = (-values[below - 1], values[above]);
+            if a == b {
+                return true;
+            }
+            if a < b {
+                above += 1;
+            } else {
+                below -= 1;
+            }
+        }
+        false
     }
 
     /// The tie pattern of e = d − δ with 2δ = `sum` (a Walsh sum): the
     /// number of zeros (2dᵢ = sum) and the sizes of the groups of equal
     /// |e| > 0 in ascending order, where an e above δ ties one below when
     /// their computed sum equals `sum` (the comparison the selection
-    /// makes). O(R).
+    /// makes). O(distinct differences).
     fn groups_about(&self, sum: f64) -> (u64, Vec<u64>) {
-        let d = &self.sorted;
+        let (d, cumulative) = self.walsh.sums.sample();
+        let copies = |j: usize| (cumulative[j + 1] - cumulative[j]) as u64;
         let below_end = d.partition_point(|&v| v + v < sum);
         let above_start = d.partition_point(|&v| v + v <= sum);
-        let zeros = (above_start - below_end) as u64;
-        // Runs of equal values: below δ from the nearest outwards
-        // (descending), above δ from the nearest outwards (ascending).
-        let run = |from: usize, step: isize| -> usize {
-            let v = d[from];
-            let mut i = from as isize;
-            let mut n = 0;
-            while i >= 0 && (i as usize) < d.len() && d[i as usize] == v {
-                n += 1;
-                i += step;
-            }
-            n
-        };
+        let zeros = (cumulative[above_start] - cumulative[below_end]) as u64;
+        // Distinct values below δ from the nearest outwards (descending),
+        // above δ from the nearest outwards (ascending).
         let mut groups = Vec::new();
         let (mut low, mut high) = (below_end, above_start);
-        // `low` counts the unused elements below δ (indices < low).
+        // `low` counts the unused values below δ (indices < low).
         while low > 0 || high < d.len() {
             if low == 0 {
-                let n = run(high, 1);
-                groups.push(n as u64);
-                high += n;
+                groups.push(copies(high));
+                high += 1;
                 continue;
             }
             if high == d.len() {
-                let n = run(low - 1, -1);
-                groups.push(n as u64);
-                low -= n;
+                groups.push(copies(low - 1));
+                low -= 1;
                 continue;
             }
-            let (b, a) = (d[low - 1], d[high]);
-            let total = a + b;
+            let total = d[high] + d[low - 1];
             if total < sum {
                 // a − δ < δ − b: the one above is nearer.
-                let n = run(high, 1);
-                groups.push(n as u64);
-                high += n;
+                groups.push(copies(high));
+                high += 1;
             } else if total > sum {
-                let n = run(low - 1, -1);
-                groups.push(n as u64);
-                low -= n;
+                groups.push(copies(low - 1));
+                low -= 1;
             } else {
-                let (na, nb) = (run(high, 1), run(low - 1, -1));
-                groups.push((na + nb) as u64);
-                high += na;
-                low -= nb;
+                groups.push(copies(high) + copies(low - 1));
+                high += 1;
+                low -= 1;
             }
         }
         (zeros, groups)
@@ -387,7 +390,7 @@ pub(crate) fn interval_ranks(
     alpha: Alpha,
 ) -> (Vec<(u128, u128)>, f64, Method) {
     let first = sets[0];
-    let r = first.sorted.len();
+    let r = first.len();
     let m = (r as u128) * (r as u128 + 1) / 2;
     let alpha = alpha.get();
     let exact = r <= SIGNED_RANK_EXACT_LIMIT;
@@ -540,6 +543,41 @@ mod tests {
         }
         w.sort_by(f64::total_cmp);
         w
+    }
+
+    /// Tie patterns read from the distinct differences equal the
+    /// definitions on the list: ties are equal |d| (or a zero), and about
+    /// δ = sum/2 the zeros are the d equal to δ and the groups the equal
+    /// |d − δ| > 0, nearest first. Small integers make every d − δ exact.
+    #[test]
+    fn tie_patterns_from_distinct_values_equal_the_definitions() {
+        let mut rng = crate::stats::SplitMix64::new(31);
+        for case in 0..400 {
+            let n = 1 + rng.below(12);
+            let range = 1 + rng.below(8);
+            let d: Vec<f64> = (0..n)
+                .map(|_| rng.below(2 * range + 1) as f64 - range as f64)
+                .collect();
+            let p = PairedDifferences::new(&d).unwrap();
+            let mut abs: Vec<f64> = d.iter().map(|v| v.abs()).collect();
+            abs.sort_by(f64::total_cmp);
+            let tied = abs[0] == 0.0 || abs.windows(2).any(|w| w[0] == w[1]);
+            assert_eq!(p.tied(), tied, "case {case}: {d:?}");
+            assert_eq!(p.len(), n);
+            for sum in (-2 * range as i64 - 1..=2 * range as i64 + 1).map(|s| s as f64) {
+                let mut e: Vec<f64> = d.iter().map(|v| (v - sum / 2.0).abs()).collect();
+                e.sort_by(f64::total_cmp);
+                let zeros = e.iter().filter(|&&v| v == 0.0).count() as u64;
+                let mut groups: Vec<u64> = Vec::new();
+                for (i, v) in e.iter().enumerate().filter(|(_, &v)| v > 0.0) {
+                    match groups.last_mut() {
+                        Some(g) if e[i - 1] == *v => *g += 1,
+                        _ => groups.push(1),
+                    }
+                }
+                assert_eq!(p.groups_about(sum), (zeros, groups), "{d:?} about {sum}");
+            }
+        }
     }
 
     #[test]
