@@ -108,19 +108,27 @@ impl SortedLogs {
     }
 }
 
+/// The matrix's rows: x's distinct values, or for Walsh sums the columns
+/// mirrored (x = −y reversed), which are not stored (at a million
+/// distinct differences, 16 MB less).
+#[derive(Debug, Clone)]
+enum Rows {
+    Own(Distinct),
+    /// Row i is −y[L − 1 − i], with the copies of y[L − 1 − i].
+    MirroredColumns,
+}
+
 /// The n1·n2 differences `y[j] - x[i]` of two sorted samples, ready for
 /// repeated selection (the reduction to distinct values is done once).
 /// Shared by threads (the two ends of an interval are found at once).
 #[derive(Debug)]
 pub(crate) struct Differences {
-    x: Distinct,
+    x: Rows,
     y: Distinct,
     /// n1·n2 (the ordered pairs, also for Walsh sums).
     ordered: u128,
     /// Number of elements to select among: n1·n2, or R(R+1)/2 Walsh sums.
     count: u128,
-    /// Whether the elements are the Walsh sums of `y` (x = −y reversed).
-    walsh: bool,
     /// Materialise the remaining candidates once at most this many
     /// distinct cells are left.
     gather_at: usize,
@@ -205,16 +213,25 @@ impl Differences {
 
     fn of_distinct(x: Distinct, y: Distinct) -> Self {
         let count = x.cumulative[x.len()] as u128 * y.cumulative[y.len()] as u128;
+        Self::of_rows(Rows::Own(x), y, count)
+    }
+
+    /// `count` elements of the matrix with these rows and columns.
+    fn of_rows(x: Rows, y: Distinct, count: u128) -> Self {
+        let n = y.cumulative[y.len()] as u128;
+        let (rows, ordered) = match &x {
+            Rows::Own(x) => (x.len(), x.cumulative[x.len()] as u128 * n),
+            Rows::MirroredColumns => (y.len(), n * n),
+        };
         // Gathering costs 32 bytes per cell: at most 2^16 cells (2 MiB)
         // however large the samples, since a round of narrowing is cheaper
         // than tens of MiB (the result is the same either way).
-        let gather_at = (x.len() + y.len()).min(1 << 16);
+        let gather_at = (rows + y.len()).min(1 << 16);
         Differences {
             x,
             y,
-            ordered: count,
+            ordered,
             count,
-            walsh: false,
             gather_at,
             list_at_most: LIST_AT_MOST,
             known: Default::default(),
@@ -225,12 +242,54 @@ impl Differences {
     /// of a sorted, non-empty d (module docs). `kth` returns a sum, not
     /// an average: halve it.
     pub(crate) fn walsh_sums(d: &[f64]) -> Self {
-        let negated: Vec<f64> = d.iter().rev().map(|v| -v).collect();
         let r = d.len() as u128;
-        Differences {
-            count: r * (r + 1) / 2,
-            walsh: true,
-            ..Differences::new(&negated, d)
+        Self::of_rows(Rows::MirroredColumns, Distinct::new(d), r * (r + 1) / 2)
+    }
+
+    /// Whether the elements are the Walsh sums of `y` (x = −y reversed).
+    fn walsh(&self) -> bool {
+        matches!(self.x, Rows::MirroredColumns)
+    }
+
+    /// The number of rows (distinct x values).
+    fn rows(&self) -> usize {
+        match &self.x {
+            Rows::Own(x) => x.len(),
+            Rows::MirroredColumns => self.y.len(),
+        }
+    }
+
+    /// Row i's value, x[i].
+    fn row(&self, i: usize) -> f64 {
+        match &self.x {
+            Rows::Own(x) => x.values[i],
+            Rows::MirroredColumns => -self.y.values[self.y.len() - 1 - i],
+        }
+    }
+
+    /// Row i's copies: how many original x values equal x[i].
+    fn row_weight(&self, i: usize) -> usize {
+        match &self.x {
+            Rows::Own(x) => x.weight(i),
+            Rows::MirroredColumns => self.y.weight(self.y.len() - 1 - i),
+        }
+    }
+
+    /// Calls `row(i, x[i], w)` for every row in order, w its copies. One
+    /// loop for both kinds of rows (a mirrored row is read from the other
+    /// end and negated, without a branch), so that `row` is inlined into
+    /// it: the sweeps are the selection's inner loop.
+    #[inline(always)]
+    fn each_row(&self, mut row: impl FnMut(usize, f64, usize)) {
+        let (values, cumulative, mirrored) = match &self.x {
+            Rows::Own(x) => (&x.values, &x.cumulative, false),
+            Rows::MirroredColumns => (&self.y.values, &self.y.cumulative, true),
+        };
+        let last = values.len().wrapping_sub(1);
+        let sign = if mirrored { -1.0 } else { 1.0 };
+        for i in 0..values.len() {
+            let at = if mirrored { last - i } else { i };
+            row(i, sign * values[at], cumulative[at + 1] - cumulative[at]);
         }
     }
 
@@ -245,7 +304,7 @@ impl Differences {
     /// elements ≤ t (`inclusive`) or < t: `ordered` itself, or for Walsh
     /// sums (`ordered` + diagonal sums ≤ t or < t) / 2.
     fn rank(&self, ordered: u128, t: f64, inclusive: bool) -> u128 {
-        if self.walsh {
+        if self.walsh() {
             (ordered + self.diagonal(t, inclusive)) / 2
         } else {
             ordered
@@ -266,7 +325,7 @@ impl Differences {
 
     /// Rows plus columns: what one count over the elements visits.
     pub(crate) fn sweep(&self) -> usize {
-        self.x.len() + self.y.len()
+        self.rows() + self.y.len()
     }
 
     /// Number of elements, n1·n2 (or R(R+1)/2 Walsh sums).
@@ -294,20 +353,20 @@ impl Differences {
     /// groups agree with the counts of differences < δ and ≤ δ. One merge
     /// over the distinct values, O(rows + columns). Not for Walsh sums.
     pub(crate) fn pooled_groups(&self, delta: f64) -> Vec<u64> {
-        let (x, y) = (&self.x, &self.y);
-        let mut groups = Vec::with_capacity(x.len() + y.len());
+        let (rows, y) = (self.rows(), &self.y);
+        let mut groups = Vec::with_capacity(rows + y.len());
         let (mut i, mut j) = (0, 0);
-        while i < x.len() || j < y.len() {
-            let take_x = j == y.len() || (i < x.len() && y.values[j] - x.values[i] > delta);
-            let take_y = i == x.len() || (j < y.len() && y.values[j] - x.values[i] < delta);
+        while i < rows || j < y.len() {
+            let take_x = j == y.len() || (i < rows && y.values[j] - self.row(i) > delta);
+            let take_y = i == rows || (j < y.len() && y.values[j] - self.row(i) < delta);
             if take_x {
-                groups.push(x.weight(i) as u64);
+                groups.push(self.row_weight(i) as u64);
                 i += 1;
             } else if take_y {
                 groups.push(y.weight(j) as u64);
                 j += 1;
             } else {
-                groups.push((x.weight(i) + y.weight(j)) as u64);
+                groups.push((self.row_weight(i) + y.weight(j)) as u64);
                 i += 1;
                 j += 1;
             }
@@ -321,8 +380,8 @@ impl Differences {
     pub(crate) fn counts(&self, t: f64) -> (u128, u128) {
         // Only the totals (no per-row boundaries: a count allocates nothing).
         let (mut below, mut at_most) = (0u128, 0u128);
-        self.row_boundaries(t, |i, lt, le| {
-            let w = self.x.weight(i) as u128;
+        self.row_boundaries(t, |w, _, lt, le| {
+            let w = w as u128;
             below += w * self.y.cumulative[lt] as u128;
             at_most += w * self.y.cumulative[le] as u128;
         });
@@ -364,8 +423,7 @@ impl Differences {
     pub(crate) fn neighbours(&self, t: f64) -> (Option<f64>, Option<f64>) {
         let y = &self.y.values;
         let (mut below, mut above): (Option<f64>, Option<f64>) = (None, None);
-        self.row_boundaries(t, |i, lt, le| {
-            let xi = self.x.values[i];
+        self.row_boundaries(t, |_, xi, lt, le| {
             if lt > 0 {
                 let v = y[lt - 1] - xi;
                 below = Some(below.map_or(v, |b: f64| b.max(v)));
@@ -378,15 +436,15 @@ impl Differences {
         (below, above)
     }
 
-    /// Calls `row(i, lt, le)` for every row in order, with the number of
+    /// Calls `row(w, x[i], lt, le)` for every row i in order (w its copies), with the number of
     /// distinct columns whose difference is < t (`lt`) and ≤ t (`le`).
     /// Within a row the differences grow with the column; down the rows
     /// they fall, so both pointers only move right: one sweep, O(rows +
     /// columns) ([`Differences::count_rows_both`] within bounds).
-    fn row_boundaries(&self, t: f64, mut row: impl FnMut(usize, usize, usize)) {
+    fn row_boundaries(&self, t: f64, mut row: impl FnMut(usize, f64, usize, usize)) {
         let y = &self.y.values;
         let (mut lt, mut le) = (0, 0);
-        for (i, &xi) in self.x.values.iter().enumerate() {
+        self.each_row(|_, xi, w| {
             while lt < y.len() && y[lt] - xi < t {
                 lt += 1;
             }
@@ -394,8 +452,8 @@ impl Differences {
             while le < y.len() && y[le] - xi <= t {
                 le += 1;
             }
-            row(i, lt, le);
-        }
+            row(w, xi, lt, le);
+        });
     }
 
     /// The k-th smallest difference (1-based; k is clamped into 1..=n1·n2).
@@ -437,16 +495,16 @@ impl Differences {
         let y = &self.y.values;
         let (mut c, mut at_most) = (0, 0u128);
         let mut next: Option<f64> = None;
-        for (i, &xi) in self.x.values.iter().enumerate() {
+        self.each_row(|_, xi, w| {
             while c < y.len() && y[c] - xi <= kth {
                 c += 1;
             }
-            at_most += self.x.weight(i) as u128 * self.y.cumulative[c] as u128;
+            at_most += w as u128 * self.y.cumulative[c] as u128;
             if c < y.len() {
                 let v = y[c] - xi;
                 next = Some(next.map_or(v, |n| if v.total_cmp(&n).is_lt() { v } else { n }));
             }
-        }
+        });
         if self.rank(at_most, kth, true) > k {
             return (kth, kth);
         }
@@ -459,21 +517,21 @@ impl Differences {
     /// sum's dₐ + d_b with a ≤ b: a value with w copies gives w·(w + 1)/2
     /// sums with itself, two distinct values wₐ·w_b.
     fn listed(&self) -> Vec<f64> {
-        let (x, y) = (&self.x, &self.y);
+        let y = &self.y;
+        let walsh = self.walsh();
         let mut all = Vec::with_capacity(self.count as usize);
-        for (i, &xi) in x.values.iter().enumerate() {
-            let wx = x.weight(i);
+        self.each_row(|i, xi, wx| {
             // Walsh sums: x[i] is −y[a], a = L − 1 − i; columns from a on.
-            let first = if self.walsh { y.len() - 1 - i } else { 0 };
+            let first = if walsh { y.len() - 1 - i } else { 0 };
             for (j, &yj) in y.values.iter().enumerate().skip(first) {
-                let copies = if self.walsh && j == first {
+                let copies = if walsh && j == first {
                     wx * (wx + 1) / 2
                 } else {
                     wx * y.weight(j)
                 };
                 all.extend(std::iter::repeat(yj - xi).take(copies));
             }
-        }
+        });
         all
     }
 
@@ -501,7 +559,7 @@ impl Differences {
         let (mut lt, mut le) = (0, 0);
         let (mut total_lt, mut total_le) = (0u128, 0u128);
         ties.clear();
-        for (i, &xi) in self.x.values.iter().enumerate() {
+        self.each_row(|i, xi, w| {
             let end = upper[i].get();
             lt = lt.max(lower[i].get());
             while lt < end && y[lt] - xi < t {
@@ -515,10 +573,10 @@ impl Differences {
             if le != lt {
                 ties.push((i, le));
             }
-            let w = self.x.weight(i) as u128;
+            let w = w as u128;
             total_lt += w * self.y.cumulative[lt] as u128;
             total_le += w * self.y.cumulative[le] as u128;
-        }
+        });
         below.total = total_lt;
         total_le
     }
@@ -541,7 +599,7 @@ struct Selection<C> {
 
 impl<C: Column> Selection<C> {
     fn new(d: &Differences) -> Self {
-        let rows = d.x.len();
+        let rows = d.rows();
         let low = Boundary {
             per_row: vec![C::of(0); rows],
             total: 0,
@@ -567,12 +625,12 @@ impl<C: Column> Selection<C> {
     /// ([`Differences::rank`]: for differences, `low.total < k ≤
     /// high.total`). The answer is the smallest element of rank ≥ k.
     fn run(&mut self, d: &Differences, k: u128) -> f64 {
-        let sample_size = ((d.x.len() + d.y.len()) / 4).clamp(64, 1 << 16);
+        let sample_size = ((d.rows() + d.y.len()) / 4).clamp(64, 1 << 16);
         let mut positions: Vec<u128> = Vec::with_capacity(sample_size);
         let mut pivots: Vec<f64> = Vec::with_capacity(sample_size);
         let mut wanted: Vec<(usize, usize)> = Vec::with_capacity(sample_size);
         loop {
-            let cells: usize = (0..d.x.len())
+            let cells: usize = (0..d.rows())
                 .map(|i| self.high.per_row[i].get() - self.low.per_row[i].get())
                 .sum();
             if cells <= d.gather_at {
@@ -591,11 +649,11 @@ impl<C: Column> Selection<C> {
             wanted.clear();
             let mut row_start = 0u128;
             let mut next = positions.iter().peekable();
-            for i in 0..d.x.len() {
+            for i in 0..d.rows() {
                 let (lo, hi) = (self.low.per_row[i].get(), self.high.per_row[i].get());
                 let (first, end) = (d.y.cumulative[lo], d.y.cumulative[hi]);
                 let span = (end - first) as u128;
-                let width = d.x.weight(i) as u128 * span;
+                let width = d.row_weight(i) as u128 * span;
                 while let Some(&&pos) = next.peek() {
                     if pos >= row_start + width {
                         break;
@@ -616,14 +674,14 @@ impl<C: Column> Selection<C> {
                 while d.y.cumulative[column + 1] <= original {
                     column += 1;
                 }
-                pivots.push(d.y.values[column] - d.x.values[i]);
+                pivots.push(d.y.values[column] - d.row(i));
             }
             pivots.sort_unstable_by(f64::total_cmp);
 
             // Two pivots around where the answer should be among the draws:
             // the matrix position of rank k (for Walsh sums about 2k minus
             // the diagonal sums below it, at least those ≤ lo).
-            let target = if d.walsh {
+            let target = if d.walsh() {
                 (2 * k)
                     .saturating_sub(self.low_diagonal)
                     .clamp(self.low.total + 1, self.high.total)
@@ -665,7 +723,7 @@ impl<C: Column> Selection<C> {
                 }
                 self.scratch.total = at_most;
                 std::mem::swap(&mut self.low, &mut self.scratch);
-                if d.walsh {
+                if d.walsh() {
                     self.low_diagonal = d.diagonal(pivot, true);
                 }
             }
@@ -676,12 +734,12 @@ impl<C: Column> Selection<C> {
     /// number of original differences.
     fn gather(&self, d: &Differences, k: u128, cells: usize) -> f64 {
         let mut values: Vec<(f64, u128)> = Vec::with_capacity(cells);
-        for (i, &xi) in d.x.values.iter().enumerate() {
-            let wx = d.x.weight(i) as u128;
+        d.each_row(|i, xi, wx| {
+            let wx = wx as u128;
             for j in self.low.per_row[i].get()..self.high.per_row[i].get() {
                 values.push((d.y.values[j] - xi, wx * d.y.weight(j) as u128));
             }
-        }
+        });
         values.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         // The first value whose rank, counting every cell of that value,
         // reaches k.
