@@ -36,6 +36,9 @@
 //! (rounding is monotone, so the matrix order holds for computed values
 //! too), equal to what sorting all of them would give, ties included.
 
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use super::rng::SplitMix64;
 
 /// A sorted sample reduced to its distinct values.
@@ -141,7 +144,27 @@ pub(crate) struct Differences {
     /// tests candidates and then asks for the values at their ranks,
     /// which are then not selected again.
     known: std::sync::Mutex<Vec<(u128, u128, f64)>>,
+    /// Sweeps over the rows in progress on this matrix, each on its own
+    /// thread (selections, counts): a selection running alone sweeps in
+    /// two halves at once ([`HALVES_FROM`]), not beside another sweep.
+    sweeping: AtomicUsize,
 }
+
+/// One sweep in progress on a matrix ([`Differences::sweeping`]), until
+/// dropped.
+struct Sweeping<'a>(&'a AtomicUsize);
+
+impl Drop for Sweeping<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// From this many rows a selection's count sweeps in two halves on two
+/// threads when nothing else sweeps the matrix and the machine has two
+/// cores: a sweep then takes about 1 ms, a thread about 30 μs to start.
+/// The counts are the same either way.
+const HALVES_FROM: usize = 1 << 16;
 
 impl Clone for Differences {
     fn clone(&self) -> Self {
@@ -149,6 +172,7 @@ impl Clone for Differences {
             x: self.x.clone(),
             y: self.y.clone(),
             known: std::sync::Mutex::new(self.known_blocks().clone()),
+            sweeping: AtomicUsize::new(0),
             ..*self
         }
     }
@@ -235,6 +259,7 @@ impl Differences {
             gather_at,
             list_at_most: LIST_AT_MOST,
             known: Default::default(),
+            sweeping: AtomicUsize::new(0),
         }
     }
 
@@ -275,19 +300,19 @@ impl Differences {
         }
     }
 
-    /// Calls `row(i, x[i], w)` for every row in order, w its copies. One
-    /// loop for both kinds of rows (a mirrored row is read from the other
-    /// end and negated, without a branch), so that `row` is inlined into
-    /// it: the sweeps are the selection's inner loop.
+    /// Calls `row(i, x[i], w)` for every row i of `rows` in order, w its
+    /// copies. One loop for both kinds of rows (a mirrored row is read
+    /// from the other end and negated, without a branch), so that `row`
+    /// is inlined into it: the sweeps are the selection's inner loop.
     #[inline(always)]
-    fn each_row(&self, mut row: impl FnMut(usize, f64, usize)) {
+    fn each_row(&self, rows: Range<usize>, mut row: impl FnMut(usize, f64, usize)) {
         let (values, cumulative, mirrored) = match &self.x {
             Rows::Own(x) => (&x.values, &x.cumulative, false),
             Rows::MirroredColumns => (&self.y.values, &self.y.cumulative, true),
         };
         let last = values.len().wrapping_sub(1);
         let sign = if mirrored { -1.0 } else { 1.0 };
-        for i in 0..values.len() {
+        for i in rows {
             let at = if mirrored { last - i } else { i };
             row(i, sign * values[at], cumulative[at + 1] - cumulative[at]);
         }
@@ -379,6 +404,7 @@ impl Differences {
     /// sweep, O(rows + columns).
     pub(crate) fn counts(&self, t: f64) -> (u128, u128) {
         // Only the totals (no per-row boundaries: a count allocates nothing).
+        let _sweep = self.sweep_started();
         let (mut below, mut at_most) = (0u128, 0u128);
         self.row_boundaries(t, |w, _, lt, le| {
             let w = w as u128;
@@ -422,6 +448,7 @@ impl Differences {
     /// O(rows + columns), instead of a selection.
     pub(crate) fn neighbours(&self, t: f64) -> (Option<f64>, Option<f64>) {
         let y = &self.y.values;
+        let _sweep = self.sweep_started();
         let (mut below, mut above): (Option<f64>, Option<f64>) = (None, None);
         self.row_boundaries(t, |_, xi, lt, le| {
             if lt > 0 {
@@ -444,7 +471,7 @@ impl Differences {
     fn row_boundaries(&self, t: f64, mut row: impl FnMut(usize, f64, usize, usize)) {
         let y = &self.y.values;
         let (mut lt, mut le) = (0, 0);
-        self.each_row(|_, xi, w| {
+        self.each_row(0..self.rows(), |_, xi, w| {
             while lt < y.len() && y[lt] - xi < t {
                 lt += 1;
             }
@@ -493,9 +520,10 @@ impl Differences {
         // One sweep, allocating nothing: the elements ≤ d(k), and in each
         // row the first column past them; d(k+1) is the smallest of those.
         let y = &self.y.values;
+        let _sweep = self.sweep_started();
         let (mut c, mut at_most) = (0, 0u128);
         let mut next: Option<f64> = None;
-        self.each_row(|_, xi, w| {
+        self.each_row(0..self.rows(), |_, xi, w| {
             while c < y.len() && y[c] - xi <= kth {
                 c += 1;
             }
@@ -520,7 +548,7 @@ impl Differences {
         let y = &self.y;
         let walsh = self.walsh();
         let mut all = Vec::with_capacity(self.count as usize);
-        self.each_row(|i, xi, wx| {
+        self.each_row(0..self.rows(), |i, xi, wx| {
             // Walsh sums: x[i] is −y[a], a = L − 1 − i; columns from a on.
             let first = if walsh { y.len() - 1 - i } else { 0 };
             for (j, &yj) in y.values.iter().enumerate().skip(first) {
@@ -535,6 +563,17 @@ impl Differences {
         all
     }
 
+    /// Registers a sweep in progress until the guard is dropped.
+    fn sweep_started(&self) -> Sweeping<'_> {
+        self.sweeping.fetch_add(1, Ordering::Relaxed);
+        Sweeping(&self.sweeping)
+    }
+
+    /// Whether a selection (itself a sweep in progress) sweeps alone.
+    fn sweeps_alone(&self) -> bool {
+        self.sweeping.load(Ordering::Relaxed) == 1
+    }
+
     /// Per row, within `[lower[i], upper[i]]`, the number of distinct
     /// columns whose difference is < t, into `below` (with the number of
     /// original differences so counted), and those ≤ t as the rows where
@@ -547,6 +586,11 @@ impl Differences {
     /// memory (ties are few: a million distinct values have almost none,
     /// and integer samples have few rows). Returns the number of
     /// differences ≤ t.
+    ///
+    /// With `halves`, the second half of the rows is swept on another
+    /// thread meanwhile (its pointers start at its first row's lower
+    /// bounds, where the one sweep would have them at least): the same
+    /// boundaries, ties (in row order) and counts.
     fn count_rows_both<C: Column>(
         &self,
         t: f64,
@@ -554,12 +598,53 @@ impl Differences {
         upper: &[C],
         below: &mut Boundary<C>,
         ties: &mut Vec<(usize, usize)>,
+        halves: bool,
     ) -> u128 {
+        ties.clear();
+        let rows = self.rows();
+        let split = (halves && rows >= 2).then(|| {
+            let half = rows / 2;
+            let (first, second) = below.per_row.split_at_mut(half);
+            std::thread::scope(|scope| {
+                let theirs = std::thread::Builder::new().spawn_scoped(scope, || {
+                    let mut ties = Vec::new();
+                    let counts = self.count_rows_in(t, half..rows, lower, upper, second, &mut ties);
+                    (counts, ties)
+                });
+                // Where no thread can be started, one sweep below.
+                let theirs = theirs.ok()?;
+                let mine = self.count_rows_in(t, 0..half, lower, upper, first, ties);
+                let (counts, more) = theirs
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                ties.extend(more);
+                Some((mine.0 + counts.0, mine.1 + counts.1))
+            })
+        });
+        let (total_lt, total_le) = match split.flatten() {
+            Some(counts) => counts,
+            None => self.count_rows_in(t, 0..rows, lower, upper, &mut below.per_row, ties),
+        };
+        below.total = total_lt;
+        total_le
+    }
+
+    /// [`Differences::count_rows_both`] over `rows`, the boundaries into
+    /// `per_row` (indexed from `rows.start`): (#< t, #≤ t) there.
+    fn count_rows_in<C: Column>(
+        &self,
+        t: f64,
+        rows: Range<usize>,
+        lower: &[C],
+        upper: &[C],
+        per_row: &mut [C],
+        ties: &mut Vec<(usize, usize)>,
+    ) -> (u128, u128) {
         let y = &self.y.values;
+        let start = rows.start;
         let (mut lt, mut le) = (0, 0);
         let (mut total_lt, mut total_le) = (0u128, 0u128);
-        ties.clear();
-        self.each_row(|i, xi, w| {
+        self.each_row(rows, |i, xi, w| {
             let end = upper[i].get();
             lt = lt.max(lower[i].get());
             while lt < end && y[lt] - xi < t {
@@ -569,7 +654,7 @@ impl Differences {
             while le < end && y[le] - xi <= t {
                 le += 1;
             }
-            below.per_row[i] = C::of(lt);
+            per_row[i - start] = C::of(lt);
             if le != lt {
                 ties.push((i, le));
             }
@@ -577,8 +662,7 @@ impl Differences {
             total_lt += w * self.y.cumulative[lt] as u128;
             total_le += w * self.y.cumulative[le] as u128;
         });
-        below.total = total_lt;
-        total_le
+        (total_lt, total_le)
     }
 }
 
@@ -625,6 +709,8 @@ impl<C: Column> Selection<C> {
     /// ([`Differences::rank`]: for differences, `low.total < k ≤
     /// high.total`). The answer is the smallest element of rank ≥ k.
     fn run(&mut self, d: &Differences, k: u128) -> f64 {
+        let _sweep = d.sweep_started();
+        let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
         let sample_size = ((d.rows() + d.y.len()) / 4).clamp(64, 1 << 16);
         let mut positions: Vec<u128> = Vec::with_capacity(sample_size);
         let mut pivots: Vec<f64> = Vec::with_capacity(sample_size);
@@ -704,12 +790,14 @@ impl<C: Column> Selection<C> {
             for &pivot in candidates {
                 // Differences < pivot (scratch), and ≤ pivot (scratch
                 // with the ties applied).
+                let halves = two_cores && d.rows() >= HALVES_FROM && d.sweeps_alone();
                 let at_most = d.count_rows_both(
                     pivot,
                     &self.low.per_row,
                     &self.high.per_row,
                     &mut self.scratch,
                     &mut self.ties,
+                    halves,
                 );
                 if d.rank(self.scratch.total, pivot, false) >= k {
                     std::mem::swap(&mut self.high, &mut self.scratch);
@@ -734,7 +822,7 @@ impl<C: Column> Selection<C> {
     /// number of original differences.
     fn gather(&self, d: &Differences, k: u128, cells: usize) -> f64 {
         let mut values: Vec<(f64, u128)> = Vec::with_capacity(cells);
-        d.each_row(|i, xi, wx| {
+        d.each_row(0..d.rows(), |i, xi, wx| {
             let wx = wx as u128;
             for j in self.low.per_row[i].get()..self.high.per_row[i].get() {
                 values.push((d.y.values[j] - xi, wx * d.y.weight(j) as u128));
@@ -971,6 +1059,57 @@ mod tests {
         // Off the lattice nothing ties across: x groups and y groups.
         assert_eq!(d.pooled_groups(0.5), vec![1, 2, 1, 1, 2, 1, 1]);
         assert_eq!(d.middle(), (1.0, 1.0));
+    }
+
+    /// A count swept in two halves on two threads gives the boundaries,
+    /// ties and counts of one sweep, from the first bracket and from a
+    /// narrowed one, for differences and Walsh sums, tied and untied.
+    #[test]
+    fn a_count_in_two_halves_equals_one_sweep() {
+        let mut rng = SplitMix64::new(44);
+        for case in 0..60 {
+            let values = if case % 2 == 0 { 6 } else { 5000 };
+            let mut sample = |n: usize| {
+                let mut v: Vec<f64> = (0..n).map(|_| rng.below(values) as f64).collect();
+                v.sort_by(f64::total_cmp);
+                v
+            };
+            let (x, y) = (sample(2 + case * 7), sample(3 + case * 5));
+            let d = if case % 3 == 0 {
+                Differences::walsh_sums(&y)
+            } else {
+                Differences::new(&x, &y)
+            };
+            let rows = d.rows();
+            let count = |t: f64, lower: &[u32], upper: &[u32], halves: bool| {
+                let mut below = Boundary {
+                    per_row: vec![0u32; rows],
+                    total: 0,
+                };
+                let mut ties = Vec::new();
+                let at_most = d.count_rows_both(t, lower, upper, &mut below, &mut ties, halves);
+                (below.per_row, below.total, ties, at_most)
+            };
+            let none = vec![0u32; rows];
+            let all = vec![d.y.len() as u32; rows];
+            let span = 2.0 * values as f64;
+            for _ in 0..10 {
+                let mut ts: Vec<f64> = (0..3)
+                    .map(|_| (rng.below(4 * values as usize) as f64 - span) / 2.0)
+                    .collect();
+                ts.sort_by(f64::total_cmp);
+                let whole = count(ts[1], &none, &all, false);
+                assert_eq!(count(ts[1], &none, &all, true), whole, "case {case}");
+                // Narrowed: differences ≤ ts[0] below, < ts[2] above.
+                let (mut lower, _, ties, _) = count(ts[0], &none, &all, false);
+                for (i, le) in ties {
+                    lower[i] = le as u32;
+                }
+                let (upper, ..) = count(ts[2], &none, &all, false);
+                let narrowed = count(ts[1], &lower, &upper, false);
+                assert_eq!(count(ts[1], &lower, &upper, true), narrowed, "case {case}");
+            }
+        }
     }
 
     #[test]
