@@ -1095,7 +1095,7 @@ mod tests {
             let span = 2.0 * values as f64;
             for _ in 0..10 {
                 let mut ts: Vec<f64> = (0..3)
-                    .map(|_| (rng.below(4 * values as usize) as f64 - span) / 2.0)
+                    .map(|_| (rng.below(4 * values) as f64 - span) / 2.0)
                     .collect();
                 ts.sort_by(f64::total_cmp);
                 let whole = count(ts[1], &none, &all, false);
