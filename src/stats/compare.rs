@@ -34,7 +34,7 @@ use super::normal::normal_quantile;
 use super::sample::Sample;
 use super::select::{Differences, SortedLogs};
 use super::shift::{shift_interval_with, Alpha, ShiftInterval};
-use super::signed_rank::{paired_shift_and_logs, signed_rank, SignedRank};
+use super::signed_rank::{paired_shift_and_logs, PairedDifferences, SignedRank};
 
 /// Which analysis a comparison used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -262,47 +262,75 @@ pub fn compare_paired(
     other_rounds: &[f64],
     alpha: Alpha,
 ) -> Option<Comparison> {
-    compare_paired_with(best_rounds, other_rounds, alpha, [None, None])
+    let best = Sample::from_slice(best_rounds).ok()?;
+    let other = Sample::from_slice(other_rounds).ok()?;
+    let rounds = Rounds {
+        best: best_rounds,
+        other: other_rounds,
+    };
+    compare_paired_with(&best, &other, rounds, alpha, Known::default())
 }
 
-/// [`compare_paired`], given the middle Walsh sums of the differences and
-/// of the log-differences when they are known
-/// ([`super::signed_rank::walsh_middle`]).
+/// Two commands' values in round order: `best[r]` and `other[r]` were
+/// measured in the same round r.
+#[derive(Clone, Copy)]
+pub(crate) struct Rounds<'a> {
+    pub best: &'a [f64],
+    pub other: &'a [f64],
+}
+
+/// What the point estimate of a pair found, for its paired comparison to
+/// reuse instead of finding it again.
+#[derive(Default)]
+pub(crate) struct Known {
+    /// The middle Walsh sums of the differences and of the differences of
+    /// the logarithms ([`PairedDifferences::middle`]).
+    pub middles: [Option<(f64, f64)>; 2],
+    /// The differences of the logarithms, prepared for the interval.
+    pub logs: Option<PairedDifferences>,
+}
+
+/// [`compare_paired`], given the two samples (the rounds' values, sorted)
+/// and what the point estimate found ([`Known`]).
 pub(crate) fn compare_paired_with(
-    best_rounds: &[f64],
-    other_rounds: &[f64],
+    best: &Sample,
+    other: &Sample,
+    rounds: Rounds<'_>,
     alpha: Alpha,
-    middles: [Option<(f64, f64)>; 2],
+    known: Known,
 ) -> Option<Comparison> {
+    let (best_rounds, other_rounds) = (rounds.best, rounds.other);
     if best_rounds.len() != other_rounds.len() || best_rounds.is_empty() {
         return None;
     }
-    let best = Sample::from_slice(best_rounds).ok()?;
-    let other = Sample::from_slice(other_rounds).ok()?;
     // Of the two samples as such, only the rank test and Â are shown:
-    // computed first, so that the samples are gone before the
+    // computed first, so that their memory is gone before the
     // differences' Walsh sums are prepared (the peak memory).
     let (n1, n2) = (best.len(), other.len());
     let ranks = pooled_ranks(best.sorted(), other.sorted());
     let exact = exact_distribution(n1, n2, &ranks);
     let mann_whitney = mann_whitney_with(n1, n2, &ranks, exact.as_ref());
-    let (superiority, superiority_interval) = superiority(&best, &other, mann_whitney.u, alpha);
-    let both_positive = positive(&best) && positive(&other);
-    drop((best, other, exact));
+    let (superiority, superiority_interval) = superiority(best, other, mann_whitney.u, alpha);
+    let both_positive = positive(best) && positive(other);
+    drop(exact);
     let d: Vec<f64> = other_rounds
         .iter()
         .zip(best_rounds)
         .map(|(o, b)| o - b)
         .collect();
-    let signed = signed_rank(&d);
-    let logs: Option<Vec<f64>> = both_positive.then(|| {
-        other_rounds
-            .iter()
-            .zip(best_rounds)
-            .map(|(o, b)| o.ln() - b.ln())
-            .collect()
+    let p = PairedDifferences::with_middle(d, known.middles[0])?;
+    let signed = p.signed_rank();
+    let logs = both_positive.then(|| {
+        known.logs.or_else(|| {
+            let logs = other_rounds
+                .iter()
+                .zip(best_rounds)
+                .map(|(o, b)| o.ln() - b.ln())
+                .collect();
+            PairedDifferences::with_middle(logs, known.middles[1])
+        })
     });
-    let (shift, interval, log_ends) = paired_shift_and_logs(d, logs, alpha, middles)?;
+    let (shift, interval, log_ends) = paired_shift_and_logs(&p, logs.flatten(), alpha);
     let ratio = log_ends.map(|(estimate, low, high)| Ratio {
         estimate: estimate.exp(),
         low: low.exp(),

@@ -45,12 +45,12 @@ use std::borrow::Borrow;
 
 use thiserror::Error;
 
-use super::compare::{compare_paired_with, compare_with_logs, Comparison, Design};
+use super::compare::{compare_paired_with, compare_with_logs, Comparison, Design, Known, Rounds};
 use super::quantile::sorted_quantile;
 use super::sample::Sample;
 use super::select::{Differences, SortedLogs};
 use super::shift::{hodges_lehmann, hodges_lehmann_with, Alpha, InvalidAlpha};
-use super::signed_rank::{median_from_middle, walsh_middle};
+use super::signed_rank::{median_from_middle, PairedDifferences};
 
 /// Fewest values a command (and the reference) needs to be compared.
 pub const MIN_VALUES_FOR_INFERENCE: usize = 5;
@@ -342,13 +342,18 @@ pub fn rank_with<S: Borrow<Sample>>(
             .get_or_init(|| SortedLogs::of(samples[i].borrow().sorted()))
             .as_ref()
     };
-    // The middle Walsh sums of each pair's paired differences (and of
-    // their logarithms): found for the point estimate, reused by the
-    // comparison of the same pair.
-    let middles: std::cell::RefCell<Vec<((usize, usize), Middles)>> = Default::default();
+    // What the point estimate of each pair found, reused by the
+    // comparison of the same pair: the middle Walsh sums of its paired
+    // differences (and of their logarithms) for every pair, and the
+    // prepared logarithms (16 MB at a million rounds) for the last pair
+    // only, so that memory does not grow with the number of commands.
+    let known: std::cell::RefCell<Vec<((usize, usize), Known)>> = Default::default();
     let estimate = |r: usize, i: usize| -> f64 {
-        let (e, m) = point_estimate(samples, rounds, all_positive, &log_of, r, i);
-        middles.borrow_mut().push(((r, i), m));
+        for (_, k) in known.borrow_mut().iter_mut() {
+            k.logs = None;
+        }
+        let (e, k) = point_estimate(samples, rounds, all_positive, &log_of, r, i);
+        known.borrow_mut().push(((r, i), k));
         e
     };
     let mut ambiguous_best = false;
@@ -390,12 +395,24 @@ pub fn rank_with<S: Borrow<Sample>>(
             .map(|&i| {
                 let mut c = match rounds {
                     Some(rs) => {
-                        let known = middles
-                            .borrow()
-                            .iter()
+                        let found = (known.borrow_mut().iter_mut())
                             .find(|(pair, _)| *pair == (r, i))
-                            .map_or([None, None], |(_, m)| *m);
-                        compare_paired_with(&rs[r], &rs[i], alpha_each, known)
+                            .map(|(_, k)| Known {
+                                middles: k.middles,
+                                logs: k.logs.take(),
+                            });
+                        let (best, other) = (samples[r].borrow(), samples[i].borrow());
+                        let rounds = Rounds {
+                            best: &rs[r],
+                            other: &rs[i],
+                        };
+                        compare_paired_with(
+                            best,
+                            other,
+                            rounds,
+                            alpha_each,
+                            found.unwrap_or_default(),
+                        )
                     }
                     None => None,
                 }
@@ -503,25 +520,36 @@ fn point_estimate<'a, S: Borrow<Sample>>(
     log_of: &dyn Fn(usize) -> Option<&'a SortedLogs>,
     r: usize,
     i: usize,
-) -> (f64, Middles) {
-    let mut middles = [None, None];
-    let mut paired = |f: fn(f64) -> f64, slot: usize| -> Option<f64> {
+) -> (f64, Known) {
+    let mut known = Known::default();
+    let paired = |f: fn(f64) -> f64| -> Option<PairedDifferences> {
         let rs = rounds?;
         let d: Vec<f64> = rs[i]
             .iter()
             .zip(&rs[r])
             .map(|(o, b)| f(*o) - f(*b))
             .collect();
-        let middle = walsh_middle(&d)?;
-        middles[slot] = Some(middle);
-        Some(median_from_middle(d.len(), middle))
+        PairedDifferences::with_middle(d, None)
     };
+    let median = |p: &PairedDifferences| median_from_middle(p.len(), p.middle());
     let (best, other) = (samples[r].borrow(), samples[i].borrow());
-    let shift = paired(|x| x, 0).unwrap_or_else(|| hodges_lehmann(best, other));
+    let shift = match paired(|x| x) {
+        Some(p) => {
+            known.middles[0] = Some(p.middle());
+            median(&p)
+        }
+        None => hodges_lehmann(best, other),
+    };
     if !logs {
-        return (shift, middles);
+        return (shift, known);
     }
-    let log_ratio = paired(f64::ln, 1).unwrap_or_else(|| match (log_of(r), log_of(i)) {
+    let paired_logs = paired(f64::ln);
+    let log_ratio = paired_logs.as_ref().map(median);
+    if let Some(l) = paired_logs {
+        known.middles[1] = Some(l.middle());
+        known.logs = Some(l);
+    }
+    let log_ratio = log_ratio.unwrap_or_else(|| match (log_of(r), log_of(i)) {
         (Some(a), Some(b)) => hodges_lehmann_with(&Differences::of_logs(a, b)),
         // Logarithms out of order (never with a monotone `ln`): as sorted.
         _ => {
@@ -537,12 +565,8 @@ fn point_estimate<'a, S: Borrow<Sample>>(
     } else {
         log_ratio
     };
-    (estimate, middles)
+    (estimate, known)
 }
-
-/// The middle Walsh sums of a pair's paired differences and of their
-/// logarithms, where found.
-type Middles = [Option<(f64, f64)>; 2];
 
 /// Moves from `start` to any command estimated faster, until none is
 /// (or a candidate repeats, which only intransitive estimates can cause;

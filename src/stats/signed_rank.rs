@@ -102,49 +102,60 @@ impl Distribution {
     }
 }
 
-/// Σ(t³ − t) over groups of equal values of a sorted slice, and whether
-/// any group has more than one member.
-fn tie_term(sorted: &[f64]) -> f64 {
-    let mut term = 0.0;
-    let mut i = 0;
-    while i < sorted.len() {
-        let mut j = i + 1;
-        while j < sorted.len() && sorted[j] == sorted[i] {
-            j += 1;
-        }
-        let t = (j - i) as f64;
-        term += t * t * t - t;
-        i = j;
-    }
-    term
-}
-
 /// Two-sided Wilcoxon signed-rank test of the differences `d` (module
 /// docs). With no non-zero difference there is no evidence: p = 1.
 pub fn signed_rank(d: &[f64]) -> SignedRank {
-    // (|d|, d > 0), sorted by |d|: mid-ranks of |d| and T⁺ in one pass.
-    let mut signed: Vec<(f64, bool)> = d
-        .iter()
-        .filter(|&&x| x != 0.0)
-        .map(|&x| (x.abs(), x > 0.0))
-        .collect();
-    // Within a group of equal |d| only the count of positives matters.
-    signed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let n = signed.len();
-    let abs: Vec<f64> = signed.iter().map(|s| s.0).collect();
-    let mut t_plus = 0.0;
-    let mut i = 0;
-    while i < n {
-        let mut j = i + 1;
-        while j < n && abs[j] == abs[i] {
-            j += 1;
+    let mut sorted = d.to_vec();
+    sort_total(&mut sorted);
+    let (mut values, mut cumulative) = (Vec::new(), vec![0]);
+    for (i, &v) in sorted.iter().enumerate() {
+        if values.last() != Some(&v) {
+            if i > 0 {
+                cumulative.push(i);
+            }
+            values.push(v);
         }
-        let mid_rank = (i + 1 + j) as f64 / 2.0;
-        let positives = signed[i..j].iter().filter(|s| s.1).count();
-        t_plus += mid_rank * positives as f64;
-        i = j;
     }
-    let ties = tie_term(&abs);
+    cumulative.push(sorted.len());
+    signed_rank_of_distinct(&values, &cumulative)
+}
+
+/// [`signed_rank`] of sorted differences given as their distinct values,
+/// ascending, and cumulative counts (`cumulative[j]` = differences among
+/// the first j distinct values): the groups of equal |d| are a negative
+/// and a positive distinct value at most, merged outwards from zero, so
+/// no list of |d| is made or sorted. Mid-ranks of |d|, zeros dropped.
+fn signed_rank_of_distinct(values: &[f64], cumulative: &[usize]) -> SignedRank {
+    let copies = |j: usize| cumulative[j + 1] - cumulative[j];
+    // values[..below] are negative (the nearest to zero last), values[above..]
+    // positive; a zero (or −0.0) between them is dropped.
+    let mut below = values.partition_point(|&v| v < 0.0);
+    let mut above = below + usize::from(values.get(below) == Some(&0.0));
+    let (mut ranked, mut t_plus, mut ties) = (0usize, 0.0, 0.0);
+    while below > 0 || above < values.len() {
+        let negative = (below > 0).then(|| -values[below - 1]);
+        let positive = values.get(above).copied();
+        let (minus, plus) = match (negative, positive) {
+            (Some(b), Some(a)) if a == b => (copies(below - 1), copies(above)),
+            (Some(b), Some(a)) if a < b => (0, copies(above)),
+            (Some(_), _) => (copies(below - 1), 0),
+            (None, _) => (0, copies(above)),
+        };
+        below -= usize::from(minus > 0);
+        above += usize::from(plus > 0);
+        let t = minus + plus;
+        let mid_rank = (2 * ranked + 1 + t) as f64 / 2.0;
+        t_plus += mid_rank * plus as f64;
+        let t = t as f64;
+        ties += t * t * t - t;
+        ranked += minus + plus;
+    }
+    signed_rank_test(t_plus, ranked, ties)
+}
+
+/// The test of T⁺ over `n` non-zero differences whose groups of equal
+/// |d| have tie term `ties` = Σ(t³ − t).
+fn signed_rank_test(t_plus: f64, n: usize, ties: f64) -> SignedRank {
     let nf = n as f64;
     let mean = nf * (nf + 1.0) / 4.0;
     let exact = if ties == 0.0 {
@@ -205,7 +216,7 @@ impl WalshAverages {
     }
 
     /// The one-sample Hodges–Lehmann estimate: the median Walsh average
-    /// (the analysis gets it from [`walsh_middle`] and
+    /// (the analysis gets it from [`PairedDifferences::middle`] and
     /// [`median_from_middle`]; the tests check that they agree).
     #[cfg(test)]
     pub(crate) fn median(&self) -> f64 {
@@ -228,18 +239,6 @@ fn middle_sums(walsh: &WalshAverages) -> (f64, f64) {
     } else {
         walsh.sums.kth_and_next(m / 2)
     }
-}
-
-/// The middle pair of Walsh sums of the differences `d` (what
-/// [`PairedDifferences`] keeps), to be shared by several users of the same
-/// differences; `None` for no data or a non-finite difference.
-pub(crate) fn walsh_middle(d: &[f64]) -> Option<(f64, f64)> {
-    if d.is_empty() || d.iter().any(|x| !x.is_finite()) {
-        return None;
-    }
-    let mut sorted = d.to_vec();
-    sort_total(&mut sorted);
-    Some(middle_sums(&WalshAverages::new(&sorted)))
 }
 
 /// The median Walsh average of `r` differences from the middle pair of
@@ -272,7 +271,7 @@ impl PairedDifferences {
 
     /// As [`PairedDifferences::new`], sorting `d` in place (no copy: a
     /// million differences are 8 MB at the paired analysis's peak), given
-    /// the middle pair of Walsh sums when [`walsh_middle`] already found
+    /// the middle pair of Walsh sums when the point estimate already found
     /// it for these differences.
     pub(crate) fn with_middle(mut d: Vec<f64>, middle: Option<(f64, f64)>) -> Option<Self> {
         if d.is_empty() || d.iter().any(|x| !x.is_finite()) {
@@ -285,6 +284,11 @@ impl PairedDifferences {
         Some(PairedDifferences { walsh, middle })
     }
 
+    /// (s(⌈M/2⌉), s(⌊M/2⌋ + 1)) of the Walsh sums.
+    pub(crate) fn middle(&self) -> (f64, f64) {
+        self.middle
+    }
+
     /// The one-sample Hodges–Lehmann estimate, the median Walsh average.
     pub(crate) fn estimate(&self) -> f64 {
         (self.middle.0 / 2.0 + self.middle.1 / 2.0) / 2.0
@@ -295,8 +299,15 @@ impl PairedDifferences {
         self.walsh.kth(k)
     }
 
+    /// The signed-rank test of these differences ([`signed_rank`]), from
+    /// their distinct values.
+    pub(crate) fn signed_rank(&self) -> SignedRank {
+        let (values, cumulative) = self.walsh.sums.sample();
+        signed_rank_of_distinct(values, cumulative)
+    }
+
     /// The number of differences, R.
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.walsh.sums.sample().1.last().copied().unwrap_or(0)
     }
 
@@ -507,27 +518,23 @@ pub fn paired_shift(d: &[f64], alpha: Alpha) -> Option<(f64, ShiftInterval)> {
 /// The estimate and both ends of an interval: (estimate, low, high).
 pub(crate) type Ends = (f64, f64, f64);
 
-/// As [`paired_shift`], and for `logs` (the differences of the
-/// logarithms) the estimate and the ends of its own inverted interval:
+/// As [`paired_shift`], and for `l` (the differences of the logarithms,
+/// prepared) the estimate and the ends of its own inverted interval:
 /// (estimate, low, high). The achieved confidence is the lower of the
-/// two sets'.
-/// `middles`: the middle Walsh sums of `d` and of `logs`, when known.
+/// two sets'. `middle`: the middle Walsh sums of `d`, when known.
 pub(crate) fn paired_shift_and_logs(
-    d: Vec<f64>,
-    logs: Option<Vec<f64>>,
+    p: &PairedDifferences,
+    l: Option<PairedDifferences>,
     alpha: Alpha,
-    middles: [Option<(f64, f64)>; 2],
-) -> Option<(f64, ShiftInterval, Option<Ends>)> {
-    let p = PairedDifferences::with_middle(d, middles[0])?;
-    let l = logs.and_then(|l| PairedDifferences::with_middle(l, middles[1]));
-    let sets: Vec<&PairedDifferences> = std::iter::once(&p).chain(l.as_ref()).collect();
+) -> (f64, ShiftInterval, Option<Ends>) {
+    let sets: Vec<&PairedDifferences> = std::iter::once(p).chain(l.as_ref()).collect();
     let (ranks, achieved, method) = interval_ranks(&sets, alpha);
-    let interval = interval_at(&p, ranks[0], achieved, method, alpha);
+    let interval = interval_at(p, ranks[0], achieved, method, alpha);
     let log_ends = l.as_ref().map(|l| {
         let (low, high) = ranks[ranks.len() - 1];
         (l.estimate(), l.kth(low), l.kth(high))
     });
-    Some((p.estimate(), interval, log_ends))
+    (p.estimate(), interval, log_ends)
 }
 
 #[cfg(test)]
@@ -543,6 +550,51 @@ mod tests {
         }
         w.sort_by(f64::total_cmp);
         w
+    }
+
+    /// T⁺, n and the tie term by the definition: the non-zero |d| sorted,
+    /// mid-ranks of equal |d|, T⁺ the sum over the positive ones.
+    fn brute_signed_rank(d: &[f64]) -> SignedRank {
+        let mut signed: Vec<(f64, bool)> = (d.iter().filter(|&&x| x != 0.0))
+            .map(|&x| (x.abs(), x > 0.0))
+            .collect();
+        signed.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (mut t_plus, mut ties, mut i) = (0.0, 0.0, 0);
+        while i < signed.len() {
+            let j = i + signed[i..]
+                .iter()
+                .take_while(|s| s.0 == signed[i].0)
+                .count();
+            let mid_rank = (i + 1 + j) as f64 / 2.0;
+            t_plus += mid_rank * signed[i..j].iter().filter(|s| s.1).count() as f64;
+            let t = (j - i) as f64;
+            ties += t * t * t - t;
+            i = j;
+        }
+        signed_rank_test(t_plus, signed.len(), ties)
+    }
+
+    #[test]
+    fn signed_ranks_from_distinct_values_equal_the_definition() {
+        let mut rng = crate::stats::SplitMix64::new(77);
+        for case in 0..500 {
+            let n = 1 + rng.below(if case % 5 == 0 { 400 } else { 30 });
+            let range = 1 + rng.below(if case % 3 == 0 { 1000 } else { 6 });
+            let d: Vec<f64> = (0..n)
+                .map(|_| {
+                    let v = rng.below(2 * range + 1) as f64 - range as f64;
+                    if case % 7 == 0 {
+                        v / 3.0
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            let expected = brute_signed_rank(&d);
+            assert_eq!(signed_rank(&d), expected, "case {case}: {d:?}");
+            assert_eq!(PairedDifferences::new(&d).unwrap().signed_rank(), expected);
+        }
+        assert_eq!(signed_rank(&[-0.0, 0.0, 2.0, -2.0, 1.0]).n, 3);
     }
 
     /// Tie patterns read from the distinct differences equal the
@@ -599,7 +651,7 @@ mod tests {
         // The shared middle gives the same median, odd and even counts.
         for part in [&sorted[..], &sorted[..7], &sorted[..6]] {
             let walsh = WalshAverages::new(part);
-            let middle = walsh_middle(part).unwrap();
+            let middle = PairedDifferences::new(part).unwrap().middle();
             assert_eq!(median_from_middle(part.len(), middle), walsh.median());
         }
     }
