@@ -365,6 +365,12 @@ pub fn rank_with<S: Borrow<Sample>>(
         }
         (r, _, _) => r,
     };
+    // Prepared logarithms of a pair the comparisons will not make go now.
+    for ((from, _), k) in known.borrow_mut().iter_mut() {
+        if Some(*from) != reference {
+            k.logs = None;
+        }
+    }
     let best_median = reference.map_or(0.0, |r| medians[r]);
     let epsilon = settings.epsilon.resolve(best_median);
     let effect = settings.effect.resolve(best_median);
@@ -794,6 +800,55 @@ mod tests {
         let unpaired = rank(&samples, &relative(1.0, 1.0)).unwrap();
         assert_eq!(unpaired.design, Design::Independent);
         assert_eq!(unpaired.entries[1].verdict, Verdict::Inconclusive);
+    }
+
+    /// What the point estimates prepare and the comparisons reuse (the
+    /// middle sums of every pair, the logarithms of the last) changes no
+    /// comparison: each equals the paired comparison made from scratch,
+    /// with three and four commands, the best not the first estimated
+    /// (its median is not the lowest), and both paths of the reuse.
+    #[test]
+    fn paired_comparisons_reusing_the_estimates_equal_those_made_afresh() {
+        use crate::stats::compare::compare_paired;
+        let mut rng = crate::stats::SplitMix64::new(12);
+        for commands in [3, 4] {
+            // Command 0 has the lowest median but a heavy upper tail.
+            let rounds: Vec<Vec<f64>> = (0..commands)
+                .map(|c| {
+                    (0..60)
+                        .map(|r| {
+                            let noise = rng.below(40) as f64;
+                            match c {
+                                0 if r % 2 == 0 => 900.0 + noise,
+                                0 => 1500.0 + noise,
+                                _ => 1000.0 + 15.0 * c as f64 + noise,
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let samples: Vec<Sample> = rounds.iter().map(|r| sample(r)).collect();
+            let options = RankOptions {
+                rounds: Some(&rounds),
+                ..RankOptions::default()
+            };
+            let ranking = rank_with(&samples, options, &relative(1.0, 1.0)).unwrap();
+            let best = ranking.entries[0].index;
+            assert_ne!(
+                best, 0,
+                "the best is found by moving from the lowest median"
+            );
+            let alpha = Alpha::new(0.05 / ranking.family as f64).unwrap();
+            for entry in &ranking.entries[1..] {
+                let mut fresh = compare_paired(&rounds[best], &rounds[entry.index], alpha).unwrap();
+                fresh.p_adjusted = entry.comparison.as_ref().unwrap().p_adjusted;
+                assert_eq!(
+                    entry.comparison.as_ref(),
+                    Some(&fresh),
+                    "{commands} commands"
+                );
+            }
+        }
     }
 
     #[test]
