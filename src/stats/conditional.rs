@@ -48,6 +48,7 @@
 //! cross ties there (`docs/DESIGN.md`, "Ties").
 
 use super::normal::{normal_cdf, normal_quantile};
+use super::select::Around;
 
 /// The law of the count S whose small values make one end of an interval
 /// miss: the miss probability of rank k is P(S ≤ k − 1).
@@ -157,32 +158,22 @@ pub(crate) trait Candidates: Sync {
     fn sweep(&self) -> usize;
     /// The k-th smallest value (1-based).
     fn kth(&self, k: u128) -> f64;
-    /// (#{values < v}, #{values ≤ v}).
-    fn counts(&self, v: f64) -> (u128, u128);
-    /// The value next to v (a value of the scale) below it (`above` false:
-    /// the largest value < v, of rank `rank` = #{< v}) or above it (the
-    /// smallest value > v, of rank `rank` = #{≤ v} + 1): `kth(rank)`,
-    /// which a scale can find faster knowing v.
-    fn next_to(&self, v: f64, rank: u128, above: bool) -> f64 {
-        let _ = (v, above);
-        self.kth(rank)
-    }
+    /// #{values < v}, #{values ≤ v} and the values next to v, in one
+    /// count.
+    fn around(&self, v: f64) -> Around;
     /// The laws of the lower and upper end's miss counts under the tie
     /// pattern the data have when the truth is v.
     fn laws(&self, v: f64) -> Laws;
 }
 
 /// One tested candidate: whether the test at δ = v accepts on the side
-/// asked for, the conditional coverage of the test at v, and the rank
-/// block of v.
+/// asked for, the conditional coverage of the test at v, the rank block of
+/// v and the values next to it.
 #[derive(Clone, Copy)]
 struct Tested {
-    /// The candidate value.
-    value: f64,
     accepts: bool,
     level: f64,
-    below: u128,
-    at_most: u128,
+    around: Around,
 }
 
 /// The conditional coverage 1 − P(low misses) − P(high misses) of the
@@ -193,7 +184,8 @@ pub(crate) fn level_at(scale: &impl Candidates, v: f64, alpha: f64) -> f64 {
 
 fn test_at(scale: &impl Candidates, v: f64, low_side: bool, alpha: f64) -> Tested {
     let middle = scale.count().div_ceil(2).max(1);
-    let (below, at_most) = scale.counts(v);
+    let around = scale.around(v);
+    let (below, at_most) = (around.below, around.at_most);
     let (low_law, high_law) = scale.laws(v);
     let k = low_law.rank(alpha / 2.0).clamp(1, middle);
     let k_high = high_law.rank(alpha / 2.0).clamp(1, middle);
@@ -206,11 +198,9 @@ fn test_at(scale: &impl Candidates, v: f64, low_side: bool, alpha: f64) -> Teste
     };
     let level = (1.0 - low_law.miss(k) - high_law.miss(k_high)).clamp(0.0, 1.0);
     Tested {
-        value: v,
         accepts,
         level,
-        below,
-        at_most,
+        around,
     }
 }
 
@@ -282,18 +272,25 @@ fn walk(
     limit: u128,
 ) -> Option<u128> {
     let m = scale.count();
-    let end_rank = |t: &Tested| if low_side { t.below + 1 } else { t.at_most };
-    // The next distinct value outwards (`out`) or inwards, if any, and
-    // not past the middle rank `limit` inwards.
-    let next = |t: &Tested, out: bool| -> Option<f64> {
-        let rank = if out == low_side {
-            (t.below >= 1).then_some(t.below)?
+    let end_rank = |t: &Tested| {
+        if low_side {
+            t.around.below + 1
         } else {
-            (t.at_most < m).then_some(t.at_most + 1)?
+            t.around.at_most
+        }
+    };
+    // The next distinct value outwards (`out`) or inwards, if any, and
+    // not past the middle rank `limit` inwards: the one next to the
+    // tested value, found by its count (else selected at its rank).
+    let next = |t: &Tested, out: bool| -> Option<f64> {
+        let a = &t.around;
+        let (rank, found) = if out == low_side {
+            ((a.below >= 1).then_some(a.below)?, a.next_below)
+        } else {
+            ((a.at_most < m).then_some(a.at_most + 1)?, a.next_above)
         };
         let inward_past = if low_side { rank > limit } else { rank < limit };
-        let above = rank > t.at_most;
-        (out || !inward_past).then(|| scale.next_to(t.value, rank, above))
+        (out || !inward_past).then(|| found.unwrap_or_else(|| scale.kth(rank)))
     };
     let first = test_at(scale, scale.kth(start), low_side, alpha);
     let mut accepted = first.accepts.then(|| end_rank(&first));

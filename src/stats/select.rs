@@ -196,6 +196,21 @@ struct Boundary<C> {
     total: u128,
 }
 
+/// What one sweep finds about a value t ([`Differences::around`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Around {
+    /// #{elements < t} (Walsh sums: as ranks, see [`Differences::rank`]).
+    pub below: u128,
+    /// #{elements ≤ t}.
+    pub at_most: u128,
+    /// The largest element < t, of rank `below` (`None`: there is none):
+    /// what [`Differences::kth`] selects there (Walsh sums take the same
+    /// values as the matrix's ordered sums).
+    pub next_below: Option<f64>,
+    /// The smallest element > t, of rank `at_most + 1`.
+    pub next_above: Option<f64>,
+}
+
 /// A column boundary as a selection stores it, one per row: `u32` when
 /// every column fits (half the memory of `usize`: three boundaries per
 /// selection, two selections at once when an interval's ends are walked,
@@ -400,23 +415,53 @@ impl Differences {
     }
 
     /// (#{elements < t}, #{elements ≤ t}), counted as the selection
-    /// compares (Walsh sums: as ranks, see [`Differences::rank`]). One
-    /// sweep, O(rows + columns).
+    /// compares (Walsh sums: as ranks, see [`Differences::rank`]).
+    #[cfg(test)]
     pub(crate) fn counts(&self, t: f64) -> (u128, u128) {
-        // Only the totals (no per-row boundaries: a count allocates nothing).
+        let a = self.around(t);
+        (a.below, a.at_most)
+    }
+
+    /// (the largest element < t, the smallest element > t), each `None`
+    /// when there is none ([`Around`]).
+    #[cfg(test)]
+    pub(crate) fn neighbours(&self, t: f64) -> (Option<f64>, Option<f64>) {
+        let a = self.around(t);
+        (a.next_below, a.next_above)
+    }
+
+    /// The counts of the elements < t and ≤ t and the elements next to t,
+    /// in one sweep, O(rows + columns), allocating nothing. When t is an
+    /// element, the ranks of its block are remembered.
+    pub(crate) fn around(&self, t: f64) -> Around {
+        let y = &self.y.values;
         let _sweep = self.sweep_started();
         let (mut below, mut at_most) = (0u128, 0u128);
-        self.row_boundaries(t, |w, _, lt, le| {
+        let (mut next_below, mut next_above): (Option<f64>, Option<f64>) = (None, None);
+        self.row_boundaries(t, |w, xi, lt, le| {
             let w = w as u128;
             below += w * self.y.cumulative[lt] as u128;
             at_most += w * self.y.cumulative[le] as u128;
+            if lt > 0 {
+                let v = y[lt - 1] - xi;
+                next_below = Some(next_below.map_or(v, |b: f64| b.max(v)));
+            }
+            if le < y.len() {
+                let v = y[le] - xi;
+                next_above = Some(next_above.map_or(v, |a: f64| a.min(v)));
+            }
         });
         let (below, at_most) = (self.rank(below, t, false), self.rank(at_most, t, true));
         if at_most > below {
             // t is an element: the ranks of its block are known.
             self.remember(below + 1, at_most, t);
         }
-        (below, at_most)
+        Around {
+            below,
+            at_most,
+            next_below,
+            next_above,
+        }
     }
 
     /// The rank blocks found so far. Every block is a fact about the
@@ -439,28 +484,6 @@ impl Differences {
             .iter()
             .find(|&&(first, last, _)| (first..=last).contains(&k))
             .map(|&(_, _, v)| v)
-    }
-
-    /// (the largest element < t, the smallest element > t), each `None`
-    /// when there is none: the elements of ranks #{< t} and #{≤ t} + 1,
-    /// what [`Differences::kth`] would select there (Walsh sums take the
-    /// same values as the matrix's ordered sums), found in one sweep,
-    /// O(rows + columns), instead of a selection.
-    pub(crate) fn neighbours(&self, t: f64) -> (Option<f64>, Option<f64>) {
-        let y = &self.y.values;
-        let _sweep = self.sweep_started();
-        let (mut below, mut above): (Option<f64>, Option<f64>) = (None, None);
-        self.row_boundaries(t, |_, xi, lt, le| {
-            if lt > 0 {
-                let v = y[lt - 1] - xi;
-                below = Some(below.map_or(v, |b: f64| b.max(v)));
-            }
-            if le < y.len() {
-                let v = y[le] - xi;
-                above = Some(above.map_or(v, |a: f64| a.min(v)));
-            }
-        });
-        (below, above)
     }
 
     /// Calls `row(w, x[i], lt, le)` for every row i in order (w its copies), with the number of

@@ -20,7 +20,7 @@ use super::conditional::{choose_ranks, invert, level_at, two_sample_laws, Candid
 use super::mann_whitney::{exact_distribution, pooled_ranks, Method, PooledRanks};
 use super::normal::{normal_cdf, normal_quantile};
 use super::sample::Sample;
-use super::select::Differences;
+use super::select::{Around, Differences};
 use super::u_distribution::{UDistribution, EXACT_LIMIT};
 
 /// `alpha` is not a usable significance level.
@@ -237,12 +237,8 @@ impl Candidates for TwoSample<'_> {
     fn kth(&self, k: u128) -> f64 {
         self.differences.kth(k)
     }
-    fn counts(&self, v: f64) -> (u128, u128) {
-        self.differences.counts(v)
-    }
-    fn next_to(&self, v: f64, rank: u128, above: bool) -> f64 {
-        let (below, over) = self.differences.neighbours(v);
-        (if above { over } else { below }).unwrap_or_else(|| self.differences.kth(rank))
+    fn around(&self, v: f64) -> Around {
+        self.differences.around(v)
     }
     fn laws(&self, v: f64) -> Laws {
         two_sample_laws(

@@ -38,7 +38,7 @@ use super::conditional::{choose_ranks, invert, level_at, paired_law, Candidates,
 use super::mann_whitney::Method;
 use super::normal::{normal_cdf, normal_quantile, normal_sf};
 use super::sample::sort_total;
-use super::select::Differences;
+use super::select::{Around, Differences};
 use super::shift::{Alpha, ShiftInterval};
 
 /// Largest number of differences for which the exact distribution is used.
@@ -470,12 +470,8 @@ impl Candidates for Signed<'_> {
     fn kth(&self, k: u128) -> f64 {
         self.set.walsh.sums.kth(k)
     }
-    fn counts(&self, v: f64) -> (u128, u128) {
-        self.set.walsh.sums.counts(v)
-    }
-    fn next_to(&self, v: f64, rank: u128, above: bool) -> f64 {
-        let (below, over) = self.set.walsh.sums.neighbours(v);
-        (if above { over } else { below }).unwrap_or_else(|| self.set.walsh.sums.kth(rank))
+    fn around(&self, v: f64) -> Around {
+        self.set.walsh.sums.around(v)
     }
     fn laws(&self, v: f64) -> Laws {
         let (zeros, groups) = self.set.groups_about(v);
