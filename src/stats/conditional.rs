@@ -519,17 +519,18 @@ pub(crate) fn two_sample_laws(sizes: &[u64], m: u64, n: u64, exact: bool, tail: 
 /// (ascending); both ends share it. Exact by dynamic programming over the
 /// groups (each group's positives Binomial(t_g, ½)), else normal with
 /// the exact mean and variance of the independent group terms.
-pub(crate) fn paired_law(zeros: u64, sizes: &[u64], exact: bool) -> TailLaw {
-    let r = zeros + sizes.iter().sum::<u64>();
-    let count = u128::from(r) * u128::from(r + 1) / 2;
+pub(crate) fn paired_law(zeros: u64, sizes: impl IntoIterator<Item = u64>, exact: bool) -> TailLaw {
+    let count = |r: u64| u128::from(r) * u128::from(r + 1) / 2;
     if exact {
+        let sizes: Vec<u64> = sizes.into_iter().collect();
+        let count = count(zeros + sizes.iter().sum::<u64>());
         let total = count as usize;
         // dp[u] = P(T> = u) over the groups so far.
         let mut dp = vec![0.0f64; total + 1];
         dp[0] = 1.0;
         let mut top = 0usize;
         let mut below = zeros;
-        for &t in sizes {
+        for &t in &sizes {
             let weights = binomial_row(t);
             let scale = 0.5f64.powi(t as i32);
             let mut next = vec![0.0f64; total + 1];
@@ -557,7 +558,9 @@ pub(crate) fn paired_law(zeros: u64, sizes: &[u64], exact: bool) -> TailLaw {
         let mut mean_above = 0.0;
         let mut variance = 0.0;
         let mut below = zeros as f64;
-        for &t in sizes {
+        let mut r = zeros;
+        for t in sizes {
+            r += t;
             let t = t as f64;
             mean_above += below * t / 2.0 + (t * t + 3.0 * t) / 8.0;
             let a = below + 0.5;
@@ -565,7 +568,7 @@ pub(crate) fn paired_law(zeros: u64, sizes: &[u64], exact: bool) -> TailLaw {
             below += t;
         }
         TailLaw::Normal {
-            mean: count as f64 - mean_above,
+            mean: count(r) as f64 - mean_above,
             sd: variance.max(0.0).sqrt(),
         }
     }
@@ -672,7 +675,7 @@ mod tests {
             }
             counts.push(at_most);
         }
-        let law = paired_law(zeros, &sizes, true);
+        let law = paired_law(zeros, sizes.iter().copied(), true);
         let TailLaw::Exact(cdf) = &law else {
             panic!("exact law expected")
         };
@@ -681,7 +684,8 @@ mod tests {
             assert!((c - expected).abs() < 1e-12, "q = {q}");
         }
         let (mean, var) = population_moments(counts.iter().map(|&x| x as f64));
-        let TailLaw::Normal { mean: m_hat, sd } = paired_law(zeros, &sizes, false) else {
+        let TailLaw::Normal { mean: m_hat, sd } = paired_law(zeros, sizes.iter().copied(), false)
+        else {
             panic!("normal law expected")
         };
         assert!((m_hat - mean).abs() < 1e-9 && (sd * sd - var).abs() < 1e-9);

@@ -344,44 +344,64 @@ impl PairedDifferences {
     /// number of zeros (2dᵢ = sum) and the sizes of the groups of equal
     /// |e| > 0 in ascending order, where an e above δ ties one below when
     /// their computed sum equals `sum` (the comparison the selection
-    /// makes). O(distinct differences).
-    fn groups_about(&self, sum: f64) -> (u64, Vec<u64>) {
+    /// makes), made as they are used, not listed. O(distinct differences).
+    fn groups_about(&self, sum: f64) -> (u64, GroupsAbout<'_>) {
         let (d, cumulative) = self.walsh.sums.sample();
-        let copies = |j: usize| (cumulative[j + 1] - cumulative[j]) as u64;
         let below_end = d.partition_point(|&v| v + v < sum);
         let above_start = d.partition_point(|&v| v + v <= sum);
         let zeros = (cumulative[above_start] - cumulative[below_end]) as u64;
-        // Distinct values below δ from the nearest outwards (descending),
-        // above δ from the nearest outwards (ascending).
-        let mut groups = Vec::new();
-        let (mut low, mut high) = (below_end, above_start);
-        // `low` counts the unused values below δ (indices < low).
-        while low > 0 || high < d.len() {
-            if low == 0 {
-                groups.push(copies(high));
-                high += 1;
-                continue;
-            }
-            if high == d.len() {
-                groups.push(copies(low - 1));
-                low -= 1;
-                continue;
-            }
-            let total = d[high] + d[low - 1];
-            if total < sum {
-                // a − δ < δ − b: the one above is nearer.
-                groups.push(copies(high));
-                high += 1;
-            } else if total > sum {
-                groups.push(copies(low - 1));
-                low -= 1;
-            } else {
-                groups.push(copies(high) + copies(low - 1));
-                high += 1;
-                low -= 1;
-            }
-        }
+        let groups = GroupsAbout {
+            d,
+            cumulative,
+            sum,
+            low: below_end,
+            high: above_start,
+        };
         (zeros, groups)
+    }
+}
+
+/// The sizes of the groups of equal |d − δ| > 0, nearest first
+/// ([`PairedDifferences::groups_about`]): the distinct values below δ
+/// from the nearest outwards (descending), merged with those above δ
+/// (ascending).
+struct GroupsAbout<'a> {
+    d: &'a [f64],
+    cumulative: &'a [usize],
+    /// 2δ.
+    sum: f64,
+    /// The values below δ not yet used are `d[..low]`.
+    low: usize,
+    /// The values above δ not yet used are `d[high..]`.
+    high: usize,
+}
+
+impl Iterator for GroupsAbout<'_> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        let copies = |j: usize| (self.cumulative[j + 1] - self.cumulative[j]) as u64;
+        let (low, high, d) = (self.low, self.high, self.d);
+        let (below, above) = match (low > 0, high < d.len()) {
+            (false, false) => return None,
+            (false, true) => (false, true),
+            (true, false) => (true, false),
+            (true, true) => {
+                let total = d[high] + d[low - 1];
+                // total < sum: a − δ < δ − b, the one above is nearer.
+                (total >= self.sum, total <= self.sum)
+            }
+        };
+        let mut size = 0;
+        if below {
+            size += copies(low - 1);
+            self.low -= 1;
+        }
+        if above {
+            size += copies(high);
+            self.high += 1;
+        }
+        Some(size)
     }
 }
 
@@ -475,7 +495,7 @@ impl Candidates for Signed<'_> {
     }
     fn laws(&self, v: f64) -> Laws {
         let (zeros, groups) = self.set.groups_about(v);
-        let law = paired_law(zeros, &groups, self.exact);
+        let law = paired_law(zeros, groups, self.exact);
         (law.clone(), law)
     }
 }
@@ -623,7 +643,8 @@ mod tests {
                         _ => groups.push(1),
                     }
                 }
-                assert_eq!(p.groups_about(sum), (zeros, groups), "{d:?} about {sum}");
+                let (z, g) = p.groups_about(sum);
+                assert_eq!((z, g.collect()), (zeros, groups), "{d:?} about {sum}");
             }
         }
     }
