@@ -167,41 +167,41 @@ pub(crate) trait Candidates: Sync {
 }
 
 /// One tested candidate: whether the test at δ = v accepts on the side
-/// asked for, the conditional coverage of the test at v, the rank block of
-/// v and the values next to it.
+/// asked for, the rank block of v and the values next to it.
 #[derive(Clone, Copy)]
 struct Tested {
     accepts: bool,
-    level: f64,
     around: Around,
 }
 
+/// The ranks (k, k′) of the two ends at which each misses with
+/// probability at most α/2 under `laws` (kept at or outside the middle of
+/// `count` values).
+fn end_ranks(count: u128, laws: &Laws, alpha: f64) -> (u128, u128) {
+    let middle = count.div_ceil(2).max(1);
+    let k = laws.0.rank(alpha / 2.0).clamp(1, middle);
+    let k_high = laws.1.rank(alpha / 2.0).clamp(1, middle);
+    (k, k_high)
+}
+
 /// The conditional coverage 1 − P(low misses) − P(high misses) of the
-/// test at δ = v, with v's own tie pattern.
-pub(crate) fn level_at(scale: &impl Candidates, v: f64, alpha: f64) -> f64 {
-    test_at(scale, v, true, alpha).level
+/// test at a value whose tie pattern gives `laws`, over `count` values.
+pub(crate) fn level_of(count: u128, laws: &Laws, alpha: f64) -> f64 {
+    let (k, k_high) = end_ranks(count, laws, alpha);
+    (1.0 - laws.0.miss(k) - laws.1.miss(k_high)).clamp(0.0, 1.0)
 }
 
 fn test_at(scale: &impl Candidates, v: f64, low_side: bool, alpha: f64) -> Tested {
-    let middle = scale.count().div_ceil(2).max(1);
     let around = scale.around(v);
-    let (below, at_most) = (around.below, around.at_most);
-    let (low_law, high_law) = scale.laws(v);
-    let k = low_law.rank(alpha / 2.0).clamp(1, middle);
-    let k_high = high_law.rank(alpha / 2.0).clamp(1, middle);
+    let (k, k_high) = end_ranks(scale.count(), &scale.laws(v), alpha);
     // The lower end misses v when #{≤ v} ≤ k − 1, the upper end when
     // #{< v} ≥ M − k′ + 1: the test at v rejects on that side.
     let accepts = if low_side {
-        at_most >= k
+        around.at_most >= k
     } else {
-        scale.count() - below >= k_high
+        scale.count() - around.below >= k_high
     };
-    let level = (1.0 - low_law.miss(k) - high_law.miss(k_high)).clamp(0.0, 1.0);
-    Tested {
-        accepts,
-        level,
-        around,
-    }
+    Tested { accepts, around }
 }
 
 /// How many candidates in a row the test must reject before the walk

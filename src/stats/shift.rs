@@ -16,7 +16,7 @@
 
 use thiserror::Error;
 
-use super::conditional::{choose_ranks, invert, level_at, two_sample_laws, Candidates, Laws};
+use super::conditional::{choose_ranks, invert, level_of, two_sample_laws, Candidates, Laws};
 use super::mann_whitney::{exact_distribution, pooled_ranks, Method, PooledRanks};
 use super::normal::{normal_cdf, normal_quantile};
 use super::sample::Sample;
@@ -179,17 +179,14 @@ pub(crate) fn shift_interval_with(
             })
             .collect();
         let (low, high, _) = choose_ranks(m, &laws, alpha);
-        let mut achieved = 1.0f64;
+        // The tests' confidence at the middle difference(s), each with
+        // its own pattern: from the laws just found.
+        let achieved = (laws.iter())
+            .map(|l| level_of(m, l, alpha))
+            .fold(1.0, f64::min);
         let per_scale = scales
             .iter()
-            .map(|&(d, (a, b))| {
-                achieved = achieved.min(level_at(&tested(d), a, alpha)).min(level_at(
-                    &tested(d),
-                    b,
-                    alpha,
-                ));
-                invert(&tested(d), (low, high), alpha)
-            })
+            .map(|&(d, _)| invert(&tested(d), (low, high), alpha))
             .collect();
         let method = if small {
             Method::Exact

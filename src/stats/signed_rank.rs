@@ -34,7 +34,7 @@
 //!   each with its own tie pattern (each set its own ends), so the
 //!   reported confidence is the one the closed interval achieves.
 
-use super::conditional::{choose_ranks, invert, level_at, paired_law, Candidates, Laws};
+use super::conditional::{choose_ranks, invert, level_of, paired_law, Candidates, Laws};
 use super::mann_whitney::Method;
 use super::normal::{normal_cdf, normal_quantile, normal_sf};
 use super::sample::sort_total;
@@ -436,16 +436,14 @@ pub(crate) fn interval_ranks(
             })
             .collect();
         let (low, high, _) = choose_ranks(m, &laws, alpha);
-        let mut achieved = 1.0f64;
+        // The tests' confidence at the middle Walsh sum(s), each with its
+        // own pattern: from the laws just found.
+        let achieved = (laws.iter())
+            .map(|l| level_of(m, l, alpha))
+            .fold(1.0, f64::min);
         let per_set = sets
             .iter()
-            .map(|s| {
-                let scale = Signed { set: s, exact };
-                achieved = achieved
-                    .min(level_at(&scale, s.middle.0, alpha))
-                    .min(level_at(&scale, s.middle.1, alpha));
-                invert(&scale, (low, high), alpha)
-            })
+            .map(|s| invert(&Signed { set: s, exact }, (low, high), alpha))
             .collect();
         let method = if exact {
             Method::Exact
