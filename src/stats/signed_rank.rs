@@ -379,29 +379,32 @@ struct GroupsAbout<'a> {
 impl Iterator for GroupsAbout<'_> {
     type Item = u64;
 
+    /// One step of the merge, without a branch on which side is nearer
+    /// (it is as good as random, and a law takes a step per distinct
+    /// difference): an exhausted side reads as ±∞ and adds no copies.
     fn next(&mut self) -> Option<u64> {
-        let copies = |j: usize| (self.cumulative[j + 1] - self.cumulative[j]) as u64;
-        let (low, high, d) = (self.low, self.high, self.d);
-        let (below, above) = match (low > 0, high < d.len()) {
-            (false, false) => return None,
-            (false, true) => (false, true),
-            (true, false) => (true, false),
-            (true, true) => {
-                let total = d[high] + d[low - 1];
-                // total < sum: a − δ < δ − b, the one above is nearer.
-                (total >= self.sum, total <= self.sum)
-            }
+        let (low, high, d, c) = (self.low, self.high, self.d, self.cumulative);
+        if low == 0 && high == d.len() {
+            return None;
+        }
+        let b = if low > 0 {
+            d[low - 1]
+        } else {
+            f64::NEG_INFINITY
         };
-        let mut size = 0;
-        if below {
-            size += copies(low - 1);
-            self.low -= 1;
-        }
-        if above {
-            size += copies(high);
-            self.high += 1;
-        }
-        Some(size)
+        let a = if high < d.len() {
+            d[high]
+        } else {
+            f64::INFINITY
+        };
+        let total = a + b;
+        // total < sum: a − δ < δ − b, the one above is nearer.
+        let (below, above) = (total >= self.sum, total <= self.sum);
+        let below_copies = c[low] - c[low.saturating_sub(1)];
+        let above_copies = c[(high + 1).min(d.len())] - c[high];
+        self.low -= usize::from(below);
+        self.high += usize::from(above);
+        Some((usize::from(below) * below_copies + usize::from(above) * above_copies) as u64)
     }
 }
 
