@@ -495,9 +495,7 @@ impl Differences {
         let y = &self.y.values;
         let (mut lt, mut le) = (0, 0);
         self.each_row(0..self.rows(), |_, xi, w| {
-            while lt < y.len() && y[lt] - xi < t {
-                lt += 1;
-            }
+            lt = first_not_below(y, lt, y.len(), |v| v - xi < t);
             le = le.max(lt);
             while le < y.len() && y[le] - xi <= t {
                 le += 1;
@@ -547,9 +545,7 @@ impl Differences {
         let (mut c, mut at_most) = (0, 0u128);
         let mut next: Option<f64> = None;
         self.each_row(0..self.rows(), |_, xi, w| {
-            while c < y.len() && y[c] - xi <= kth {
-                c += 1;
-            }
+            c = first_not_below(y, c, y.len(), |v| v - xi <= kth);
             at_most += w as u128 * self.y.cumulative[c] as u128;
             if c < y.len() {
                 let v = y[c] - xi;
@@ -669,10 +665,7 @@ impl Differences {
         let (mut total_lt, mut total_le) = (0u128, 0u128);
         self.each_row(rows, |i, xi, w| {
             let end = upper[i].get();
-            lt = lt.max(lower[i].get());
-            while lt < end && y[lt] - xi < t {
-                lt += 1;
-            }
+            lt = first_not_below(y, lt.max(lower[i].get()), end, |v| v - xi < t);
             le = le.max(lt);
             while le < end && y[le] - xi <= t {
                 le += 1;
@@ -686,6 +679,29 @@ impl Differences {
             total_le += w * self.y.cumulative[le] as u128;
         });
         (total_lt, total_le)
+    }
+}
+
+/// The first column c from `from` on (at most `end` ≤ `y.len()`) where
+/// `below(y[c])` fails, for a `below` that holds for a prefix of the
+/// columns (a row's differences grow with the column). Four columns are
+/// tested at once, each test independent of the others and without a
+/// branch, and their passes counted (a prefix: as many as pass): a row's
+/// boundary moves about one column on average, and a loop exit per column
+/// would be mispredicted about every other row, the sweeps' main cost.
+#[inline(always)]
+fn first_not_below(y: &[f64], from: usize, end: usize, below: impl Fn(f64) -> bool) -> usize {
+    let Some(last) = y.len().checked_sub(1) else {
+        return from;
+    };
+    let passes = |c: usize| usize::from((c < end) & below(y[c.min(last)]));
+    let mut c = from;
+    loop {
+        let step = passes(c) + passes(c + 1) + passes(c + 2) + passes(c + 3);
+        c += step;
+        if step < 4 {
+            return c;
+        }
     }
 }
 
@@ -1131,6 +1147,28 @@ mod tests {
                 let (upper, ..) = count(ts[2], &none, &all, false);
                 let narrowed = count(ts[1], &lower, &upper, false);
                 assert_eq!(count(ts[1], &lower, &upper, true), narrowed, "case {case}");
+            }
+        }
+    }
+
+    /// The four-at-once boundary search stops where a column-by-column
+    /// loop does, for every start and end, steps long and short.
+    #[test]
+    fn the_first_column_not_below_is_the_one_a_loop_finds() {
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..300 {
+            let n = rng.below(40);
+            let mut y: Vec<f64> = (0..n).map(|_| rng.below(12) as f64).collect();
+            y.sort_by(f64::total_cmp);
+            let t = rng.below(14) as f64 - 0.5 * rng.below(2) as f64;
+            for end in 0..=n {
+                for from in 0..=end {
+                    let mut c = from;
+                    while c < end && y[c] < t {
+                        c += 1;
+                    }
+                    assert_eq!(first_not_below(&y, from, end, |v| v < t), c, "{y:?} < {t}");
+                }
             }
         }
     }
