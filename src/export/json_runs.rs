@@ -68,7 +68,9 @@ pub(super) const MEASUREMENT_METRICS: [(&str, Metric, &str, bool); 5] = [
 /// Writes every run's value as one array on one line: `[1, 2, 3]`.
 pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io::Result<()> {
     out.write_all(b"[")?;
-    in_blocks(out, runs.len(), 8, |range, buf| {
+    // ", " and an integer of up to 20 characters, or seconds of up to
+    // 17 (a real in shortest form, rarely longer, grows the buffer).
+    in_blocks(out, runs.len(), 22, |range, buf| {
         array_block(buf, runs, what, range)
     })?;
     out.write_all(b"]")
@@ -273,7 +275,15 @@ pub(super) fn measurements(out: &mut impl Out, runs: &CommandRuns, depth: usize)
     let n = runs.len();
     let item_indent = "  ".repeat(depth + 1);
     out.write_all(b"[")?;
-    in_blocks(out, n, 300, |range, buf| {
+    // The text around the values, and the values at their longest:
+    // seconds of up to 17 characters, an integer of up to 20, an exit
+    // code of up to 11; so a block's buffer never grows (a copy).
+    let around: usize = MEASUREMENT_METRICS
+        .iter()
+        .map(|(key, _, unit, _)| key.len() + unit.len() + 32)
+        .sum();
+    let per_run = 2 + item_indent.len() + 1 + around + 4 * 17 + 20 + 13 + 11 + 1;
+    in_blocks(out, n, per_run, |range, buf| {
         measurements_block(buf, runs, &item_indent, range)
     })?;
     if n > 0 {
