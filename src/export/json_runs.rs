@@ -306,11 +306,11 @@ fn measurements_block(
     // `, "unit": "unit"}, `.
     let around = MEASUREMENT_METRICS.map(|(key, _, unit, _)| {
         (
-            format!("\"{key}\": {{\"value\": "),
-            format!(", \"unit\": \"{unit}\"}}, "),
+            Piece::new(format!("\"{key}\": {{\"value\": ")),
+            Piece::new(format!(", \"unit\": \"{unit}\"}}, ")),
         )
     });
-    let start = format!(",\n{item_indent}{{");
+    let start = Piece::new(format!(",\n{item_indent}{{"));
     for step in steps(range) {
         for (column, (_, metric, ..)) in columns.iter_mut().zip(MEASUREMENT_METRICS) {
             column.read(runs, metric, step.clone());
@@ -320,20 +320,23 @@ fn measurements_block(
         runs.attribute_range(Attribute::ExitCode, step.clone(), &mut codes);
         runs.attribute_range(Attribute::Signal, step.clone(), &mut signals);
         for k in 0..step.len() {
-            // The first element has no comma before it.
-            let first = usize::from(step.start + k == 0);
-            buf.extend_from_slice(&start.as_bytes()[first..]);
+            if step.start + k == 0 {
+                // The first element has no comma before it.
+                buf.extend_from_slice(&start.text.as_bytes()[1..]);
+            } else {
+                start.put(buf);
+            }
             for ((column, (before, after)), (.., in_us)) in
                 columns.iter().zip(&around).zip(MEASUREMENT_METRICS)
             {
                 let Some(v) = column.get(k) else { continue };
-                buf.extend_from_slice(before.as_bytes());
+                before.put(buf);
                 if in_us {
                     seconds(buf, v);
                 } else {
                     value(buf, v);
                 }
-                buf.extend_from_slice(after.as_bytes());
+                after.put(buf);
             }
             buf.extend_from_slice(b"\"exit_code\": ");
             match (signals[k], codes[k]) {
@@ -443,9 +446,11 @@ fn seconds(buf: &mut Vec<u8>, v: Value) {
     match v {
         Value::Int(us) if FAST.contains(&us) => {
             let (whole, fraction) = (us / 1_000_000, us % 1_000_000);
-            int(buf, whole);
+            // At most 10 digits, a point and six decimals.
+            let mut text = [b'0'; 24];
+            let n = decimal(&mut text[..20], whole as u64);
             // The six decimals, trailing zeros left out ("2.0" keeps one).
-            let mut digits = [b'0'; 7];
+            let digits = &mut text[n..n + 7];
             digits[0] = b'.';
             let mut rest = fraction;
             for d in digits[1..].iter_mut().rev() {
@@ -456,7 +461,7 @@ fn seconds(buf: &mut Vec<u8>, v: Value) {
                 .iter()
                 .rposition(|&d| d != b'0')
                 .map_or(2, |p| p.max(1) + 1);
-            buf.extend_from_slice(&digits[..keep]);
+            put_fixed(buf, &text, n + keep);
         }
         v => real(buf, v.as_f64() / 1e6),
     }
@@ -475,7 +480,50 @@ fn real(buf: &mut Vec<u8>, x: f64) {
 
 /// An integer in decimal.
 fn int(buf: &mut Vec<u8>, x: i64) {
-    buf.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
+    let mut text = [b'-'; 24];
+    let sign = usize::from(x < 0);
+    let n = sign + decimal(&mut text[sign..sign + 20], x.unsigned_abs());
+    put_fixed(buf, &text, n);
+}
+
+/// Appends `text[..len]` by copying all of `text`: its size is known when
+/// compiled, so the copy is a few moves, not a call to `memcpy` with a
+/// length known only when run (the per-run text is many short pieces,
+/// and such calls were a tenth of the export's time); the rest is
+/// dropped at once.
+#[inline(always)]
+fn put_fixed<const N: usize>(buf: &mut Vec<u8>, text: &[u8; N], len: usize) {
+    let at = buf.len();
+    buf.extend_from_slice(text);
+    buf.truncate(at + len);
+}
+
+/// Text appended many times: copied at a fixed size ([`put_fixed`]) when
+/// it fits, else as it is.
+struct Piece {
+    text: String,
+    fixed: Option<[u8; Piece::FIXED]>,
+}
+
+impl Piece {
+    const FIXED: usize = 48;
+
+    fn new(text: String) -> Piece {
+        let fixed = (text.len() <= Piece::FIXED).then(|| {
+            let mut fixed = [0; Piece::FIXED];
+            fixed[..text.len()].copy_from_slice(text.as_bytes());
+            fixed
+        });
+        Piece { text, fixed }
+    }
+
+    #[inline(always)]
+    fn put(&self, buf: &mut Vec<u8>) {
+        match &self.fixed {
+            Some(fixed) => put_fixed(buf, fixed, self.text.len()),
+            None => buf.extend_from_slice(self.text.as_bytes()),
+        }
+    }
 }
 
 #[cfg(test)]
