@@ -3,16 +3,19 @@
 # (bench/gen_raw.py, seeded: every run reads the same bytes).
 #
 #   1. 2 commands x 1,000,000 runs, -E and a JSON export   (target <= 1.0 s, <= 150 MB)
-#      a. sequential order (independent samples): the whole document, and
-#         with --json-runs bestguess (only what bestreport reads back)
+#      a. sequential order (independent samples): the whole document
+#         (replacing the previous export, and to a path that does not
+#         exist yet: replacing costs the kernel the old file's deletion),
+#         and with --json-runs bestguess (only what bestreport reads back)
 #      b. complete rounds, interleaved Sequence (paired: signed-rank,
-#         Walsh averages)
+#         Walsh averages; what bestguess's default --order random makes),
+#         the whole document and --json-runs bestguess
 #   2. 5,000 input files of one command x 20 runs each, -Q with a JSON export
 #   3. 10,000 commands x 5 runs, -Q with a JSON export
 #
 # Each case runs REPEAT times (default 3); the best and worst elapsed
 # times, the least CPU time (user + system, all threads) and the largest
-# peak RSS are printed (GNU time -v). Elapsed time includes the export's
+# peak RSS (MiB) are printed (GNU time -v). Elapsed time includes the export's
 # fdatasync and rename (the file is replaced safely), so it depends on the
 # disk too.
 # Where the CPU time goes: bench/scale-profile.sh. The machine is shared, so run
@@ -41,10 +44,11 @@ if [ ! -d "$work/files" ]; then
 fi
 [ -f "$work/10000x5.csv" ] || python3 bench/gen_raw.py "$work/10000x5.csv" 10000 5
 
-measure() { # name, then the bestreport arguments
+measure() { # name, then the bestreport arguments; $fresh: a path removed before each run
     local name=$1 best= worst= cpu= peak=0
     shift
     for _ in $(seq "$repeat"); do
+        [ -z "${fresh:-}" ] || rm -f "$fresh"
         /usr/bin/time -v "$bin" "$@" > /dev/null 2> "$work/time.txt"
         local e c m
         e=$(awk -F': ' '/Elapsed/ {split($2, t, ":"); print t[1] * 60 + t[2]}' "$work/time.txt")
@@ -55,7 +59,7 @@ measure() { # name, then the bestreport arguments
         if [ -z "$cpu" ] || awk "BEGIN {exit !($c < $cpu)}"; then cpu=$c; fi
         [ "$m" -gt "$peak" ] && peak=$m
     done
-    printf '%-40s %5.2f-%5.2f s elapsed %6.2f s CPU %7.1f MB\n' "$name" "$best" "$worst" "$cpu" \
+    printf '%-50s %5.2f-%5.2f s elapsed %5.2f s CPU %6.1f MiB\n' "$name" "$best" "$worst" "$cpu" \
         "$(awk "BEGIN {print $peak / 1024}")"
 }
 
@@ -63,10 +67,15 @@ uptime
 echo "input: $(du -hL "$work/2x1M.csv" | cut -f1) (2 x 1M), $(du -shL "$work/files" | cut -f1) (5,000 files), $(du -hL "$work/10000x5.csv" | cut -f1) (10,000 x 5)"
 measure "2 x 1,000,000 runs, -E, JSON" -E --export-json "$work/out.json" "$work/2x1M.csv"
 echo "  (its JSON: $(du -h "$work/out.json" | cut -f1))"
+fresh=$work/out-new.json measure "2 x 1,000,000 runs, -E, JSON to a new path" \
+    -E --export-json "$work/out-new.json" "$work/2x1M.csv"
+rm -f "$work/out-new.json"
 measure "2 x 1,000,000 runs, -E, JSON --json-runs bestguess" \
     -E --json-runs bestguess --export-json "$work/out-bestguess.json" "$work/2x1M.csv"
 echo "  (its JSON: $(du -h "$work/out-bestguess.json" | cut -f1))"
 measure "2 x 1,000,000 runs, -E, no export" -E "$work/2x1M.csv"
 measure "2 x 1,000,000 rounds (paired), -E, JSON" -E --export-json "$work/out.json" "$work/2x1M-rounds.csv"
+measure "2 x 1,000,000 rounds (paired), -E, JSON --json-runs bestguess" \
+    -E --json-runs bestguess --export-json "$work/out-bestguess.json" "$work/2x1M-rounds.csv"
 measure "5,000 files x 20 runs, -Q, JSON" -Q --export-json "$work/out.json" "$work"/files/*.csv
 measure "10,000 commands x 5 runs, -Q, JSON" -Q --export-json "$work/out.json" "$work/10000x5.csv"
