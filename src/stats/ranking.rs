@@ -347,13 +347,14 @@ pub fn rank_with<S: Borrow<Sample>>(
     // differences (and of their logarithms) for every pair, and the
     // prepared logarithms (16 MB at a million rounds) for the last pair
     // only, so that memory does not grow with the number of commands.
-    let known: std::cell::RefCell<Vec<((usize, usize), Known)>> = Default::default();
+    type Pair = (usize, usize);
+    let middles: std::cell::RefCell<Vec<(Pair, Middles)>> = Default::default();
+    let last_logs: std::cell::RefCell<Option<(Pair, PairedDifferences)>> = Default::default();
     let estimate = |r: usize, i: usize| -> f64 {
-        for (_, k) in known.borrow_mut().iter_mut() {
-            k.logs = None;
-        }
-        let (e, k) = point_estimate(samples, rounds, all_positive, &log_of, r, i);
-        known.borrow_mut().push(((r, i), k));
+        last_logs.borrow_mut().take();
+        let (e, known) = point_estimate(samples, rounds, all_positive, &log_of, r, i);
+        middles.borrow_mut().push(((r, i), known.middles));
+        *last_logs.borrow_mut() = known.logs.map(|l| ((r, i), l));
         e
     };
     let mut ambiguous_best = false;
@@ -366,10 +367,12 @@ pub fn rank_with<S: Borrow<Sample>>(
         (r, _, _) => r,
     };
     // Prepared logarithms of a pair the comparisons will not make go now.
-    for ((from, _), k) in known.borrow_mut().iter_mut() {
-        if Some(*from) != reference {
-            k.logs = None;
-        }
+    let mut last_logs = last_logs.into_inner();
+    if last_logs
+        .as_ref()
+        .is_some_and(|((from, _), _)| Some(*from) != reference)
+    {
+        last_logs = None;
     }
     let best_median = reference.map_or(0.0, |r| medians[r]);
     let epsilon = settings.epsilon.resolve(best_median);
@@ -401,24 +404,20 @@ pub fn rank_with<S: Borrow<Sample>>(
             .map(|&i| {
                 let mut c = match rounds {
                     Some(rs) => {
-                        let found = (known.borrow_mut().iter_mut())
-                            .find(|(pair, _)| *pair == (r, i))
-                            .map(|(_, k)| Known {
-                                middles: k.middles,
-                                logs: k.logs.take(),
-                            });
+                        let known = Known {
+                            middles: (middles.borrow().iter())
+                                .find(|(pair, _)| *pair == (r, i))
+                                .map_or([None, None], |(_, m)| *m),
+                            logs: last_logs
+                                .take_if(|(pair, _)| *pair == (r, i))
+                                .map(|(_, l)| l),
+                        };
                         let (best, other) = (samples[r].borrow(), samples[i].borrow());
                         let rounds = Rounds {
                             best: &rs[r],
                             other: &rs[i],
                         };
-                        compare_paired_with(
-                            best,
-                            other,
-                            rounds,
-                            alpha_each,
-                            found.unwrap_or_default(),
-                        )
+                        compare_paired_with(best, other, rounds, alpha_each, known)
                     }
                     None => None,
                 }
@@ -573,6 +572,10 @@ fn point_estimate<'a, S: Borrow<Sample>>(
     };
     (estimate, known)
 }
+
+/// The middle Walsh sums of a pair's paired differences and of their
+/// logarithms, where found.
+type Middles = [Option<(f64, f64)>; 2];
 
 /// Moves from `start` to any command estimated faster, until none is
 /// (or a candidate repeats, which only intransitive estimates can cause;
