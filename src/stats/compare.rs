@@ -304,8 +304,10 @@ pub(crate) fn compare_paired_with(
         return None;
     }
     // Of the two samples as such, only the rank test and Â are shown:
-    // computed first, so that their memory is gone before the
-    // differences' Walsh sums are prepared (the peak memory).
+    // from the commands' sorted samples (the rounds hold the same values,
+    // so nothing is sorted again), computed first, so that their working
+    // memory is gone before the differences' Walsh sums are prepared
+    // (the peak memory).
     let (n1, n2) = (best.len(), other.len());
     let ranks = pooled_ranks(best.sorted(), other.sorted());
     let exact = exact_distribution(n1, n2, &ranks);

@@ -288,7 +288,9 @@ impl Ranking {
 pub struct RankOptions<'a> {
     /// Per command, its values in round order, when every round holds
     /// exactly one run of every command (all of the same length as the
-    /// samples). `None`: compare independent samples.
+    /// samples, and the same values: a paired comparison's rank test and
+    /// Â read the samples, already sorted). `None`: compare independent
+    /// samples.
     pub rounds: Option<&'a [Vec<f64>]>,
     /// The command to compare with (input position), instead of the best.
     pub reference: Option<usize>,

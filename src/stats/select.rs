@@ -486,8 +486,9 @@ impl Differences {
             .map(|&(_, _, v)| v)
     }
 
-    /// Calls `row(w, x[i], lt, le)` for every row i in order (w its copies), with the number of
-    /// distinct columns whose difference is < t (`lt`) and ≤ t (`le`).
+    /// Calls `row(w, x[i], lt, le)` for every row i in order (w its
+    /// copies), with the number of distinct columns whose difference is
+    /// < t (`lt`) and ≤ t (`le`).
     /// Within a row the differences grow with the column; down the rows
     /// they fall, so both pointers only move right: one sweep, O(rows +
     /// columns) ([`Differences::count_rows_both`] within bounds).
@@ -749,7 +750,10 @@ impl<C: Column> Selection<C> {
     /// high.total`). The answer is the smallest element of rank ≥ k.
     fn run(&mut self, d: &Differences, k: u128) -> f64 {
         let _sweep = d.sweep_started();
-        let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+        // Asked once: it reads the cgroup's files.
+        static TWO_CORES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let two_cores = *TWO_CORES
+            .get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2));
         let sample_size = ((d.rows() + d.y.len()) / 4).clamp(64, 1 << 16);
         let mut positions: Vec<u128> = Vec::with_capacity(sample_size);
         let mut pivots: Vec<f64> = Vec::with_capacity(sample_size);
