@@ -212,9 +212,9 @@ pub(crate) struct Around {
 }
 
 /// A column boundary as a selection stores it, one per row: `u32` when
-/// every column fits (half the memory of `usize`: three boundaries per
+/// every column fits (half the memory of `usize`: two boundaries per
 /// selection, two selections at once when an interval's ends are walked,
-/// at a million rows 24 MB less), else `usize`.
+/// at a million rows 16 MB less), else `usize`.
 trait Column: Copy + Send + Sync {
     fn of(column: usize) -> Self;
     fn get(self) -> usize;
@@ -491,7 +491,7 @@ impl Differences {
     /// < t (`lt`) and ≤ t (`le`).
     /// Within a row the differences grow with the column; down the rows
     /// they fall, so both pointers only move right: one sweep, O(rows +
-    /// columns) ([`Differences::count_rows_both`] within bounds).
+    /// columns) ([`Differences::count_two`] within bounds).
     fn row_boundaries(&self, t: f64, mut row: impl FnMut(usize, f64, usize, usize)) {
         let y = &self.y.values;
         let (mut lt, mut le) = (0, 0);
@@ -594,92 +594,103 @@ impl Differences {
         self.sweeping.load(Ordering::Relaxed) == 1
     }
 
-    /// Per row, within `[lower[i], upper[i]]`, the number of distinct
-    /// columns whose difference is < t, into `below` (with the number of
-    /// original differences so counted), and those ≤ t as the rows where
-    /// it differs from `< t` (a tie with t), in one sweep (as i grows the
-    /// counts cannot shrink: x grows, differences fall). The `≤` pointer
-    /// starts where the `<` one stopped (every column before it is < t,
-    /// so ≤ t too) and moves only over ties. Each row's loop exit is a
-    /// branch the processor mostly mispredicts, so one sweep instead of
-    /// two is the saving; keeping the ties apart saves a boundary's
-    /// memory (ties are few: a million distinct values have almost none,
-    /// and integer samples have few rows). Returns the number of
-    /// differences ≤ t.
+    /// Both pivots p1 ≤ p2 of a selection round counted in one sweep,
+    /// in place: per row, within `[low[i], high[i]]` (the bracket), the
+    /// columns whose difference is ≤ p1 replace `low[i]` and those < p2
+    /// replace `high[i]`, the bracket of the usual outcome (the answer
+    /// between the pivots); the sums (#< p1, #≤ p1, #< p2, #≤ p2) of
+    /// original differences are returned. As i grows the counts cannot
+    /// shrink (x grows, differences fall), so four pointers only move
+    /// right: O(rows + columns) for both pivots, where a sweep per pivot
+    /// read every row twice.
     ///
     /// With `halves`, the second half of the rows is swept on another
-    /// thread meanwhile (its pointers start at its first row's lower
-    /// bounds, where the one sweep would have them at least): the same
-    /// boundaries, ties (in row order) and counts.
-    fn count_rows_both<C: Column>(
+    /// thread meanwhile (its pointers start at its first row's bounds,
+    /// where one sweep would have them at least): the same boundaries and
+    /// sums.
+    fn count_two<C: Column>(
         &self,
-        t: f64,
-        lower: &[C],
-        upper: &[C],
-        below: &mut Boundary<C>,
-        ties: &mut Vec<(usize, usize)>,
+        pivots: (f64, f64),
+        low: &mut [C],
+        high: &mut [C],
         halves: bool,
-    ) -> u128 {
-        ties.clear();
+    ) -> [u128; 4] {
         let rows = self.rows();
+        let add = |a: [u128; 4], b: [u128; 4]| std::array::from_fn(|j| a[j] + b[j]);
         let split = (halves && rows >= 2).then(|| {
             let half = rows / 2;
-            let (first, second) = below.per_row.split_at_mut(half);
+            let (low_first, low_second) = low.split_at_mut(half);
+            let (high_first, high_second) = high.split_at_mut(half);
             std::thread::scope(|scope| {
                 let theirs = std::thread::Builder::new().spawn_scoped(scope, || {
-                    let mut ties = Vec::new();
-                    let counts = self.count_rows_in(t, half..rows, lower, upper, second, &mut ties);
-                    (counts, ties)
+                    self.count_two_in(pivots, half..rows, low_second, high_second)
                 });
                 // Where no thread can be started, one sweep below.
                 let theirs = theirs.ok()?;
-                let mine = self.count_rows_in(t, 0..half, lower, upper, first, ties);
-                let (counts, more) = theirs
+                let mine = self.count_two_in(pivots, 0..half, low_first, high_first);
+                let theirs = theirs
                     .join()
                     .unwrap_or_else(|e| std::panic::resume_unwind(e));
-                ties.extend(more);
-                Some((mine.0 + counts.0, mine.1 + counts.1))
+                Some(add(mine, theirs))
             })
         });
-        let (total_lt, total_le) = match split.flatten() {
-            Some(counts) => counts,
-            None => self.count_rows_in(t, 0..rows, lower, upper, &mut below.per_row, ties),
-        };
-        below.total = total_lt;
-        total_le
+        match split.flatten() {
+            Some(sums) => sums,
+            None => self.count_two_in(pivots, 0..rows, low, high),
+        }
     }
 
-    /// [`Differences::count_rows_both`] over `rows`, the boundaries into
-    /// `per_row` (indexed from `rows.start`): (#< t, #≤ t) there.
-    fn count_rows_in<C: Column>(
+    /// [`Differences::count_two`] over `rows`, `low` and `high` indexed
+    /// from `rows.start`.
+    fn count_two_in<C: Column>(
         &self,
-        t: f64,
+        (p1, p2): (f64, f64),
         rows: Range<usize>,
-        lower: &[C],
-        upper: &[C],
-        per_row: &mut [C],
-        ties: &mut Vec<(usize, usize)>,
-    ) -> (u128, u128) {
-        let y = &self.y.values;
+        low: &mut [C],
+        high: &mut [C],
+    ) -> [u128; 4] {
+        let (y, cumulative) = (&self.y.values, &self.y.cumulative);
         let start = rows.start;
-        let (mut lt, mut le) = (0, 0);
-        let (mut total_lt, mut total_le) = (0u128, 0u128);
+        // Columns < p1, ≤ p1, < p2, ≤ p2 in the current row.
+        let (mut lt1, mut le1, mut lt2, mut le2) = (0, 0, 0, 0);
+        let mut sums = [0u128; 4];
         self.each_row(rows, |i, xi, w| {
-            let end = upper[i].get();
-            lt = first_not_below(y, lt.max(lower[i].get()), end, |v| v - xi < t);
-            le = le.max(lt);
-            while le < end && y[le] - xi <= t {
-                le += 1;
+            let (from, end) = (low[i - start].get(), high[i - start].get());
+            lt1 = first_not_below(y, lt1.max(from), end, |v| v - xi < p1);
+            le1 = le1.max(lt1);
+            while le1 < end && y[le1] - xi <= p1 {
+                le1 += 1;
             }
-            per_row[i - start] = C::of(lt);
-            if le != lt {
-                ties.push((i, le));
+            lt2 = first_not_below(y, lt2.max(lt1), end, |v| v - xi < p2);
+            le2 = le2.max(lt2);
+            while le2 < end && y[le2] - xi <= p2 {
+                le2 += 1;
             }
+            low[i - start] = C::of(le1);
+            high[i - start] = C::of(lt2);
             let w = w as u128;
-            total_lt += w * self.y.cumulative[lt] as u128;
-            total_le += w * self.y.cumulative[le] as u128;
+            for (sum, c) in sums.iter_mut().zip([lt1, le1, lt2, le2]) {
+                *sum += w * cumulative[c] as u128;
+            }
         });
-        (total_lt, total_le)
+        sums
+    }
+
+    /// Per row, the columns whose difference is < t (≤ t with
+    /// `inclusive`), over every column, into `per_row`; returns the
+    /// number of original differences so counted. Rebuilds a side of a
+    /// selection's bracket in the rounds whose answer is not between
+    /// the pivots.
+    fn boundaries_at<C: Column>(&self, t: f64, inclusive: bool, per_row: &mut [C]) -> u128 {
+        let mut total = 0u128;
+        let mut i = 0;
+        self.row_boundaries(t, |w, _, lt, le| {
+            let c = if inclusive { le } else { lt };
+            per_row[i] = C::of(c);
+            total += w as u128 * self.y.cumulative[c] as u128;
+            i += 1;
+        });
+        total
     }
 }
 
@@ -712,30 +723,26 @@ struct Selection<C> {
     low: Boundary<C>,
     /// Per row, the columns with difference < hi (all at the start).
     high: Boundary<C>,
+    /// lo and hi themselves (`None`: below, above every element).
+    bracket: (Option<f64>, Option<f64>),
     /// Walsh sums only: the diagonal sums ≤ lo (none at the start).
     low_diagonal: u128,
-    scratch: Boundary<C>,
-    /// Rows whose `≤ pivot` boundary is past the `< pivot` one, as (row,
-    /// boundary).
-    ties: Vec<(usize, usize)>,
     rng: SplitMix64,
 }
 
 impl<C: Column> Selection<C> {
     fn new(d: &Differences) -> Self {
         let rows = d.rows();
-        let low = Boundary {
-            per_row: vec![C::of(0); rows],
-            total: 0,
-        };
         Selection {
-            scratch: low.clone(),
-            ties: Vec::new(),
-            low,
+            low: Boundary {
+                per_row: vec![C::of(0); rows],
+                total: 0,
+            },
             high: Boundary {
                 per_row: vec![C::of(d.y.len()); rows],
                 total: d.ordered,
             },
+            bracket: (None, None),
             low_diagonal: 0,
             rng: SplitMix64::new(0x5EED_B357_6E55_0001),
         }
@@ -824,41 +831,69 @@ impl<C: Column> Selection<C> {
             let below = ((expected - spread).floor().max(0.0) as usize).min(last);
             let above = ((expected + spread).ceil().max(0.0) as usize).min(last);
             let (p1, p2) = (pivots[below], pivots[above]);
-            let candidates = [p1, p2];
-            let candidates = if p1 == p2 {
-                &candidates[..1]
-            } else {
-                &candidates[..]
-            };
-            for &pivot in candidates {
-                // Differences < pivot (scratch), and ≤ pivot (scratch
-                // with the ties applied).
-                let halves = two_cores && d.rows() >= HALVES_FROM && d.sweeps_alone();
-                let at_most = d.count_rows_both(
-                    pivot,
-                    &self.low.per_row,
-                    &self.high.per_row,
-                    &mut self.scratch,
-                    &mut self.ties,
-                    halves,
-                );
-                if d.rank(self.scratch.total, pivot, false) >= k {
-                    std::mem::swap(&mut self.high, &mut self.scratch);
-                    break;
-                }
-                if d.rank(at_most, pivot, true) >= k {
-                    return pivot;
-                }
-                for &(i, le) in &self.ties {
-                    self.scratch.per_row[i] = C::of(le);
-                }
-                self.scratch.total = at_most;
-                std::mem::swap(&mut self.low, &mut self.scratch);
+            // Both pivots in one sweep, the bracket narrowed to (p1, p2)
+            // in place: where the answer nearly always is.
+            let halves = two_cores && d.rows() >= HALVES_FROM && d.sweeps_alone();
+            let [lt1, le1, lt2, le2] = d.count_two(
+                (p1, p2),
+                &mut self.low.per_row,
+                &mut self.high.per_row,
+                halves,
+            );
+            if d.rank(le1, p1, true) >= k && d.rank(lt1, p1, false) < k {
+                return p1;
+            }
+            if d.rank(le2, p2, true) >= k && d.rank(lt2, p2, false) < k {
+                return p2;
+            }
+            if d.rank(lt1, p1, false) >= k {
+                // Below p1: (lo, p1), both sides counted again.
+                self.set_low(d, self.bracket.0);
+                self.set_high(d, Some(p1));
+            } else if d.rank(lt2, p2, false) >= k {
+                // Between the pivots: the sweep left (p1, p2).
+                self.low.total = le1;
+                self.high.total = lt2;
+                self.bracket = (Some(p1), Some(p2));
                 if d.walsh() {
-                    self.low_diagonal = d.diagonal(pivot, true);
+                    self.low_diagonal = d.diagonal(p1, true);
                 }
+            } else {
+                // Above p2: (p2, hi), both sides counted again.
+                self.set_high(d, self.bracket.1);
+                self.set_low(d, Some(p2));
             }
         }
+    }
+
+    /// The bracket's lower side at `lo`: per row the columns ≤ lo (none
+    /// for `None`), with the diagonal sums ≤ lo for Walsh sums.
+    fn set_low(&mut self, d: &Differences, lo: Option<f64>) {
+        self.low.total = match lo {
+            Some(t) => d.boundaries_at(t, true, &mut self.low.per_row),
+            None => {
+                self.low.per_row.fill(C::of(0));
+                0
+            }
+        };
+        self.low_diagonal = match lo {
+            Some(t) if d.walsh() => d.diagonal(t, true),
+            _ => 0,
+        };
+        self.bracket.0 = lo;
+    }
+
+    /// The bracket's upper side at `hi`: per row the columns < hi (all
+    /// for `None`).
+    fn set_high(&mut self, d: &Differences, hi: Option<f64>) {
+        self.high.total = match hi {
+            Some(t) => d.boundaries_at(t, false, &mut self.high.per_row),
+            None => {
+                self.high.per_row.fill(C::of(d.y.len()));
+                d.ordered
+            }
+        };
+        self.bracket.1 = hi;
     }
 
     /// Selects directly among the few active cells, each weighted by its
@@ -1104,11 +1139,13 @@ mod tests {
         assert_eq!(d.middle(), (1.0, 1.0));
     }
 
-    /// A count swept in two halves on two threads gives the boundaries,
-    /// ties and counts of one sweep, from the first bracket and from a
-    /// narrowed one, for differences and Walsh sums, tied and untied.
+    /// Both pivots counted in one sweep give, per row, the columns ≤ p1
+    /// and < p2 and the four sums that a count of each pivot over every
+    /// column gives; swept in two halves on two threads, the same. From
+    /// the first bracket and from a narrowed one, for differences and
+    /// Walsh sums, tied and untied, with p1 < p2 and p1 = p2.
     #[test]
-    fn a_count_in_two_halves_equals_one_sweep() {
+    fn two_pivots_in_one_sweep_and_in_two_halves_equal_one_count_each() {
         let mut rng = SplitMix64::new(44);
         for case in 0..60 {
             let values = if case % 2 == 0 { 6 } else { 5000 };
@@ -1124,33 +1161,47 @@ mod tests {
                 Differences::new(&x, &y)
             };
             let rows = d.rows();
-            let count = |t: f64, lower: &[u32], upper: &[u32], halves: bool| {
-                let mut below = Boundary {
-                    per_row: vec![0u32; rows],
-                    total: 0,
-                };
-                let mut ties = Vec::new();
-                let at_most = d.count_rows_both(t, lower, upper, &mut below, &mut ties, halves);
-                (below.per_row, below.total, ties, at_most)
+            // Per row and in all, the columns < t (≤ t with `inclusive`).
+            let at = |t: f64, inclusive: bool| {
+                let mut per_row = vec![0u32; rows];
+                let total = d.boundaries_at(t, inclusive, &mut per_row);
+                (per_row, total)
             };
-            let none = vec![0u32; rows];
-            let all = vec![d.y.len() as u32; rows];
             let span = 2.0 * values as f64;
             for _ in 0..10 {
-                let mut ts: Vec<f64> = (0..3)
+                let mut ts: Vec<f64> = (0..2)
                     .map(|_| (rng.below(4 * values) as f64 - span) / 2.0)
                     .collect();
                 ts.sort_by(f64::total_cmp);
-                let whole = count(ts[1], &none, &all, false);
-                assert_eq!(count(ts[1], &none, &all, true), whole, "case {case}");
-                // Narrowed: differences ≤ ts[0] below, < ts[2] above.
-                let (mut lower, _, ties, _) = count(ts[0], &none, &all, false);
-                for (i, le) in ties {
-                    lower[i] = le as u32;
+                if rng.below(4) == 0 {
+                    ts[1] = ts[0];
                 }
-                let (upper, ..) = count(ts[2], &none, &all, false);
-                let narrowed = count(ts[1], &lower, &upper, false);
-                assert_eq!(count(ts[1], &lower, &upper, true), narrowed, "case {case}");
+                let (p1, p2) = (ts[0], ts[1]);
+                let expected = (
+                    at(p1, true).0,
+                    at(p2, false).0,
+                    [
+                        at(p1, false).1,
+                        at(p1, true).1,
+                        at(p2, false).1,
+                        at(p2, true).1,
+                    ],
+                );
+                // From the first bracket, and from a narrowed one (≤ lo,
+                // < hi): the pivots are strictly inside, as drawn from it.
+                let lo = p1 - 0.25 - rng.below(3) as f64;
+                let hi = p2 + 0.25 + rng.below(3) as f64;
+                let brackets = [
+                    (vec![0u32; rows], vec![d.y.len() as u32; rows]),
+                    (at(lo, true).0, at(hi, false).0),
+                ];
+                for (lower, upper) in brackets {
+                    for halves in [false, true] {
+                        let (mut low, mut high) = (lower.clone(), upper.clone());
+                        let sums = d.count_two((p1, p2), &mut low, &mut high, halves);
+                        assert_eq!((low, high, sums), expected, "case {case}, halves {halves}");
+                    }
+                }
             }
         }
     }
