@@ -83,6 +83,14 @@ impl Distinct {
     }
 }
 
+/// A sorted sample reduced to its distinct values, ascending, and their
+/// cumulative counts (`cumulative[j]` = values among the first j distinct
+/// ones, the last the sample's size).
+pub(crate) fn distinct_counts(sorted: &[f64]) -> (Vec<f64>, Vec<usize>) {
+    let Distinct { values, cumulative } = Distinct::new(sorted);
+    (values, cumulative)
+}
+
 /// The natural logarithms of a sorted sample's values, reduced to their
 /// distinct values as [`Differences`] needs them, without listing a
 /// logarithm per value: the same as the reduction of the list.

@@ -38,7 +38,7 @@ use super::conditional::{choose_ranks, invert, level_of, paired_law, Candidates,
 use super::mann_whitney::Method;
 use super::normal::{normal_cdf, normal_quantile, normal_sf};
 use super::sample::sort_total;
-use super::select::{Around, Differences};
+use super::select::{distinct_counts, Around, Differences};
 use super::shift::{Alpha, ShiftInterval};
 
 /// Largest number of differences for which the exact distribution is used.
@@ -107,42 +107,21 @@ impl Distribution {
 pub fn signed_rank(d: &[f64]) -> SignedRank {
     let mut sorted = d.to_vec();
     sort_total(&mut sorted);
-    let (mut values, mut cumulative) = (Vec::new(), vec![0]);
-    for (i, &v) in sorted.iter().enumerate() {
-        if values.last() != Some(&v) {
-            if i > 0 {
-                cumulative.push(i);
-            }
-            values.push(v);
-        }
-    }
-    cumulative.push(sorted.len());
+    let (values, cumulative) = distinct_counts(&sorted);
     signed_rank_of_distinct(&values, &cumulative)
 }
 
 /// [`signed_rank`] of sorted differences given as their distinct values,
 /// ascending, and cumulative counts (`cumulative[j]` = differences among
 /// the first j distinct values): the groups of equal |d| are a negative
-/// and a positive distinct value at most, merged outwards from zero, so
-/// no list of |d| is made or sorted. Mid-ranks of |d|, zeros dropped.
+/// and a positive distinct value at most, merged outwards from zero
+/// ([`groups_about`] of 0), so no list of |d| is made or sorted.
+/// Mid-ranks of |d|, zeros dropped.
 fn signed_rank_of_distinct(values: &[f64], cumulative: &[usize]) -> SignedRank {
-    let copies = |j: usize| cumulative[j + 1] - cumulative[j];
-    // values[..below] are negative (the nearest to zero last), values[above..]
-    // positive; a zero (or −0.0) between them is dropped.
-    let mut below = values.partition_point(|&v| v < 0.0);
-    let mut above = below + usize::from(values.get(below) == Some(&0.0));
-    let (mut ranked, mut t_plus, mut ties) = (0usize, 0.0, 0.0);
-    while below > 0 || above < values.len() {
-        let negative = (below > 0).then(|| -values[below - 1]);
-        let positive = values.get(above).copied();
-        let (minus, plus) = match (negative, positive) {
-            (Some(b), Some(a)) if a == b => (copies(below - 1), copies(above)),
-            (Some(b), Some(a)) if a < b => (0, copies(above)),
-            (Some(_), _) => (copies(below - 1), 0),
-            (None, _) => (0, copies(above)),
-        };
-        below -= usize::from(minus > 0);
-        above += usize::from(plus > 0);
+    // The groups of equal |d| > 0 are those of d − 0 (zeros dropped).
+    let (_, groups) = groups_about(values, cumulative, 0.0);
+    let (mut ranked, mut t_plus, mut ties) = (0u64, 0.0, 0.0);
+    for (minus, plus) in groups {
         let t = minus + plus;
         let mid_rank = (2 * ranked + 1 + t) as f64 / 2.0;
         t_plus += mid_rank * plus as f64;
@@ -150,7 +129,7 @@ fn signed_rank_of_distinct(values: &[f64], cumulative: &[usize]) -> SignedRank {
         ties += t * t * t - t;
         ranked += minus + plus;
     }
-    signed_rank_test(t_plus, ranked, ties)
+    signed_rank_test(t_plus, ranked as usize, ties)
 }
 
 /// The test of T⁺ over `n` non-zero differences whose groups of equal
@@ -312,32 +291,12 @@ impl PairedDifferences {
     }
 
     /// Whether a difference is zero or two share an absolute value (the
-    /// untied exact distribution does not apply): a distinct value zero
-    /// or with copies, or a negative one whose opposite is also there.
+    /// untied exact distribution does not apply): a zero, or a group of
+    /// equal |d| with more than one member.
     fn tied(&self) -> bool {
         let (values, cumulative) = self.walsh.sums.sample();
-        if cumulative.windows(2).any(|w| w[1] - w[0] > 1) {
-            return true;
-        }
-        // From zero outwards: the negative values by |v| ascending, and
-        // the non-negative ones ascending, merged.
-        let zero = values.partition_point(|&v| v < 0.0);
-        if values.get(zero) == Some(&0.0) {
-            return true;
-        }
-        let (mut below, mut above) = (zero, zero);
-        while below > 0 && above < values.len() {
-            let (b, a) = (-values[below - 1], values[above]);
-            if a == b {
-                return true;
-            }
-            if a < b {
-                above += 1;
-            } else {
-                below -= 1;
-            }
-        }
-        false
+        let (zeros, mut groups) = groups_about(values, cumulative, 0.0);
+        zeros > 0 || groups.any(|(minus, plus)| minus + plus > 1)
     }
 
     /// The tie pattern of e = d − δ with 2δ = `sum` (a Walsh sum): the
@@ -347,23 +306,29 @@ impl PairedDifferences {
     /// makes), made as they are used, not listed. O(distinct differences).
     fn groups_about(&self, sum: f64) -> (u64, GroupsAbout<'_>) {
         let (d, cumulative) = self.walsh.sums.sample();
-        let below_end = d.partition_point(|&v| v + v < sum);
-        let above_start = d.partition_point(|&v| v + v <= sum);
-        let zeros = (cumulative[above_start] - cumulative[below_end]) as u64;
-        let groups = GroupsAbout {
-            d,
-            cumulative,
-            sum,
-            low: below_end,
-            high: above_start,
-        };
-        (zeros, groups)
+        groups_about(d, cumulative, sum)
     }
 }
 
-/// The sizes of the groups of equal |d − δ| > 0, nearest first
-/// ([`PairedDifferences::groups_about`]): the distinct values below δ
-/// from the nearest outwards (descending), merged with those above δ
+/// [`PairedDifferences::groups_about`] of sorted differences given as
+/// their distinct values `d` and cumulative counts.
+fn groups_about<'a>(d: &'a [f64], cumulative: &'a [usize], sum: f64) -> (u64, GroupsAbout<'a>) {
+    let below_end = d.partition_point(|&v| v + v < sum);
+    let above_start = d.partition_point(|&v| v + v <= sum);
+    let zeros = (cumulative[above_start] - cumulative[below_end]) as u64;
+    let groups = GroupsAbout {
+        d,
+        cumulative,
+        sum,
+        low: below_end,
+        high: above_start,
+    };
+    (zeros, groups)
+}
+
+/// The groups of equal |d − δ| > 0, nearest first, as (members below δ,
+/// members above δ) ([`groups_about`]): the distinct values below δ from
+/// the nearest outwards (descending), merged with those above δ
 /// (ascending).
 struct GroupsAbout<'a> {
     d: &'a [f64],
@@ -377,12 +342,12 @@ struct GroupsAbout<'a> {
 }
 
 impl Iterator for GroupsAbout<'_> {
-    type Item = u64;
+    type Item = (u64, u64);
 
     /// One step of the merge, without a branch on which side is nearer
     /// (it is as good as random, and a law takes a step per distinct
     /// difference): an exhausted side reads as ±∞ and adds no copies.
-    fn next(&mut self) -> Option<u64> {
+    fn next(&mut self) -> Option<(u64, u64)> {
         let (low, high, d, c) = (self.low, self.high, self.d, self.cumulative);
         if low == 0 && high == d.len() {
             return None;
@@ -404,7 +369,10 @@ impl Iterator for GroupsAbout<'_> {
         let above_copies = c[(high + 1).min(d.len())] - c[high];
         self.low -= usize::from(below);
         self.high += usize::from(above);
-        Some((usize::from(below) * below_copies + usize::from(above) * above_copies) as u64)
+        Some((
+            (usize::from(below) * below_copies) as u64,
+            (usize::from(above) * above_copies) as u64,
+        ))
     }
 }
 
@@ -496,7 +464,11 @@ impl Candidates for Signed<'_> {
     }
     fn laws(&self, v: f64) -> Laws {
         let (zeros, groups) = self.set.groups_about(v);
-        let law = paired_law(zeros, groups, self.exact);
+        let law = paired_law(
+            zeros,
+            groups.map(|(below, above)| below + above),
+            self.exact,
+        );
         (law.clone(), law)
     }
 }
@@ -645,7 +617,8 @@ mod tests {
                     }
                 }
                 let (z, g) = p.groups_about(sum);
-                assert_eq!((z, g.collect()), (zeros, groups), "{d:?} about {sum}");
+                let g: Vec<u64> = g.map(|(below, above)| below + above).collect();
+                assert_eq!((z, g), (zeros, groups), "{d:?} about {sum}");
             }
         }
     }
