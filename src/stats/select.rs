@@ -299,27 +299,33 @@ impl Differences {
         matches!(self.x, Rows::MirroredColumns)
     }
 
+    /// The distinct values the rows are read from, and whether mirrored:
+    /// row i is then the source's value L − 1 − i, negated.
+    fn row_source(&self) -> (&Distinct, bool) {
+        match &self.x {
+            Rows::Own(x) => (x, false),
+            Rows::MirroredColumns => (&self.y, true),
+        }
+    }
+
     /// The number of rows (distinct x values).
     fn rows(&self) -> usize {
-        match &self.x {
-            Rows::Own(x) => x.len(),
-            Rows::MirroredColumns => self.y.len(),
-        }
+        self.row_source().0.len()
     }
 
     /// Row i's value, x[i].
     fn row(&self, i: usize) -> f64 {
-        match &self.x {
-            Rows::Own(x) => x.values[i],
-            Rows::MirroredColumns => -self.y.values[self.y.len() - 1 - i],
+        match self.row_source() {
+            (source, true) => -source.values[source.len() - 1 - i],
+            (source, false) => source.values[i],
         }
     }
 
     /// Row i's copies: how many original x values equal x[i].
     fn row_weight(&self, i: usize) -> usize {
-        match &self.x {
-            Rows::Own(x) => x.weight(i),
-            Rows::MirroredColumns => self.y.weight(self.y.len() - 1 - i),
+        match self.row_source() {
+            (source, true) => source.weight(source.len() - 1 - i),
+            (source, false) => source.weight(i),
         }
     }
 
@@ -329,10 +335,8 @@ impl Differences {
     /// is inlined into it: the sweeps are the selection's inner loop.
     #[inline(always)]
     fn each_row(&self, rows: Range<usize>, mut row: impl FnMut(usize, f64, usize)) {
-        let (values, cumulative, mirrored) = match &self.x {
-            Rows::Own(x) => (&x.values, &x.cumulative, false),
-            Rows::MirroredColumns => (&self.y.values, &self.y.cumulative, true),
-        };
+        let (source, mirrored) = self.row_source();
+        let (values, cumulative) = (&source.values, &source.cumulative);
         let last = values.len().wrapping_sub(1);
         let sign = if mirrored { -1.0 } else { 1.0 };
         for i in rows {
@@ -446,7 +450,7 @@ impl Differences {
         let _sweep = self.sweep_started();
         let (mut below, mut at_most) = (0u128, 0u128);
         let (mut next_below, mut next_above): (Option<f64>, Option<f64>) = (None, None);
-        self.row_boundaries(t, |w, xi, lt, le| {
+        self.row_boundaries(t, |_, w, xi, lt, le| {
             let w = w as u128;
             below += w * self.y.cumulative[lt] as u128;
             at_most += w * self.y.cumulative[le] as u128;
@@ -494,22 +498,22 @@ impl Differences {
             .map(|&(_, _, v)| v)
     }
 
-    /// Calls `row(w, x[i], lt, le)` for every row i in order (w its
+    /// Calls `row(i, w, x[i], lt, le)` for every row i in order (w its
     /// copies), with the number of distinct columns whose difference is
     /// < t (`lt`) and ≤ t (`le`).
     /// Within a row the differences grow with the column; down the rows
     /// they fall, so both pointers only move right: one sweep, O(rows +
     /// columns) ([`Differences::count_two`] within bounds).
-    fn row_boundaries(&self, t: f64, mut row: impl FnMut(usize, f64, usize, usize)) {
+    fn row_boundaries(&self, t: f64, mut row: impl FnMut(usize, usize, f64, usize, usize)) {
         let y = &self.y.values;
         let (mut lt, mut le) = (0, 0);
-        self.each_row(0..self.rows(), |_, xi, w| {
+        self.each_row(0..self.rows(), |i, xi, w| {
             lt = first_not_below(y, lt, y.len(), |v| v - xi < t);
             le = le.max(lt);
             while le < y.len() && y[le] - xi <= t {
                 le += 1;
             }
-            row(w, xi, lt, le);
+            row(i, w, xi, lt, le);
         });
     }
 
@@ -691,12 +695,10 @@ impl Differences {
     /// the pivots.
     fn boundaries_at<C: Column>(&self, t: f64, inclusive: bool, per_row: &mut [C]) -> u128 {
         let mut total = 0u128;
-        let mut i = 0;
-        self.row_boundaries(t, |w, _, lt, le| {
+        self.row_boundaries(t, |i, w, _, lt, le| {
             let c = if inclusive { le } else { lt };
             per_row[i] = C::of(c);
             total += w as u128 * self.y.cumulative[c] as u128;
-            i += 1;
         });
         total
     }
@@ -793,11 +795,11 @@ impl<C: Column> Selection<C> {
             wanted.clear();
             let mut row_start = 0u128;
             let mut next = positions.iter().peekable();
-            for i in 0..d.rows() {
+            d.each_row(0..d.rows(), |i, _, copies| {
                 let (lo, hi) = (self.low.per_row[i].get(), self.high.per_row[i].get());
                 let (first, end) = (d.y.cumulative[lo], d.y.cumulative[hi]);
                 let span = (end - first) as u128;
-                let width = d.row_weight(i) as u128 * span;
+                let width = copies as u128 * span;
                 while let Some(&&pos) = next.peek() {
                     if pos >= row_start + width {
                         break;
@@ -807,7 +809,7 @@ impl<C: Column> Selection<C> {
                     next.next();
                 }
                 row_start += width;
-            }
+            });
             // The distinct column of each original one, in one forward
             // sweep over the originals in order: a binary search per draw
             // over a million columns misses the cache at every step.
