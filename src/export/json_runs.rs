@@ -210,17 +210,13 @@ fn separated_ints(buf: &mut Vec<u8>, values: &[i64]) {
         }
         stage[at..at + 2].copy_from_slice(b", ");
         at += 2;
-        if x < 0 {
-            stage[at] = b'-';
-            at += 1;
-        }
-        at += decimal(&mut stage[at..at + 20], x.unsigned_abs());
+        at += signed_decimal(&mut stage[at..at + 20], x);
     }
     buf.extend_from_slice(&stage[..at]);
 }
 
-/// Writes `u` in decimal at the start of `out` (room for 20 digits) and
-/// returns how many digits that took.
+/// Writes `u` in decimal at the start of `out` (room for its digits, at
+/// most 20) and returns how many digits that took.
 fn decimal(out: &mut [u8], mut u: u64) -> usize {
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
         2021222324252627282930313233343536373839\
@@ -480,10 +476,18 @@ fn real(buf: &mut Vec<u8>, x: f64) {
 
 /// An integer in decimal.
 fn int(buf: &mut Vec<u8>, x: i64) {
-    let mut text = [b'-'; 24];
-    let sign = usize::from(x < 0);
-    let n = sign + decimal(&mut text[sign..sign + 20], x.unsigned_abs());
+    let mut text = [0; 24];
+    let n = signed_decimal(&mut text[..20], x);
     put_fixed(buf, &text, n);
+}
+
+/// Writes `x` in decimal, with its sign, at the start of `out` (room for
+/// 20 characters: a sign and at most 19 digits) and returns how many
+/// characters that took.
+fn signed_decimal(out: &mut [u8], x: i64) -> usize {
+    let sign = usize::from(x < 0);
+    out[0] = b'-';
+    sign + decimal(&mut out[sign..], x.unsigned_abs())
 }
 
 /// Appends `text[..len]` by copying all of `text`: its size is known when
