@@ -738,6 +738,43 @@ struct Selection<C> {
     /// Walsh sums only: the diagonal sums ≤ lo (none at the start).
     low_diagonal: u128,
     rng: SplitMix64,
+    /// Where y's original values lie among its distinct ones.
+    blocks: Blocks<C>,
+}
+
+/// Original values per block of [`Blocks`].
+const BLOCK: usize = 16;
+
+/// The distinct column of an original y value (its index counting
+/// multiplicity), found without a search over every column: per block of
+/// [`BLOCK`] original values, the column of its first (and after them
+/// the last column), so a lookup searches one block's few columns. A
+/// sweep over a million columns per round to place the draws, or a
+/// binary search over all of them per draw (a cache miss per step), cost
+/// more than the round's count.
+struct Blocks<C>(Vec<C>);
+
+impl<C: Column> Blocks<C> {
+    fn of(y: &Distinct) -> Self {
+        let originals = y.cumulative[y.len()];
+        let mut first = Vec::with_capacity(originals / BLOCK + 2);
+        let mut column = 0;
+        for original in (0..originals).step_by(BLOCK) {
+            while y.cumulative[column + 1] <= original {
+                column += 1;
+            }
+            first.push(C::of(column));
+        }
+        first.push(C::of(y.len().saturating_sub(1)));
+        Blocks(first)
+    }
+
+    /// The column c with `cumulative[c] ≤ original < cumulative[c + 1]`.
+    fn column_of(&self, y: &Distinct, original: usize) -> usize {
+        let block = original / BLOCK;
+        let (from, to) = (self.0[block].get(), self.0[block + 1].get());
+        from + y.cumulative[from + 1..=to].partition_point(|&c| c <= original)
+    }
 }
 
 impl<C: Column> Selection<C> {
@@ -755,6 +792,7 @@ impl<C: Column> Selection<C> {
             bracket: (None, None),
             low_diagonal: 0,
             rng: SplitMix64::new(0x5EED_B357_6E55_0001),
+            blocks: Blocks::of(&d.y),
         }
     }
 
@@ -772,9 +810,8 @@ impl<C: Column> Selection<C> {
         let two_cores = *TWO_CORES
             .get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2));
         let sample_size = ((d.rows() + d.y.len()) / 4).clamp(64, 1 << 16);
-        let mut positions: Vec<u128> = Vec::with_capacity(sample_size);
         let mut pivots: Vec<f64> = Vec::with_capacity(sample_size);
-        let mut wanted: Vec<(usize, usize)> = Vec::with_capacity(sample_size);
+        let mut wanted: Vec<(usize, f64)> = Vec::with_capacity(sample_size);
         loop {
             let cells: usize = (0..d.rows())
                 .map(|i| self.high.per_row[i].get() - self.low.per_row[i].get())
@@ -783,46 +820,49 @@ impl<C: Column> Selection<C> {
                 return self.gather(d, k, cells);
             }
 
-            // Draw pivots uniformly from the active differences (weighted
-            // by multiplicity, so their ranks track the answer's).
+            // Draw pivots from the active differences, weighted by
+            // multiplicity (so their ranks track the answer's): the active
+            // original differences are numbered row by row, cut into
+            // `draws` equal strata, and one position drawn in each. The
+            // positions come out in order, so one sweep over the rows
+            // finds each one's row and original column, without sorting
+            // them; and the share of draws below any value varies no more
+            // than with independent draws (stratified sampling), so the
+            // spread below still holds.
             let active = self.high.total - self.low.total;
-            let draws = (sample_size as u128).min(active) as usize;
-            positions.clear();
-            positions.extend((0..draws).map(|_| self.rng.below_u128(active)));
-            positions.sort_unstable();
-            // Each draw's row, and its original column: the y value's
-            // index counting multiplicity.
-            wanted.clear();
+            let draws = (sample_size as u128).min(active);
+            let (per, extra) = (active / draws, active % draws);
+            let stratum = |j: u128| per * j + extra * j / draws;
+            let (low, high, rng) = (&self.low.per_row, &self.high.per_row, &mut self.rng);
+            let mut draw = |j: u128| stratum(j) + rng.below_u128(stratum(j + 1) - stratum(j));
+            let (mut j, mut position) = (0, draw(0));
             let mut row_start = 0u128;
-            let mut next = positions.iter().peekable();
-            d.each_row(0..d.rows(), |i, _, copies| {
-                let (lo, hi) = (self.low.per_row[i].get(), self.high.per_row[i].get());
-                let (first, end) = (d.y.cumulative[lo], d.y.cumulative[hi]);
-                let span = (end - first) as u128;
-                let width = copies as u128 * span;
-                while let Some(&&pos) = next.peek() {
-                    if pos >= row_start + width {
-                        break;
-                    }
+            wanted.clear();
+            d.each_row(0..d.rows(), |i, xi, copies| {
+                let (lo, hi) = (low[i].get(), high[i].get());
+                let first = d.y.cumulative[lo];
+                let span = (d.y.cumulative[hi] - first) as u128;
+                let row_end = row_start + copies as u128 * span;
+                while j < draws && position < row_end {
                     // The row repeats its span of y once per copy of x[i].
-                    wanted.push((first + ((pos - row_start) % span) as usize, i));
-                    next.next();
+                    wanted.push((first + ((position - row_start) % span) as usize, xi));
+                    j += 1;
+                    if j < draws {
+                        position = draw(j);
+                    }
                 }
-                row_start += width;
+                row_start = row_end;
             });
-            // The distinct column of each original one, in one forward
-            // sweep over the originals in order: a binary search per draw
-            // over a million columns misses the cache at every step.
-            wanted.sort_unstable();
+            // Each draw's value, its distinct column looked up apart from
+            // the sweep: the lookups do not depend on each other, so their
+            // cache misses overlap (in the first round every row's draw
+            // may be anywhere in y).
             pivots.clear();
-            let mut column = 0;
-            for &(original, i) in &wanted {
-                while d.y.cumulative[column + 1] <= original {
-                    column += 1;
-                }
-                pivots.push(d.y.values[column] - d.row(i));
-            }
-            pivots.sort_unstable_by(f64::total_cmp);
+            pivots.extend(
+                wanted
+                    .iter()
+                    .map(|&(original, xi)| d.y.values[self.blocks.column_of(&d.y, original)] - xi),
+            );
 
             // Two pivots around where the answer should be among the draws:
             // the matrix position of rank k (for Walsh sums about 2k minus
@@ -840,7 +880,12 @@ impl<C: Column> Selection<C> {
             let last = pivots.len() - 1;
             let below = ((expected - spread).floor().max(0.0) as usize).min(last);
             let above = ((expected + spread).ceil().max(0.0) as usize).min(last);
-            let (p1, p2) = (pivots[below], pivots[above]);
+            // The two order statistics, each found in linear time.
+            let (_, &mut p1, above_p1) = pivots.select_nth_unstable_by(below, f64::total_cmp);
+            let p2 = match above.checked_sub(below + 1) {
+                Some(nth) => *above_p1.select_nth_unstable_by(nth, f64::total_cmp).1,
+                None => p1,
+            };
             // Both pivots in one sweep, the bracket narrowed to (p1, p2)
             // in place: where the answer nearly always is.
             let halves = two_cores && d.rows() >= HALVES_FROM && d.sweeps_alone();
@@ -1218,6 +1263,27 @@ mod tests {
 
     /// The four-at-once boundary search stops where a column-by-column
     /// loop does, for every start and end, steps long and short.
+    #[test]
+    fn an_original_value_is_found_in_its_distinct_column() {
+        // Samples with no ties, short ties, and runs of ties longer than
+        // a block (so a block's first and last columns coincide).
+        let mut rng = SplitMix64::new(45);
+        for values in [1, 3, 40, 1000, 100_000] {
+            for n in [1, BLOCK - 1, BLOCK, BLOCK + 1, 5 * BLOCK + 3, 3000] {
+                let mut v: Vec<f64> = (0..n).map(|_| rng.below(values) as f64).collect();
+                v.sort_by(f64::total_cmp);
+                let y = Distinct::new(&v);
+                let (narrow, wide) = (Blocks::<u32>::of(&y), Blocks::<usize>::of(&y));
+                for (original, value) in v.iter().enumerate() {
+                    let column = narrow.column_of(&y, original);
+                    assert_eq!(y.values[column], *value, "{values} values, n = {n}");
+                    assert!(y.cumulative[column] <= original && original < y.cumulative[column + 1]);
+                    assert_eq!(wide.column_of(&y, original), column);
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_first_column_not_below_is_the_one_a_loop_finds() {
         let mut rng = SplitMix64::new(3);
