@@ -4,9 +4,10 @@
 //! nearly all of the document's bytes, so they are formatted here, a range
 //! of runs at a time, straight from the dataset's columns into a byte
 //! buffer, with no tree, no per-value formatter call and no copy of the
-//! runs. A long array is cut into blocks of about 256 KiB of text, made in
-//! turn by this thread and a helper (two cores), and each block is handed
-//! whole, in order, to the writing thread (no copy).
+//! runs. A long array is cut into blocks of about 256 KiB of text, made by
+//! this thread and a helper, each taking the next block free (two cores,
+//! [`super::in_order`]), and each block is handed whole, in order, to the
+//! writing thread (no copy).
 //!
 //! The text is exactly what [`super::json`]'s printer writes for the same
 //! values (serde_json's shortest round-trip form for reals; the unit tests
@@ -17,8 +18,8 @@
 
 use std::io::{self, Write};
 use std::ops::Range;
-use std::sync::mpsc;
 
+use super::in_order::make_in_order;
 use crate::data::{Attribute, CommandRuns, Metric, Value};
 
 /// Where the text goes: a writer that may take whole buffers.
@@ -374,10 +375,10 @@ impl Step {
 
 /// Formats runs `0..n` (about `per_run` bytes each) with `format`, a
 /// block of runs at a time, and puts the blocks to `out` in order. With
-/// more than one block, this thread and a helper take turns (the helper
-/// formats every other block while this one formats and hands on the
-/// rest): the text is the same, made on two cores. A block is about
-/// [`BLOCK_BYTES`], so a few of them are in memory at once, whatever `n`.
+/// more than one block, this thread and a helper make them
+/// ([`super::in_order`]): the text is the same, made on two cores. A
+/// block is about [`BLOCK_BYTES`], so a few of them are in memory at
+/// once, whatever `n`.
 fn in_blocks(
     out: &mut impl Out,
     n: usize,
@@ -385,40 +386,18 @@ fn in_blocks(
     format: impl Fn(Range<usize>, &mut Vec<u8>) + Sync,
 ) -> io::Result<()> {
     let size = (BLOCK_BYTES / per_run).div_ceil(STEP) * STEP;
-    let blocks: Vec<Range<usize>> = (0..n).step_by(size).map(|s| s..(s + size).min(n)).collect();
-    let made = |range: Range<usize>| {
+    let block = |k: usize| k * size..((k + 1) * size).min(n);
+    let made = |k: usize| {
+        let range = block(k);
         let mut buf = Vec::with_capacity(range.len() * per_run + 64);
         format(range, &mut buf);
         buf
     };
-    if blocks.len() < 2 {
-        return blocks.into_iter().try_for_each(|b| out.put(made(b)));
+    match n.div_ceil(size) {
+        0 => Ok(()),
+        1 => out.put(made(0)),
+        blocks => make_in_order(blocks, made, |buf| out.put(buf)),
     }
-    std::thread::scope(|scope| {
-        let (sender, helped) = mpsc::sync_channel::<Vec<u8>>(1);
-        let theirs: Vec<Range<usize>> = blocks.iter().skip(1).step_by(2).cloned().collect();
-        let made = &made;
-        scope.spawn(move || {
-            for range in theirs {
-                // Stops when this thread has stopped taking blocks.
-                if sender.send(made(range)).is_err() {
-                    break;
-                }
-            }
-        });
-        for (k, range) in blocks.into_iter().enumerate() {
-            let block = if k % 2 == 0 {
-                made(range)
-            } else {
-                // The helper ends only after sending every block of its own.
-                helped
-                    .recv()
-                    .map_err(|_| io::Error::other("a JSON block was not made"))?
-            };
-            out.put(block)?;
-        }
-        Ok(())
-    })
 }
 
 /// `range` in steps of [`STEP`] runs.
@@ -644,8 +623,8 @@ mod tests {
 
     #[test]
     fn blocks_made_on_two_threads_give_serde_json_s_text_in_run_order() {
-        // More than two blocks of an array (the helper formats every other
-        // one), and a last block shorter than the rest.
+        // More than two blocks of an array (made on both threads), and a
+        // last block shorter than the rest.
         let n = 2 * (BLOCK_BYTES / 8).div_ceil(STEP) * STEP + 1234;
         let records = many_runs(n);
         let dataset = crate::data::Dataset::from_records(records.iter().cloned());

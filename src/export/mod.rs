@@ -41,6 +41,7 @@ pub mod asciidoc;
 pub mod document;
 pub mod html;
 pub mod hyperfine_csv;
+mod in_order;
 pub mod json;
 pub mod json_layouts;
 mod json_runs;

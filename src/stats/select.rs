@@ -1277,7 +1277,9 @@ mod tests {
                 for (original, value) in v.iter().enumerate() {
                     let column = narrow.column_of(&y, original);
                     assert_eq!(y.values[column], *value, "{values} values, n = {n}");
-                    assert!(y.cumulative[column] <= original && original < y.cumulative[column + 1]);
+                    assert!(
+                        y.cumulative[column] <= original && original < y.cumulative[column + 1]
+                    );
                     assert_eq!(wide.column_of(&y, original), column);
                 }
             }
