@@ -519,26 +519,34 @@ impl Differences {
 
     /// The k-th smallest difference (1-based; k is clamped into 1..=n1·n2).
     pub(crate) fn kth(&self, k: u128) -> f64 {
+        self.select(k).0
+    }
+
+    /// [`Differences::kth`], and the (k+1)-th when the selection found it
+    /// on the way (the gathered cells hold it, or the answer's copies
+    /// reach k + 1).
+    fn select(&self, k: u128) -> (f64, Option<f64>) {
         let k = k.clamp(1, self.count);
         if let Some(v) = self.recall(k) {
-            return v;
+            return (v, None);
         }
         if self.count <= self.list_at_most {
             let mut all = self.listed();
             let v = *all.select_nth_unstable_by(k as usize - 1, f64::total_cmp).1;
             self.remember(k, k, v);
-            return v;
+            return (v, None);
         }
-        let v = if u32::try_from(self.y.len()).is_ok() {
+        let (v, next) = if u32::try_from(self.y.len()).is_ok() {
             Selection::<u32>::new(self).run(self, k)
         } else {
             Selection::<usize>::new(self).run(self, k)
         };
         self.remember(k, k, v);
-        v
+        (v, next)
     }
 
-    /// (d(k), d(k+1)); both are d(M) for k = M. One selection plus one pass.
+    /// (d(k), d(k+1)); both are d(M) for k = M. One selection, and a pass
+    /// unless the selection found d(k+1).
     pub(crate) fn kth_and_next(&self, k: u128) -> (f64, f64) {
         if self.count <= self.list_at_most {
             let k = k.clamp(1, self.count) as usize;
@@ -547,9 +555,13 @@ impl Differences {
             let next = above.iter().copied().min_by(f64::total_cmp).unwrap_or(kth);
             return (kth, next);
         }
-        let kth = self.kth(k);
         if k >= self.count {
+            let kth = self.kth(k);
             return (kth, kth);
+        }
+        let (kth, found) = self.select(k);
+        if let Some(next) = found {
+            return (kth, next);
         }
         // One sweep, allocating nothing: the elements ≤ d(k), and in each
         // row the first column past them; d(k+1) is the smallest of those.
@@ -803,7 +815,8 @@ impl<C: Column> Selection<C> {
     /// `low.per_row[i]..high.per_row[i]`, and rank(≤ lo) < k ≤ rank(< hi)
     /// ([`Differences::rank`]: for differences, `low.total < k ≤
     /// high.total`). The answer is the smallest element of rank ≥ k.
-    fn run(&mut self, d: &Differences, k: u128) -> f64 {
+    /// Also returns the (k+1)-th element when it is found on the way.
+    fn run(&mut self, d: &Differences, k: u128) -> (f64, Option<f64>) {
         let _sweep = d.sweep_started();
         // Asked once: it reads the cgroup's files.
         static TWO_CORES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -895,11 +908,14 @@ impl<C: Column> Selection<C> {
                 &mut self.high.per_row,
                 halves,
             );
-            if d.rank(le1, p1, true) >= k && d.rank(lt1, p1, false) < k {
-                return p1;
-            }
-            if d.rank(le2, p2, true) >= k && d.rank(lt2, p2, false) < k {
-                return p2;
+            // A pivot that is the answer is the (k+1)-th too if its copies
+            // reach that far.
+            let hit = |p: f64, lt: u128, le: u128| {
+                let at_most = d.rank(le, p, true);
+                (at_most >= k && d.rank(lt, p, false) < k).then(|| (p, (at_most > k).then_some(p)))
+            };
+            if let Some(found) = hit(p1, lt1, le1).or_else(|| hit(p2, lt2, le2)) {
+                return found;
             }
             if d.rank(lt1, p1, false) >= k {
                 // Below p1: (lo, p1), both sides counted again.
@@ -952,8 +968,11 @@ impl<C: Column> Selection<C> {
     }
 
     /// Selects directly among the few active cells, each weighted by its
-    /// number of original differences.
-    fn gather(&self, d: &Differences, k: u128, cells: usize) -> f64 {
+    /// number of original differences; and the (k+1)-th element: the
+    /// answer again if its copies reach k + 1, else the next value
+    /// gathered, else the bracket's upper end (an element, and the
+    /// smallest above every active cell), unknown without one.
+    fn gather(&self, d: &Differences, k: u128, cells: usize) -> (f64, Option<f64>) {
         let mut values: Vec<(f64, u128)> = Vec::with_capacity(cells);
         d.each_row(0..d.rows(), |i, xi, wx| {
             let wx = wx as u128;
@@ -968,12 +987,18 @@ impl<C: Column> Selection<C> {
         for (c, &(v, w)) in values.iter().enumerate() {
             ordered += w;
             let last_of_value = values.get(c + 1).map_or(true, |next| next.0 != v);
-            if last_of_value && d.rank(ordered, v, true) >= k {
-                return v;
+            let at_most = d.rank(ordered, v, true);
+            if last_of_value && at_most >= k {
+                let next = if at_most > k {
+                    Some(v)
+                } else {
+                    values.get(c + 1).map(|n| n.0).or(self.bracket.1)
+                };
+                return (v, next);
             }
         }
         // Unreachable while the invariant holds (rank(< hi) ≥ k).
-        values.last().map_or(0.0, |&(v, _)| v)
+        (values.last().map_or(0.0, |&(v, _)| v), None)
     }
 }
 
@@ -1123,20 +1148,25 @@ mod tests {
                     list_at_most,
                     ..Differences::new(x, y)
                 };
+                let next = d[k.min(d.len() - 1)];
+                let case = format!("k = {k}, gather at {gather_at}, list at most {list_at_most}, x = {x:?}, y = {y:?}");
+                assert_eq!(differences.kth(k as u128), d[k - 1], "{case}");
                 assert_eq!(
-                    differences.kth(k as u128),
-                    d[k - 1],
-                    "k = {k}, gather at {gather_at}, list at most {list_at_most}, x = {x:?}, y = {y:?}"
+                    differences.kth_and_next(k as u128),
+                    (d[k - 1], next),
+                    "{case}"
                 );
                 // kth narrows with u32 boundaries; usize ones (columns
-                // past u32) select the same.
+                // past u32) select the same; the (k+1)-th, when a
+                // selection finds it, is the right one.
                 if list_at_most == 0 {
+                    let narrow = Selection::<u32>::new(&differences).run(&differences, k as u128);
                     let wide = Selection::<usize>::new(&differences).run(&differences, k as u128);
-                    assert_eq!(
-                        wide,
-                        d[k - 1],
-                        "usize boundaries, k = {k}, gather at {gather_at}"
-                    );
+                    assert_eq!(wide, narrow, "usize boundaries, {case}");
+                    assert_eq!(narrow.0, d[k - 1], "{case}");
+                    if k < d.len() && narrow.1.is_some() {
+                        assert_eq!(narrow.1, Some(next), "{case}");
+                    }
                 }
             }
         }
@@ -1158,6 +1188,55 @@ mod tests {
         x.sort_unstable_by(f64::total_cmp);
         y.sort_unstable_by(f64::total_cmp);
         check_all_ranks(&x, &y);
+    }
+
+    /// Walsh sums dᵢ + dⱼ (i ≤ j), sorted, by their definition.
+    fn brute_walsh_sums(d: &[f64]) -> Vec<f64> {
+        let mut sums: Vec<f64> = (0..d.len())
+            .flat_map(|i| (i..d.len()).map(move |j| d[i] + d[j]))
+            .collect();
+        sums.sort_by(f64::total_cmp);
+        sums
+    }
+
+    #[test]
+    fn the_next_element_a_selection_finds_is_the_next_one() {
+        // Ties heavy and light, two samples and Walsh sums, narrowed to
+        // the end or gathered: every rank's (k, k+1) pair.
+        let mut rng = SplitMix64::new(46);
+        for case in 0..40 {
+            let values = [3, 12, 1000][case % 3];
+            let mut sample = |n: usize| {
+                let mut v: Vec<f64> = (0..n).map(|_| rng.below(values) as f64).collect();
+                v.sort_by(f64::total_cmp);
+                v
+            };
+            let (x, y) = (sample(5 + case % 9), sample(4 + case % 11));
+            let (matrix, sorted) = if case % 2 == 0 {
+                (Differences::new(&x, &y), brute(&x, &y))
+            } else {
+                (Differences::walsh_sums(&y), brute_walsh_sums(&y))
+            };
+            for gather_at in [0, 3, 40] {
+                let differences = Differences {
+                    gather_at,
+                    list_at_most: 0,
+                    ..matrix.clone()
+                };
+                for k in 1..sorted.len() {
+                    let expected = (sorted[k - 1], sorted[k]);
+                    let fresh = Differences {
+                        known: Default::default(),
+                        ..differences.clone()
+                    };
+                    assert_eq!(
+                        fresh.kth_and_next(k as u128),
+                        expected,
+                        "case {case}, k = {k}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
