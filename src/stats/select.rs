@@ -754,6 +754,52 @@ struct Selection<C> {
     blocks: Blocks<C>,
 }
 
+/// `count` equal strata of the positions `0..total`, in order, as
+/// (start, width): stratum j is `⌊j·total/count⌋..⌊(j+1)·total/count⌋`
+/// (widths differ by at most one), stepped without a division each.
+struct Strata {
+    start: u128,
+    per: u128,
+    extra: u128,
+    count: u128,
+    /// j·extra mod count, for the next stratum j.
+    remainder: u128,
+    left: u128,
+}
+
+impl Strata {
+    /// `count` ≤ `total`, so no stratum is empty.
+    fn new(total: u128, count: u128) -> Self {
+        Strata {
+            start: 0,
+            per: total / count,
+            extra: total % count,
+            count,
+            remainder: 0,
+            left: count,
+        }
+    }
+}
+
+impl Iterator for Strata {
+    type Item = (u128, u128);
+
+    fn next(&mut self) -> Option<(u128, u128)> {
+        self.left = self.left.checked_sub(1)?;
+        // ⌊(j+1)·extra/count⌋ − ⌊j·extra/count⌋ is 1 exactly when the
+        // remainder wraps.
+        self.remainder += self.extra;
+        let carry = self.remainder >= self.count;
+        if carry {
+            self.remainder -= self.count;
+        }
+        let width = self.per + u128::from(carry);
+        let start = self.start;
+        self.start += width;
+        Some((start, width))
+    }
+}
+
 /// Original values per block of [`Blocks`].
 const BLOCK: usize = 16;
 
@@ -844,11 +890,14 @@ impl<C: Column> Selection<C> {
             // spread below still holds.
             let active = self.high.total - self.low.total;
             let draws = (sample_size as u128).min(active);
-            let (per, extra) = (active / draws, active % draws);
-            let stratum = |j: u128| per * j + extra * j / draws;
+            let mut strata = Strata::new(active, draws);
             let (low, high, rng) = (&self.low.per_row, &self.high.per_row, &mut self.rng);
-            let mut draw = |j: u128| stratum(j) + rng.below_u128(stratum(j + 1) - stratum(j));
-            let (mut j, mut position) = (0, draw(0));
+            let mut draw = || {
+                strata
+                    .next()
+                    .map(|(start, width)| start + rng.below_u128(width))
+            };
+            let mut position = draw();
             let mut row_start = 0u128;
             wanted.clear();
             d.each_row(0..d.rows(), |i, xi, copies| {
@@ -856,13 +905,14 @@ impl<C: Column> Selection<C> {
                 let first = d.y.cumulative[lo];
                 let span = (d.y.cumulative[hi] - first) as u128;
                 let row_end = row_start + copies as u128 * span;
-                while j < draws && position < row_end {
-                    // The row repeats its span of y once per copy of x[i].
-                    wanted.push((first + ((position - row_start) % span) as usize, xi));
-                    j += 1;
-                    if j < draws {
-                        position = draw(j);
-                    }
+                while let Some(at) = position.filter(|&p| p < row_end) {
+                    // The row repeats its span of y once per copy of x[i]
+                    // (a remainder only past the first: a division of
+                    // 128-bit numbers is a call).
+                    let within = at - row_start;
+                    let offset = if within < span { within } else { within % span };
+                    wanted.push((first + offset as usize, xi));
+                    position = draw();
                 }
                 row_start = row_end;
             });
@@ -1342,6 +1392,32 @@ mod tests {
 
     /// The four-at-once boundary search stops where a column-by-column
     /// loop does, for every start and end, steps long and short.
+    #[test]
+    fn strata_are_the_divisions_of_their_definition() {
+        for (total, count) in [
+            (1, 1),
+            (7, 7),
+            (10, 3),
+            (65_536, 65_536),
+            (1_000_003, 4096),
+            (u128::MAX / 3, 65_536),
+        ] {
+            let strata: Vec<(u128, u128)> = Strata::new(total, count).collect();
+            assert_eq!(strata.len() as u128, count);
+            for (j, &(start, width)) in strata.iter().enumerate() {
+                // ⌊j·total/count⌋ without overflow: total = q·count + r.
+                let at = |j: u128| total / count * j + total % count * j / count;
+                let j = j as u128;
+                assert_eq!(
+                    (start, width),
+                    (at(j), at(j + 1) - at(j)),
+                    "{total} in {count}, stratum {j}"
+                );
+            }
+            assert_eq!(strata.last().map(|&(s, w)| s + w), Some(total));
+        }
+    }
+
     #[test]
     fn an_original_value_is_found_in_its_distinct_column() {
         // Samples with no ties, short ties, and runs of ties longer than
