@@ -182,6 +182,21 @@ impl<T> Drop for Stops<'_, T> {
 mod tests {
     use super::*;
 
+    /// Runs `body` on a thread of its own and fails if it has not ended
+    /// within a minute: a hang is what these tests guard against, and a
+    /// hung test would only stop the suite.
+    fn ends<R: Send + 'static>(body: impl FnOnce() -> R + Send + 'static) -> R {
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)));
+        });
+        match ended.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(Ok(r)) => r,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            Err(_) => panic!("still running after a minute: a hang"),
+        }
+    }
+
     #[test]
     fn pieces_are_handed_on_in_order_whoever_makes_them() {
         let caller = std::thread::current().id();
@@ -240,45 +255,51 @@ mod tests {
 
     #[test]
     fn an_error_handing_on_stops_the_work() {
-        let made = std::sync::atomic::AtomicUsize::new(0);
-        let mut handed = 0;
-        let result = make_in_order(
-            10_000,
-            |k| {
-                made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                k
-            },
-            |k| {
-                handed += 1;
-                if k == 10 {
-                    return Err(io::Error::other("disk full"));
-                }
-                Ok(())
-            },
-        );
+        let (made, handed, result) = ends(|| {
+            let made = std::sync::atomic::AtomicUsize::new(0);
+            let mut handed = 0;
+            let result = make_in_order(
+                10_000,
+                |k| {
+                    made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    k
+                },
+                |k| {
+                    handed += 1;
+                    if k == 10 {
+                        return Err(io::Error::other("disk full"));
+                    }
+                    Ok(())
+                },
+            );
+            (made.into_inner(), handed, result)
+        });
         assert_eq!(result.unwrap_err().to_string(), "disk full");
         assert_eq!(handed, 11);
         // Stopped within a window of the failure, not after every piece.
-        assert!(made.load(std::sync::atomic::Ordering::SeqCst) <= 11 + WINDOW + 1);
+        assert!(made <= 11 + WINDOW + 1);
     }
 
     #[test]
     fn a_piece_the_helper_cannot_make_is_its_panic_not_a_hang() {
-        let caller = std::thread::current().id();
-        let outcome = std::panic::catch_unwind(|| {
-            make_in_order(
-                100,
-                |k| {
-                    if std::thread::current().id() != caller {
-                        panic!("the helper fails");
-                    }
-                    // Slow here, so the helper takes a piece.
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                    k
-                },
-                |_| Ok(()),
-            )
+        let outcome = ends(|| {
+            let caller = std::thread::current().id();
+            std::panic::catch_unwind(move || {
+                make_in_order(
+                    100,
+                    |k| {
+                        if std::thread::current().id() != caller {
+                            panic!("the helper fails");
+                        }
+                        // Slow here, so the helper takes a piece.
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                        k
+                    },
+                    |_| Ok(()),
+                )
+            })
+            .is_err()
         });
-        assert!(outcome.is_err());
+        assert!(outcome, "the helper's panic reaches the caller");
     }
 }
