@@ -279,6 +279,16 @@ pub(crate) struct Rounds<'a> {
     pub other: &'a [f64],
 }
 
+impl Rounds<'_> {
+    /// Per round, `f(other) − f(best)`: the paired differences (`f` the
+    /// identity) or the differences of their logarithms (`f64::ln`).
+    pub(crate) fn differences(&self, f: fn(f64) -> f64) -> Vec<f64> {
+        (self.other.iter().zip(self.best))
+            .map(|(&o, &b)| f(o) - f(b))
+            .collect()
+    }
+}
+
 /// What the point estimate of a pair found, for its paired comparison to
 /// reuse instead of finding it again.
 #[derive(Default)]
@@ -315,21 +325,11 @@ pub(crate) fn compare_paired_with(
     let (superiority, superiority_interval) = superiority(best, other, mann_whitney.u, alpha);
     let both_positive = positive(best) && positive(other);
     drop(exact);
-    let d: Vec<f64> = other_rounds
-        .iter()
-        .zip(best_rounds)
-        .map(|(o, b)| o - b)
-        .collect();
-    let p = PairedDifferences::with_middle(d, known.middles[0])?;
+    let p = PairedDifferences::with_middle(rounds.differences(|x| x), known.middles[0])?;
     let signed = p.signed_rank();
     let logs = both_positive.then(|| {
         known.logs.or_else(|| {
-            let logs = other_rounds
-                .iter()
-                .zip(best_rounds)
-                .map(|(o, b)| o.ln() - b.ln())
-                .collect();
-            PairedDifferences::with_middle(logs, known.middles[1])
+            PairedDifferences::with_middle(rounds.differences(f64::ln), known.middles[1])
         })
     });
     let (shift, interval, log_ends) = paired_shift_and_logs(&p, logs.flatten(), alpha);

@@ -531,12 +531,11 @@ fn point_estimate<'a, S: Borrow<Sample>>(
     let mut known = Known::default();
     let paired = |f: fn(f64) -> f64| -> Option<PairedDifferences> {
         let rs = rounds?;
-        let d: Vec<f64> = rs[i]
-            .iter()
-            .zip(&rs[r])
-            .map(|(o, b)| f(*o) - f(*b))
-            .collect();
-        PairedDifferences::with_middle(d, None)
+        let pair = Rounds {
+            best: &rs[r],
+            other: &rs[i],
+        };
+        PairedDifferences::with_middle(pair.differences(f), None)
     };
     let median = |p: &PairedDifferences| median_from_middle(p.len(), p.middle());
     let (best, other) = (samples[r].borrow(), samples[i].borrow());
