@@ -545,8 +545,9 @@ impl Differences {
         (v, next)
     }
 
-    /// (d(k), d(k+1)); both are d(M) for k = M. One selection, and a pass
-    /// unless the selection found d(k+1).
+    /// (d(k), d(k+1)); both are d(M) for k = M. One selection, and a count
+    /// about d(k) ([`Differences::around`]) unless the selection found
+    /// d(k+1).
     pub(crate) fn kth_and_next(&self, k: u128) -> (f64, f64) {
         if self.count <= self.list_at_most {
             let k = k.clamp(1, self.count) as usize;
@@ -563,24 +564,13 @@ impl Differences {
         if let Some(next) = found {
             return (kth, next);
         }
-        // One sweep, allocating nothing: the elements ≤ d(k), and in each
-        // row the first column past them; d(k+1) is the smallest of those.
-        let y = &self.y.values;
-        let _sweep = self.sweep_started();
-        let (mut c, mut at_most) = (0, 0u128);
-        let mut next: Option<f64> = None;
-        self.each_row(0..self.rows(), |_, xi, w| {
-            c = first_not_below(y, c, y.len(), |v| v - xi <= kth);
-            at_most += w as u128 * self.y.cumulative[c] as u128;
-            if c < y.len() {
-                let v = y[c] - xi;
-                next = Some(next.map_or(v, |n| if v.total_cmp(&n).is_lt() { v } else { n }));
-            }
-        });
-        if self.rank(at_most, kth, true) > k {
+        // One sweep: d(k) again if its copies reach k + 1, else the
+        // smallest element above it.
+        let around = self.around(kth);
+        if around.at_most > k {
             return (kth, kth);
         }
-        (kth, next.unwrap_or(kth))
+        (kth, around.next_above.unwrap_or(kth))
     }
 
     /// Every element, with its multiplicity, in no particular order: the
