@@ -445,15 +445,26 @@ impl Differences {
     /// The counts of the elements < t and ≤ t and the elements next to t,
     /// in one sweep, O(rows + columns), allocating nothing. When t is an
     /// element, the ranks of its block are remembered.
+    ///
+    /// Walsh sums sweep only the rows of the values d with 2d ≤ t, about
+    /// half: the matrix is symmetric (dₐ + d_b = d_b + dₐ, in floating
+    /// point too), and a sum ≤ t has its smaller value in such a row. Of
+    /// the ordered sums ≤ t, those whose row value has 2d > t pair it with
+    /// a column value below t/2: each is the mirror of one in the columns
+    /// of a swept row at or past the first unswept value (`mirrored`); the
+    /// ordered count is the swept rows' counts plus those. The smallest
+    /// sum > t is a swept row's or the first unswept value doubled (every
+    /// sum of two unswept values is at least that).
     pub(crate) fn around(&self, t: f64) -> Around {
-        let y = &self.y.values;
+        let (y, cumulative) = (&self.y.values, &self.y.cumulative);
         let _sweep = self.sweep_started();
         let (mut below, mut at_most) = (0u128, 0u128);
-        let (mut next_below, mut next_above): (Option<f64>, Option<f64>) = (None, None);
-        self.row_boundaries(t, |_, w, xi, lt, le| {
-            let w = w as u128;
-            below += w * self.y.cumulative[lt] as u128;
-            at_most += w * self.y.cumulative[le] as u128;
+        // Walsh sums: rows swept (see above), and the smallest sum
+        // of two unswept values, the first doubled (as the matrix has it).
+        let swept = self.walsh().then(|| y.partition_point(|&d| d + d <= t));
+        let doubled = swept.and_then(|s| y.get(s)).map(|&d| d - -d);
+        let (mut next_below, mut next_above): (Option<f64>, Option<f64>) = (None, doubled);
+        let mut neighbours = |xi: f64, lt: usize, le: usize| {
             if lt > 0 {
                 let v = y[lt - 1] - xi;
                 next_below = Some(next_below.map_or(v, |b: f64| b.max(v)));
@@ -462,7 +473,33 @@ impl Differences {
                 let v = y[le] - xi;
                 next_above = Some(next_above.map_or(v, |a: f64| a.min(v)));
             }
-        });
+        };
+        if let Some(swept) = swept {
+            // Swept: the values d with 2d ≤ t (for the count of sums < t,
+            // 2d < t), the last rows (x = −d ascending).
+            let strict = y.partition_point(|&d| d + d < t);
+            let rows = self.rows();
+            let (from, strict_from) = (rows - swept, rows - strict);
+            let mirrored = |c: usize, first_unswept: usize| {
+                let c = cumulative[c] as u128;
+                c + c.saturating_sub(cumulative[first_unswept] as u128)
+            };
+            self.row_boundaries_in(from..rows, t, |i, w, xi, lt, le| {
+                let w = w as u128;
+                at_most += w * mirrored(le, swept);
+                if i >= strict_from {
+                    below += w * mirrored(lt, strict);
+                }
+                neighbours(xi, lt, le);
+            });
+        } else {
+            self.row_boundaries_in(0..self.rows(), t, |_, w, xi, lt, le| {
+                let w = w as u128;
+                below += w * cumulative[lt] as u128;
+                at_most += w * cumulative[le] as u128;
+                neighbours(xi, lt, le);
+            });
+        }
         let (below, at_most) = (self.rank(below, t, false), self.rank(at_most, t, true));
         if at_most > below {
             // t is an element: the ranks of its block are known.
@@ -498,16 +535,31 @@ impl Differences {
             .map(|&(_, _, v)| v)
     }
 
-    /// Calls `row(i, w, x[i], lt, le)` for every row i in order (w its
-    /// copies), with the number of distinct columns whose difference is
-    /// < t (`lt`) and ≤ t (`le`).
+    /// Calls `row(i, w, x[i], lt, le)` for every row i of `rows` in order
+    /// (w its copies), with the number of distinct columns whose
+    /// difference is < t (`lt`) and ≤ t (`le`).
     /// Within a row the differences grow with the column; down the rows
     /// they fall, so both pointers only move right: one sweep, O(rows +
-    /// columns) ([`Differences::count_two`] within bounds).
-    fn row_boundaries(&self, t: f64, mut row: impl FnMut(usize, usize, f64, usize, usize)) {
+    /// columns) ([`Differences::count_two`] within bounds), after a binary
+    /// search in the first row.
+    fn row_boundaries_in(
+        &self,
+        rows: Range<usize>,
+        t: f64,
+        mut row: impl FnMut(usize, usize, f64, usize, usize),
+    ) {
         let y = &self.y.values;
-        let (mut lt, mut le) = (0, 0);
-        self.each_row(0..self.rows(), |i, xi, w| {
+        let (mut lt, mut le) = match rows.start < rows.end {
+            true => {
+                let x0 = self.row(rows.start);
+                (
+                    y.partition_point(|&v| v - x0 < t),
+                    y.partition_point(|&v| v - x0 <= t),
+                )
+            }
+            false => (0, 0),
+        };
+        self.each_row(rows, |i, xi, w| {
             lt = first_not_below(y, lt, y.len(), |v| v - xi < t);
             le = le.max(lt);
             while le < y.len() && y[le] - xi <= t {
@@ -697,7 +749,7 @@ impl Differences {
     /// the pivots.
     fn boundaries_at<C: Column>(&self, t: f64, inclusive: bool, per_row: &mut [C]) -> u128 {
         let mut total = 0u128;
-        self.row_boundaries(t, |i, w, _, lt, le| {
+        self.row_boundaries_in(0..self.rows(), t, |i, w, _, lt, le| {
             let c = if inclusive { le } else { lt };
             per_row[i] = C::of(c);
             total += w as u128 * self.y.cumulative[c] as u128;
@@ -1112,7 +1164,10 @@ mod tests {
                 if at_most < differences.count() && all.contains(&t) {
                     assert_eq!(after, Some(differences.kth(at_most + 1)));
                 }
-                sums.counts(t);
+                let count = |pass: fn(f64, f64) -> bool| {
+                    walsh.iter().filter(|&&v| pass(v, t)).count() as u128
+                };
+                assert_eq!(sums.counts(t), (count(|v, t| v < t), count(|v, t| v <= t)));
             }
             // Every rank block the counts remembered gives what a
             // selection (and the listing) gives; so do a narrowing and a
@@ -1145,6 +1200,54 @@ mod tests {
                         "{y:?} k = {k}"
                     );
                 }
+            }
+        }
+    }
+
+    /// The half sweep of the Walsh sums (the rows of the values d with
+    /// 2d ≤ t, and their mirrors) counts and finds the neighbours as the
+    /// listed sums do, in samples large enough that the first swept row
+    /// is far from either end: negative, positive, tied and untied
+    /// values, at sums, halfway between, and at twice a value.
+    #[test]
+    fn walsh_counts_from_half_the_rows_are_the_counts_of_the_sums() {
+        let mut rng = SplitMix64::new(29);
+        for round in 0..12 {
+            let n = 50 + rng.below(250);
+            let mut d: Vec<f64> = (0..n)
+                .map(|_| match round % 3 {
+                    0 => rng.below(40) as f64 - 15.0,
+                    1 => rng.uniform() * 6.0 - 2.0,
+                    _ => (rng.uniform() * 3.0).exp(),
+                })
+                .collect();
+            d.sort_unstable_by(f64::total_cmp);
+            let mut walsh: Vec<f64> = Vec::new();
+            for i in 0..n {
+                for j in i..n {
+                    walsh.push(d[i] + d[j]);
+                }
+            }
+            walsh.sort_unstable_by(f64::total_cmp);
+            let sums = Differences::walsh_sums(&d);
+            let mut probes: Vec<f64> = (0..60).map(|_| walsh[rng.below(walsh.len())]).collect();
+            probes.extend(probes.clone().windows(2).map(|w| (w[0] + w[1]) / 2.0));
+            probes.extend(d.iter().map(|&v| v + v));
+            probes.extend([walsh[0] - 1.0, walsh[walsh.len() - 1] + 1.0]);
+            for t in probes {
+                let below = walsh.partition_point(|&v| v < t) as u128;
+                let at_most = walsh.partition_point(|&v| v <= t) as u128;
+                let a = sums.around(t);
+                assert_eq!(
+                    (a.below, a.at_most),
+                    (below, at_most),
+                    "round {round}, t = {t}"
+                );
+                assert_eq!(
+                    (a.next_below, a.next_above),
+                    brute_neighbours(&walsh, t),
+                    "round {round}, t = {t}"
+                );
             }
         }
     }
