@@ -219,6 +219,26 @@ pub(crate) struct Around {
     pub next_above: Option<f64>,
 }
 
+/// The rows a count over the matrix sweeps and the columns it counts
+/// twice there. Differences: every row, no column. Walsh sums (module
+/// docs: a symmetric matrix, x = −y reversed): a count of the sums < t
+/// needs only the rows of the values d with 2d < t (≤ t: 2d ≤ t), about
+/// half, the last rows. A sum < t has its smaller value in such a row
+/// (rounding is monotone: dₐ + d_b ≥ 2dₐ when d_b ≥ dₐ, in floating point
+/// too, and dₐ + d_b = d_b + dₐ); an ordered sum < t in a row not swept
+/// pairs its value with a column value d_b, 2d_b < t, and is the mirror
+/// of the sum in row b at a column not swept, so each swept row's count
+/// of the columns from the first not swept (`mirrored`, the number of
+/// swept values) on is counted twice. The ordered count, and so the
+/// rank, are the same as over every row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Half {
+    /// The first row swept.
+    from: usize,
+    /// The first column counted twice (a distinct value's index).
+    mirrored: usize,
+}
+
 /// A column boundary as a selection stores it, one per row: `u32` when
 /// every column fits (half the memory of `usize`: two boundaries per
 /// selection, two selections at once when an interval's ends are walked,
@@ -442,27 +462,50 @@ impl Differences {
         (a.next_below, a.next_above)
     }
 
+    /// The rows a count of the elements < t (≤ t with `inclusive`) needs,
+    /// and the columns whose counts in them it doubles ([`Half`]).
+    fn half(&self, t: f64, inclusive: bool) -> Half {
+        if !self.walsh() {
+            return Half {
+                from: 0,
+                mirrored: self.y.len(),
+            };
+        }
+        let y = &self.y.values;
+        let kept = if inclusive {
+            y.partition_point(|&d| d + d <= t)
+        } else {
+            y.partition_point(|&d| d + d < t)
+        };
+        Half {
+            from: self.rows() - kept,
+            mirrored: kept,
+        }
+    }
+
+    /// The ordered elements a row with `w` copies adds to a count whose
+    /// boundary in it is column `c` ([`Half`]): w·(#≤ c, and again those
+    /// from `half.mirrored` on).
+    fn counted(&self, w: usize, c: usize, half: Half) -> u128 {
+        let cumulative = &self.y.cumulative;
+        let (c, mirrored) = (cumulative[c] as u128, cumulative[half.mirrored] as u128);
+        w as u128 * (c + c.saturating_sub(mirrored))
+    }
+
     /// The counts of the elements < t and ≤ t and the elements next to t,
     /// in one sweep, O(rows + columns), allocating nothing. When t is an
-    /// element, the ranks of its block are remembered.
-    ///
-    /// Walsh sums sweep only the rows of the values d with 2d ≤ t, about
-    /// half: the matrix is symmetric (dₐ + d_b = d_b + dₐ, in floating
-    /// point too), and a sum ≤ t has its smaller value in such a row. Of
-    /// the ordered sums ≤ t, those whose row value has 2d > t pair it with
-    /// a column value below t/2: each is the mirror of one in the columns
-    /// of a swept row at or past the first unswept value (`mirrored`); the
-    /// ordered count is the swept rows' counts plus those. The smallest
-    /// sum > t is a swept row's or the first unswept value doubled (every
-    /// sum of two unswept values is at least that).
+    /// element, the ranks of its block are remembered. Walsh sums sweep
+    /// only the rows of the values d with 2d ≤ t, about half ([`Half`]);
+    /// the smallest sum > t is then a swept row's or the first unswept
+    /// value doubled (every sum of two unswept values is at least that).
     pub(crate) fn around(&self, t: f64) -> Around {
-        let (y, cumulative) = (&self.y.values, &self.y.cumulative);
+        let y = &self.y.values;
         let _sweep = self.sweep_started();
         let (mut below, mut at_most) = (0u128, 0u128);
-        // Walsh sums: rows swept (see above), and the smallest sum
-        // of two unswept values, the first doubled (as the matrix has it).
-        let swept = self.walsh().then(|| y.partition_point(|&d| d + d <= t));
-        let doubled = swept.and_then(|s| y.get(s)).map(|&d| d - -d);
+        let (strict, inclusive) = (self.half(t, false), self.half(t, true));
+        let doubled = (self.walsh())
+            .then(|| y.get(inclusive.mirrored).map(|&d| d - -d))
+            .flatten();
         let (mut next_below, mut next_above): (Option<f64>, Option<f64>) = (None, doubled);
         let mut neighbours = |xi: f64, lt: usize, le: usize| {
             if lt > 0 {
@@ -474,32 +517,13 @@ impl Differences {
                 next_above = Some(next_above.map_or(v, |a: f64| a.min(v)));
             }
         };
-        if let Some(swept) = swept {
-            // Swept: the values d with 2d ≤ t (for the count of sums < t,
-            // 2d < t), the last rows (x = −d ascending).
-            let strict = y.partition_point(|&d| d + d < t);
-            let rows = self.rows();
-            let (from, strict_from) = (rows - swept, rows - strict);
-            let mirrored = |c: usize, first_unswept: usize| {
-                let c = cumulative[c] as u128;
-                c + c.saturating_sub(cumulative[first_unswept] as u128)
-            };
-            self.row_boundaries_in(from..rows, t, |i, w, xi, lt, le| {
-                let w = w as u128;
-                at_most += w * mirrored(le, swept);
-                if i >= strict_from {
-                    below += w * mirrored(lt, strict);
-                }
-                neighbours(xi, lt, le);
-            });
-        } else {
-            self.row_boundaries_in(0..self.rows(), t, |_, w, xi, lt, le| {
-                let w = w as u128;
-                below += w * cumulative[lt] as u128;
-                at_most += w * cumulative[le] as u128;
-                neighbours(xi, lt, le);
-            });
-        }
+        self.row_boundaries_in(inclusive.from..self.rows(), t, |i, w, xi, lt, le| {
+            at_most += self.counted(w, le, inclusive);
+            if i >= strict.from {
+                below += self.counted(w, lt, strict);
+            }
+            neighbours(xi, lt, le);
+        });
         let (below, at_most) = (self.rank(below, t, false), self.rank(at_most, t, true));
         if at_most > below {
             // t is an element: the ranks of its block are known.
@@ -670,6 +694,10 @@ impl Differences {
     /// right: O(rows + columns) for both pivots, where a sweep per pivot
     /// read every row twice.
     ///
+    /// Only the rows from `from` on are swept (Walsh sums: those of the
+    /// bracket, [`Half`], which include every row the four counts need);
+    /// the others' bounds are left as they are.
+    ///
     /// With `halves`, the second half of the rows is swept on another
     /// thread meanwhile (its pointers start at its first row's bounds,
     /// where one sweep would have them at least): the same boundaries and
@@ -679,21 +707,28 @@ impl Differences {
         pivots: (f64, f64),
         low: &mut [C],
         high: &mut [C],
+        from: usize,
         halves: bool,
     ) -> [u128; 4] {
         let rows = self.rows();
+        let counts = [
+            self.half(pivots.0, false),
+            self.half(pivots.0, true),
+            self.half(pivots.1, false),
+            self.half(pivots.1, true),
+        ];
         let add = |a: [u128; 4], b: [u128; 4]| std::array::from_fn(|j| a[j] + b[j]);
-        let split = (halves && rows >= 2).then(|| {
-            let half = rows / 2;
-            let (low_first, low_second) = low.split_at_mut(half);
-            let (high_first, high_second) = high.split_at_mut(half);
+        let split = (halves && rows - from >= 2).then(|| {
+            let half = from + (rows - from) / 2;
+            let (low_first, low_second) = low[from..].split_at_mut(half - from);
+            let (high_first, high_second) = high[from..].split_at_mut(half - from);
             std::thread::scope(|scope| {
                 let theirs = std::thread::Builder::new().spawn_scoped(scope, || {
-                    self.count_two_in(pivots, half..rows, low_second, high_second)
+                    self.count_two_in(pivots, counts, half..rows, low_second, high_second)
                 });
                 // Where no thread can be started, one sweep below.
                 let theirs = theirs.ok()?;
-                let mine = self.count_two_in(pivots, 0..half, low_first, high_first);
+                let mine = self.count_two_in(pivots, counts, from..half, low_first, high_first);
                 let theirs = theirs
                     .join()
                     .unwrap_or_else(|e| std::panic::resume_unwind(e));
@@ -702,20 +737,27 @@ impl Differences {
         });
         match split.flatten() {
             Some(sums) => sums,
-            None => self.count_two_in(pivots, 0..rows, low, high),
+            None => self.count_two_in(
+                pivots,
+                counts,
+                from..rows,
+                &mut low[from..],
+                &mut high[from..],
+            ),
         }
     }
 
     /// [`Differences::count_two`] over `rows`, `low` and `high` indexed
-    /// from `rows.start`.
+    /// from `rows.start`, each count over the rows of its [`Half`].
     fn count_two_in<C: Column>(
         &self,
         (p1, p2): (f64, f64),
+        counts: [Half; 4],
         rows: Range<usize>,
         low: &mut [C],
         high: &mut [C],
     ) -> [u128; 4] {
-        let (y, cumulative) = (&self.y.values, &self.y.cumulative);
+        let y = &self.y.values;
         let start = rows.start;
         // Columns < p1, ≤ p1, < p2, ≤ p2 in the current row.
         let (mut lt1, mut le1, mut lt2, mut le2) = (0, 0, 0, 0);
@@ -734,25 +776,36 @@ impl Differences {
             }
             low[i - start] = C::of(le1);
             high[i - start] = C::of(lt2);
-            let w = w as u128;
-            for (sum, c) in sums.iter_mut().zip([lt1, le1, lt2, le2]) {
-                *sum += w * cumulative[c] as u128;
+            for ((sum, c), half) in sums.iter_mut().zip([lt1, le1, lt2, le2]).zip(counts) {
+                if i >= half.from {
+                    *sum += self.counted(w, c, half);
+                }
             }
         });
         sums
     }
 
-    /// Per row, the columns whose difference is < t (≤ t with
-    /// `inclusive`), over every column, into `per_row`; returns the
-    /// number of original differences so counted. Rebuilds a side of a
-    /// selection's bracket in the rounds whose answer is not between
+    /// Per row from `from` on, the columns whose difference is < t (≤ t
+    /// with `inclusive`), over every column, into `per_row`; returns the
+    /// number of ordered elements < t (≤ t), counted over the rows of its
+    /// [`Half`] (which must start at `from` or later). Rebuilds a side of
+    /// a selection's bracket in the rounds whose answer is not between
     /// the pivots.
-    fn boundaries_at<C: Column>(&self, t: f64, inclusive: bool, per_row: &mut [C]) -> u128 {
+    fn boundaries_at<C: Column>(
+        &self,
+        t: f64,
+        inclusive: bool,
+        per_row: &mut [C],
+        from: usize,
+    ) -> u128 {
+        let half = self.half(t, inclusive);
         let mut total = 0u128;
-        self.row_boundaries_in(0..self.rows(), t, |i, w, _, lt, le| {
+        self.row_boundaries_in(from..self.rows(), t, |i, w, _, lt, le| {
             let c = if inclusive { le } else { lt };
             per_row[i] = C::of(c);
-            total += w as u128 * self.y.cumulative[c] as u128;
+            if i >= half.from {
+                total += self.counted(w, c, half);
+            }
         });
         total
     }
@@ -791,6 +844,11 @@ struct Selection<C> {
     bracket: (Option<f64>, Option<f64>),
     /// Walsh sums only: the diagonal sums ≤ lo (none at the start).
     low_diagonal: u128,
+    /// The rows the bracket keeps and the columns counted twice in them:
+    /// for Walsh sums those of the count < hi ([`Half`]: every active
+    /// ordered sum is in them or the mirror of one counted twice), else
+    /// every row, no column.
+    kept: Half,
     rng: SplitMix64,
     /// Where y's original values lie among its distinct ones.
     blocks: Blocks<C>,
@@ -891,6 +949,10 @@ impl<C: Column> Selection<C> {
             },
             bracket: (None, None),
             low_diagonal: 0,
+            kept: Half {
+                from: 0,
+                mirrored: d.y.len(),
+            },
             rng: SplitMix64::new(0x5EED_B357_6E55_0001),
             blocks: Blocks::of(&d.y),
         }
@@ -914,7 +976,7 @@ impl<C: Column> Selection<C> {
         let mut pivots: Vec<f64> = Vec::with_capacity(sample_size);
         let mut wanted: Vec<(usize, f64)> = Vec::with_capacity(sample_size);
         loop {
-            let cells: usize = (0..d.rows())
+            let cells: usize = (self.kept.from..d.rows())
                 .map(|i| self.high.per_row[i].get() - self.low.per_row[i].get())
                 .sum();
             if cells <= d.gather_at {
@@ -941,23 +1003,41 @@ impl<C: Column> Selection<C> {
             };
             let mut position = draw();
             let mut row_start = 0u128;
+            let kept = self.kept;
             wanted.clear();
-            d.each_row(0..d.rows(), |i, xi, copies| {
+            d.each_row(kept.from..d.rows(), |i, xi, copies| {
                 let (lo, hi) = (low[i].get(), high[i].get());
                 let first = d.y.cumulative[lo];
                 let span = (d.y.cumulative[hi] - first) as u128;
-                let row_end = row_start + copies as u128 * span;
+                // The original columns counted twice ([`Half`]), again.
+                let twice = d.y.cumulative[lo.max(kept.mirrored)];
+                let again = d.y.cumulative[hi].saturating_sub(twice) as u128;
+                let row_span = span + again;
+                let row_end = row_start + copies as u128 * row_span;
                 while let Some(at) = position.filter(|&p| p < row_end) {
-                    // The row repeats its span of y once per copy of x[i]
-                    // (a remainder only past the first: a division of
-                    // 128-bit numbers is a call).
+                    // The row repeats its span of y (and the part counted
+                    // twice) once per copy of x[i] (a remainder only past
+                    // the first: a division of 128-bit numbers is a call).
                     let within = at - row_start;
-                    let offset = if within < span { within } else { within % span };
-                    wanted.push((first + offset as usize, xi));
+                    let offset = if within < row_span {
+                        within
+                    } else {
+                        within % row_span
+                    };
+                    let original = match offset.checked_sub(span) {
+                        None => first + offset as usize,
+                        Some(past) => twice + past as usize,
+                    };
+                    wanted.push((original, xi));
                     position = draw();
                 }
                 row_start = row_end;
             });
+            // The rows kept hold every active element once ([`Half`]).
+            debug_assert_eq!(
+                row_start, active,
+                "the draws' positions are the active elements"
+            );
             // Each draw's value, its distinct column looked up apart from
             // the sweep: the lookups do not depend on each other, so their
             // cache misses overlap (in the first round every row's draw
@@ -998,6 +1078,7 @@ impl<C: Column> Selection<C> {
                 (p1, p2),
                 &mut self.low.per_row,
                 &mut self.high.per_row,
+                self.kept.from,
                 halves,
             );
             // A pivot that is the answer is the (k+1)-th too if its copies
@@ -1010,14 +1091,16 @@ impl<C: Column> Selection<C> {
                 return found;
             }
             if d.rank(lt1, p1, false) >= k {
-                // Below p1: (lo, p1), both sides counted again.
-                self.set_low(d, self.bracket.0);
+                // Below p1: (lo, p1), both sides counted again (the
+                // upper first: it sets the rows kept).
                 self.set_high(d, Some(p1));
+                self.set_low(d, self.bracket.0);
             } else if d.rank(lt2, p2, false) >= k {
                 // Between the pivots: the sweep left (p1, p2).
                 self.low.total = le1;
                 self.high.total = lt2;
                 self.bracket = (Some(p1), Some(p2));
+                self.kept = d.half(p2, false);
                 if d.walsh() {
                     self.low_diagonal = d.diagonal(p1, true);
                 }
@@ -1033,7 +1116,7 @@ impl<C: Column> Selection<C> {
     /// for `None`), with the diagonal sums ≤ lo for Walsh sums.
     fn set_low(&mut self, d: &Differences, lo: Option<f64>) {
         self.low.total = match lo {
-            Some(t) => d.boundaries_at(t, true, &mut self.low.per_row),
+            Some(t) => d.boundaries_at(t, true, &mut self.low.per_row, self.kept.from),
             None => {
                 self.low.per_row.fill(C::of(0));
                 0
@@ -1047,10 +1130,17 @@ impl<C: Column> Selection<C> {
     }
 
     /// The bracket's upper side at `hi`: per row the columns < hi (all
-    /// for `None`).
+    /// for `None`), and the rows kept for it.
     fn set_high(&mut self, d: &Differences, hi: Option<f64>) {
+        self.kept = match hi {
+            Some(t) => d.half(t, false),
+            None => Half {
+                from: 0,
+                mirrored: d.y.len(),
+            },
+        };
         self.high.total = match hi {
-            Some(t) => d.boundaries_at(t, false, &mut self.high.per_row),
+            Some(t) => d.boundaries_at(t, false, &mut self.high.per_row, self.kept.from),
             None => {
                 self.high.per_row.fill(C::of(d.y.len()));
                 d.ordered
@@ -1066,10 +1156,12 @@ impl<C: Column> Selection<C> {
     /// smallest above every active cell), unknown without one.
     fn gather(&self, d: &Differences, k: u128, cells: usize) -> (f64, Option<f64>) {
         let mut values: Vec<(f64, u128)> = Vec::with_capacity(cells);
-        d.each_row(0..d.rows(), |i, xi, wx| {
+        let kept = self.kept;
+        d.each_row(kept.from..d.rows(), |i, xi, wx| {
             let wx = wx as u128;
             for j in self.low.per_row[i].get()..self.high.per_row[i].get() {
-                values.push((d.y.values[j] - xi, wx * d.y.weight(j) as u128));
+                let twice = 1 + u128::from(j >= kept.mirrored);
+                values.push((d.y.values[j] - xi, twice * wx * d.y.weight(j) as u128));
             }
         });
         values.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
@@ -1247,6 +1339,50 @@ mod tests {
                     (a.next_below, a.next_above),
                     brute_neighbours(&walsh, t),
                     "round {round}, t = {t}"
+                );
+            }
+        }
+    }
+
+    /// Selections among the Walsh sums of a few hundred values, through
+    /// several rounds whose brackets keep fewer and fewer rows ([`Half`]),
+    /// give the listed sums' order statistics and the next ones, tied or
+    /// not, the values on both sides of zero or all positive.
+    #[test]
+    fn walsh_selection_over_half_the_rows_is_exact() {
+        let mut rng = SplitMix64::new(31);
+        for round in 0..6 {
+            let n = 300 + rng.below(400);
+            let mut d: Vec<f64> = (0..n)
+                .map(|_| match round % 3 {
+                    0 => rng.below(90) as f64 - 30.0,
+                    1 => rng.uniform() * 4.0 - 1.0,
+                    _ => (rng.uniform() * 2.0).exp(),
+                })
+                .collect();
+            d.sort_unstable_by(f64::total_cmp);
+            let mut walsh: Vec<f64> = Vec::new();
+            for i in 0..n {
+                for j in i..n {
+                    walsh.push(d[i] + d[j]);
+                }
+            }
+            walsh.sort_unstable_by(f64::total_cmp);
+            let m = walsh.len();
+            let sums = Differences::walsh_sums(&d);
+            let mut ks: Vec<usize> = (0..25).map(|_| rng.below(m)).collect();
+            ks.extend([0, 1, m / 2 - 1, m / 2, m - 2, m - 1]);
+            for k in ks {
+                let fresh = Differences {
+                    list_at_most: 0,
+                    known: Default::default(),
+                    ..sums.clone()
+                };
+                let next = walsh.get(k + 1).copied().unwrap_or(walsh[k]);
+                assert_eq!(
+                    fresh.kth_and_next(k as u128 + 1),
+                    (walsh[k], next),
+                    "round {round}, k = {k}"
                 );
             }
         }
@@ -1438,10 +1574,16 @@ mod tests {
                 Differences::new(&x, &y)
             };
             let rows = d.rows();
-            // Per row and in all, the columns < t (≤ t with `inclusive`).
+            // Per row and in all, the columns < t (≤ t with `inclusive`):
+            // every row's count, the ordered elements (which the counts
+            // over half the rows of Walsh sums must equal).
             let at = |t: f64, inclusive: bool| {
                 let mut per_row = vec![0u32; rows];
-                let total = d.boundaries_at(t, inclusive, &mut per_row);
+                let total = d.boundaries_at(t, inclusive, &mut per_row, 0);
+                let every_row: u128 = (0..rows)
+                    .map(|i| d.row_weight(i) as u128 * d.y.cumulative[per_row[i] as usize] as u128)
+                    .sum();
+                assert_eq!(total, every_row, "case {case}, t = {t}");
                 (per_row, total)
             };
             let span = 2.0 * values as f64;
@@ -1466,17 +1608,25 @@ mod tests {
                 );
                 // From the first bracket, and from a narrowed one (≤ lo,
                 // < hi): the pivots are strictly inside, as drawn from it.
+                // The rows swept are those the bracket keeps (Walsh sums:
+                // about half); the others' bounds are not looked at.
                 let lo = p1 - 0.25 - rng.below(3) as f64;
                 let hi = p2 + 0.25 + rng.below(3) as f64;
                 let brackets = [
-                    (vec![0u32; rows], vec![d.y.len() as u32; rows]),
-                    (at(lo, true).0, at(hi, false).0),
+                    (vec![0u32; rows], vec![d.y.len() as u32; rows], 0),
+                    (at(lo, true).0, at(hi, false).0, d.half(hi, false).from),
                 ];
-                for (lower, upper) in brackets {
+                for (lower, upper, from) in brackets {
+                    assert!(from <= d.half(p2, false).from);
                     for halves in [false, true] {
                         let (mut low, mut high) = (lower.clone(), upper.clone());
-                        let sums = d.count_two((p1, p2), &mut low, &mut high, halves);
-                        assert_eq!((low, high, sums), expected, "case {case}, halves {halves}");
+                        let sums = d.count_two((p1, p2), &mut low, &mut high, from, halves);
+                        let (want_low, want_high, want_sums) = &expected;
+                        assert_eq!(
+                            (&low[from..], &high[from..], &sums),
+                            (&want_low[from..], &want_high[from..], want_sums),
+                            "case {case}, halves {halves}"
+                        );
                     }
                 }
             }
