@@ -152,6 +152,13 @@ pub(crate) struct Differences {
     /// tests candidates and then asks for the values at their ranks,
     /// which are then not selected again.
     known: std::sync::Mutex<Vec<(u128, u128, f64)>>,
+    /// Elements whose ranks a count found, (t, rank of the elements < t,
+    /// rank of those ≤ t): the pivots of every selection round and the
+    /// elements counted about (elements only: the selection takes the
+    /// upper end of its bracket for an element). A later selection starts from the narrowest
+    /// bracket they give its rank ([`Selection::run`]): the ends of an
+    /// interval lie near the middle that the estimate selected first.
+    counted: std::sync::Mutex<Vec<(f64, u128, u128)>>,
     /// Sweeps over the rows in progress on this matrix, each on its own
     /// thread (selections, counts): a selection running alone sweeps in
     /// two halves at once ([`HALVES_FROM`]), not beside another sweep.
@@ -180,14 +187,23 @@ impl Clone for Differences {
             x: self.x.clone(),
             y: self.y.clone(),
             known: std::sync::Mutex::new(self.known_blocks().clone()),
+            counted: std::sync::Mutex::new(self.counted_values().clone()),
             sweeping: AtomicUsize::new(0),
             ..*self
         }
     }
 }
 
-/// At most this many rank blocks are remembered (a few dozen are used).
+/// At most this many rank blocks are remembered (a few dozen are used),
+/// and as many counted values.
 const KNOWN_LIMIT: usize = 256;
+
+/// A selection starts from a bracket the known counts give its rank
+/// ([`Differences::known_bracket`]) when at most this fraction of the
+/// ranks lies inside: setting both sides costs two counts, about what a
+/// round costs, and a round narrows by about sqrt(draws)/4 (64 at a
+/// million rows).
+const START_NARROWER: u128 = 16;
 
 /// Up to this many elements (counted with multiplicity) are listed and
 /// selected directly, in O(M) expected time, instead of narrowed to: a
@@ -302,6 +318,7 @@ impl Differences {
             gather_at,
             list_at_most: LIST_AT_MOST,
             known: Default::default(),
+            counted: Default::default(),
             sweeping: AtomicUsize::new(0),
         }
     }
@@ -528,6 +545,7 @@ impl Differences {
         if at_most > below {
             // t is an element: the ranks of its block are known.
             self.remember(below + 1, at_most, t);
+            self.note_counts(t, below, at_most);
         }
         Around {
             below,
@@ -557,6 +575,38 @@ impl Differences {
             .iter()
             .find(|&&(first, last, _)| (first..=last).contains(&k))
             .map(|&(_, _, v)| v)
+    }
+
+    /// The values whose ranks are known ([`Differences::counted`]), as
+    /// facts: one left by a thread that panicked is still true.
+    fn counted_values(&self) -> std::sync::MutexGuard<'_, Vec<(f64, u128, u128)>> {
+        self.counted
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Notes that `below` elements are < t and `at_most` ≤ t (as ranks).
+    fn note_counts(&self, t: f64, below: u128, at_most: u128) {
+        let mut counted = self.counted_values();
+        if counted.len() < KNOWN_LIMIT {
+            counted.push((t, below, at_most));
+        }
+    }
+
+    /// The narrowest bracket the known counts give rank k: the largest
+    /// value with fewer than k elements ≤ it and the smallest with at least
+    /// k elements < it (`None`: none known), and how many ranks lie
+    /// between them.
+    fn known_bracket(&self, k: u128) -> (Option<f64>, Option<f64>, u128) {
+        let counted = self.counted_values();
+        let lo = (counted.iter())
+            .filter(|c| c.2 < k)
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        let hi = (counted.iter())
+            .filter(|c| c.1 >= k)
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        let width = hi.map_or(self.count, |h| h.1) - lo.map_or(0, |l| l.2);
+        (lo.map(|l| l.0), hi.map(|h| h.0), width)
     }
 
     /// Calls `row(i, w, x[i], lt, le)` for every row i of `rows` in order
@@ -975,6 +1025,13 @@ impl<C: Column> Selection<C> {
         let sample_size = ((d.rows() + d.y.len()) / 4).clamp(64, 1 << 16);
         let mut pivots: Vec<f64> = Vec::with_capacity(sample_size);
         let mut wanted: Vec<(usize, f64)> = Vec::with_capacity(sample_size);
+        // A bracket known from earlier counts, if much narrower than all
+        // the elements: two counts instead of the widest rounds.
+        let (lo, hi, width) = d.known_bracket(k);
+        if width <= d.count / START_NARROWER && (lo, hi) != (None, None) {
+            self.set_high(d, hi);
+            self.set_low(d, lo);
+        }
         loop {
             let cells: usize = (self.kept.from..d.rows())
                 .map(|i| self.high.per_row[i].get() - self.low.per_row[i].get())
@@ -1081,6 +1138,9 @@ impl<C: Column> Selection<C> {
                 self.kept.from,
                 halves,
             );
+            for (p, lt, le) in [(p1, lt1, le1), (p2, lt2, le2)] {
+                d.note_counts(p, d.rank(lt, p, false), d.rank(le, p, true));
+            }
             // A pivot that is the answer is the (k+1)-th too if its copies
             // reach that far.
             let hit = |p: f64, lt: u128, le: u128| {
@@ -1384,6 +1444,63 @@ mod tests {
                     (walsh[k], next),
                     "round {round}, k = {k}"
                 );
+            }
+        }
+    }
+
+    /// After the middle is selected, its rounds' pivots bracket nearby
+    /// ranks far more narrowly than all the sums: the bracket's ends are
+    /// elements with the ranks noted (counted by listing), and selections
+    /// started from it give the listed order statistics, for Walsh sums
+    /// and differences.
+    #[test]
+    fn selections_near_a_selected_rank_start_from_its_counts() {
+        let mut rng = SplitMix64::new(37);
+        for case in 0..8 {
+            let n = 400 + rng.below(200);
+            let mut draw = |n: usize| {
+                let mut v: Vec<f64> = (0..n)
+                    .map(|_| match case % 2 {
+                        0 => rng.below(300) as f64,
+                        _ => rng.uniform() * 5.0 - 1.0,
+                    })
+                    .collect();
+                v.sort_unstable_by(f64::total_cmp);
+                v
+            };
+            let (x, y) = (draw(n), draw(n + 7));
+            let (elements, d) = if case < 4 {
+                let mut w = Vec::new();
+                for i in 0..y.len() {
+                    for j in i..y.len() {
+                        w.push(y[i] + y[j]);
+                    }
+                }
+                (w, Differences::walsh_sums(&y))
+            } else {
+                (brute(&x, &y), Differences::new(&x, &y))
+            };
+            let mut all = elements;
+            all.sort_unstable_by(f64::total_cmp);
+            let d = Differences {
+                list_at_most: 0,
+                ..d
+            };
+            let m = all.len();
+            assert_eq!(d.kth(m as u128 / 2), all[m / 2 - 1]);
+            for k in [m / 2 - m / 50, m / 2 + m / 40, m / 2 - 3] {
+                let k1 = k as u128 + 1;
+                let (lo, hi, width) = d.known_bracket(k1);
+                let (lo, hi) = (lo.expect("a value below"), hi.expect("a value above"));
+                assert!(width <= d.count() / START_NARROWER, "case {case}, k = {k}");
+                let at_most_lo = all.partition_point(|&v| v <= lo) as u128;
+                let below_hi = all.partition_point(|&v| v < hi) as u128;
+                assert!(at_most_lo < k1 && k1 <= below_hi, "case {case}, k = {k}");
+                assert_eq!(width, below_hi - at_most_lo);
+                assert!(all.binary_search_by(|v| v.total_cmp(&lo)).is_ok());
+                assert!(all.binary_search_by(|v| v.total_cmp(&hi)).is_ok());
+                let next = all.get(k + 1).copied().unwrap_or(all[k]);
+                assert_eq!(d.kth_and_next(k1), (all[k], next), "case {case}, k = {k}");
             }
         }
     }
