@@ -34,7 +34,9 @@
 //!   each with its own tie pattern (each set its own ends), so the
 //!   reported confidence is the one the closed interval achieves.
 
-use super::conditional::{choose_ranks, invert, level_of, paired_law, Candidates, Laws};
+use super::conditional::{
+    choose_ranks, invert, level_of, paired_law, Candidates, Laws, PARALLEL_SWEEP,
+};
 use super::mann_whitney::Method;
 use super::normal::{normal_cdf, normal_quantile, normal_sf};
 use super::sample::sort_total;
@@ -397,15 +399,14 @@ pub(crate) fn interval_ranks(
     let alpha = alpha.get();
     let exact = r <= SIGNED_RANK_EXACT_LIMIT;
     if sets.iter().any(|s| s.tied()) {
-        let laws: Vec<Laws> = sets
-            .iter()
-            .flat_map(|s| {
+        let tests: Vec<(&PairedDifferences, f64)> = (sets.iter())
+            .flat_map(|&s| {
                 let (a, b) = s.middle;
                 let sums = if a == b { vec![a] } else { vec![a, b] };
-                let scale = Signed { set: s, exact };
-                sums.into_iter().map(move |sum| scale.laws(sum))
+                sums.into_iter().map(move |sum| (s, sum))
             })
             .collect();
+        let laws = middle_laws(&tests, exact);
         let (low, high, _) = choose_ranks(m, &laws, alpha);
         // The tests' confidence at the middle Walsh sum(s), each with its
         // own pattern: from the laws just found.
@@ -440,6 +441,46 @@ pub(crate) fn interval_ranks(
     };
     let low = low.min(m.div_ceil(2)).max(1);
     (vec![(low, m + 1 - low); sets.len()], achieved, method)
+}
+
+/// The laws of the tests at each (set, middle Walsh sum), in order. A law
+/// is one pass over the set's distinct differences: for a large set (a
+/// pass takes longer than starting a thread, [`PARALLEL_SWEEP`]) every
+/// other test is found on another thread meanwhile, so that each thread
+/// has one of a set's two middle sums.
+fn middle_laws(tests: &[(&PairedDifferences, f64)], exact: bool) -> Vec<Laws> {
+    let law = |&(set, sum): &(&PairedDifferences, f64)| Signed { set, exact }.laws(sum);
+    let large = tests
+        .iter()
+        .any(|t| t.0.walsh.sums.sweep() >= PARALLEL_SWEEP);
+    if !large || tests.len() < 2 {
+        return tests.iter().map(law).collect();
+    }
+    std::thread::scope(|scope| {
+        let odd = || {
+            tests
+                .iter()
+                .skip(1)
+                .step_by(2)
+                .map(law)
+                .collect::<Vec<Laws>>()
+        };
+        // Where no thread can be started, this one finds them all.
+        let (even, odd) = match std::thread::Builder::new().spawn_scoped(scope, odd) {
+            Ok(theirs) => {
+                let even: Vec<Laws> = tests.iter().step_by(2).map(law).collect();
+                let odd = theirs
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                (even, odd)
+            }
+            Err(_) => (tests.iter().step_by(2).map(law).collect(), odd()),
+        };
+        let mut odd = odd.into_iter();
+        (even.into_iter())
+            .flat_map(|e| std::iter::once(e).chain(odd.next()))
+            .collect()
+    })
 }
 
 /// The Walsh sums of one set of differences as candidates for the
@@ -561,6 +602,31 @@ mod tests {
             i = j;
         }
         signed_rank_test(t_plus, signed.len(), ties)
+    }
+
+    /// The laws at the middle sums found on two threads are those found
+    /// one after another, in the same order, for two tests and three
+    /// (sets large enough to be split, tied and untied).
+    #[test]
+    fn middle_laws_on_two_threads_are_the_laws_in_turn() {
+        let mut rng = crate::stats::SplitMix64::new(41);
+        let tied: Vec<f64> = (0..60_000)
+            .map(|_| rng.below(2000) as f64 - 900.0)
+            .collect();
+        let reals: Vec<f64> = (0..40_000).map(|_| rng.uniform() * 3.0 - 1.0).collect();
+        let (a, b) = (
+            PairedDifferences::new(&tied).unwrap(),
+            PairedDifferences::new(&reals).unwrap(),
+        );
+        assert!(b.walsh.sums.sweep() >= PARALLEL_SWEEP);
+        // The normal laws: these sets are far past the exact limit.
+        let tests = [(&b, b.middle.0), (&b, b.middle.1 + 0.5), (&a, a.middle.0)];
+        for n in [2, 3] {
+            let in_turn: Vec<Laws> = (tests[..n].iter())
+                .map(|&(set, sum)| Signed { set, exact: false }.laws(sum))
+                .collect();
+            assert_eq!(middle_laws(&tests[..n], false), in_turn, "{n} tests");
+        }
     }
 
     #[test]
