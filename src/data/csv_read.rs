@@ -1563,6 +1563,25 @@ mod tests {
                 bytes.extend_from_slice(text.as_bytes());
                 check(&bytes);
             }
+            // Rounds: commands interleaved row by row (and a batch that
+            // changes), every row the fast path's, so that a block holds
+            // many stretches of each command.
+            let mut rounds = run.clone();
+            let mut rng = Rng(7);
+            for r in 0..700 {
+                for c in ["a", "b", "\"a,b\""] {
+                    let batch = 1 + usize::from(r >= 600);
+                    let user = rng.below(5000);
+                    let wall = rng.below(90_000);
+                    rounds += &format!(
+                        "{c},,,{batch},0,{user},{},1,2,3,4,5,{wall},,,{},{},,0\n",
+                        rng.below(300),
+                        3 * r,
+                        1_795_000_000_000_000u64 + 2 * r as u64
+                    );
+                }
+            }
+            check(rounds.as_bytes());
             // Not UTF-8: in the texts, across the texts, in a skipped column.
             for row in [
                 &b"c,\"\xc3\",,1,0,1,1,1,1,1,1,1,1\n"[..],
