@@ -29,7 +29,12 @@
 //! each diagonal one once, so the number of Walsh sums ≤ t is
 //! (#ordered sums ≤ t + #{i: 2dᵢ ≤ t}) / 2, the diagonal term found by
 //! binary search. Selection then looks for the smallest matrix value
-//! whose Walsh count reaches k, with the same bracket and pivots.
+//! whose Walsh count reaches k, with the same bracket and pivots. That
+//! matrix is symmetric, so a count at t needs only the rows of the
+//! values d with 2d ≤ t, and a selection with an upper end hi only
+//! those with 2d < hi, about half ([`Half`]). A selection starts from
+//! the narrowest bracket that earlier counts on the same matrix give its
+//! rank ([`Differences::known_bracket`]).
 //!
 //! Expected cost O((n1 + n2) log M) time, O(n1 + n2) memory. The result is
 //! exact: an actual difference `y[j] - x[i]` as computed in floating point
@@ -1011,8 +1016,9 @@ impl<C: Column> Selection<C> {
     /// Narrows the bracket until the k-th difference is found.
     ///
     /// Invariant: the answer is among the "active" differences, those with
-    /// lo < d < hi; in row i they are the columns
-    /// `low.per_row[i]..high.per_row[i]`, and rank(≤ lo) < k ≤ rank(< hi)
+    /// lo < d < hi; in row i of the rows kept they are the columns
+    /// `low.per_row[i]..high.per_row[i]` (the others' are mirrors of
+    /// those, [`Half`]), and rank(≤ lo) < k ≤ rank(< hi)
     /// ([`Differences::rank`]: for differences, `low.total < k ≤
     /// high.total`). The answer is the smallest element of rank ≥ k.
     /// Also returns the (k+1)-th element when it is found on the way.
