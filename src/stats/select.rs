@@ -160,9 +160,10 @@ pub(crate) struct Differences {
     /// Elements whose ranks a count found, (t, rank of the elements < t,
     /// rank of those ≤ t): the pivots of every selection round and the
     /// elements counted about (elements only: the selection takes the
-    /// upper end of its bracket for an element). A later selection starts from the narrowest
-    /// bracket they give its rank ([`Selection::run`]): the ends of an
-    /// interval lie near the middle that the estimate selected first.
+    /// upper end of its bracket for an element). A later selection starts
+    /// from the narrowest bracket they give its rank ([`Selection::run`]):
+    /// the ends of an interval lie near the middle that the estimate
+    /// selected first.
     counted: std::sync::Mutex<Vec<(f64, u128, u128)>>,
     /// Sweeps over the rows in progress on this matrix, each on its own
     /// thread (selections, counts): a selection running alone sweeps in
@@ -488,10 +489,7 @@ impl Differences {
     /// and the columns whose counts in them it doubles ([`Half`]).
     fn half(&self, t: f64, inclusive: bool) -> Half {
         if !self.walsh() {
-            return Half {
-                from: 0,
-                mirrored: self.y.len(),
-            };
+            return self.every_row();
         }
         let y = &self.y.values;
         let kept = if inclusive {
@@ -502,6 +500,15 @@ impl Differences {
         Half {
             from: self.rows() - kept,
             mirrored: kept,
+        }
+    }
+
+    /// Every row, no column counted twice: a count or bracket without an
+    /// upper end ([`Half`]).
+    fn every_row(&self) -> Half {
+        Half {
+            from: 0,
+            mirrored: self.y.len(),
         }
     }
 
@@ -628,15 +635,14 @@ impl Differences {
         mut row: impl FnMut(usize, usize, f64, usize, usize),
     ) {
         let y = &self.y.values;
-        let (mut lt, mut le) = match rows.start < rows.end {
-            true => {
-                let x0 = self.row(rows.start);
-                (
-                    y.partition_point(|&v| v - x0 < t),
-                    y.partition_point(|&v| v - x0 <= t),
-                )
-            }
-            false => (0, 0),
+        let (mut lt, mut le) = if rows.is_empty() {
+            (0, 0)
+        } else {
+            let x0 = self.row(rows.start);
+            (
+                y.partition_point(|&v| v - x0 < t),
+                y.partition_point(|&v| v - x0 <= t),
+            )
         };
         self.each_row(rows, |i, xi, w| {
             lt = first_not_below(y, lt, y.len(), |v| v - xi < t);
@@ -1004,10 +1010,7 @@ impl<C: Column> Selection<C> {
             },
             bracket: (None, None),
             low_diagonal: 0,
-            kept: Half {
-                from: 0,
-                mirrored: d.y.len(),
-            },
+            kept: d.every_row(),
             rng: SplitMix64::new(0x5EED_B357_6E55_0001),
             blocks: Blocks::of(&d.y),
         }
@@ -1072,7 +1075,8 @@ impl<C: Column> Selection<C> {
                 let (lo, hi) = (low[i].get(), high[i].get());
                 let first = d.y.cumulative[lo];
                 let span = (d.y.cumulative[hi] - first) as u128;
-                // The original columns counted twice ([`Half`]), again.
+                // The span's columns counted twice ([`Half`]) are drawn a
+                // second time, as if they followed it.
                 let twice = d.y.cumulative[lo.max(kept.mirrored)];
                 let again = d.y.cumulative[hi].saturating_sub(twice) as u128;
                 let row_span = span + again;
@@ -1200,10 +1204,7 @@ impl<C: Column> Selection<C> {
     fn set_high(&mut self, d: &Differences, hi: Option<f64>) {
         self.kept = match hi {
             Some(t) => d.half(t, false),
-            None => Half {
-                from: 0,
-                mirrored: d.y.len(),
-            },
+            None => d.every_row(),
         };
         self.high.total = match hi {
             Some(t) => d.boundaries_at(t, false, &mut self.high.per_row, self.kept.from),
@@ -1215,8 +1216,9 @@ impl<C: Column> Selection<C> {
         self.bracket.1 = hi;
     }
 
-    /// Selects directly among the few active cells, each weighted by its
-    /// number of original differences; and the (k+1)-th element: the
+    /// Selects directly among the few active cells of the rows kept, each
+    /// weighted by its number of original differences (twice in a column
+    /// counted twice, [`Half`]); and the (k+1)-th element: the
     /// answer again if its copies reach k + 1, else the next value
     /// gathered, else the bracket's upper end (an element, and the
     /// smallest above every active cell), unknown without one.
