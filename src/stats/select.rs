@@ -515,7 +515,7 @@ impl Differences {
     /// The ordered elements a row with `w` copies adds to a count whose
     /// boundary in it is column `c` ([`Half`]): w·(#≤ c, and again those
     /// from `half.mirrored` on).
-    fn counted(&self, w: usize, c: usize, half: Half) -> u128 {
+    fn in_row(&self, w: usize, c: usize, half: Half) -> u128 {
         let cumulative = &self.y.cumulative;
         let (c, mirrored) = (cumulative[c] as u128, cumulative[half.mirrored] as u128);
         w as u128 * (c + c.saturating_sub(mirrored))
@@ -532,9 +532,8 @@ impl Differences {
         let _sweep = self.sweep_started();
         let (mut below, mut at_most) = (0u128, 0u128);
         let (strict, inclusive) = (self.half(t, false), self.half(t, true));
-        let doubled = (self.walsh())
-            .then(|| y.get(inclusive.mirrored).map(|&d| d - -d))
-            .flatten();
+        // (None for differences: their rows are all swept.)
+        let doubled = y.get(inclusive.mirrored).map(|&d| d - -d);
         let (mut next_below, mut next_above): (Option<f64>, Option<f64>) = (None, doubled);
         let mut neighbours = |xi: f64, lt: usize, le: usize| {
             if lt > 0 {
@@ -547,9 +546,9 @@ impl Differences {
             }
         };
         self.row_boundaries_in(inclusive.from..self.rows(), t, |i, w, xi, lt, le| {
-            at_most += self.counted(w, le, inclusive);
+            at_most += self.in_row(w, le, inclusive);
             if i >= strict.from {
-                below += self.counted(w, lt, strict);
+                below += self.in_row(w, lt, strict);
             }
             neighbours(xi, lt, le);
         });
@@ -839,7 +838,7 @@ impl Differences {
             high[i - start] = C::of(lt2);
             for ((sum, c), half) in sums.iter_mut().zip([lt1, le1, lt2, le2]).zip(counts) {
                 if i >= half.from {
-                    *sum += self.counted(w, c, half);
+                    *sum += self.in_row(w, c, half);
                 }
             }
         });
@@ -865,7 +864,7 @@ impl Differences {
             let c = if inclusive { le } else { lt };
             per_row[i] = C::of(c);
             if i >= half.from {
-                total += self.counted(w, c, half);
+                total += self.in_row(w, c, half);
             }
         });
         total
@@ -1037,7 +1036,7 @@ impl<C: Column> Selection<C> {
         // A bracket known from earlier counts, if much narrower than all
         // the elements: two counts instead of the widest rounds.
         let (lo, hi, width) = d.known_bracket(k);
-        if width <= d.count / START_NARROWER && (lo, hi) != (None, None) {
+        if width <= d.count / START_NARROWER {
             self.set_high(d, hi);
             self.set_low(d, lo);
         }
@@ -1295,13 +1294,7 @@ mod tests {
             y.sort_unstable_by(f64::total_cmp);
             let all = brute(&x, &y);
             let differences = Differences::new(&x, &y);
-            let mut walsh: Vec<f64> = Vec::new();
-            for i in 0..y.len() {
-                for j in i..y.len() {
-                    walsh.push(y[i] + y[j]);
-                }
-            }
-            walsh.sort_unstable_by(f64::total_cmp);
+            let walsh = brute_walsh_sums(&y);
             let sums = Differences::walsh_sums(&y);
             let probes: Vec<f64> = all
                 .iter()
@@ -1382,13 +1375,7 @@ mod tests {
                 })
                 .collect();
             d.sort_unstable_by(f64::total_cmp);
-            let mut walsh: Vec<f64> = Vec::new();
-            for i in 0..n {
-                for j in i..n {
-                    walsh.push(d[i] + d[j]);
-                }
-            }
-            walsh.sort_unstable_by(f64::total_cmp);
+            let walsh = brute_walsh_sums(&d);
             let sums = Differences::walsh_sums(&d);
             let mut probes: Vec<f64> = (0..60).map(|_| walsh[rng.below(walsh.len())]).collect();
             probes.extend(probes.clone().windows(2).map(|w| (w[0] + w[1]) / 2.0));
@@ -1429,13 +1416,7 @@ mod tests {
                 })
                 .collect();
             d.sort_unstable_by(f64::total_cmp);
-            let mut walsh: Vec<f64> = Vec::new();
-            for i in 0..n {
-                for j in i..n {
-                    walsh.push(d[i] + d[j]);
-                }
-            }
-            walsh.sort_unstable_by(f64::total_cmp);
+            let walsh = brute_walsh_sums(&d);
             let m = walsh.len();
             let sums = Differences::walsh_sums(&d);
             let mut ks: Vec<usize> = (0..25).map(|_| rng.below(m)).collect();
@@ -1477,19 +1458,11 @@ mod tests {
                 v
             };
             let (x, y) = (draw(n), draw(n + 7));
-            let (elements, d) = if case < 4 {
-                let mut w = Vec::new();
-                for i in 0..y.len() {
-                    for j in i..y.len() {
-                        w.push(y[i] + y[j]);
-                    }
-                }
-                (w, Differences::walsh_sums(&y))
+            let (all, d) = if case < 4 {
+                (brute_walsh_sums(&y), Differences::walsh_sums(&y))
             } else {
                 (brute(&x, &y), Differences::new(&x, &y))
             };
-            let mut all = elements;
-            all.sort_unstable_by(f64::total_cmp);
             let d = Differences {
                 list_at_most: 0,
                 ..d
