@@ -651,6 +651,28 @@ fn outputs() -> Vec<Case> {
         .fails(2, "the previous file, if any, is unchanged")
         .then("out.json", After::Unchanged),
         case(
+            "a large export past ulimit -f, written directly, keeps the old file",
+            "bestreport",
+            &["-Q", "--export-json", "out.json", "big.csv"],
+        )
+        // Past the 16 MiB written through the page cache before direct
+        // I/O, and short of the whole document (about 40 MB).
+        .file(
+            "big.csv",
+            format!(
+                "{RAW}{}",
+                RAW.lines()
+                    .skip(1)
+                    .map(|l| format!("{l}\n"))
+                    .collect::<String>()
+                    .repeat(12_000)
+            ),
+        )
+        .file("out.json", OLD)
+        .under("ulimit -f 49152;")
+        .fails(2, "the previous file, if any, is unchanged")
+        .then("out.json", After::Unchanged),
+        case(
             "a refused command leaves -o untouched",
             "bestguess",
             &["-o", "raw.csv", "true", "echo 'x"],

@@ -13,6 +13,7 @@ mod provenance;
 mod report;
 mod run;
 mod terminal;
+mod writeback;
 
 use std::ffi::OsString;
 use std::io::Write;

@@ -19,6 +19,7 @@ use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+use super::writeback::Writeback;
 use super::AppError;
 
 /// What a path names, for telling whether two paths are the same file.
@@ -218,52 +219,6 @@ enum ExportTarget {
     Temp(Writeback),
 }
 
-/// A file sent to disk as it grows: every [`Writeback::EVERY`] bytes,
-/// writing back what was written since starts (without waiting), so that
-/// the disk works while the export is still being made and the `fdatasync`
-/// before the rename waits only for the tail (a 0.8 GB JSON export spent
-/// 0.44 s in that `fdatasync`, nothing written back before it).
-struct Writeback {
-    file: File,
-    /// Bytes written so far.
-    written: u64,
-    /// Bytes whose writeback has been started.
-    started: u64,
-}
-
-impl Writeback {
-    const EVERY: u64 = 8 << 20;
-
-    fn new(file: File) -> Writeback {
-        Writeback {
-            file,
-            written: 0,
-            started: 0,
-        }
-    }
-}
-
-impl Write for Writeback {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.file.write(buf)?;
-        self.written += n as u64;
-        if self.written - self.started >= Writeback::EVERY {
-            // Only a hint: the fdatasync at the end is what makes it safe.
-            let _ = crate::measure::sys::start_writeback(
-                &self.file,
-                self.started,
-                self.written - self.started,
-            );
-            self.started = self.written;
-        }
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
-    }
-}
-
 impl Write for ExportTarget {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
@@ -358,8 +313,8 @@ impl Export {
     pub fn commit(mut self) -> io::Result<()> {
         self.out.flush()?;
         if let Some((temp, target)) = self.temp.take() {
-            let result = match self.out.get_ref() {
-                ExportTarget::Temp(w) => w.file.sync_data(),
+            let result = match self.out.get_mut() {
+                ExportTarget::Temp(w) => w.sync_data(),
                 ExportTarget::File(_) | ExportTarget::Stdout(_) => Ok(()),
             }
             .and_then(|()| std::fs::rename(&temp, &target));
