@@ -9,6 +9,7 @@
 
 use std::fs;
 use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -121,7 +122,11 @@ impl Case {
         }
         let out = wait_with_timeout(child, Duration::from_secs(60))?;
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        let code = out.status.code();
+        // A death by a signal as a shell reports it: 128 + the signal.
+        let code = out
+            .status
+            .code()
+            .or_else(|| out.status.signal().map(|s| 128 + s));
         let mut problems = Vec::new();
         if code != Some(self.status) {
             problems.push(format!("status {code:?}, expected {}", self.status));
@@ -671,6 +676,31 @@ fn outputs() -> Vec<Case> {
         .file("out.json", OLD)
         .under("ulimit -f 49152;")
         .fails(2, "the previous file, if any, is unchanged")
+        .then("out.json", After::Unchanged),
+        case(
+            "SIGTERM during an export keeps the old file and leaves no temporary one",
+            "bestreport",
+            &["-Q", "--export-json", "out.json", "big.csv"],
+        )
+        .file(
+            "big.csv",
+            format!(
+                "{RAW}{}",
+                RAW.lines()
+                    .skip(1)
+                    .map(|l| format!("{l}\n"))
+                    .collect::<String>()
+                    .repeat(40_000)
+            ),
+        )
+        .file("out.json", OLD)
+        // Once the export has begun (its temporary file is not empty; at
+        // most 30 s), the process is sent SIGTERM and dies of it.
+        .under(
+            "(i=0; while [ ! -s .out.json.bestguess-*.tmp ] && [ $i -lt 3000 ]; \
+             do sleep 0.01; i=$((i + 1)); done; kill -TERM $$) & ",
+        )
+        .fails(143, "")
         .then("out.json", After::Unchanged),
         case(
             "a refused command leaves -o untouched",

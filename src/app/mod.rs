@@ -86,6 +86,10 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
     // Writing past `ulimit -f` must be an error to report (EFBIG), not a
     // silent death.
     crate::measure::sys::ignore_file_size_signal();
+    // A signal that ends the process (bestreport, or bestguess before its
+    // experiment catches signals) removes unfinished exports' temporary
+    // files first. Without it, nothing is lost, but a hidden file is left.
+    let _ = crate::measure::sys::remove_doomed_on_termination_signals();
     let command_line: Vec<String> = argv
         .iter()
         .map(|a| a.to_string_lossy().into_owned())

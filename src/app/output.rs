@@ -209,6 +209,10 @@ pub struct Export {
     pub what: String,
     out: BufWriter<ExportTarget>,
     temp: Option<(PathBuf, PathBuf)>,
+    /// The temporary file, removed if a termination signal ends the
+    /// process first (see `main_with`); forgotten once renamed or removed
+    /// (fields are dropped after `Drop::drop`).
+    _doomed: Option<crate::measure::sys::Doomed>,
 }
 
 enum ExportTarget {
@@ -248,6 +252,7 @@ impl Export {
                 what,
                 out: BufWriter::new(ExportTarget::Stdout(io::stdout())),
                 temp: None,
+                _doomed: None,
             });
         }
         let meta = std::fs::metadata(path).ok();
@@ -261,6 +266,7 @@ impl Export {
                 what,
                 out: BufWriter::new(ExportTarget::File(f)),
                 temp: None,
+                _doomed: None,
             });
         }
         // Through a symbolic link, replace the file it points to, not the link.
@@ -295,6 +301,7 @@ impl Export {
         Ok(Export {
             what,
             out: BufWriter::new(ExportTarget::Temp(Writeback::new(file))),
+            _doomed: Some(crate::measure::sys::remove_on_termination(&temp)),
             temp: Some((temp, target)),
         })
     }

@@ -4,7 +4,8 @@
 //! Everything here is a thin, checked wrapper over one or two libc calls:
 //! `posix_spawnp` (to start the launcher), pipes and descriptors, a memfd to
 //! execute the embedded launcher from, the clock, the signal handler that
-//! relays SIGINT/SIGTERM to the launcher, and starting an export's
+//! relays SIGINT/SIGTERM to the launcher (and, before it, the one that
+//! removes unfinished exports' temporary files), and starting an export's
 //! writeback to disk. Commands themselves are spawned and
 //! measured by the launcher (`launcher.c`). Callers get safe Rust types.
 
@@ -12,7 +13,7 @@ use std::ffi::{c_char, c_int, CStr};
 use std::io;
 use std::mem::MaybeUninit;
 use std::os::fd::{FromRawFd, OwnedFd, RawFd};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 
 /// CLOCK_REALTIME in microseconds since the Unix epoch (for the record only,
 /// never for durations).
@@ -238,6 +239,106 @@ pub fn catch_termination_signals(launcher: libc::pid_t) -> io::Result<()> {
     Ok(())
 }
 
+/// Temporary files to remove if a termination signal ends the process
+/// before they are renamed into place: NUL-terminated paths, never freed
+/// (a signal handler on another thread may be reading one), null where
+/// free.
+static DOOMED: [AtomicPtr<c_char>; DOOMED_SLOTS] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; DOOMED_SLOTS];
+
+/// At most this many temporary files are removed on a signal (exports
+/// beyond them are still put in place only when complete).
+const DOOMED_SLOTS: usize = 64;
+
+/// A temporary file registered with [`remove_on_termination`].
+#[derive(Debug)]
+pub struct Doomed(Option<usize>);
+
+impl Drop for Doomed {
+    /// Forgets the file: it was renamed into place or removed. Its path's
+    /// memory is leaked (a few bytes per export).
+    fn drop(&mut self) {
+        if let Some(slot) = self.0 {
+            DOOMED[slot].store(std::ptr::null_mut(), Ordering::SeqCst);
+        }
+    }
+}
+
+/// Has `path` removed if one of the [`TERMINATION_SIGNALS`] ends the
+/// process while the returned value is alive (see
+/// [`remove_doomed_on_termination_signals`]).
+pub fn remove_on_termination(path: &std::path::Path) -> Doomed {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return Doomed(None);
+    };
+    let raw = c.into_raw();
+    for (slot, cell) in DOOMED.iter().enumerate() {
+        if cell
+            .compare_exchange(
+                std::ptr::null_mut(),
+                raw,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            )
+            .is_ok()
+        {
+            return Doomed(Some(slot));
+        }
+    }
+    // SAFETY: `raw` came from CString::into_raw above and was not stored.
+    drop(unsafe { std::ffi::CString::from_raw(raw) });
+    Doomed(None)
+}
+
+extern "C" fn remove_doomed_and_die(sig: c_int) {
+    for cell in &DOOMED {
+        let path = cell.load(Ordering::SeqCst);
+        if !path.is_null() {
+            // SAFETY: a non-null slot holds a NUL-terminated path that is
+            // never freed; unlink is async-signal-safe.
+            unsafe {
+                libc::unlink(path);
+            }
+        }
+    }
+    // SAFETY: raise is async-signal-safe. The handler was reset to the
+    // default action on entry (SA_RESETHAND) and the signal is blocked
+    // while it runs, so the process dies of it on return, as it would have.
+    unsafe {
+        libc::raise(sig);
+    }
+}
+
+/// Until [`catch_termination_signals`] replaces it, a [`TERMINATION_SIGNALS`]
+/// signal that would end the process (its action is the default) removes
+/// the registered temporary files first, and then ends it as it would have.
+/// A signal ignored when the tool started (`nohup`, SIGINT in a background
+/// job) stays ignored.
+pub fn remove_doomed_on_termination_signals() -> io::Result<()> {
+    for sig in TERMINATION_SIGNALS {
+        // SAFETY: as in catch_termination_signals; the handler only reads
+        // atomics and calls unlink(2) and raise(3), both async-signal-safe.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if old.sa_sigaction != libc::SIG_DFL {
+                continue;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = remove_doomed_and_die as *const () as usize;
+            action.sa_flags = libc::SA_RESTART | libc::SA_RESETHAND;
+            libc::sigemptyset(&mut action.sa_mask);
+            if libc::sigaction(sig, &action, std::ptr::null_mut()) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Ignore SIGXFSZ, so that writing past a file size limit (`ulimit -f`)
 /// fails with EFBIG, which is reported, instead of killing the tool.
 /// Programs the tool starts get the default action back (see [`spawn`]).
@@ -417,5 +518,30 @@ unsafe impl std::alloc::GlobalAlloc for ReportingAlloc {
             out_of_memory(new_size);
         }
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn a_temporary_file_is_registered_until_dropped() {
+        let path = std::path::Path::new("/tmp/some dir/.out.json.bestguess-1-0.tmp");
+        let doomed = remove_on_termination(path);
+        let slot = doomed.0.expect("a free slot");
+        let held = DOOMED[slot].load(Ordering::SeqCst);
+        assert!(!held.is_null());
+        // SAFETY: registered paths are never freed.
+        let text = unsafe { CStr::from_ptr(held) };
+        assert_eq!(text.to_bytes(), path.as_os_str().as_bytes());
+        drop(doomed);
+        // Another test may take the slot, but never with this pointer
+        // (registered paths are never freed, so never reused).
+        assert_ne!(DOOMED[slot].load(Ordering::SeqCst), held);
+        // A path holding a NUL cannot be registered (nor created).
+        let nul = std::path::Path::new(std::ffi::OsStr::from_bytes(b"a\0b"));
+        assert!(remove_on_termination(nul).0.is_none());
     }
 }
