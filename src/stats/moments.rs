@@ -52,6 +52,13 @@ impl CompensatedSum {
     ///
     /// [`add`]: CompensatedSum::add
     pub(crate) fn add_repeated(&mut self, x: f64, mut k: u64) {
+        if k <= FEW {
+            // The definition itself, cheaper than the steps for a few.
+            for _ in 0..k {
+                self.add(x);
+            }
+            return;
+        }
         while k > 0 {
             let Some((d, m_sum)) = steady_increment(self.sum, x) else {
                 self.add(x);
@@ -77,6 +84,11 @@ impl CompensatedSum {
         self.sum + self.compensation
     }
 }
+
+/// Repetitions [`CompensatedSum::add_repeated`] adds one at a time (a
+/// step costs about as much as eight additions; most values of a short
+/// sample occur once).
+const FEW: u64 = 8;
 
 /// `s + m·d`, where [`steady_increment`] gave `d` and at least `m` steps
 /// for `s`: every partial result is a multiple of the ulp of `s`'s binade

@@ -42,6 +42,8 @@
 //! Commands with fewer than five values are left uncompared.
 
 use std::borrow::Borrow;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use thiserror::Error;
 
@@ -298,7 +300,7 @@ pub struct RankOptions<'a> {
 
 /// Ranks commands against the best, one sample of the ranked metric each,
 /// as independent samples. See [`rank_with`].
-pub fn rank<S: Borrow<Sample>>(
+pub fn rank<S: Borrow<Sample> + Sync>(
     samples: &[S],
     settings: &RankSettings,
 ) -> Result<Ranking, SettingsError> {
@@ -308,10 +310,21 @@ pub fn rank<S: Borrow<Sample>>(
 /// Ranks commands, one sample of the ranked metric each, in input order,
 /// by the rule in the module docs. Errors only for invalid settings; a
 /// `reference` out of range is ignored (the best is used).
-pub fn rank_with<S: Borrow<Sample>>(
+pub fn rank_with<S: Borrow<Sample> + Sync>(
     samples: &[S],
     options: RankOptions<'_>,
     settings: &RankSettings,
+) -> Result<Ranking, SettingsError> {
+    rank_in(samples, options, settings, PARALLEL_UP_TO)
+}
+
+/// [`rank_with`], comparing two at a time when every sample has at most
+/// `parallel_up_to` values (tests vary it: the results are the same).
+fn rank_in<S: Borrow<Sample> + Sync>(
+    samples: &[S],
+    options: RankOptions<'_>,
+    settings: &RankSettings,
+    parallel_up_to: usize,
 ) -> Result<Ranking, SettingsError> {
     settings.validate()?;
     let k = samples.len();
@@ -337,8 +350,7 @@ pub fn rank_with<S: Borrow<Sample>>(
     let all_positive = eligible.iter().all(|&i| samples[i].borrow().min() > 0.0);
     // Each command's logarithms, made once when first needed and shared
     // by the point estimates and the comparisons.
-    let logs: Vec<std::cell::OnceCell<Option<SortedLogs>>> =
-        (0..k).map(|_| std::cell::OnceCell::new()).collect();
+    let logs: Vec<OnceLock<Option<SortedLogs>>> = (0..k).map(|_| OnceLock::new()).collect();
     let log_of = |i: usize| -> Option<&SortedLogs> {
         logs[i]
             .get_or_init(|| SortedLogs::of(samples[i].borrow().sorted()))
@@ -350,26 +362,38 @@ pub fn rank_with<S: Borrow<Sample>>(
     // prepared logarithms (16 MB at a million rounds) for the last pair
     // only, so that memory does not grow with the number of commands.
     type Pair = (usize, usize);
-    let middles: std::cell::RefCell<Vec<(Pair, Middles)>> = Default::default();
-    let last_logs: std::cell::RefCell<Option<(Pair, PairedDifferences)>> = Default::default();
+    let middles: Mutex<Vec<(Pair, Middles)>> = Default::default();
+    let last_logs: Mutex<Option<(Pair, PairedDifferences)>> = Default::default();
+    // Many small samples are compared on two threads (each comparison on
+    // one); large ones one at a time, each using threads of its own.
+    let parallel = eligible
+        .iter()
+        .all(|&i| samples[i].borrow().len() <= parallel_up_to);
     let estimate = |r: usize, i: usize| -> f64 {
-        last_logs.borrow_mut().take();
+        if !parallel {
+            lock(&last_logs).take();
+        }
         let (e, known) = point_estimate(samples, rounds, all_positive, &log_of, r, i);
-        middles.borrow_mut().push(((r, i), known.middles));
-        *last_logs.borrow_mut() = known.logs.map(|l| ((r, i), l));
+        lock(&middles).push(((r, i), known.middles));
+        if !parallel {
+            *lock(&last_logs) = known.logs.map(|l| ((r, i), l));
+        }
         e
     };
     let mut ambiguous_best = false;
     let reference = match (reference, fixed, inference) {
         (Some(r), None, true) => {
-            let (best, clear) = choose_best(r, &eligible, &estimate);
+            let (best, clear) = choose_best(r, &eligible, &estimate, parallel);
             ambiguous_best = !clear;
             Some(best)
         }
         (r, _, _) => r,
     };
     // Prepared logarithms of a pair the comparisons will not make go now.
-    let mut last_logs = last_logs.into_inner();
+    let middles = middles.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let mut last_logs = last_logs
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
     if last_logs
         .as_ref()
         .is_some_and(|((from, _), _)| Some(*from) != reference)
@@ -400,46 +424,44 @@ pub fn rank_with<S: Borrow<Sample>>(
         let m = family.max(1) as f64;
         let alpha_each = Alpha::new(settings.alpha / m)?;
         confidence_each = 1.0 - alpha_each.get();
-        let mut compared: Vec<RankedEntry> = eligible
-            .iter()
-            .filter(|&&i| i != r)
-            .map(|&i| {
-                let mut c = match rounds {
-                    Some(rs) => {
-                        let known = Known {
-                            middles: (middles.borrow().iter())
-                                .find(|(pair, _)| *pair == (r, i))
-                                .map_or([None, None], |(_, m)| *m),
-                            logs: last_logs
-                                .take_if(|(pair, _)| *pair == (r, i))
-                                .map(|(_, l)| l),
-                        };
-                        let (best, other) = (samples[r].borrow(), samples[i].borrow());
-                        let rounds = Rounds {
-                            best: &rs[r],
-                            other: &rs[i],
-                        };
-                        compare_paired_with(best, other, rounds, alpha_each, known)
-                    }
-                    None => None,
-                }
-                .unwrap_or_else(|| {
+        let last_logs = Mutex::new(last_logs);
+        let others: Vec<usize> = eligible.iter().copied().filter(|&i| i != r).collect();
+        let mut compared: Vec<RankedEntry> = in_order(&others, parallel, |i| {
+            let mut c = match rounds {
+                Some(rs) => {
+                    let known = Known {
+                        middles: (middles.iter())
+                            .find(|(pair, _)| *pair == (r, i))
+                            .map_or([None, None], |(_, m)| *m),
+                        logs: lock(&last_logs)
+                            .take_if(|(pair, _)| *pair == (r, i))
+                            .map(|(_, l)| l),
+                    };
                     let (best, other) = (samples[r].borrow(), samples[i].borrow());
-                    let logs = log_of(r).zip(log_of(i));
-                    compare_with_logs(best, other, logs, alpha_each)
-                });
-                c.p_adjusted = (c.p_value() * m).min(1.0);
-                let (verdict, reasons) = decide(&c, settings, epsilon, effect, confidence_each);
-                RankedEntry {
-                    index: i,
-                    n: samples[i].borrow().len(),
-                    median: medians[i],
-                    comparison: Some(c),
-                    verdict,
-                    reasons,
+                    let rounds = Rounds {
+                        best: &rs[r],
+                        other: &rs[i],
+                    };
+                    compare_paired_with(best, other, rounds, alpha_each, known)
                 }
-            })
-            .collect();
+                None => None,
+            }
+            .unwrap_or_else(|| {
+                let (best, other) = (samples[r].borrow(), samples[i].borrow());
+                let logs = log_of(r).zip(log_of(i));
+                compare_with_logs(best, other, logs, alpha_each)
+            });
+            c.p_adjusted = (c.p_value() * m).min(1.0);
+            let (verdict, reasons) = decide(&c, settings, epsilon, effect, confidence_each);
+            RankedEntry {
+                index: i,
+                n: samples[i].borrow().len(),
+                median: medians[i],
+                comparison: Some(c),
+                verdict,
+                reasons,
+            }
+        });
         // Over the intervals that decide verdicts (those short of their
         // level are inconclusive), or over all if none does.
         let deciding = |e: &&RankedEntry| !e.reasons.contains(&Reason::TooFewRuns);
@@ -578,6 +600,48 @@ fn point_estimate<'a, S: Borrow<Sample>>(
 /// logarithms, where found.
 type Middles = [Option<(f64, f64)>; 2];
 
+/// Samples of at most this many values are compared two at a time.
+const PARALLEL_UP_TO: usize = 1 << 16;
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// `f` of each item, in the items' order: on this thread and a second one
+/// if `parallel` (each taking the next item not taken), else here only.
+fn in_order<T: Send>(items: &[usize], parallel: bool, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    if !parallel || items.len() < 2 {
+        return items.iter().map(|&i| f(i)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let take = || {
+        let mut made = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&i) = items.get(k) else {
+                return made;
+            };
+            made.push((k, f(i)));
+        }
+    };
+    let mut made = std::thread::scope(|scope| {
+        // Without a second thread, this one takes every item.
+        let helper = std::thread::Builder::new().spawn_scoped(scope, take);
+        let mut mine = take();
+        if let Ok(helper) = helper {
+            // A helper that panicked is re-raised here.
+            mine.extend(
+                helper
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            );
+        }
+        mine
+    });
+    made.sort_unstable_by_key(|&(k, _)| k);
+    made.into_iter().map(|(_, t)| t).collect()
+}
+
 /// Moves from `start` to any command estimated faster, until none is
 /// (or a candidate repeats, which only intransitive estimates can cause;
 /// then the candidate whose most negative estimate is closest to zero).
@@ -585,15 +649,19 @@ type Middles = [Option<(f64, f64)>; 2];
 fn choose_best(
     start: usize,
     eligible: &[usize],
-    estimate: &dyn Fn(usize, usize) -> f64,
+    estimate: &(dyn Fn(usize, usize) -> f64 + Sync),
+    parallel: bool,
 ) -> (usize, bool) {
     let mut candidate = start;
     let mut visited: Vec<(usize, f64)> = Vec::new();
     loop {
-        let (fastest, lowest) = eligible
+        let others: Vec<usize> = eligible
             .iter()
-            .filter(|&&i| i != candidate)
-            .map(|&i| (i, estimate(candidate, i)))
+            .copied()
+            .filter(|&i| i != candidate)
+            .collect();
+        let (fastest, lowest) = in_order(&others, parallel, |i| (i, estimate(candidate, i)))
+            .into_iter()
             .fold(
                 (candidate, 0.0),
                 |acc, (i, e)| if e < acc.1 { (i, e) } else { acc },
@@ -837,6 +905,10 @@ mod tests {
                 ..RankOptions::default()
             };
             let ranking = rank_with(&samples, options, &relative(1.0, 1.0)).unwrap();
+            // One at a time (reusing the last pair's logarithms too), the
+            // same ranking.
+            let serial = rank_in(&samples, options, &relative(1.0, 1.0), 0).unwrap();
+            assert_eq!(serial, ranking, "{commands} commands");
             let best = ranking.entries[0].index;
             assert_ne!(
                 best, 0,
@@ -851,6 +923,42 @@ mod tests {
                     Some(&fresh),
                     "{commands} commands"
                 );
+            }
+        }
+    }
+
+    /// Many commands compared two at a time rank exactly as one at a
+    /// time: independent and paired, with commands of equal samples (whose
+    /// order only the input's can decide) and a best that is not the
+    /// lowest median.
+    #[test]
+    fn many_commands_compared_on_two_threads_rank_as_one_at_a_time() {
+        let mut rng = crate::stats::SplitMix64::new(7);
+        for commands in [3, 12] {
+            let mut rounds: Vec<Vec<f64>> = (0..commands)
+                .map(|c| {
+                    (0..16)
+                        .map(|r| match c {
+                            0 if r % 2 == 0 => 900.0 + rng.below(40) as f64,
+                            0 => 1500.0 + rng.below(40) as f64,
+                            _ => 1000.0 + 5.0 * (c % 4) as f64 + rng.below(60) as f64,
+                        })
+                        .collect()
+                })
+                .collect();
+            // Equal samples, not next to each other.
+            rounds[commands - 1] = rounds[1].clone();
+            let samples: Vec<Sample> = rounds.iter().map(|r| sample(r)).collect();
+            for paired in [false, true] {
+                let options = RankOptions {
+                    rounds: paired.then_some(rounds.as_slice()),
+                    ..RankOptions::default()
+                };
+                let settings = relative(1.0, 1.0);
+                let two = rank_in(&samples, options, &settings, usize::MAX).unwrap();
+                let one = rank_in(&samples, options, &settings, 0).unwrap();
+                assert_eq!(two, one, "{commands} commands, paired {paired}");
+                assert!(two.inference);
             }
         }
     }
