@@ -38,7 +38,7 @@
 //! element of `measurements` on one line of its own; with a million runs
 //! one value per indented line would take several times the bytes. Results
 //! are built and written one at a time, or, when there are many and each is
-//! small, [`RESULTS_TOGETHER`] at a time on two threads (the same text).
+//! small, 64 at a time on two threads (the same text).
 //! A statistic that does not exist, or any non-finite number, is `null`.
 //!
 //! `--json-runs` ([`JsonRuns`]) may leave per-run layouts out (Hyperfine
