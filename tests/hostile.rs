@@ -486,6 +486,14 @@ fn command_files() -> Vec<Case> {
 
 fn raw_files() -> Vec<Case> {
     vec![
+        case("an endless file of NUL bytes", "bestreport", &["/dev/zero"])
+            .fails(2, "without a line end"),
+        case("a cbdr file with an endless line", "bestreport", &["-"])
+            .stdin(format!(
+                "benchmark,wall_time\nx,1\n{}",
+                "7".repeat((16 << 20) + 100)
+            ))
+            .fails(2, "without a line end"),
         case("empty raw file", "bestreport", &["e.csv"])
             .file("e.csv", "")
             .fails(2, "e.csv"),

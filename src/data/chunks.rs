@@ -44,6 +44,14 @@ pub(crate) struct Options {
 /// Bytes of the first chunk (a small file is read in one).
 const FIRST_CHUNK: usize = 16 * 1024;
 
+/// The longest line read (bytes before its line end; [`Stream`] checks it
+/// a chunk at a time, so a line a chunk longer may pass): a row `bestguess`
+/// writes is far shorter (its
+/// texts are arguments, at most 128 KiB each on Linux), and without a
+/// bound a file with no line end (`/dev/zero`) would be read into memory
+/// whole, or forever.
+pub(crate) const MAX_LINE: usize = 16 << 20;
+
 impl Default for Options {
     fn default() -> Self {
         // Asked once: it reads the cgroup's files, and bestreport may read
@@ -58,6 +66,51 @@ impl Default for Options {
             // parses chunks itself only while it waits.
             workers: if cores > 1 { cores.min(4) } else { 0 },
             fast: true,
+        }
+    }
+}
+
+/// The error for a line past [`MAX_LINE`].
+pub(crate) fn line_too_long() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "a line runs past {} MiB without a line end, which no file bestreport reads \
+             has (bestguess never writes one); check that this is the file you meant",
+            MAX_LINE >> 20
+        ),
+    )
+}
+
+/// `R`, failing once a line runs past [`MAX_LINE`] bytes without a line
+/// end (for readers that take their input whole; [`Stream`] counts its
+/// own chunks).
+pub(crate) struct BoundedLines<R> {
+    inner: R,
+    /// Bytes since the last line end.
+    open: usize,
+}
+
+impl<R> BoundedLines<R> {
+    pub fn new(inner: R) -> Self {
+        BoundedLines { inner, open: 0 }
+    }
+}
+
+impl<R: Read> Read for BoundedLines<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let mut lines = buf[..n].split(|&b| b == b'\n');
+        // The line already open goes on; each line after starts afresh.
+        self.open += lines.next().map_or(0, <[u8]>::len);
+        loop {
+            if self.open > MAX_LINE {
+                return Err(line_too_long());
+            }
+            match lines.next() {
+                Some(line) => self.open = line.len(),
+                None => return Ok(n),
+            }
         }
     }
 }
@@ -172,6 +225,8 @@ pub(crate) struct Stream<R> {
     pos: usize,
     /// Bytes read past the last cut: the next chunk's start.
     carry: Vec<u8>,
+    /// Bytes read since the last line end (at most [`MAX_LINE`]).
+    open_line: usize,
     eof: bool,
     /// A read error met reading ahead, reported where it happened.
     error: Option<io::Error>,
@@ -195,6 +250,7 @@ impl<R: Read> Stream<R> {
             chunks: VecDeque::new(),
             pos: 0,
             carry: Vec::new(),
+            open_line: 0,
             eof: false,
             error: None,
             chunk_size: FIRST_CHUNK.min(options.chunk).max(1),
@@ -235,6 +291,7 @@ impl<R: Read> Stream<R> {
         let mut data = self.spare.pop().unwrap_or_default();
         data.clear();
         data.reserve(size.max(self.carry.len()) + 64);
+        let carried = self.carry.len();
         data.append(&mut self.carry);
         let want = size.saturating_sub(data.len()) as u64;
         match (&mut self.input).take(want).read_to_end(&mut data) {
@@ -246,9 +303,17 @@ impl<R: Read> Stream<R> {
             return false;
         }
         if !self.eof && self.error.is_none() {
-            if let Some(cut) = last_row_end(&data) {
-                self.carry.extend_from_slice(&data[cut..]);
-                data.truncate(cut);
+            match last_row_end(&data) {
+                Some(cut) => {
+                    self.open_line = data.len() - cut;
+                    self.carry.extend_from_slice(&data[cut..]);
+                    data.truncate(cut);
+                }
+                None => self.open_line += data.len() - carried,
+            }
+            if self.open_line > MAX_LINE {
+                // Reported where the reader gets to; nothing more is read.
+                self.error = Some(line_too_long());
             }
         }
         self.push_chunk(data);
@@ -485,6 +550,54 @@ impl<R> Drop for Stream<R> {
             // A worker that panicked has said so on standard error; the
             // reader parsed its chunks itself.
             let _ = t.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader handing out at most `piece` bytes a call.
+    struct Pieces<'a>(&'a [u8], usize);
+
+    impl Read for Pieces<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(self.1).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn bounded_lines_refuse_a_line_past_the_bound_only() {
+        let long = |len: usize| {
+            let mut text = b"a,b\n".to_vec();
+            text.extend(std::iter::repeat_n(b'x', len));
+            text.extend_from_slice(b"\nc,d\n");
+            text
+        };
+        for piece in [1000, 65_536, 1 << 20] {
+            // Within the bound, and many lines past it in all: read whole.
+            let within = long(MAX_LINE);
+            let mut read = Vec::new();
+            BoundedLines::new(Pieces(&within, piece))
+                .read_to_end(&mut read)
+                .unwrap();
+            assert!(read == within, "piece {piece}");
+            let many = b"0123456789\n".repeat(MAX_LINE / 11 + 1000);
+            read.clear();
+            BoundedLines::new(Pieces(&many, piece))
+                .read_to_end(&mut read)
+                .unwrap();
+            assert_eq!(read.len(), many.len(), "piece {piece}");
+            // A byte more: refused.
+            let past = long(MAX_LINE + 1);
+            let e = BoundedLines::new(Pieces(&past, piece))
+                .read_to_end(&mut Vec::new())
+                .unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::InvalidData, "piece {piece}");
         }
     }
 }

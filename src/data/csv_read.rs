@@ -836,6 +836,34 @@ mod tests {
         Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,\
         Involuntary Context Switches,Wall clock (us),Total time (us),Total Context Switches\n";
 
+    #[test]
+    fn a_line_without_an_end_is_refused_once_past_the_bound() {
+        use crate::data::chunks::MAX_LINE;
+        let row = "\"a\",\"\",\"\",1,0,100,20,1000,1,0,1,1,150,120,2\n";
+        let mut text = format!("{HEADER15}{row}{row}");
+        text.push_str(&"x".repeat(MAX_LINE + (1 << 20)));
+        text.push_str(&format!("\n{row}"));
+        let e = read_raw_csv(text.as_bytes(), "t.csv").unwrap_err();
+        match &e {
+            DataError::Read { cause, .. } => {
+                assert_eq!(cause.kind(), std::io::ErrorKind::InvalidData);
+                assert!(e.to_string().contains("without a line end"), "{e}");
+            }
+            other => panic!("not the line's error: {other}"),
+        }
+        // Just within the bound, the same line is read (and refused as
+        // the row it is not).
+        let mut text = format!("{HEADER15}{row}");
+        text.push_str(&"x".repeat(MAX_LINE - (1 << 20)));
+        text.push_str(&format!("\n{row}"));
+        let e = read_raw_csv(text.as_bytes(), "t.csv").unwrap_err();
+        assert!(matches!(e, DataError::Row { line: 3, .. }), "{e}");
+        // Lines are counted one at a time: rows past the bound in all.
+        let rows = MAX_LINE / row.len() + 1000;
+        let text = format!("{HEADER15}{}", row.repeat(rows));
+        assert_eq!(read_raw_csv(text.as_bytes(), "t.csv").unwrap().len(), rows);
+    }
+
     fn read(text: &str) -> Result<Vec<RunRecord>, DataError> {
         read_raw_csv(text.as_bytes(), "t.csv")
     }

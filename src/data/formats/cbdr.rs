@@ -53,10 +53,18 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, |p| p.line());
-            fail(
-                line,
-                format!("{e}; a cbdr file has the same columns on every line"),
-            )
+            let said = e.to_string();
+            match e.into_kind() {
+                // Reading failed (or a line had no end): not the format's.
+                csv::ErrorKind::Io(cause) => DataError::Read {
+                    file: file.to_owned(),
+                    cause,
+                },
+                _ => fail(
+                    line,
+                    format!("{said}; a cbdr file has the same columns on every line"),
+                ),
+            }
         })?;
         let line = record.position().map_or(0, |p| p.line());
         let benchmark = record.get(0).unwrap_or("");

@@ -24,6 +24,7 @@
 
 use std::io::{self, Read};
 
+use super::chunks::BoundedLines;
 use super::csv_read::{read_raw_csv_into, RowSink};
 use super::error::DataError;
 
@@ -117,7 +118,7 @@ pub fn read_into<R: Read>(
         );
     }
     if first_field == "benchmark" {
-        cbdr::read_into(rest, file, sink)?;
+        cbdr::read_into(BoundedLines::new(rest), file, sink)?;
         return Ok(InputFormat::CbdrCsv);
     }
     // Anything else is read as a raw CSV: a raw file that lost its header
