@@ -65,7 +65,7 @@ use super::fast_read::{self, slot, Block, Plan};
 use super::columns::{
     idx, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS,
 };
-use super::error::{excerpt, DataError, RowProblem};
+use super::error::{excerpt, DataError, Quoted, RowProblem};
 use super::metric::{recognise, Catalogue, Metric, MetricDef, RawColumn, Source, Unit, Value};
 use super::tokenize::{Row, TokenError, Tokenizer};
 use super::RunRecord;
@@ -282,7 +282,7 @@ pub(crate) fn read_raw_csv_with<R: Read>(
         return Err(DataError::NotAHeader {
             file: file.to_owned(),
             line: row.line,
-            found: excerpt(row.get(0).unwrap_or_default()),
+            problem: header_problem(&row),
         });
     }
     let mut layout = Layout::from_header(&row, sink.catalogue());
@@ -412,6 +412,40 @@ fn is_header(row: &Row) -> bool {
                 .unwrap_or("")
                 .trim_matches([' ', '\t']);
             field.eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
+        })
+}
+
+/// What keeps `row` from being a header ([`is_header`] is false): for a row
+/// that looks like one (it starts with `Command`, or has a header's name
+/// in its place), how few columns it has or the first that differs;
+/// otherwise how it starts.
+fn header_problem(row: &Row) -> String {
+    let field = |i: usize| excerpt(row.get(i).unwrap_or_default());
+    let named = |i: usize| {
+        field(i)
+            .trim_matches([' ', '\t'])
+            .eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
+    };
+    if !(0..REFERENCE_ROW_FIELDS.min(row.len())).any(named) {
+        return format!("it starts with {}", Quoted(&field(0)));
+    }
+    if row.len() < REFERENCE_ROW_FIELDS {
+        return format!(
+            "it has {} column{} where a raw data header has at least {REFERENCE_ROW_FIELDS}",
+            row.len(),
+            if row.len() == 1 { "" } else { "s" }
+        );
+    }
+    // The first column's name is free (the reference's textbook files).
+    (1..REFERENCE_ROW_FIELDS)
+        .find(|&i| !named(i))
+        .map_or_else(String::new, |i| {
+            format!(
+                "column {} is {} where {} belongs",
+                i + 1,
+                Quoted(&field(i)),
+                Quoted(REFERENCE_COLUMNS[i])
+            )
         })
 }
 
@@ -1187,6 +1221,39 @@ mod tests {
         let e = read_raw_csv(&bytes[..], "t").unwrap_err();
         assert_eq!(e.position(), Some((2, 2)));
         assert_eq!(e.problem(), Some(&RowProblem::InvalidUtf8));
+    }
+
+    #[test]
+    fn a_line_that_is_almost_a_header_says_what_is_amiss() {
+        let problem = |first_line: &str| match read(&format!("{first_line}\n\"a\",\"\",\"\",1\n")) {
+            Err(DataError::NotAHeader { problem, .. }) => problem,
+            other => panic!("{other:?}"),
+        };
+        let full = HEADER15.trim_end();
+        assert_eq!(
+            problem(&full.replace("Shell", "Command")),
+            "column 2 is \"Command\" where \"Shell\" belongs"
+        );
+        assert_eq!(
+            problem(&full.replace("Wall clock (us)", "Wall")),
+            "column 13 is \"Wall\" where \"Wall clock (us)\" belongs"
+        );
+        // The first name is free: another there is not the problem.
+        assert_eq!(
+            problem(&full.replace("Command", "url").replace("Batch", "Batches")),
+            "column 4 is \"Batches\" where \"Batch\" belongs"
+        );
+        assert_eq!(
+            problem("Command,Shell,Name"),
+            "it has 3 columns where a raw data header has at least 13"
+        );
+        assert_eq!(
+            problem("command"),
+            "it has 1 column where a raw data header has at least 13"
+        );
+        // Not a header at all: how it starts.
+        assert_eq!(problem("\"ls\",\"\",\"\",1,0"), "it starts with \"ls\"");
+        assert_eq!(problem("\0\0"), "it starts with \"\\0\\0\"");
     }
 
     #[test]

@@ -44,15 +44,15 @@ pub enum DataError {
 
     /// The first line is not a raw data header.
     #[error(
-        "{file}: line {line} is not a raw data header (it starts with {}); a raw data file \
+        "{file}: line {line} is not a raw data header ({problem}); a raw data file \
          starts with the line Command,Shell,Name,Batch,… as written by bestguess -o (add \
-         that line if the file lost it)",
-        Quoted(.found)
+         that line if the file lost it)"
     )]
     NotAHeader {
         file: String,
         line: u64,
-        found: String,
+        /// What is wrong with it, e.g. `it starts with "x"`.
+        problem: String,
     },
 
     /// The file is not in a format that can be read, or holds no runs (a
@@ -210,7 +210,7 @@ pub(crate) fn excerpt(bytes: &[u8]) -> String {
 }
 
 /// Displays text quoted and escaped, so a message stays on one line.
-struct Quoted<'a>(&'a str);
+pub(crate) struct Quoted<'a>(pub &'a str);
 
 impl std::fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
