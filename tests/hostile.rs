@@ -614,6 +614,22 @@ fn outputs() -> Vec<Case> {
         .then("ran", After::Absent),
         case("-o is a directory", "bestguess", &["-o", "/tmp", "true"]).fails(2, "/tmp"),
         case(
+            "an export path ending in / fails before any run",
+            "bestguess",
+            &["--export-json", "out/", "-s", "/bin/sh -c", "touch ran"],
+        )
+        .fails(2, "ends with /")
+        .then("ran", After::Absent)
+        .then("out", After::Absent),
+        case(
+            "-o ending in / fails before any run",
+            "bestguess",
+            &["-o", "raw/", "-s", "/bin/sh -c", "touch ran"],
+        )
+        .fails(2, "ends with /")
+        .then("ran", After::Absent)
+        .then("raw", After::Absent),
+        case(
             "export to a full disk",
             "bestreport",
             &["--export-json", "/dev/full", "in.csv"],

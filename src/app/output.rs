@@ -98,10 +98,22 @@ impl RawDestination {
         if path == "-" {
             return Ok(RawDestination::Stdout(io::stdout()));
         }
-        File::create(path)
-            .map(RawDestination::File)
-            .map_err(|e| AppError::failure(format!("-o {path}: cannot create the file: {e}")))
+        let fail =
+            |e: io::Error| AppError::failure(format!("-o {path}: cannot create the file: {e}"));
+        if let Some(e) = names_a_directory(path) {
+            return Err(fail(e));
+        }
+        File::create(path).map(RawDestination::File).map_err(fail)
     }
+}
+
+/// A path that ends with `/` names a directory, whatever is there: an
+/// error saying so (the kernel's would be "Is a directory" for a path that
+/// does not exist, or, for an export, "Not a directory" only at its end).
+fn names_a_directory(path: &str) -> Option<io::Error> {
+    path.ends_with('/').then(|| {
+        io::Error::other("the path ends with /, so it names a directory; give a file name")
+    })
 }
 
 impl Write for RawDestination {
@@ -258,7 +270,9 @@ impl Export {
         let meta = std::fs::metadata(path).ok();
         if let Some(m) = meta.as_ref().filter(|m| !m.file_type().is_file()) {
             if m.is_dir() {
-                return Err(fail(io::Error::other("it is a directory")));
+                return Err(fail(io::Error::other(
+                    "it is a directory; give a file name",
+                )));
             }
             // A FIFO or a device: there is nothing to keep, write to it.
             let f = OpenOptions::new().write(true).open(path).map_err(fail)?;
@@ -268,6 +282,9 @@ impl Export {
                 temp: None,
                 _doomed: None,
             });
+        }
+        if let Some(e) = names_a_directory(path) {
+            return Err(fail(e));
         }
         // Through a symbolic link, replace the file it points to, not the link.
         let target = match &meta {
