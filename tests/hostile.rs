@@ -436,6 +436,12 @@ fn commands() -> Vec<Case> {
 
 fn command_files() -> Vec<Case> {
     vec![
+        case(
+            "an endless command file of NUL bytes",
+            "bestguess",
+            &["-f", "/dev/zero"],
+        )
+        .fails(1, "line 1: control character U+0000 (NUL)"),
         case("command file missing", "bestguess", &["-f", "nope.txt"]).fails(2, "nope.txt"),
         case("command file is a directory", "bestguess", &["-f", "/tmp"]).fails(2, "/tmp"),
         case("empty command file", "bestguess", &["-f", "/dev/null"]).fails(1, "command"),
