@@ -318,3 +318,76 @@ fn hyperfine_2_names_failures_and_parameters() {
     assert_eq!(params[2], [("n".to_string(), "3".to_string())]);
     assert_eq!(d.commands[0].command, "sleep 0.001");
 }
+
+/// A Hyperfine measurement that no run can have — negative, or beyond
+/// 9·10¹⁵ µs (285 years) or bytes — is refused with its place, as a raw
+/// CSV's would be, not read as a negative time or dropped as absent.
+#[test]
+fn impossible_hyperfine_measurements_are_refused_with_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = |times: &str, memory: &str| {
+        format!(
+            "{{\"results\": [{{\"command\": \"a\", \"times\": [{times}], \
+             \"memory_usage_byte\": [{memory}], \"exit_codes\": [0, 0, 0]}}]}}"
+        )
+    };
+    let two = |value: &str| {
+        let m = |v: &str| {
+            format!(
+                "{{\"time_wall_clock\": {{\"value\": {v}, \"unit\": \"second\"}}, \
+                 \"exit_code\": 0}}"
+            )
+        };
+        format!(
+            "{{\"schema_version\": 2, \"results\": [{{\"command\": \"a\", \"measurements\": \
+             [{}, {}, {}]}}]}}",
+            m("0.1"),
+            m(value),
+            m("0.3")
+        )
+    };
+    let cases = [
+        (
+            one("0.1, -0.2, 0.3", "1, 2, 3"),
+            "results[0].times[1] is -0.2, below 0",
+        ),
+        (
+            one("0.1, 0.2, 1e308", "1, 2, 3"),
+            "results[0].times[2] is 1e+308, too large",
+        ),
+        (
+            one("0.1, 0.2, 9e9", "1, 2, 3"),
+            "results[0].times[2] is 9000000000.0, too large",
+        ),
+        (
+            one("0.1, 0.2, 0.3", "1, -2, 3"),
+            "results[0].memory_usage_byte[1] is -2, below 0",
+        ),
+        (
+            one("0.1, 0.2, 0.3", "1, 2, 1e19"),
+            "memory_usage_byte[2] is 1e+19, too large",
+        ),
+        (
+            two("-1"),
+            "results[0].measurements[1].time_wall_clock.value is -1, below 0",
+        ),
+        (
+            two("1e300"),
+            "measurements[1].time_wall_clock.value is 1e+300, too large",
+        ),
+    ];
+    for (k, (json, said)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("{k}.json"));
+        fs::write(&path, json).unwrap();
+        let e = Dataset::read_files(&[path.to_string_lossy().into_owned()]).unwrap_err();
+        assert!(e.to_string().contains(said), "{k}: {e}");
+    }
+    // Just within: 8.9·10⁹ s and 0 are measurements.
+    let path = dir.path().join("within.json");
+    fs::write(&path, one("0, 0.2, 8.9e9", "0, 2, 3")).unwrap();
+    let d = read(path.to_str().unwrap());
+    let wall: Vec<_> = (0..3)
+        .map(|i| int(d.commands[0].value(i, Metric::WALL)))
+        .collect();
+    assert_eq!(wall, [Some(0), Some(200_000), Some(8_900_000_000_000_000)]);
+}

@@ -141,13 +141,14 @@ fn text(v: Option<&Json>) -> String {
 }
 
 /// Seconds as µs: an integer when within a thousandth of one (the float
-/// noise of a µs value written in seconds), else the real number.
+/// noise of a µs value written in seconds), else the real number; `None`
+/// from 9·10¹⁵ µs (285 years) on, as for an integer in a raw CSV.
 fn micros(seconds: f64) -> Option<Value> {
     let us = seconds * 1e6;
-    if !us.is_finite() {
+    if !us.is_finite() || us.abs() >= 9e15 {
         return None;
     }
-    if (us - us.round()).abs() < 1e-3 && us.abs() < 9e15 {
+    if (us - us.round()).abs() < 1e-3 {
         Some(Value::Int(us.round() as i64))
     } else {
         Some(Value::Real(us))
@@ -177,9 +178,37 @@ fn array<'a>(
         .ok_or_else(|| format!("{} has no \"{key}\" array", at("")))
 }
 
-fn number(v: &Json, at: &dyn Fn(&str) -> String, what: &str) -> Result<f64, String> {
-    v.as_f64()
-        .ok_or_else(|| format!("{} is {v}, not a number", at(what)))
+/// A measurement at `what`: a number, not negative.
+fn measured(v: &Json, at: &dyn Fn(&str) -> String, what: &str) -> Result<f64, String> {
+    let x = v
+        .as_f64()
+        .ok_or_else(|| format!("{} is {v}, not a number", at(what)))?;
+    if x < 0.0 {
+        return Err(format!(
+            "{} is {v}, below 0; no measurement of a run is negative",
+            at(what)
+        ));
+    }
+    Ok(x)
+}
+
+/// A measurement at `what` in seconds, as µs ([`micros`]), or in bytes or
+/// counts (`bytes`: [`bytes`]); an error if it is too large to be one.
+fn converted(
+    v: &Json,
+    at: &dyn Fn(&str) -> String,
+    what: &str,
+    bytes_or_counts: bool,
+) -> Result<Option<Value>, String> {
+    let x = measured(v, at, what)?;
+    let value = if bytes_or_counts { bytes(x) } else { micros(x) };
+    match value {
+        Some(value) => Ok(Some(value)),
+        None => Err(format!(
+            "{} is {v}, too large for a measurement of a run",
+            at(what)
+        )),
+    }
 }
 
 fn hyperfine1_runs(
@@ -193,11 +222,11 @@ fn hyperfine1_runs(
     let mut runs = Vec::with_capacity(times.len());
     for (i, t) in times.iter().enumerate() {
         let mut run = base.clone();
-        let seconds = number(t, at, &format!(".times[{i}]"))?;
-        run.metrics.set(Metric::WALL, micros(seconds));
+        let wall = converted(t, at, &format!(".times[{i}]"), false)?;
+        run.metrics.set(Metric::WALL, wall);
         if let Some(m) = memory.and_then(|m| m.get(i)) {
-            let b = number(m, at, &format!(".memory_usage_byte[{i}]"))?;
-            run.metrics.set(Metric::MAXRSS, bytes(b));
+            let rss = converted(m, at, &format!(".memory_usage_byte[{i}]"), true)?;
+            run.metrics.set(Metric::MAXRSS, rss);
         }
         // Without `exit_codes` (before 1.13) every run counted as a success.
         run.exit_code = codes.map_or(0, |c| exit_code(c.get(i)));
@@ -220,24 +249,20 @@ fn hyperfine2_runs(
             let Some(v) = m.get(key).and_then(|v| v.get("value")) else {
                 continue;
             };
-            let x = number(v, at, &format!(".measurements[{i}].{key}.value"))?;
-            let value = if metric == Metric::MAXRSS {
-                bytes(x)
-            } else {
-                micros(x)
-            };
+            let what = format!(".measurements[{i}].{key}.value");
+            let value = converted(v, at, &what, metric == Metric::MAXRSS)?;
             run.metrics.set(metric, value);
         }
         for key in HYPERFINE_COUNTERS {
             let Some(v) = m.get(key).and_then(|v| v.get("value")) else {
                 continue;
             };
-            let x = number(v, at, &format!(".measurements[{i}].{key}.value"))?;
+            let value = converted(v, at, &format!(".measurements[{i}].{key}.value"), true)?;
             let metric = sink
                 .catalogue()
                 .register(MetricDef::appended(key, Unit::Count))
                 .map_err(|e| format!("{}: {e}", at("")))?;
-            run.metrics.set(metric, bytes(x));
+            run.metrics.set(metric, value);
         }
         run.exit_code = exit_code(m.get("exit_code"));
         runs.push(run);
