@@ -391,3 +391,92 @@ fn impossible_hyperfine_measurements_are_refused_with_their_place() {
         .collect();
     assert_eq!(wall, [Some(0), Some(200_000), Some(8_900_000_000_000_000)]);
 }
+
+/// cbdr's times and BestGuess's own per-run integers are held to what a
+/// raw CSV accepts too; and the note on ranking by wall-clock time blames
+/// Hyperfine 1.x's JSON only when such a file was read.
+#[test]
+fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let error = |path: &str| {
+        Dataset::read_files(&[path.to_owned()])
+            .unwrap_err()
+            .to_string()
+    };
+    let cbdr = |value: &str| format!("benchmark,wall_time,custom\nx,0.1,-3\nx,{value},2\n");
+    for bad in ["-0.1", "1e300", "9e9"] {
+        let e = error(&write("c.csv", &cbdr(bad)));
+        assert!(
+            e.contains(&format!(
+                "line 3: \"{bad}\" in column wall_time is not a time"
+            )),
+            "{e}"
+        );
+    }
+    // A custom column may be negative, and just under the bound is a time.
+    let d = read(&write("c.csv", &cbdr("8.9e9")));
+    assert_eq!(
+        int(d.commands[0].value(1, Metric::WALL)),
+        Some(8_900_000_000_000_000)
+    );
+
+    let out = dir.path().join("own.json");
+    bestreport()
+        .args(["-Q", "--json-runs", "bestguess", "--export-json"])
+        .arg(&out)
+        .arg("tests/data/formats/cbdr-0.2.4-sample.csv")
+        .assert()
+        .success();
+    let own: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    // (cbdr's µs are reals: the export keeps them so.)
+    assert!(own["results"][0]["bestguess"]["per_run"]["wall_us"][0].is_f64());
+    for (key, bad, said) in [
+        (
+            "wall_us",
+            serde_json::json!(-5),
+            "wall_us[1] is -5, not a number of 0 or more",
+        ),
+        (
+            "wall_us",
+            serde_json::json!(-0.5),
+            "wall_us[1] is -0.5, not a number of 0 or more",
+        ),
+        (
+            "wall_us",
+            serde_json::json!("abc"),
+            "wall_us[1] is \"abc\", not a number of 0 or more",
+        ),
+        (
+            "wall_us",
+            serde_json::json!(true),
+            "wall_us[1] is true, not a number of 0 or more",
+        ),
+    ] {
+        let mut doc = own.clone();
+        doc["results"][0]["bestguess"]["per_run"][key][1] = bad;
+        let e = error(&write("bad.json", &doc.to_string()));
+        assert!(
+            e.contains(&format!("results[0].bestguess.per_run.{said}")),
+            "{e}"
+        );
+    }
+
+    // A cbdr file without CPU times lacks them without Hyperfine's excuse.
+    let wall_only = write("w.csv", "benchmark,wall_time\nx,0.1\nx,0.2\ny,0.2\ny,0.3\n");
+    let (_, note) = report(&[&wall_only]);
+    assert!(
+        note.contains("hold no Total CPU time per run; ranking by wall-clock"),
+        "{note}"
+    );
+    assert!(!note.contains("Hyperfine"), "{note}");
+    let (_, note) = report(&[HF1]);
+    assert!(
+        note.contains("(Hyperfine 1.x's JSON keeps only its mean)"),
+        "{note}"
+    );
+}

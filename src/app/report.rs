@@ -12,7 +12,7 @@ use super::terminal;
 use super::{exit, AppError};
 use crate::analysis::{resolve_metric, Analysis};
 use crate::cli::{Output, ReportConfig};
-use crate::data::{Catalogue, Dataset, Metric};
+use crate::data::{Catalogue, Dataset, InputFormat, Metric};
 use crate::export::metadata::Metadata;
 use crate::export::Format;
 use crate::figure::{Figure, Input};
@@ -160,10 +160,19 @@ fn ranked_metric_the_files_have(output: &Output, dataset: &Dataset) -> Output {
     if chosen || dataset.is_empty() || !lacks(metric) || !all_have(Metric::WALL) {
         return output.clone();
     }
+    // Why, where a format explains it.
+    let hyperfine1 = dataset
+        .sources
+        .iter()
+        .any(|s| s.format == InputFormat::HyperfineJson1);
     output::note(&format!(
-        "Note: the files hold no {} per run (Hyperfine 1.x's JSON keeps only its mean); \
-         ranking by wall-clock time instead.\n",
-        metric.label()
+        "Note: the files hold no {} per run{}; ranking by wall-clock time instead.\n",
+        metric.label(),
+        if hyperfine1 {
+            " (Hyperfine 1.x's JSON keeps only its mean)"
+        } else {
+            ""
+        }
     ));
     let mut output = output.clone();
     output.ranking.metric = Metric::WALL;

@@ -98,6 +98,18 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
                 })?;
             let value = if metric.builtin().is_some() {
                 let us = seconds * 1e6;
+                // A time of a run, as a raw CSV's: 0 or more, under 9e15 µs.
+                if !(0.0..9e15).contains(&us) {
+                    return Err(fail(
+                        line,
+                        format!(
+                            "{:?} in column {} is not a time a run can take (0 or more \
+                             seconds, under 9e9)",
+                            field,
+                            headers.get(k + 1).unwrap_or("")
+                        ),
+                    ));
+                }
                 if (us - us.round()).abs() < 1e-3 {
                     Value::Int(us.round() as i64)
                 } else {

@@ -357,13 +357,37 @@ fn bestguess_runs(
                 if matches!(catalogue.def(metric).source, Source::Sum(..)) {
                     continue;
                 }
-                for (run, v) in runs.iter_mut().zip(values) {
+                let def = catalogue.def(metric);
+                // As a raw CSV would hold them: a measurement of a run (a
+                // time, bytes, a count) is not negative, a metric of
+                // integers has no fraction; whole µs are integers, finer
+                // ones (cbdr's, Hyperfine's ns) reals.
+                let measured = def.unit != Unit::Number;
+                let integer = def.integer && !measured;
+                let expected = match (measured, integer) {
+                    (true, _) => "a number of 0 or more",
+                    (false, true) => "an integer",
+                    (false, false) => "a number",
+                };
+                for (i, (run, v)) in runs.iter_mut().zip(values).enumerate() {
                     let value = match v {
                         Json::Null => None,
-                        v => match v.as_i64() {
-                            Some(i) => Some(Value::Int(i)),
-                            None => v.as_f64().filter(|x| x.is_finite()).map(Value::Real),
-                        },
+                        v => {
+                            let value = match (v.as_i64(), v.as_f64()) {
+                                (Some(x), _) => Some(Value::Int(x)),
+                                (None, Some(x)) if x.is_finite() && !integer => {
+                                    Some(Value::Real(x))
+                                }
+                                _ => None,
+                            }
+                            .filter(|value| !measured || value.as_f64() >= 0.0);
+                            Some(value.ok_or_else(|| {
+                                format!(
+                                    "{} is {v}, not {expected}",
+                                    at(&format!(".bestguess.per_run.{key}[{i}]"))
+                                )
+                            })?)
+                        }
                     };
                     run.metrics.set(metric, value);
                 }
