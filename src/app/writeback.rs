@@ -36,7 +36,7 @@ const EVERY: u64 = 8 << 20;
 const ALIGN: usize = 4096;
 
 /// Bytes per direct write.
-const DIRECT_BUFFER: usize = 4 << 20;
+const DIRECT_BUFFER: usize = 2 << 20;
 
 /// A file written from its start; see the module docs.
 pub struct Writeback {
