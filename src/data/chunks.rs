@@ -45,11 +45,10 @@ pub(crate) struct Options {
 const FIRST_CHUNK: usize = 16 * 1024;
 
 /// The longest line read (bytes before its line end; [`Stream`] checks it
-/// a chunk at a time, so a line a chunk longer may pass): a row `bestguess`
-/// writes is far shorter (its
-/// texts are arguments, at most 128 KiB each on Linux), and without a
-/// bound a file with no line end (`/dev/zero`) would be read into memory
-/// whole, or forever.
+/// a chunk at a time, so a line a chunk longer may pass). A row `bestguess`
+/// writes is far shorter (its texts are arguments, at most 128 KiB each on
+/// Linux); without a bound, a file with no line end (`/dev/zero`) would be
+/// read into memory whole, or forever.
 pub(crate) const MAX_LINE: usize = 16 << 20;
 
 impl Default for Options {
@@ -225,7 +224,7 @@ pub(crate) struct Stream<R> {
     pos: usize,
     /// Bytes read past the last cut: the next chunk's start.
     carry: Vec<u8>,
-    /// Bytes read since the last line end (at most [`MAX_LINE`]).
+    /// Bytes read since the last row end (an error past [`MAX_LINE`]).
     open_line: usize,
     eof: bool,
     /// A read error met reading ahead, reported where it happened.
