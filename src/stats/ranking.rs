@@ -42,6 +42,7 @@
 //! Commands with fewer than five values are left uncompared.
 
 use std::borrow::Borrow;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
@@ -362,7 +363,7 @@ fn rank_in<S: Borrow<Sample> + Sync>(
     // prepared logarithms (16 MB at a million rounds) for the last pair
     // only, so that memory does not grow with the number of commands.
     type Pair = (usize, usize);
-    let middles: Mutex<Vec<(Pair, Middles)>> = Default::default();
+    let middles: Mutex<HashMap<Pair, Middles>> = Default::default();
     let last_logs: Mutex<Option<(Pair, PairedDifferences)>> = Default::default();
     // Many small samples are compared on two threads (each comparison on
     // one); large ones one at a time, each using threads of its own.
@@ -374,7 +375,8 @@ fn rank_in<S: Borrow<Sample> + Sync>(
             lock(&last_logs).take();
         }
         let (e, known) = point_estimate(samples, rounds, all_positive, &log_of, r, i);
-        lock(&middles).push(((r, i), known.middles));
+        // The first estimate of a pair is kept (a later one is the same).
+        lock(&middles).entry((r, i)).or_insert(known.middles);
         if !parallel {
             *lock(&last_logs) = known.logs.map(|l| ((r, i), l));
         }
@@ -430,9 +432,7 @@ fn rank_in<S: Borrow<Sample> + Sync>(
             let mut c = match rounds {
                 Some(rs) => {
                     let known = Known {
-                        middles: (middles.iter())
-                            .find(|(pair, _)| *pair == (r, i))
-                            .map_or([None, None], |(_, m)| *m),
+                        middles: middles.get(&(r, i)).copied().unwrap_or([None, None]),
                         logs: lock(&last_logs)
                             .take_if(|(pair, _)| *pair == (r, i))
                             .map(|(_, l)| l),
