@@ -230,6 +230,13 @@ const RAW: &str = "Command,Shell,Name,Batch,Exit code,User time (us),System time
 \"b\",\"\",\"\",2,0,230,20,1000,1,0,1,1,280,250,2\n\
 \"b\",\"\",\"\",2,0,240,20,1000,1,0,1,1,290,260,2\n";
 
+/// [`RAW`] with its rows `copies` times over: one header, then the rows
+/// again and again (a large raw file, 10 rows a copy).
+fn raw_with_rows_repeated(copies: usize) -> String {
+    let (header, rows) = RAW.split_once('\n').expect("RAW has a header line");
+    format!("{header}\n{}", rows.repeat(copies))
+}
+
 const OLD: &str = "precious old content\n";
 
 fn arguments() -> Vec<Case> {
@@ -670,17 +677,7 @@ fn outputs() -> Vec<Case> {
             "bestreport",
             &["-Q", "--export-json", "out.json", "big.csv"],
         )
-        .file(
-            "big.csv",
-            format!(
-                "{RAW}{}",
-                RAW.lines()
-                    .skip(1)
-                    .map(|l| format!("{l}\n"))
-                    .collect::<String>()
-                    .repeat(300)
-            ),
-        )
+        .file("big.csv", raw_with_rows_repeated(300))
         .file("out.json", OLD)
         .under("ulimit -f 40;")
         .fails(2, "the previous file, if any, is unchanged")
@@ -692,17 +689,7 @@ fn outputs() -> Vec<Case> {
         )
         // Past several writebacks (every 8 MiB), and short of the whole
         // document (about 40 MB).
-        .file(
-            "big.csv",
-            format!(
-                "{RAW}{}",
-                RAW.lines()
-                    .skip(1)
-                    .map(|l| format!("{l}\n"))
-                    .collect::<String>()
-                    .repeat(12_000)
-            ),
-        )
+        .file("big.csv", raw_with_rows_repeated(12_000))
         .file("out.json", OLD)
         .under("ulimit -f 49152;")
         .fails(2, "the previous file, if any, is unchanged")
@@ -712,17 +699,7 @@ fn outputs() -> Vec<Case> {
             "bestreport",
             &["-Q", "--export-json", "out.json", "big.csv"],
         )
-        .file(
-            "big.csv",
-            format!(
-                "{RAW}{}",
-                RAW.lines()
-                    .skip(1)
-                    .map(|l| format!("{l}\n"))
-                    .collect::<String>()
-                    .repeat(40_000)
-            ),
-        )
+        .file("big.csv", raw_with_rows_repeated(40_000))
         .file("out.json", OLD)
         // Once the export has begun (its temporary file is not empty; at
         // most 30 s), the process is sent SIGTERM and dies of it.
@@ -823,17 +800,7 @@ fn limits() -> Vec<Case> {
             "bestreport",
             &["-Q", "big.csv"],
         )
-        .file(
-            "big.csv",
-            format!(
-                "{RAW}{}",
-                RAW.lines()
-                    .skip(1)
-                    .map(|l| format!("{l}\n"))
-                    .collect::<String>()
-                    .repeat(40000)
-            ),
-        )
+        .file("big.csv", raw_with_rows_repeated(40000))
         .under("ulimit -v 20000;")
         .fails(2, "memory"),
         case(
