@@ -405,14 +405,17 @@ fn skip_bom(input: &mut impl BufRead) -> std::io::Result<()> {
 /// column names, compared without regard to ASCII case or surrounding
 /// blanks. The first field is free.
 fn is_header(row: &Row) -> bool {
-    row.len() >= REFERENCE_ROW_FIELDS
-        && (1..REFERENCE_ROW_FIELDS).all(|i| {
-            let field = row.get(i).unwrap_or_default();
-            let field = std::str::from_utf8(field)
-                .unwrap_or("")
-                .trim_matches([' ', '\t']);
-            field.eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
-        })
+    row.len() >= REFERENCE_ROW_FIELDS && (1..REFERENCE_ROW_FIELDS).all(|i| names_column(row, i))
+}
+
+/// Whether field `i` of `row` is the reference's name for column `i`, as
+/// [`is_header`] compares them.
+fn names_column(row: &Row, i: usize) -> bool {
+    let field = row.get(i).unwrap_or_default();
+    std::str::from_utf8(field)
+        .unwrap_or("")
+        .trim_matches([' ', '\t'])
+        .eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
 }
 
 /// What keeps `row` from being a header ([`is_header`] is false): for a row
@@ -421,12 +424,7 @@ fn is_header(row: &Row) -> bool {
 /// otherwise how it starts.
 fn header_problem(row: &Row) -> String {
     let field = |i: usize| excerpt(row.get(i).unwrap_or_default());
-    let named = |i: usize| {
-        field(i)
-            .trim_matches([' ', '\t'])
-            .eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
-    };
-    if !(0..REFERENCE_ROW_FIELDS.min(row.len())).any(named) {
+    if !(0..REFERENCE_ROW_FIELDS.min(row.len())).any(|i| names_column(row, i)) {
         return format!("it starts with {}", Quoted(&field(0)));
     }
     if row.len() < REFERENCE_ROW_FIELDS {
@@ -438,7 +436,7 @@ fn header_problem(row: &Row) -> String {
     }
     // The first column's name is free (the reference's textbook files).
     (1..REFERENCE_ROW_FIELDS)
-        .find(|&i| !named(i))
+        .find(|&i| !names_column(row, i))
         .map_or_else(String::new, |i| {
             format!(
                 "column {} is {} where {} belongs",
