@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 
+use super::micros;
 use crate::data::csv_read::RowSink;
 use crate::data::error::DataError;
 use crate::data::metric::{Metric, MetricDef, Unit, Value};
@@ -97,24 +98,18 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
                     )
                 })?;
             let value = if metric.builtin().is_some() {
-                let us = seconds * 1e6;
                 // A time of a run, as a raw CSV's: 0 or more, under 9e15 µs.
-                if !(0.0..9e15).contains(&us) {
-                    return Err(fail(
+                micros(seconds).filter(|_| seconds >= 0.0).ok_or_else(|| {
+                    fail(
                         line,
                         format!(
                             "{:?} in column {} is not a time a run can take (0 or more \
-                             seconds, under 9e9)",
+                                 seconds, under 9e9)",
                             field,
                             headers.get(k + 1).unwrap_or("")
                         ),
-                    ));
-                }
-                if (us - us.round()).abs() < 1e-3 {
-                    Value::Int(us.round() as i64)
-                } else {
-                    Value::Real(us)
-                }
+                    )
+                })?
             } else {
                 Value::Real(seconds)
             };

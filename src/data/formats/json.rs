@@ -18,7 +18,7 @@
 
 use serde_json::Value as Json;
 
-use super::InputFormat;
+use super::{micros, InputFormat};
 use crate::data::csv_read::RowSink;
 use crate::data::error::DataError;
 use crate::data::metric::{Metric, MetricDef, Source, Unit, Value};
@@ -138,21 +138,6 @@ pub fn read_into(
 
 fn text(v: Option<&Json>) -> String {
     v.and_then(Json::as_str).unwrap_or("").to_owned()
-}
-
-/// Seconds as µs: an integer when within a thousandth of one (the float
-/// noise of a µs value written in seconds), else the real number; `None`
-/// from 9·10¹⁵ µs (285 years) on, as for an integer in a raw CSV.
-fn micros(seconds: f64) -> Option<Value> {
-    let us = seconds * 1e6;
-    if !us.is_finite() || us.abs() >= 9e15 {
-        return None;
-    }
-    if (us - us.round()).abs() < 1e-3 {
-        Some(Value::Int(us.round() as i64))
-    } else {
-        Some(Value::Real(us))
-    }
 }
 
 fn bytes(value: f64) -> Option<Value> {

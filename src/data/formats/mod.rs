@@ -27,9 +27,26 @@ use std::io::{self, Read};
 use super::chunks::BoundedLines;
 use super::csv_read::{read_raw_csv_into, RowSink};
 use super::error::DataError;
+use super::metric::Value;
 
 pub mod cbdr;
 pub mod json;
+
+/// Seconds (cbdr's, Hyperfine's) as µs: an integer when within a
+/// thousandth of one (the float noise of a µs value written in seconds),
+/// else the real number; `None` from 9·10¹⁵ µs (285 years) on, as for an
+/// integer in a raw CSV.
+fn micros(seconds: f64) -> Option<Value> {
+    let us = seconds * 1e6;
+    if !us.is_finite() || us.abs() >= 9e15 {
+        return None;
+    }
+    if (us - us.round()).abs() < 1e-3 {
+        Some(Value::Int(us.round() as i64))
+    } else {
+        Some(Value::Real(us))
+    }
+}
 
 /// What a file was read as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
