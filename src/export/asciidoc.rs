@@ -3,7 +3,8 @@
 //! Asciidoctor renders them.
 //!
 //! Labels are literal monospace (`` `+…+` ``, or a `pass:c[…]` passthrough
-//! when the label holds a `+`), so no character in a command is taken as
+//! when the label holds a `+` or begins or ends with a blank, which `+…+`
+//! does not take literally), so no character in a command is taken as
 //! markup; a `|` in a table cell is escaped as `\|` so it cannot end the
 //! cell.
 
@@ -15,7 +16,10 @@ pub struct AsciiDoc;
 
 impl Markup for AsciiDoc {
     fn code(&self, text: &str, in_table: bool) -> String {
-        let inner = if text.contains('+') {
+        let blank_end = text.is_empty()
+            || text.starts_with(char::is_whitespace)
+            || text.ends_with(char::is_whitespace);
+        let inner = if text.contains('+') || blank_end {
             format!("pass:c[{}]", text.replace(']', "\\]"))
         } else {
             format!("+{text}+")
@@ -78,5 +82,7 @@ mod tests {
         assert_eq!(AsciiDoc.code("a|b", true), "`+a\\|b+`");
         assert_eq!(AsciiDoc.code("a|b", false), "`+a|b+`");
         assert_eq!(AsciiDoc.code("c++ [x]", false), "`pass:c[c++ [x\\]]`");
+        assert_eq!(AsciiDoc.code(" lead", false), "`pass:c[ lead]`");
+        assert_eq!(AsciiDoc.code("~t~ =v= ", true), "`pass:c[~t~ =v= ]`");
     }
 }

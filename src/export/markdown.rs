@@ -3,8 +3,10 @@
 //! pull request.
 //!
 //! Labels are code spans that survive any text: the fence is longer than
-//! any run of backticks inside, and `|` is escaped so it cannot end the
-//! table cell (GitHub renders `\|` in a code span as `|`).
+//! any run of backticks inside, and in a table cell `|` is escaped so it
+//! cannot end the cell (GitHub renders `\|` in a code span in a table as
+//! `|`; outside a table a backslash in a code span is literal, so there
+//! `|` stays as it is).
 
 use super::document::Align;
 use super::markup::Markup;
@@ -13,8 +15,12 @@ use super::markup::Markup;
 pub struct Markdown;
 
 impl Markup for Markdown {
-    fn code(&self, text: &str, _in_table: bool) -> String {
-        code(text)
+    fn code(&self, text: &str, in_table: bool) -> String {
+        if in_table {
+            code(&text.replace('|', "\\|"))
+        } else {
+            code(text)
+        }
     }
 
     fn strong(&self, text: &str) -> String {
@@ -42,9 +48,8 @@ impl Markup for Markdown {
     }
 }
 
-/// `text` as a Markdown code span that is safe inside a table cell.
+/// `text` as a Markdown code span.
 fn code(text: &str) -> String {
-    let text = text.replace('|', "\\|");
     let mut longest = 0;
     let mut run = 0;
     for c in text.chars() {
@@ -70,8 +75,9 @@ mod tests {
 
     #[test]
     fn code_spans_survive_backticks_and_pipes() {
-        assert_eq!(code("ls -l"), "`ls -l`");
-        assert_eq!(code("a|b"), "`a\\|b`");
+        assert_eq!(Markdown.code("ls -l", true), "`ls -l`");
+        assert_eq!(Markdown.code("a|b", true), "`a\\|b`");
+        assert_eq!(Markdown.code("a|b", false), "`a|b`");
         assert_eq!(code("echo `date`"), "`` echo `date` ``");
         assert_eq!(code("a``b"), "```a``b```");
         assert_eq!(code(" a "), "`  a  `");

@@ -2,11 +2,16 @@
 //! [document](super::document) as an Org table and paragraphs.
 //!
 //! Labels are verbatim (`=…=`, or `~…~` when the label holds a `=`). Org
-//! has no escape inside verbatim text and splits table rows at every `|`,
-//! so a label that cannot be verbatim as it is gets the documented Org
-//! remedy: a zero-width space where a marker would otherwise end it early,
-//! and in a table cell a `|` is written `\vert{}` (the label is then plain
-//! text, as Org cannot show `|` inside a verbatim cell).
+//! has no escape inside verbatim text, which must not begin or end with a
+//! blank, and splits table rows at every `|`; a label that cannot be
+//! verbatim as it is becomes, outside a table, an inline source block
+//! (`src_text[:exports code]{…}`, shown as code, its text untouched) when
+//! its braces are balanced, and otherwise (and in a table cell, where Org
+//! takes no source block) plain text in which every character Org could
+//! read as markup is its Org entity (`\vert{}` for `|`, `\under{}` for `_`,
+//! …) or, for `*` and `\`, which have none, is followed by a zero-width
+//! space (the Org manual's escape): the same characters, though not in a
+//! code font, and blanks at the ends of a table cell are trimmed by Org.
 
 use super::document::Align;
 use super::markup::Markup;
@@ -14,36 +19,21 @@ use super::markup::Markup;
 /// Emacs Org mode.
 pub struct OrgMode;
 
-const ZWSP: char = '\u{200B}';
-
 impl Markup for OrgMode {
     fn code(&self, text: &str, in_table: bool) -> String {
-        if in_table && text.contains('|') {
-            return text.replace('|', "\\vert{}");
-        }
         let clean = !text.is_empty() && text.trim() == text;
-        if clean && !text.contains('=') {
-            format!("={text}=")
-        } else if clean && !text.contains('~') {
-            format!("~{text}~")
-        } else {
-            // A zero-width space after every `=` inside and around blank
-            // ends keeps each `=` from closing the span.
-            let mut inner = String::new();
-            if text.starts_with(char::is_whitespace) || text.is_empty() {
-                inner.push(ZWSP);
+        if clean && !(in_table && text.contains('|')) {
+            if !text.contains('=') {
+                return format!("={text}=");
             }
-            for c in text.chars() {
-                inner.push(c);
-                if c == '=' {
-                    inner.push(ZWSP);
-                }
+            if !text.contains('~') {
+                return format!("~{text}~");
             }
-            if text.ends_with(char::is_whitespace) {
-                inner.push(ZWSP);
-            }
-            format!("={inner}=")
         }
+        if !in_table && !text.is_empty() && balanced_braces(text) {
+            return format!("src_text[:exports code]{{{text}}}");
+        }
+        entities(text)
     }
 
     fn strong(&self, text: &str) -> String {
@@ -72,6 +62,58 @@ impl Markup for OrgMode {
     }
 }
 
+/// Whether every `}` closes an earlier `{` and every `{` is closed (an
+/// inline source block's text ends at the `}` that balances its `{`).
+fn balanced_braces(text: &str) -> bool {
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// `text` as plain Org text that shows each of its characters: those Org
+/// reads as markup (emphasis, sub- and superscripts, entities, LaTeX,
+/// table cells) as their entities, or followed by a zero-width space.
+fn entities(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let entity = match c {
+            '|' => "vert",
+            '_' => "under",
+            '^' => "asciicirc",
+            '=' => "equal",
+            '~' => "tilde",
+            '/' => "slash",
+            '+' => "plus",
+            '$' => "dollar",
+            // No entity shows these as themselves (`\ast{}` is ∗): the
+            // Org manual's escape, a zero-width space after them, keeps
+            // them from starting bold text, an entity or a LaTeX command.
+            '*' | '\\' => {
+                out.push(c);
+                out.push('\u{200B}');
+                continue;
+            }
+            _ => {
+                out.push(c);
+                continue;
+            }
+        };
+        out.push('\\');
+        out.push_str(entity);
+        out.push_str("{}");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,9 +122,21 @@ mod tests {
     fn labels_stay_verbatim_and_inside_their_cell() {
         assert_eq!(OrgMode.code("ls -l", true), "=ls -l=");
         assert_eq!(OrgMode.code("a=1 b", true), "~a=1 b~");
-        assert_eq!(OrgMode.code("a=b ~c", false), "=a=\u{200B}b ~c=");
-        assert_eq!(OrgMode.code(" x", false), "=\u{200B} x=");
-        assert_eq!(OrgMode.code("a|b", true), "a\\vert{}b");
         assert_eq!(OrgMode.code("a|b", false), "=a|b=");
+        // Not verbatim: an inline source block outside a table.
+        let src = |t: &str| format!("src_text[:exports code]{{{t}}}");
+        assert_eq!(OrgMode.code("a=b ~c", false), src("a=b ~c"));
+        assert_eq!(OrgMode.code(" lead", false), src(" lead"));
+        assert_eq!(OrgMode.code("~t~ =v= ", false), src("~t~ =v= "));
+        assert_eq!(OrgMode.code("f {x}", false), "=f {x}=");
+        // Entities in a table cell, or where braces would end the block.
+        assert_eq!(OrgMode.code("x_y|z", true), "x\\under{}y\\vert{}z");
+        assert_eq!(OrgMode.code("a=b ~c", true), "a\\equal{}b \\tilde{}c");
+        assert_eq!(OrgMode.code(" a}=~", false), " a}\\equal{}\\tilde{}");
+        assert_eq!(
+            OrgMode.code("*^/+$\\|", true),
+            "*\u{200B}\\asciicirc{}\\slash{}\\plus{}\\dollar{}\\\u{200B}\\vert{}"
+        );
+        assert_eq!(OrgMode.code("", false), "");
     }
 }
