@@ -110,15 +110,19 @@ fn label(analysis: &Analysis<'_>, index: usize) -> Inline {
 
 fn table(analysis: &Analysis<'_>, unit: TimeUnit) -> Table {
     let best_median = analysis.ranking.best().map_or(0.0, |b| b.median);
-    let u = unit.symbol();
+    // A plain number's unit is nothing: no empty brackets.
+    let u = match unit.symbol() {
+        "" => String::new(),
+        symbol => format!(" [{symbol}]"),
+    };
     let columns = vec![
         ("Command".to_owned(), Align::Left),
         (
-            format!("{}, median [{u}]", analysis.settings.metric.label()),
+            format!("{}, median{u}", analysis.settings.metric.label()),
             Align::Right,
         ),
-        (format!("Q₁ … Q₃ [{u}]"), Align::Right),
-        (format!("Min … Max [{u}]"), Align::Right),
+        (format!("Q₁ … Q₃{u}"), Align::Right),
+        (format!("Min … Max{u}"), Align::Right),
         ("Relative".to_owned(), Align::Right),
     ];
     let rows = analysis
@@ -266,13 +270,17 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
 /// and, for a command not shown slower, the unmet conditions in `-E`'s
 /// words.
 fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>, unit: TimeUnit) -> String {
-    let u = unit.symbol();
+    // No space before a plain number's empty unit.
+    let u = match unit.symbol() {
+        "" => String::new(),
+        symbol => format!(" {symbol}"),
+    };
     let ratio = c.ratio.map_or_else(
-        || "no ratio (a time is 0)".to_owned(),
+        || "no ratio (a value ≤ 0)".to_owned(),
         |r| change_interval(r.estimate, r.low, r.high),
     );
     let mut text = format!(
-        "{ratio}; Hodges–Lehmann shift Δ = {} {u}, {} interval {} … {} {u}; {}",
+        "{ratio}; Hodges–Lehmann shift Δ = {}{u}, {} interval {} … {}{u}; {}",
         unit.format(c.shift),
         confidence(c),
         unit.format(c.interval.low),

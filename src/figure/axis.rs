@@ -218,8 +218,13 @@ fn nice_step(raw: f64) -> f64 {
 }
 
 /// A tick label: the value with as few decimals as it needs (at most 6),
-/// never `-0`.
+/// never `-0`; in scientific notation where 6 decimals show no digit.
 pub fn tick_label(v: f64) -> String {
+    let zero = |text: &str| {
+        text.trim_start_matches('-')
+            .chars()
+            .all(|c| c == '0' || c == '.')
+    };
     if !v.is_finite() {
         return "0".to_owned();
     }
@@ -227,18 +232,15 @@ pub fn tick_label(v: f64) -> String {
         let text = format!("{v:.decimals$}");
         let back: f64 = text.parse().unwrap_or(0.0);
         if (back - v).abs() <= v.abs() * 1e-9 {
-            return if text
-                .trim_start_matches('-')
-                .chars()
-                .all(|c| c == '0' || c == '.')
-            {
-                "0".to_owned()
-            } else {
-                text
-            };
+            return if zero(&text) { "0".to_owned() } else { text };
         }
     }
-    format!("{v:.6}")
+    let text = format!("{v:.6}");
+    if zero(&text) {
+        format!("{v:.2e}")
+    } else {
+        text
+    }
 }
 
 /// A percentage such as a confidence level, to one decimal at most, as
@@ -301,6 +303,8 @@ mod tests {
         assert_eq!(tick_label(0.25), "0.25");
         assert_eq!(tick_label(-0.0), "0");
         assert_eq!(tick_label(0.1 + 0.2), "0.3");
+        assert_eq!(tick_label(-1.5e-7), "-1.50e-7");
+        assert_eq!(tick_label(1.0 / 3.0), "0.333333");
         assert_eq!(tick_label_pct(100.0 * (1.0 - 0.05 / 3.0)), "98.3");
         assert_eq!(tick_label_pct(95.0), "95");
     }

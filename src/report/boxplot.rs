@@ -55,16 +55,16 @@ struct Axis {
 
 impl Axis {
     /// The axis that spans the data with round ticks: the smallest nice
-    /// step (1, 2, 2.5 or 5 × 10ᵏ µs, at least 1 µs) for which the ticks
+    /// step (1, 2, 2.5 or 5 × 10ᵏ recording units, k ≥ `finest`) for which the ticks
     /// from the multiple of the step at or below `min` to the first one at
     /// or above `max` are at least [`MIN_TICK_GAP`] columns apart. The
     /// axis ends at that last tick, so at most one step of it lies beyond
     /// the data at either end (the reference, and this function once, kept
     /// a tick every 10 columns and could leave a third of the plot empty).
-    fn new(min: f64, max: f64, columns: usize) -> Axis {
+    fn new(min: f64, max: f64, columns: usize, finest: i32) -> Axis {
         let columns = columns.max(1);
         let most = (columns / MIN_TICK_GAP).max(1);
-        for exponent in 0..=120 {
+        for exponent in finest..=120 {
             for mantissa in [1.0, 2.0, 2.5, 5.0] {
                 let step = mantissa * 10f64.powi(exponent);
                 let low = (min / step).floor() * step;
@@ -124,6 +124,18 @@ impl Axis {
     }
 }
 
+/// The exponent of the finest step an axis over plain numbers from `min`
+/// to `max` may take: three decades below the larger magnitude (never
+/// above 1, never below 10⁻⁴⁰).
+fn finest_exponent(min: f64, max: f64) -> i32 {
+    let largest = min.abs().max(max.abs());
+    if largest.is_finite() && largest > 0.0 {
+        (largest.log10().floor() as i32 - 3).clamp(-40, 0)
+    } else {
+        0
+    }
+}
+
 /// Writes the box plot of every command and its legend in `width` columns.
 pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, width: usize) -> io::Result<()> {
     let count = analysis.commands.len();
@@ -151,7 +163,13 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, width: usize) -> io::
         .flatten()
         .map(|q| q.max)
         .fold(f64::NEG_INFINITY, f64::max);
-    let axis = Axis::new(min, max, columns);
+    // Integer units (µs, bytes, counts) step by at least 1; a plain
+    // number as finely as its size needs (0.001 … 0.002 gets 0.0002).
+    let finest = match metric.unit() {
+        Unit::Number => finest_exponent(min, max),
+        _ => 0,
+    };
+    let axis = Axis::new(min, max, columns, finest);
 
     let labels = labels(&axis, indent, metric.unit());
     let rule = rule(&axis, indent);
@@ -326,20 +344,20 @@ mod tests {
 
     #[test]
     fn axis_starts_at_a_round_number_and_reaches_the_maximum() {
-        let a = Axis::new(1234.0, 1300.0, 76);
+        let a = Axis::new(1234.0, 1300.0, 76, 0);
         assert_eq!((a.low, a.step, a.high, a.ticks), (1230.0, 10.0, 1300.0, 7));
-        let a = Axis::new(3000.0, 9500.0, 76);
+        let a = Axis::new(3000.0, 9500.0, 76, 0);
         assert_eq!((a.low, a.step, a.high), (3000.0, 1000.0, 10000.0));
         assert_eq!(tick(&a, 2), "5.00 ms");
         // Zero-length axis: one tick of 1 µs.
-        let a = Axis::new(0.0, 0.0, 76);
+        let a = Axis::new(0.0, 0.0, 76, 0);
         assert_eq!((a.low, a.step, a.high), (0.0, 1.0, 1.0));
     }
 
     #[test]
     fn the_data_fills_the_axis() {
         // The case: data ending at 2.65 ms drew an axis to 4.0 ms.
-        let a = Axis::new(1040.0, 2650.0, 76);
+        let a = Axis::new(1040.0, 2650.0, 76, 0);
         assert_eq!((a.low, a.high, a.step), (1000.0, 2800.0, 200.0));
         // At most one step beyond the data at either end, at any width.
         for columns in [8, 20, 40, 57, 76, 200, 1000] {
@@ -349,7 +367,7 @@ mod tests {
                 (99_999.0, 100_001.0),
                 (0.0, 3e9),
             ] {
-                let a = Axis::new(min, max, columns);
+                let a = Axis::new(min, max, columns, 0);
                 assert!(a.low <= min && a.high >= max, "{a:?}");
                 assert!(min - a.low < a.step && a.high - max < a.step, "{a:?}");
                 assert!(a.columns / a.ticks >= MIN_TICK_GAP || a.ticks == 1, "{a:?}");
@@ -359,7 +377,7 @@ mod tests {
 
     #[test]
     fn sub_millisecond_labels_are_exact() {
-        let a = Axis::new(412.0, 1490.0, 76);
+        let a = Axis::new(412.0, 1490.0, 76, 0);
         assert_eq!((a.step, a.ticks), (200.0, 6));
         let s = a.label_scale(Unit::Microseconds);
         assert_eq!(s.symbol(), "ms");
@@ -375,8 +393,25 @@ mod tests {
     }
 
     #[test]
+    fn small_plain_numbers_get_a_fine_axis() {
+        let finest = finest_exponent(0.001, 0.002);
+        assert_eq!(finest, -6);
+        let a = Axis::new(0.001, 0.002, 76, finest);
+        assert!(a.low <= 0.001 && a.high >= 0.002 && a.ticks > 1, "{a:?}");
+        assert!((a.step - 2e-4).abs() < 1e-12, "{a:?}");
+        let s = a.label_scale(Unit::Number);
+        assert_eq!(
+            (s.symbol(), s.number(a.low), s.number(a.high)),
+            ("m", "1.0".into(), "2.0".into())
+        );
+        assert_eq!(finest_exponent(0.0, 0.0), 0);
+        assert_eq!(finest_exponent(-5.0, 250.0), -1);
+        assert_eq!(finest_exponent(1e3, 5e6), 0);
+    }
+
+    #[test]
     fn positions_cover_the_whole_axis() {
-        let a = Axis::new(0.0, 76.0, 76);
+        let a = Axis::new(0.0, 76.0, 76, 0);
         assert_eq!((a.step, a.high), (10.0, 80.0));
         assert_eq!(a.position(0.0), 0);
         assert_eq!(a.position(80.0), 76);

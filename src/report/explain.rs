@@ -263,7 +263,7 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
                 .flatten(),
         ));
     } else {
-        lines.push(line("Ratio (other/ref)", "none: a time ≤ 0", None));
+        lines.push(line("Ratio (other/ref)", "none: a value ≤ 0", None));
     }
     let s = c.superiority_interval;
     lines.push(line(

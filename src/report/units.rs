@@ -59,6 +59,18 @@ const NUMBER: [Rung; 4] = [
     rung("G", 1e9, 2),
 ];
 
+/// Plain numbers below 0.1, by SI prefix ([`Scale::small_number`]).
+const SMALL: [Rung; 8] = [
+    rung("m", 1e-3, 2),
+    rung("μ", 1e-6, 2),
+    rung("n", 1e-9, 2),
+    rung("p", 1e-12, 2),
+    rung("f", 1e-15, 2),
+    rung("a", 1e-18, 2),
+    rung("z", 1e-21, 2),
+    rung("y", 1e-24, 2),
+];
+
 fn ladder(unit: Unit) -> (&'static [Rung], f64) {
     match unit {
         Unit::Microseconds => (&TIME, 1000.0),
@@ -89,10 +101,30 @@ impl Scale {
         } else {
             0.0
         };
+        if unit == Unit::Number && max_abs > 0.0 && max_abs < 0.1 {
+            return Scale::small_number(max_abs);
+        }
         let chosen = rungs
             .iter()
             .find(|r| round_to(max_abs / r.divisor, r.decimals) < base)
             .unwrap_or(&rungs[rungs.len() - 1]);
+        Scale {
+            symbol: chosen.symbol,
+            divisor: chosen.divisor,
+            decimals: chosen.decimals,
+        }
+    }
+
+    /// A plain number below 0.1 (two decimals would show at most one
+    /// digit, 0.001 none): the first of the SI prefixes below 1 (m, μ, n …,
+    /// as K, M, G above it) in which it is at least 1, so that it shows
+    /// three digits (0.0012 → 1.20 m); the last prefix (y, 10⁻²⁴) for
+    /// anything smaller.
+    fn small_number(max_abs: f64) -> Scale {
+        let chosen = SMALL
+            .iter()
+            .find(|r| max_abs / r.divisor >= 1.0)
+            .unwrap_or(&SMALL[SMALL.len() - 1]);
         Scale {
             symbol: chosen.symbol,
             divisor: chosen.divisor,
@@ -386,6 +418,25 @@ mod tests {
         assert_eq!(s(41_036.0), "41.04 K");
         assert_eq!(s(2_500_000.0), "2.50 M");
         assert_eq!(s(3e9), "3.00 G");
+    }
+
+    #[test]
+    fn small_plain_numbers_take_an_si_prefix() {
+        let s = |x: f64| Scale::choose(Unit::Number, x).compact(x);
+        assert_eq!(s(0.0), "0.00 ");
+        assert_eq!(s(0.5), "0.50 ");
+        assert_eq!(s(0.1), "0.10 ");
+        assert_eq!(s(0.099), "99.00 m");
+        assert_eq!(s(0.001), "1.00 m");
+        assert_eq!(s(0.0012), "1.20 m");
+        assert_eq!(s(-0.002), "-2.00 m");
+        assert_eq!(s(9.99e-4), "999.00 μ");
+        assert_eq!(s(1e-7), "100.00 n");
+        assert_eq!(s(3e-24), "3.00 y");
+        // Past the last prefix, the last.
+        assert_eq!(Scale::choose(Unit::Number, 1e-30).symbol(), "y");
+        // A block of 1 and 0.001 keeps the plain scale.
+        assert_eq!(Scale::choose(Unit::Number, 1.0).number(0.001), "0.00");
     }
 
     #[test]
