@@ -627,6 +627,18 @@ fn outputs() -> Vec<Case> {
         .then("ran", After::Absent),
         case("-o is a directory", "bestguess", &["-o", "/tmp", "true"]).fails(2, "/tmp"),
         case(
+            "--export-svg names an existing file",
+            "bestreport",
+            &["--export-svg", "notes.md", "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .file("notes.md", OLD)
+        .fails(
+            2,
+            "notes.md: cannot create the directory: it exists and is not a directory",
+        )
+        .then("notes.md", After::Unchanged),
+        case(
             "an export path ending in / fails before any run",
             "bestguess",
             &["--export-json", "out/", "-s", "/bin/sh -c", "touch ran"],

@@ -55,8 +55,15 @@ impl OpenExports {
         let mut figures = Vec::new();
         if let Some(dir) = &output.svg_dir {
             std::fs::create_dir_all(dir).map_err(|e| {
+                // The kernel's "File exists" says nothing of what is wrong.
+                let why = match std::fs::metadata(dir) {
+                    Ok(m) if !m.is_dir() => {
+                        "it exists and is not a directory; give a directory path".to_owned()
+                    }
+                    _ => e.to_string(),
+                };
                 AppError::failure(format!(
-                    "--export-svg {dir}: cannot create the directory: {e}"
+                    "--export-svg {dir}: cannot create the directory: {why}"
                 ))
             })?;
             for figure in Figure::ALL {
