@@ -409,6 +409,8 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
             .to_string()
     };
     let cbdr = |value: &str| format!("benchmark,wall_time,custom\nx,0.1,-3\nx,{value},2\n");
+    let cbdr_custom =
+        |value: &str| format!("benchmark,wall_time,custom\nx,0.1,-3\nx,0.2,{value}\n");
     for bad in ["-0.1", "1e300", "9e9"] {
         let e = error(&write("c.csv", &cbdr(bad)));
         assert!(
@@ -465,6 +467,26 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
             "{e}"
         );
     }
+
+    // A real value beyond what the statistics take is refused where it is
+    // read, with its place: never an analysis that fails on it later.
+    let mut doc = own.clone();
+    doc["results"][0]["bestguess"]["per_run"]["wall_us"][1] = serde_json::json!(5);
+    let custom = &mut doc["results"][0]["bestguess"]["per_run"];
+    let runs = custom["wall_us"].as_array().unwrap().len();
+    let mut values = vec![serde_json::json!(1.5); runs];
+    values[2] = serde_json::json!(1e101);
+    custom["score"] = serde_json::Value::Array(values);
+    let e = error(&write("big.json", &doc.to_string()));
+    assert!(
+        e.contains("per_run.score[2] is 1e+101, not a number within ±1e100"),
+        "{e}"
+    );
+    let e = error(&write("big.csv", &cbdr_custom("1e101")));
+    assert!(
+        e.contains("line 3: \"1e101\" in column custom is beyond ±1e100"),
+        "{e}"
+    );
 
     // A cbdr file without CPU times lacks them without Hyperfine's excuse.
     let wall_only = write("w.csv", "benchmark,wall_time\nx,0.1\nx,0.2\ny,0.2\ny,0.3\n");

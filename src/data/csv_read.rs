@@ -733,7 +733,7 @@ pub(crate) fn unescape_reference(bytes: &[u8]) -> Cow<'_, [u8]> {
 
 /// An optional metric's field: blank is absent; an integer for integer
 /// metrics (non-negative unless the unit is [`Unit::Number`]), else any
-/// finite number.
+/// number within ±[`Value::MAX_REAL`].
 fn metric_value(row: &Row, i: usize, def: &MetricDef) -> Result<Option<Value>, FieldError> {
     if def.integer || def.unit != Unit::Number {
         let min = if def.unit == Unit::Number {
@@ -754,7 +754,14 @@ fn metric_value(row: &Row, i: usize, def: &MetricDef) -> Result<Option<Value>, F
         return Ok(Some(Value::Int(v)));
     }
     match text.parse::<f64>() {
-        Ok(x) if x.is_finite() => Ok(Some(Value::Real(x))),
+        Ok(x) if x.is_finite() => Value::real(x).map(Some).ok_or_else(|| {
+            (
+                i,
+                RowProblem::BeyondMagnitude {
+                    found: excerpt(bytes),
+                },
+            )
+        }),
         _ => Err((
             i,
             RowProblem::NotANumber {
@@ -1072,6 +1079,17 @@ mod tests {
                 .contains("column 19 (tokens (number)): expected a number"),
             "{e}"
         );
+        let bad = format!("{header}c,,,1,0,1,1,1,1,1,1,1,1,2,2,1,5,,-1e101\n");
+        let e = read(&bad).unwrap_err().to_string();
+        assert!(
+            e.contains("line 2, column 19 (tokens (number)): \"-1e101\" is beyond ±1e100"),
+            "{e}"
+        );
+        let edge = format!("{header}c,,,1,0,1,1,1,1,1,1,1,1,2,2,1,5,,-1e100\nc,,,1,0,1,1,1,1,1,1,1,1,2,2,2,5,,-0.0\n");
+        let r = read(&edge).unwrap();
+        assert_eq!(r[0].value(tokens), Some(Value::Real(-1e100)));
+        let zero = r[1].value(tokens).unwrap().as_f64();
+        assert!(zero == 0.0 && zero.is_sign_positive(), "-0 is read as 0");
     }
 
     #[test]

@@ -136,6 +136,14 @@ pub enum RowProblem {
     #[error("expected a number, found {}; fix or remove that row", Quoted(.found))]
     NotANumber { found: String },
 
+    /// A real number beyond what the statistics take.
+    #[error(
+        "{} is beyond ±1e100, the largest magnitude the statistics take; fix or remove that \
+         row",
+        Quoted(.found)
+    )]
+    BeyondMagnitude { found: String },
+
     /// A measurement is negative.
     #[error(
         "expected a non-negative integer, found {}; a measurement cannot be negative, fix or \

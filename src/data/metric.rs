@@ -587,6 +587,18 @@ pub enum Value {
 }
 
 impl Value {
+    /// The largest magnitude of a real value: what the statistics take
+    /// ([`crate::stats::Sample::MAX_MAGNITUDE`]), so that a value every
+    /// reader accepted never fails the analysis.
+    pub const MAX_REAL: f64 = crate::stats::Sample::MAX_MAGNITUDE;
+
+    /// `x` as a real value: `None` unless finite and within
+    /// ±[`Value::MAX_REAL`]; −0 is 0 (the same value, and never shown as
+    /// `-0`).
+    pub fn real(x: f64) -> Option<Value> {
+        (x.is_finite() && x.abs() <= Value::MAX_REAL).then_some(Value::Real(x + 0.0))
+    }
+
     pub fn as_f64(self) -> f64 {
         match self {
             Value::Int(i) => i as f64,

@@ -3,9 +3,12 @@
 //!
 //! Two forms are accepted: lines `name value` (blank lines and lines
 //! starting with `#` are skipped), or one JSON object whose values are
-//! numbers. Values are finite decimal numbers. A line that is not of that
+//! numbers. Values are decimal numbers within ±1e100 (what the statistics
+//! take; −0 is 0). A line that is not of that
 //! form is a [`Problem`] naming it; the rest of the file still counts, and
 //! the run itself is never lost.
+
+use crate::data::Value;
 
 /// One thing wrong with a metrics file, for a warning that names the run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,14 +48,12 @@ pub fn parse(bytes: &[u8]) -> (Vec<(String, f64)>, Vec<Problem>) {
         match serde_json::from_str::<serde_json::Value>(&text) {
             Ok(serde_json::Value::Object(map)) => {
                 for (name, v) in map {
-                    match v.as_f64().filter(|x| x.is_finite()) {
-                        Some(x) if valid_name(&name) => add(1, &name, &name, x, &mut problems),
+                    match v.as_f64().filter(|&x| Value::real(x).is_some()) {
+                        Some(x) if valid_name(&name) => {
+                            add(1, &name, &name, x + 0.0, &mut problems)
+                        }
                         Some(_) => problems.push(problem(1, &name, NAME_RULE)),
-                        None => problems.push(problem(
-                            1,
-                            &format!("{name}: {v}"),
-                            "the value is not a number; ignored",
-                        )),
+                        None => problems.push(problem(1, &format!("{name}: {v}"), NUMBER_RULE)),
                     }
                 }
             }
@@ -79,16 +80,15 @@ pub fn parse(bytes: &[u8]) -> (Vec<(String, f64)>, Vec<Problem>) {
             continue;
         }
         match value.parse::<f64>() {
-            Ok(x) if x.is_finite() => add(i + 1, line, name, x, &mut problems),
-            _ => problems.push(problem(
-                i + 1,
-                line,
-                "the value is not a finite decimal number; ignored",
-            )),
+            Ok(x) if Value::real(x).is_some() => add(i + 1, line, name, x + 0.0, &mut problems),
+            _ => problems.push(problem(i + 1, line, NUMBER_RULE)),
         }
     }
     (out, problems)
 }
+
+const NUMBER_RULE: &str =
+    "the value is not a decimal number within ±1e100 (the largest the statistics take); ignored";
 
 const NAME_RULE: &str =
     "a name is 1-64 letters, digits or '_', '-', '.', '/', '%' starting with a letter; ignored";
@@ -162,11 +162,23 @@ mod tests {
     }
 
     #[test]
+    fn values_beyond_what_the_statistics_take_are_problems() {
+        let (m, p) = parse(b"big 1e101\nsmall -1e101\nedge 1e100\nnz -0\n");
+        assert_eq!(m, [("edge".to_string(), 1e100), ("nz".to_string(), 0.0)]);
+        assert!(m[1].1.is_sign_positive(), "-0 is 0");
+        assert_eq!(p.iter().map(|p| p.line).collect::<Vec<_>>(), [1, 2]);
+        assert!(p[0].why.contains("within ±1e100"), "{}", p[0]);
+        let (m, p) = parse(br#"{"big": 1e300, "ok": 2}"#);
+        assert_eq!(m, [("ok".to_string(), 2.0)]);
+        assert!(p[0].to_string().contains("big: 1e+300"), "{}", p[0]);
+    }
+
+    #[test]
     fn json_objects_of_numbers_are_accepted() {
         let (m, p) = parse(br#" {"ops": 12, "ratio": 0.25, "label": "x"} "#);
         assert_eq!(m, [("ops".to_string(), 12.0), ("ratio".to_string(), 0.25)]);
         assert_eq!(p.len(), 1);
-        assert!(p[0].why.contains("not a number"));
+        assert!(p[0].why.contains("not a decimal number"));
         let (m, p) = parse(b"{not json");
         assert!(m.is_empty() && p.len() == 1);
     }

@@ -111,7 +111,17 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
                     )
                 })?
             } else {
-                Value::Real(seconds)
+                Value::real(seconds).ok_or_else(|| {
+                    fail(
+                        line,
+                        format!(
+                            "{:?} in column {} is beyond ±1e100, the largest magnitude the \
+                             statistics take",
+                            field,
+                            headers.get(k + 1).unwrap_or("")
+                        ),
+                    )
+                })?
             };
             run.metrics.set(metric, Some(value));
         }

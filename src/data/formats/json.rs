@@ -352,7 +352,7 @@ fn bestguess_runs(
                 let expected = match (measured, integer) {
                     (true, _) => "a number of 0 or more",
                     (false, true) => "an integer",
-                    (false, false) => "a number",
+                    (false, false) => "a number within ±1e100",
                 };
                 for (i, (run, v)) in runs.iter_mut().zip(values).enumerate() {
                     let value = match v {
@@ -360,9 +360,7 @@ fn bestguess_runs(
                         v => {
                             let value = match (v.as_i64(), v.as_f64()) {
                                 (Some(x), _) => Some(Value::Int(x)),
-                                (None, Some(x)) if x.is_finite() && !integer => {
-                                    Some(Value::Real(x))
-                                }
+                                (None, Some(x)) if !integer => Value::real(x),
                                 _ => None,
                             }
                             .filter(|value| !measured || value.as_f64() >= 0.0);
