@@ -5,7 +5,7 @@
 
 use bestguess::data::Metric;
 use bestguess::measure::counters::{self, Reading};
-use bestguess::measure::extras::{ExtrasConfig, RunExtras};
+use bestguess::measure::extras::{ExtrasConfig, MetricsRead, RunExtras};
 use bestguess::measure::launcher::Launcher;
 use bestguess::measure::{Batch, Executor, Measurement, Outcome, Program};
 
@@ -224,10 +224,46 @@ fn the_command_writes_its_own_metrics_fresh_for_every_run() {
         assert_eq!(lines.len(), 2, "{text:?}");
         assert_eq!(lines[1], "ops 12.5");
         pids.push(lines[0].to_string());
-        assert!(!extras(m).metrics_truncated);
+        assert_eq!(extras(m).metrics_read, MetricsRead::Whole);
     }
     pids.dedup();
     assert_eq!(pids.len(), 3, "each run wrote its own file: {pids:?}");
+}
+
+#[test]
+fn a_metrics_file_replaced_by_a_fifo_or_a_device_is_not_read_and_stalls_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = with_metrics(&dir, ExtrasConfig::default());
+    // A FIFO left behind blocked the launcher for ever: opening it to read
+    // after the run waits for a writer, and emptying it before the next
+    // run waits for a reader (SIGTERM could not end that either).
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let fifo = measure(
+            &config,
+            sh("rm -f \"$BESTGUESS_METRICS\"; mkfifo \"$BESTGUESS_METRICS\""),
+            3,
+        );
+        let device = measure(
+            &config,
+            sh("ln -sf /dev/zero \"$BESTGUESS_METRICS.z\"; mv -f \"$BESTGUESS_METRICS.z\" \"$BESTGUESS_METRICS\""),
+            2,
+        );
+        let _ = tx.send((fifo, device));
+    });
+    let (fifo, device) = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the launcher stalled on the metrics file");
+    for m in fifo.iter().chain(&device) {
+        let e = extras(m);
+        assert_eq!(e.metrics_read, MetricsRead::NotAFile);
+        assert_eq!(e.metrics.as_deref(), Some(&[][..]));
+    }
+    // A regular file again after them: read as usual.
+    let config = with_metrics(&dir, ExtrasConfig::default());
+    let runs = measure(&config, sh("echo 'ops 1' > \"$BESTGUESS_METRICS\""), 1);
+    assert_eq!(extras(&runs[0]).metrics_read, MetricsRead::Whole);
+    assert_eq!(extras(&runs[0]).metrics.as_deref(), Some(&b"ops 1\n"[..]));
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use super::counters::{self, OpenFailure, Source};
 use super::custom;
-use super::extras::{self, ExtrasConfig, MeasureOptions, RunExtras};
+use super::extras::{self, ExtrasConfig, MeasureOptions, MetricsRead, RunExtras};
 use crate::data::{Catalogue, Metric, MetricDef, Unit, Value, Values};
 
 /// Which catalogue entry each extra of a run fills.
@@ -67,11 +67,17 @@ impl ExtraMetrics {
                     )),
                 }
             }
-            if extras.metrics_truncated {
-                notes.push(format!(
+            match extras.metrics_read {
+                MetricsRead::Whole => {}
+                MetricsRead::Cut => notes.push(format!(
                     "$BESTGUESS_METRICS: the file held more than {} bytes; the rest was ignored",
                     extras::METRICS_MAX
-                ));
+                )),
+                MetricsRead::NotAFile => notes.push(
+                    "$BESTGUESS_METRICS: the command left something other than a regular file \
+                     there (a FIFO, a device, a directory); not read"
+                        .to_owned(),
+                ),
             }
         }
         notes
@@ -280,7 +286,7 @@ mod tests {
                 RawReading::default(),
             ],
             metrics: Some(b"tokens 2.5\nother 1\nbad\n".to_vec()),
-            metrics_truncated: false,
+            metrics_read: MetricsRead::Whole,
             notes: Vec::new(),
         };
         let mut values = Values::new();

@@ -178,8 +178,8 @@ pub struct RunExtras {
     /// What the command wrote to its metrics file (at most [`METRICS_MAX`]
     /// bytes), if there is a metrics file.
     pub metrics: Option<Vec<u8>>,
-    /// The metrics file held more than [`METRICS_MAX`] bytes.
-    pub metrics_truncated: bool,
+    /// How much of the metrics file `metrics` holds.
+    pub metrics_read: MetricsRead,
     /// What was wrong with the metrics file, one line each (filled when the
     /// extras become metrics; the runner warns, naming the run).
     pub notes: Vec<String>,
@@ -220,10 +220,28 @@ impl RunExtras {
             env_padding: (padding != u32::MAX).then_some(padding),
             counters: readings,
             metrics: has_metrics_file.then(|| body[fixed..].to_vec()),
-            metrics_truncated: body[o + 4] != 0,
+            metrics_read: match body[o + 4] {
+                0 => MetricsRead::Whole,
+                1 => MetricsRead::Cut,
+                2 => MetricsRead::NotAFile,
+                _ => return Err(bad()),
+            },
             notes: Vec::new(),
         })
     }
+}
+
+/// How much of a run's metrics file the launcher read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MetricsRead {
+    /// All of it (or there was none).
+    #[default]
+    Whole,
+    /// The first [`METRICS_MAX`] bytes of more.
+    Cut,
+    /// Nothing: the command left something other than a regular file
+    /// there (a FIFO, a device, a directory).
+    NotAFile,
 }
 
 fn read_frame(r: &mut impl Read) -> io::Result<Vec<u8>> {
@@ -295,7 +313,16 @@ mod tests {
             }]
         );
         assert_eq!(e.metrics.as_deref(), Some(&b"a 1"[..]));
-        assert!(e.metrics_truncated);
+        assert_eq!(e.metrics_read, MetricsRead::Cut);
+        for (state, read) in [(0, MetricsRead::Whole), (2, MetricsRead::NotAFile)] {
+            let mut other = body.clone();
+            other[4 + 24 + 4] = state;
+            let e = RunExtras::read_from(&mut frame(&other).as_slice(), 1, true).unwrap();
+            assert_eq!(e.metrics_read, read);
+        }
+        let mut unknown = body.clone();
+        unknown[4 + 24 + 4] = 3;
+        assert!(RunExtras::read_from(&mut frame(&unknown).as_slice(), 1, true).is_err());
         // Wrong counter count: the lengths no longer add up.
         assert!(RunExtras::read_from(&mut frame(&body).as_slice(), 0, true).is_err());
         let mut no_pad = u32::MAX.to_le_bytes().to_vec();

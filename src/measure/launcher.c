@@ -38,8 +38,9 @@
  *   ncounters x i32 errno (0 = opened) | i32 affinity errno | i32 metrics
  *   file errno. Once set up, every FINISHED response of a MEASURED program
  *   is followed by an extra frame: u32 env padding | ncounters x (u64 value |
- *   u64 time enabled | u64 time running) | u32 metrics length | the bytes
- *   the command wrote to its metrics file (at most METRICS_MAX).
+ *   u64 time enabled | u64 time running) | u32 metrics length | u8 state
+ *   (0 read whole, 1 cut at METRICS_MAX, 2 not a regular file: not read) |
+ *   the bytes the command wrote to its metrics file (at most METRICS_MAX).
  * Counters are opened once, on this process, disabled, inherited and
  *   enabled on exec: a spawned command's copy starts counting at its exec
  *   and every process it starts inherits it; at exit the copies' counts are
@@ -54,8 +55,12 @@
  * Pinning: sched_setaffinity on this process; commands inherit it.
  * Env padding: MEASURED programs get BESTGUESS_ENV_PAD=<n x 'x'> with n in
  *   0..4096 from SplitMix64(seed) per padded spawn (Mytkowicz et al. 2009).
- * Metrics file: emptied (O_TRUNC) before each MEASURED spawn and named by
- *   BESTGUESS_METRICS in the command's environment; read back after.
+ * Metrics file: made afresh (unlinked, created empty) before each MEASURED
+ *   spawn and named by BESTGUESS_METRICS in the command's environment; read
+ *   back after, only if it is then a regular file. Both opens are
+ *   non-blocking: a command that replaced the file with a FIFO (whose open
+ *   waits for the other end) or a device cannot stall this process, which
+ *   must stay free to answer a cancel.
  * The timed interval is CLOCK_MONOTONIC from just before posix_spawnp to just
  * after wait4; rusage comes from wait4 on exactly that child.
  */
@@ -190,6 +195,17 @@ static size_t pad_at = 0;    /* where the value's NUL is now */
 static uint32_t pad_len = 0;
 static char *metrics_path = NULL;
 static char *metrics_var = NULL;
+
+/* An empty regular file at metrics_path, whatever a command left there (a
+   FIFO, a symbolic link): the directory is this experiment's own. Never
+   blocks (a FIFO's open would wait for a reader). 0 or the errno. */
+static int fresh_metrics_file(void) {
+    unlink(metrics_path);
+    int fd = open(metrics_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0600);
+    if (fd < 0) return errno;
+    close(fd);
+    return 0;
+}
 static char **measured_env = NULL; /* environ without our two variables, plus them */
 static unsigned char *extra_buf = NULL;
 static size_t extra_len = 0;
@@ -323,9 +339,7 @@ static int setup_extras(const unsigned char *body, size_t len) {
         if (!metrics_path || !metrics_var) return -1;
         strcpy(metrics_var, METRICS_NAME);
         strcat(metrics_var, path);
-        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-        if (fd < 0) metrics_error = errno;
-        else close(fd);
+        metrics_error = fresh_metrics_file();
     }
     put_i32(&out, metrics_error);
 
@@ -359,10 +373,7 @@ static int setup_extras(const unsigned char *body, size_t len) {
 /* Before a MEASURED spawn: an empty metrics file, this run's padding, the
    counters' starting values (all outside the timed interval). */
 static void extras_before(void) {
-    if (metrics_path) {
-        int fd = open(metrics_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-        if (fd >= 0) close(fd);
-    }
+    if (metrics_path) fresh_metrics_file();
     if (pad_env) {
         pad_var[pad_at] = 'x';
         pad_len = (uint32_t)(splitmix64(&pad_state) % (PAD_MAX + 1));
@@ -388,20 +399,23 @@ static void extras_after(void) {
         p += 24;
     }
     size_t got = 0;
-    int truncated = 0;
+    int state = 0;
     if (metrics_path) {
-        int fd = open(metrics_path, O_RDONLY | O_CLOEXEC);
-        if (fd >= 0) {
+        int fd = open(metrics_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        struct stat st;
+        if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+            state = 2;
+        } else if (fd >= 0) {
             ssize_t r;
             while (got < METRICS_MAX && ((r = read(fd, p + 5 + got, METRICS_MAX - got)) > 0 || (r < 0 && errno == EINTR)))
                 if (r > 0) got += (size_t)r;
             char one;
-            truncated = got == METRICS_MAX && read(fd, &one, 1) == 1;
-            close(fd);
+            state = got == METRICS_MAX && read(fd, &one, 1) == 1;
         }
+        if (fd >= 0) close(fd);
     }
     put_le(p, got, 4);
-    p[4] = (unsigned char)truncated;
+    p[4] = (unsigned char)state;
     p += 5 + got;
     extra_len = (size_t)(p - extra_buf);
     put_le(extra_buf, extra_len - 4, 4);
