@@ -627,6 +627,26 @@ fn outputs() -> Vec<Case> {
         .then("ran", After::Absent),
         case("-o is a directory", "bestguess", &["-o", "/tmp", "true"]).fails(2, "/tmp"),
         case(
+            "-o /dev/stdout while standard output is a file",
+            "bestguess",
+            &["-r", "40", "-o", "/dev/stdout", "true"],
+        )
+        .under("exec > out.csv;")
+        // The report to standard error, as with -o -: not over the rows.
+        .fails(0, "Command 1:")
+        .then("out.csv", After::Raw(Some(40))),
+        case(
+            "an export to the file standard output already writes",
+            "bestreport",
+            &["--export-markdown", "out.md", "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .under("exec > out.md;")
+        // The report goes to standard error, as with -: not erased by the
+        // export's rename, nor written over it.
+        .fails(0, "Command 1:")
+        .then("out.md", After::Contains("| Command |")),
+        case(
             "--export-svg names an existing file",
             "bestreport",
             &["--export-svg", "notes.md", "in.csv"],

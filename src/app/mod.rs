@@ -95,8 +95,9 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let result = (|| {
-        let parsed =
+        let mut parsed =
             args::parse(argv.into_iter().skip(1), running).map_err(|e| AppError::usage(e.0))?;
+        output::standard_output_as_dash(&mut parsed.output, &mut parsed.exports);
         dispatch(
             config::build(parsed, running)?,
             &program,

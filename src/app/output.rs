@@ -55,6 +55,44 @@ fn identity(path: &str) -> Identity {
     }
 }
 
+/// Whether `path` names the regular file or pipe that standard output
+/// already writes (`/dev/stdout`, `/proc/self/fd/1`, or the file the shell
+/// redirected standard output to). Such an output is standard output, `-`:
+/// opened a second time, the raw CSV was overwritten from its start by the
+/// report, and an export renamed over the file erased the report. (A
+/// terminal or `/dev/null` is shared harmlessly, as before.)
+fn names_standard_output(path: &str) -> bool {
+    use std::os::fd::AsFd;
+    let Ok(ours) = io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(File::from)
+        .and_then(|f| f.metadata())
+    else {
+        return false;
+    };
+    let kind = ours.file_type();
+    (kind.is_file() || kind.is_fifo())
+        && std::fs::metadata(path).is_ok_and(|m| (m.dev(), m.ino()) == (ours.dev(), ours.ino()))
+}
+
+/// Every output path (`-o`, exports) that names standard output
+/// ([`names_standard_output`]) becomes `-`, before the options are checked
+/// (two outputs on standard output are then refused as usual).
+pub fn standard_output_as_dash(output: &mut Option<String>, exports: &mut [(impl Sized, String)]) {
+    let dash = |path: &mut String| {
+        if path != "-" && names_standard_output(path) {
+            *path = "-".to_owned();
+        }
+    };
+    if let Some(path) = output {
+        dash(path);
+    }
+    for (_, path) in exports {
+        dash(path);
+    }
+}
+
 /// Refuse (usage error) any output that names the same file as an input or
 /// as another output. Each item is (option, path).
 pub fn check_paths(inputs: &[(&str, &str)], outputs: &[(&str, &str)]) -> Result<(), AppError> {
