@@ -627,6 +627,31 @@ fn outputs() -> Vec<Case> {
         .then("ran", After::Absent),
         case("-o is a directory", "bestguess", &["-o", "/tmp", "true"]).fails(2, "/tmp"),
         case(
+            "--reference naming no command fails before any run",
+            "bestguess",
+            &[
+                "--reference",
+                "nosuch",
+                "-o",
+                "old.csv",
+                "-s",
+                "/bin/sh -c",
+                "touch ran",
+                "true",
+            ],
+        )
+        .file("old.csv", OLD)
+        .fails(1, "--reference 'nosuch' names no command")
+        .then("ran", After::Absent)
+        .then("old.csv", After::Unchanged),
+        case(
+            "--reference past the last command fails before any run",
+            "bestguess",
+            &["--reference", "3", "-s", "/bin/sh -c", "touch ran", "true"],
+        )
+        .fails(1, "--reference 3: there are only 2 commands")
+        .then("ran", After::Absent),
+        case(
             "-o /dev/stdout while standard output is a file",
             "bestguess",
             &["-r", "40", "-o", "/dev/stdout", "true"],

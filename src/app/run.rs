@@ -150,6 +150,14 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // --metric may name a counter just registered; a wrong name fails
     // before anything is measured.
     report::choose_metric(&mut rc.output, &catalogue)?;
+    // So does a --reference that names no command of the plan.
+    if let Some(reference) = &rc.output.ranking.reference {
+        let commands: Vec<(&str, &str)> = (rc.plan.commands.iter())
+            .map(|c| (c.name.as_deref().unwrap_or(""), c.command.text.as_str()))
+            .collect();
+        crate::analysis::resolve_reference_among(&commands, reference)
+            .map_err(|e| AppError::usage(e.to_string()))?;
+    }
     let exports = OpenExports::open(&rc.output)?;
     let raw = rc
         .raw_output
