@@ -230,16 +230,16 @@ fn pinned_commands_see_only_the_chosen_cpu() {
     let raw = dir.path().join("raw.csv");
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let last = cpus - 1;
-    let cmd = "sh -c 'awk \"/^Cpus_allowed_list/ {print \\\"cpu\\\", \\$2}\" /proc/self/status > \"$BESTGUESS_METRICS\"'";
+    let cmd = "sh -c 'awk \"/^Cpus_allowed_list/ {print \\\"pinned\\\", \\$2}\" /proc/self/status > \"$BESTGUESS_METRICS\"'";
     bestguess()
-        .args(["-Q", "--custom-metrics", "cpu", "-r", "3", "--cpus"])
+        .args(["-Q", "--custom-metrics", "pinned", "-r", "3", "--cpus"])
         .arg(last.to_string())
         .arg("-o")
         .arg(&raw)
         .arg(cmd)
         .assert()
         .success();
-    assert_eq!(numbers(&raw, "cpu (number)"), [last as f64; 3]);
+    assert_eq!(numbers(&raw, "pinned (number)"), [last as f64; 3]);
     bestguess()
         .args(["--cpus", "1000", "true"])
         .assert()
@@ -247,6 +247,27 @@ fn pinned_commands_see_only_the_chosen_cpu() {
         .stderr(predicates::str::contains(
             "--cpus 1000: cannot pin to these CPUs",
         ));
+}
+
+#[test]
+fn custom_metrics_cannot_take_a_name_the_tool_measures() {
+    // `--metric rss` would rank by Max RSS, never by the command's `rss`.
+    for name in ["rss", "cpu", "wall", "Memory", "minflt", "task-clock"] {
+        bestguess()
+            .args([
+                "-Q",
+                "--custom-metrics",
+                name,
+                "-s",
+                "/bin/sh -c",
+                "touch ran",
+            ])
+            .assert()
+            .code(1)
+            .stderr(predicates::str::contains(format!(
+                "--custom-metrics: '{name}' is already the name of a metric bestguess measures"
+            )));
+    }
 }
 
 #[test]

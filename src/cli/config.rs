@@ -318,6 +318,26 @@ fn running(action: Option<&str>, default_running: bool) -> Result<bool, UsageErr
     }
 }
 
+/// `--custom-metrics`: the names, each also free of every name the tool
+/// gives a metric of its own — built-in ones, `--metric`'s short names
+/// (`rss` would otherwise rank by Max RSS, not the command's `rss`) and
+/// counters — a usage error before anything runs.
+fn custom_metric_names(list: &str) -> Result<Vec<String>, UsageError> {
+    let names = custom::parse_names(list).map_err(UsageError)?;
+    let builtin = Catalogue::new();
+    for name in &names {
+        let taken = resolve_metric(name, &builtin).is_ok()
+            || counters::by_name(&name.to_ascii_lowercase()).is_some();
+        if taken {
+            return Err(UsageError(format!(
+                "--custom-metrics: '{name}' is already the name of a metric bestguess measures \
+                 (see --metric and --counters); choose another name"
+            )));
+        }
+    }
+    Ok(names)
+}
+
 /// At most one thing may write to standard output as a file.
 fn check_stdout_once(args: &Args, exports: &Exports) -> Result<(), UsageError> {
     let mut users: Vec<String> = exports
@@ -387,7 +407,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
             None => Vec::new(),
         },
         custom_metrics: match args.custom_metrics.as_deref() {
-            Some(names) => custom::parse_names(names).map_err(UsageError)?,
+            Some(names) => custom_metric_names(names)?,
             None => Vec::new(),
         },
         cpus: match args.cpus.as_deref() {
