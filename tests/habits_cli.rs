@@ -254,7 +254,14 @@ fn numeric_errors_state_the_accepted_range() {
             "setting effect=1e400 is invalid: 1e400 is beyond the largest number",
         ),
         (&["-c", "width=1e400", "true"], "from 40 to 1024"),
-        (&["-c", "alpha=2", "true"], "between 0 and 1"),
+        (
+            &["-c", "alpha=2", "true"],
+            "from 0.000001 up to 1 (exclusive)",
+        ),
+        (
+            &["-c", "alpha=1e-9", "true"],
+            "from 0.000001 up to 1 (exclusive)",
+        ),
     ] {
         let a = bestguess().args(args).assert().code(1);
         let err = stderr_of(&a);

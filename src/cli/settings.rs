@@ -59,7 +59,14 @@ impl Settings {
                     continue;
                 }
                 "alpha" => {
-                    ranking.alpha = number(name, value, "a number between 0 and 1 (exclusive)")?
+                    // Below 1e-6 the levels of the intervals (1 − α over
+                    // the family) cannot be told from 1 in a double.
+                    let expected = "a number from 0.000001 up to 1 (exclusive)";
+                    let alpha = number(name, value, expected)?;
+                    if !(1e-6..1.0).contains(&alpha) {
+                        return Err(bad(name, value, expected));
+                    }
+                    ranking.alpha = alpha;
                 }
                 "super" => ranking.superiority = number(name, value, "a number from 0 to 1")?,
                 "epsilon" => ranking.epsilon = amount(name, value)?,
@@ -230,6 +237,7 @@ mod tests {
             "width=80.5",
             "alpha=0",
             "alpha=1",
+            "alpha=1e-7",
             "alpha=x",
             "super=1.5",
             "effect=-1",
@@ -257,7 +265,11 @@ mod tests {
         let e = s.apply("effect=-1").unwrap_err().0;
         assert!(e.contains("from 0 up"), "{e}");
         let e = s.apply("alpha=1e999").unwrap_err().0;
-        assert!(e.contains("between 0 and 1"), "{e}");
+        assert!(e.contains("from 0.000001 up to 1"), "{e}");
+        let e = s.apply("alpha=1e-300").unwrap_err().0;
+        assert!(e.contains("from 0.000001 up to 1"), "{e}");
+        s.apply("alpha=0.000001").unwrap();
+        s.apply("alpha=0.05").unwrap();
         assert!(s
             .apply("alpha=1")
             .unwrap_err()

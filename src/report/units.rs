@@ -278,7 +278,8 @@ pub fn p_value(p: f64) -> String {
 }
 
 /// A setting such as alpha or super as the user would write it (`0.05`,
-/// `0.333`), with at most four decimals.
+/// `0.333`), with at most four decimals, unless four would not tell it
+/// from a round number (`1e-7`, `0.9999999`, never `0` or `1`).
 pub fn plain(x: f64) -> String {
     if !x.is_finite() {
         return "--".to_owned();
@@ -287,9 +288,16 @@ pub fn plain(x: f64) -> String {
     if text.len() <= 6 {
         return text;
     }
-    let text = format!("{x:.4}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    text.to_owned()
+    let short = format!("{x:.4}");
+    let short = short.trim_end_matches('0').trim_end_matches('.');
+    if short.parse::<f64>().is_ok_and(|s| s == x.round()) && x != x.round() {
+        return if x.abs() < 1e-3 {
+            format!("{x:e}")
+        } else {
+            text
+        };
+    }
+    short.to_owned()
 }
 
 /// A fraction as a percentage with at most one decimal: `0.333` → `33.3%`,
@@ -507,6 +515,10 @@ mod tests {
         assert_eq!(plain(0.05), "0.05");
         assert_eq!(plain(0.333), "0.333");
         assert_eq!(plain(1.0 / 3.0), "0.3333");
+        assert_eq!(plain(1e-300), "1e-300");
+        assert_eq!(plain(0.9999999), "0.9999999");
+        assert_eq!(plain(2.5e-5), "2.5e-5");
+        assert_eq!(plain(12345.67891), "12345.6789");
         assert_eq!(percent(0.333), "33.3%");
         assert_eq!(percent(0.5), "50%");
         assert_eq!(ratio(1.23, 1.0), "1.23x");

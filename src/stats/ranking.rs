@@ -689,8 +689,14 @@ fn decide(
     effect: f64,
     confidence_each: f64,
 ) -> (Verdict, Vec<Reason>) {
-    // An interval short of its level decides nothing.
-    if c.interval.achieved_confidence < confidence_each - 1e-12 {
+    // An interval short of its level decides nothing. The tolerance is
+    // relative to the level's miss (α each): one absolute (1e-12) could
+    // not see a miss of 1e-23 fall short of a requested 1e-300, so a
+    // level that no sample can reach got a verdict; now the rounding of a
+    // level near 1 can at worst call a reached one short (inconclusive),
+    // never the other way.
+    let miss_each = 1.0 - confidence_each;
+    if c.interval.achieved_confidence < confidence_each - 1e-9 * miss_each {
         return (Verdict::Inconclusive, vec![Reason::TooFewRuns]);
     }
     // The interval on the scale of each threshold: the ratio's, minus 1,
@@ -776,6 +782,28 @@ mod tests {
         assert!(ratio.low > 1.9 && ratio.high < 2.1, "{ratio:?}");
         assert_eq!(r.winners(), 2);
         assert_eq!(r.entry(0).unwrap().median, 20_000.0);
+    }
+
+    #[test]
+    fn an_interval_short_of_a_tiny_level_decides_nothing() {
+        // Clearly slower: decided at a level the sample reaches.
+        let c = super::super::compare::compare(
+            &around(10_000.0),
+            &around(20_000.0),
+            Alpha::new(0.05).unwrap(),
+        );
+        let level = |miss: f64| decide(&c, &c_rule(), 250.0, 500.0, 1.0 - miss).0;
+        let mut short = c;
+        assert_eq!(level(0.05), Verdict::Slower);
+        // The level asked for misses 1e-13 of the time; the interval's
+        // 2e-13. An absolute tolerance of 1e-12 let that decide.
+        short.interval.achieved_confidence = 1.0 - 2e-13;
+        let d = decide(&short, &c_rule(), 250.0, 500.0, 1.0 - 1e-13);
+        assert_eq!(d, (Verdict::Inconclusive, vec![Reason::TooFewRuns]));
+        // Reached, to the last bit: decided.
+        short.interval.achieved_confidence = 1.0 - 1e-13;
+        let d = decide(&short, &c_rule(), 250.0, 500.0, 1.0 - 1e-13);
+        assert_eq!(d.0, Verdict::Slower);
     }
 
     #[test]
