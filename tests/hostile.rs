@@ -351,8 +351,9 @@ fn commands() -> Vec<Case> {
             &["-r", "1", "-o", "raw.csv", "-f", "long.txt"],
         )
         .file("long.txt", format!("true {}\n", "x ".repeat(1_100_000)))
-        .fails(2, "Argument list too long")
-        .then("raw.csv", After::Raw(Some(0))),
+        // Found before anything runs or -o is created, as execve would.
+        .fails(2, "the kernel takes (ARG_MAX); put the command in a script")
+        .then("raw.csv", After::Absent),
         case(
             "a failing run is recorded before stopping",
             "bestguess",
@@ -626,6 +627,28 @@ fn outputs() -> Vec<Case> {
         .fails(2, "no/such/dir")
         .then("ran", After::Absent),
         case("-o is a directory", "bestguess", &["-o", "/tmp", "true"]).fails(2, "/tmp"),
+        case(
+            "an argument longer than the kernel takes fails before -o is touched",
+            "bestguess",
+            &["-o", "old.csv", "true", "-f", "long.txt"],
+        )
+        .file("old.csv", OLD)
+        .file("long.txt", format!("echo {}\n", "x".repeat(131_072)))
+        .fails(2, "more than the 131071 the kernel takes in one argument")
+        .then("old.csv", After::Unchanged),
+        case(
+            "a script whose #! interpreter is missing fails before -o is touched, also with -i",
+            "bestguess",
+            &["-i", "-o", "old.csv", "-p", "./bad.sh", "true"],
+        )
+        .file("old.csv", OLD)
+        .file("bad.sh", "#!/no/such/interpreter\n")
+        .under("chmod +x bad.sh;")
+        .fails(
+            2,
+            "'./bad.sh' starts with '#!/no/such/interpreter', and that interpreter does not exist",
+        )
+        .then("old.csv", After::Unchanged),
         case(
             "--reference naming no command fails before any run",
             "bestguess",

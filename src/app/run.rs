@@ -267,15 +267,24 @@ fn preflight(rc: &RunConfig) -> Result<(), AppError> {
                 .map(|(o, h)| (Some(o), h.as_ref())),
         ) {
             let Some(hook) = hook else { continue };
-            let program = hook.argv.first().map(String::as_str).unwrap_or("");
-            if let Err(e) = resolve::resolve(program) {
+            if let Err(e) = resolve::check_startable(&hook.argv) {
+                // A command too long for the kernel is too long to quote.
+                let text = |t: &str| match t.char_indices().nth(60) {
+                    Some((at, _)) => format!("{}…", &t[..at]),
+                    None => t.to_owned(),
+                };
                 let subject = match what {
-                    None => format!("command {} ('{}')", i + 1, c.command.text),
+                    None => format!("command {} ('{}')", i + 1, text(&c.command.text)),
                     Some(option) => {
-                        format!("the {option} command '{}' of command {}", hook.text, i + 1)
+                        format!(
+                            "the {option} command '{}' of command {}",
+                            text(&hook.text),
+                            i + 1
+                        )
                     }
                 };
-                let hint = if rc.plan.shell.is_empty() {
+                let not_found = matches!(e, resolve::ResolveError::NotFound(_));
+                let hint = if rc.plan.shell.is_empty() && not_found {
                     "; for shell built-ins, pipes or redirections use -s \"/bin/sh -c\""
                 } else {
                     ""

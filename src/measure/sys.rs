@@ -349,6 +349,14 @@ pub fn ignore_file_size_signal() {
     }
 }
 
+/// The kernel's limit on a new program's arguments and environment
+/// together, in bytes (`ARG_MAX`), if the system says.
+pub fn arg_max() -> Option<usize> {
+    // SAFETY: sysconf reads a system constant; it has no memory effects.
+    let n = unsafe { libc::sysconf(libc::_SC_ARG_MAX) };
+    usize::try_from(n).ok().filter(|&n| n > 0)
+}
+
 /// The termination signal received so far, if any.
 pub fn termination_signal() -> Option<i32> {
     match SIGNAL_RECEIVED.load(Ordering::SeqCst) {
