@@ -250,6 +250,23 @@ fn pinned_commands_see_only_the_chosen_cpu() {
 }
 
 #[test]
+fn a_flood_of_bad_metric_lines_gives_a_few_warnings() {
+    let out = bestguess()
+        .args(["-Q", "-r", "3", "--custom-metrics", "foo", "-s", "/bin/sh -c"])
+        .arg("i=0; while [ $i -lt 500 ]; do echo \"bad line $i\"; i=$((i+1)); done > \"$BESTGUESS_METRICS\"")
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning:")).collect();
+    assert_eq!(warnings.len(), 6, "{stderr}");
+    assert!(warnings[0].contains("line 1 'bad line 0'"), "{stderr}");
+    assert!(
+        warnings[5].contains("no more are shown for this command"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn custom_metrics_cannot_take_a_name_the_tool_measures() {
     // `--metric rss` would rank by Max RSS, never by the command's `rss`.
     for name in ["rss", "cpu", "wall", "Memory", "minflt", "task-clock"] {

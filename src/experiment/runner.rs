@@ -162,6 +162,10 @@ fn run_steps(
     }
 }
 
+/// Distinct warnings shown per command about what its runs reported (its
+/// metrics file), before one that says more are not shown.
+const NOTES_SHOWN: usize = 5;
+
 struct State<'a> {
     plan: &'a Plan,
     sink: &'a mut dyn RunSink,
@@ -211,14 +215,28 @@ impl State<'_> {
             };
             for note in notes {
                 // Once per command and problem: a command that writes a
-                // bad line writes it every run.
-                if self.warned.insert((i, note.clone())) {
-                    let text = &self.command(i).command.text;
-                    self.sink.warn(&format!(
+                // bad line writes it every run. At most NOTES_SHOWN per
+                // command: one that writes thousands of bad lines gets a
+                // few and a word that there are more, not thousands.
+                let shown = self.warned.iter().filter(|(c, _)| *c == i).count();
+                if shown > NOTES_SHOWN || self.warned.contains(&(i, note.clone())) {
+                    continue;
+                }
+                let text = &self.command(i).command.text;
+                let message = if shown == NOTES_SHOWN {
+                    format!(
+                        "{run} of command {} ('{text}'): more problems like those above; \
+                         no more are shown for this command",
+                        i + 1
+                    )
+                } else {
+                    format!(
                         "{run} of command {} ('{text}'): {note} (shown once per command)",
                         i + 1
-                    ));
-                }
+                    )
+                };
+                self.warned.insert((i, note.clone()));
+                self.sink.warn(&message);
             }
         }
         let (what, hook) = match step.kind {
