@@ -26,6 +26,11 @@ pub type Binding = Vec<(String, String)>;
 pub enum ScanError {
     #[error("'{0}' is not a decimal number (such as 5, -2 or 0.25)")]
     NotDecimal(String),
+    #[error(
+        "'{0}' has more than 18 digits; a scan's numbers have at most 18 (from \
+         -999999999999999999 to 999999999999999999, or as many decimals as the digits allow)"
+    )]
+    TooManyDigits(String),
     #[error("MIN {min} is greater than MAX {max}")]
     Reversed { min: String, max: String },
     #[error("the step {0} must be greater than 0")]
@@ -59,9 +64,11 @@ impl Decimal {
                 .chars()
                 .chain(frac.chars())
                 .all(|c| c.is_ascii_digit())
-            || whole.len() + frac.len() > 18
         {
             return Err(bad());
+        }
+        if whole.len() + frac.len() > 18 {
+            return Err(ScanError::TooManyDigits(text.trim().to_string()));
         }
         let units: i128 = format!("{whole}{frac}").parse().map_err(|_| bad())?;
         Ok(Decimal {
@@ -282,6 +289,13 @@ mod tests {
             }
         ));
         assert!(scan("0", "99999", None).is_ok());
+        for long in ["9999999999999999999", "0.0000000000000000001"] {
+            let e = scan("0", long, None).unwrap_err();
+            assert_eq!(e, ScanError::TooManyDigits(long.into()));
+            assert!(e.to_string().contains("at most 18"), "{e}");
+        }
+        let e = scan("0", "1", Some("0.000000000000000001")).unwrap_err();
+        assert!(matches!(e, ScanError::TooManyDigits(_)), "{e}");
     }
 
     #[test]
