@@ -191,9 +191,16 @@ impl Scale {
         format!("{:<2}", self.symbol)
     }
 
-    /// `v` (recording units) in this unit, without padding or symbol.
+    /// `v` (recording units) in this unit, without padding or symbol; in
+    /// scientific notation past [`LONGEST_NUMBER`] characters (a plain
+    /// number of 10²¹ G had run to 25 digits and across lines).
     pub fn number(&self, v: f64) -> String {
-        fixed(v / self.divisor, self.decimals)
+        let text = fixed(v / self.divisor, self.decimals);
+        if text.len() > LONGEST_NUMBER {
+            scientific(v / self.divisor, LONGEST_NUMBER)
+        } else {
+            text
+        }
     }
 
     /// `v` right-aligned in exactly `width` columns if at all possible:
@@ -223,6 +230,11 @@ impl Scale {
         format!("{} {}", self.number(v), self.symbol)
     }
 }
+
+/// The most characters a number takes in a report before it is written
+/// in scientific notation ([`Scale::number`]): 999,999,999 of a unit with
+/// two decimals still fits.
+const LONGEST_NUMBER: usize = 12;
 
 /// A value recorded in `unit` with the display unit chosen for it alone,
 /// e.g. `250 μs`, `1.50 ms`, `2.00 MB`.
@@ -443,6 +455,15 @@ mod tests {
         assert_eq!(s(3e-24), "3.00 y");
         // Past the last prefix, the last.
         assert_eq!(Scale::choose(Unit::Number, 1e-30).symbol(), "y");
+        // Past G, scientific notation rather than 22 digits.
+        assert_eq!(
+            Scale::choose(Unit::Number, 1e30).compact(1e30),
+            "1.000e21 G"
+        );
+        assert_eq!(
+            Scale::choose(Unit::Number, 9e17).compact(9e17),
+            "900000000.00 G"
+        );
         // A block of 1 and 0.001 keeps the plain scale.
         assert_eq!(Scale::choose(Unit::Number, 1.0).number(0.001), "0.00");
     }
