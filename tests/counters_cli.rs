@@ -247,6 +247,14 @@ fn pinned_commands_see_only_the_chosen_cpu() {
         .stderr(predicates::str::contains(
             "--cpus 1000: cannot pin to these CPUs",
         ));
+    // A set the kernel takes in part (it pins to CPU 0 alone, silently).
+    bestguess()
+        .args(["--cpus", "0,1000", "true"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--cpus 0,1000: CPU 1000 is not available; this process may use CPUs",
+        ));
 }
 
 #[test]

@@ -151,20 +151,41 @@ pub fn register(
     reply: &extras::SetupReply,
     catalogue: &mut Catalogue,
 ) -> Result<(ExtraMetrics, Vec<String>), String> {
+    let allowed = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+                .map(|l| l.trim().to_string())
+        });
+    let shown = allowed.clone().unwrap_or_else(|| "unknown".into());
     if reply.affinity_error != 0 {
-        let allowed = std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
-                    .map(|l| l.trim().to_string())
-            })
-            .unwrap_or_else(|| "unknown".into());
         return Err(format!(
-            "--cpus {}: cannot pin to these CPUs: {}; this process may use CPUs {allowed}",
+            "--cpus {}: cannot pin to these CPUs: {}; this process may use CPUs {shown}",
             extras::format_cpus(&options.cpus),
             std::io::Error::from_raw_os_error(reply.affinity_error)
         ));
+    }
+    // The kernel pins to the part of a set it can use and says nothing of
+    // the rest: `--cpus 1-5` on two CPUs ran on CPU 1 and was recorded as
+    // 1-5.
+    if let Some(Ok(usable)) = allowed.as_deref().map(extras::parse_cpus) {
+        let missing: Vec<u32> = (options.cpus.iter())
+            .filter(|c| !usable.contains(c))
+            .copied()
+            .collect();
+        if !missing.is_empty() {
+            let (cpus, are) = if missing.len() == 1 {
+                ("CPU", "is")
+            } else {
+                ("CPUs", "are")
+            };
+            return Err(format!(
+                "--cpus {}: {cpus} {} {are} not available; this process may use CPUs {shown}",
+                extras::format_cpus(&options.cpus),
+                extras::format_cpus(&missing)
+            ));
+        }
     }
     if reply.metrics_error != 0 {
         return Err(format!(
