@@ -764,3 +764,29 @@ fn progress_is_shown_only_on_a_terminal() {
         "-Q shows no progress"
     );
 }
+
+#[test]
+fn hooks_that_fail_under_ignore_failure_are_told_once_each() {
+    let out = bestguess()
+        .args(["-Q", "-r", "3", "-i", "--setup", "false", "-p", "false"])
+        .args(["-s", "/bin/sh -c", "--conclude", "exit 4", "true"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let told = |text: &str| stderr.lines().filter(|l| l.contains(text)).count();
+    assert_eq!(
+        told("warning: the --setup command 'false' of command 1 exited with code 1 (ignored: -i"),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(
+        told("the --prepare command 'false' of command 1 exited with code 1"),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(
+        told("the --conclude command 'exit 4' of command 1 exited with code 4"),
+        1,
+        "{stderr}"
+    );
+}

@@ -33,8 +33,10 @@ pub struct Failure {
     pub shell: String,
 }
 
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Failure {
+    /// What failed and how, e.g. "the --setup command 'false' of command 1
+    /// exited with code 1".
+    pub fn what_happened(&self) -> String {
         let what = match &self.step {
             Step::Warmup => format!(
                 "a warmup run of command {} ('{}')",
@@ -60,6 +62,12 @@ impl fmt::Display for Failure {
                 format!("was killed by {}", sys::signal_name(sig))
             }
         };
+        format!("{what} {how}")
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let recorded = if matches!(self.step, Step::Run { .. }) {
             " (that run is recorded)"
         } else {
@@ -73,7 +81,7 @@ impl fmt::Display for Failure {
         } else {
             "; use -i/--ignore-failure to keep going"
         };
-        write!(f, "{what} {how}{recorded}{hint}")
+        write!(f, "{}{recorded}{hint}", self.what_happened())
     }
 }
 
@@ -81,8 +89,9 @@ pub(crate) fn fmt_duration(d: Duration) -> String {
     format!("{} s", d.as_secs_f64())
 }
 
-/// The failure `m` is, if the policy says it stops the experiment: `None`
-/// when it succeeded or failures are ignored.
+/// The failure `m` is: `None` when it succeeded. Without `-i` it stops
+/// the experiment; with `-i` a failed hook is still told, once per hook
+/// (a failed timed run is in the data and in the report's failure count).
 pub fn check(
     plan: &super::Plan,
     index: usize,
@@ -90,7 +99,7 @@ pub fn check(
     hook: Option<String>,
     m: &Measurement,
 ) -> Option<Failure> {
-    if m.succeeded() || plan.ignore_failure {
+    if m.succeeded() {
         return None;
     }
     Some(Failure {

@@ -90,6 +90,7 @@ pub fn run(
         done: vec![0; plan.commands.len()],
         set_up: vec![false; plan.commands.len()],
         warned: Default::default(),
+        hooks_failed: Default::default(),
     };
     let result = run_steps(&mut state, exec, &mut steps);
     if let Err(Stop::Failed(_)) = &result {
@@ -177,6 +178,8 @@ struct State<'a> {
     set_up: Vec<bool>,
     /// Warnings given, per command, so that each is given once.
     warned: std::collections::HashSet<(usize, String)>,
+    /// Hooks (command, option) whose failure under `-i` was told.
+    hooks_failed: std::collections::HashSet<(usize, &'static str)>,
 }
 
 impl State<'_> {
@@ -278,16 +281,29 @@ impl State<'_> {
     }
 
     fn check(
-        &self,
+        &mut self,
         i: usize,
         step: Step,
         hook: Option<String>,
         m: &Measurement,
     ) -> Result<(), Stop> {
-        match failure::check(self.plan, i, step, hook, m) {
-            None => Ok(()),
-            Some(f) => Err(Stop::Failed(Box::new(f))),
+        let Some(f) = failure::check(self.plan, i, step, hook, m) else {
+            return Ok(());
+        };
+        if !self.plan.ignore_failure {
+            return Err(Stop::Failed(Box::new(f)));
         }
+        // Ignored (-i), but a hook that fails is said once: its runs
+        // carry no trace of it.
+        if let Step::Hook(kind) = f.step {
+            if self.hooks_failed.insert((i, kind.option())) {
+                self.sink.warn(&format!(
+                    "{} (ignored: -i; not told again for this hook)",
+                    f.what_happened()
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The record of a timed run; the measured `metrics` move into it.
