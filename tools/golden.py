@@ -291,11 +291,26 @@ def pair_expected(best, other, alpha):
                 return two_sample_law_pair(two_sample_groups(sx, sy, v), n1, n2, small, alpha)
 
             walks.append((np.sort(np.subtract.outer(sy, sx).ravel()), laws_at))
-        inverted, achieved = invert_scales(walks, start, m, alpha)
+        # A scale whose test, with the tie pattern at its own estimate,
+        # rejects that estimate on either side (the ends' ranks not clamped
+        # to the middle) is no shift model of the data: its interval is the
+        # tie-corrected normal approximation's, as R's wilcox.test(correct =
+        # FALSE) inverts it, and the achieved confidence that formula's.
+        fits = [any(accepts_estimate(values, laws_at, v, m, alpha)
+                    for v in middle_values(values)) for values, laws_at in walks]
+        inverted, achieved = invert_scales([w for w, f in zip(walks, fits) if f], start, m, alpha) \
+            if any(fits) else ([], 1.0)
+        if not all(fits):
+            k, fallback = tie_corrected_rank(m, n1, n2, pooled, alpha)
+            k = min(k, (m + 1) // 2)
+            fitted = iter(inverted)
+            inverted = [next(fitted) if f else (k, m + 1 - k) for f in fits]
+            achieved = min(achieved, fallback)
         low_rank, high_rank = inverted[0]
         log_ranks = inverted[-1]
+        ci_method = "exact" if small and fits[0] else "asymptotic"
         return finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha,
-                           ci_method="exact" if small else "asymptotic", log_ranks=log_ranks)
+                           ci_method=ci_method, log_ranks=log_ranks)
 
     if exact:
         target = alpha / 2 - 10 * sys.float_info.epsilon
@@ -580,6 +595,31 @@ def invert_py(values, laws_at, start, alpha):
     low = walk(low0, True, middle) or low0
     high = walk(high0, False, count + 1 - middle) or high0
     return low, high
+
+
+def accepts_estimate(values, laws_at, v, count, alpha):
+    """Whether the conditional test at the estimate v, with v's own laws,
+    accepts v on both sides, its ranks not clamped to the middle."""
+    below = sum(1 for w in values if w < v)
+    at_most = sum(1 for w in values if w <= v)
+    low_law, high_law = laws_at(v)
+    k = max(1, law_rank(low_law, alpha))
+    k_high = max(1, law_rank(high_law, alpha))
+    return at_most >= k and count - below >= k_high
+
+
+def tie_corrected_rank(m, n1, n2, pooled, alpha):
+    """The lower end's rank k + 1 with the tie-corrected normal variance
+    sigma^2 = M/12 ((N + 1) - sum(t^3 - t)/(N (N - 1))) of the pooled
+    sample, and 1 - 2 Phi((k - M/2)/sigma), the confidence it achieves."""
+    n = n1 + n2
+    _, counts = np.unique(pooled, return_counts=True)
+    tie_term = float(sum(int(t) ** 3 - int(t) for t in counts))
+    var = m / 12 * ((n + 1) - tie_term / (n * (n - 1)))
+    sigma = math.sqrt(var) if var > 0 else math.sqrt(m / 12 * (n + 1))
+    z = -float(st.norm.ppf(alpha / 2))
+    k = max(0.0, math.floor(m / 2 - z * sigma))
+    return int(k) + 1, 1 - 2 * float(st.norm.cdf((k - m / 2) / sigma))
 
 
 def invert_scales(walks, start, count, alpha):

@@ -170,25 +170,47 @@ pub(crate) fn shift_interval_with(
             exact: small,
             tail: alpha / 2.0,
         };
-        let laws: Vec<Laws> = scales
-            .iter()
-            .flat_map(|&(d, (a, b))| {
+        let tests: Vec<(usize, &Differences, f64)> = (scales.iter().enumerate())
+            .flat_map(|(s, &(d, (a, b)))| {
                 let deltas = if a == b { vec![a] } else { vec![a, b] };
-                let scale = tested(d);
-                deltas.into_iter().map(move |delta| scale.laws(delta))
+                deltas.into_iter().map(move |delta| (s, d, delta))
             })
             .collect();
+        let laws: Vec<Laws> = (tests.iter())
+            .map(|&(_, d, delta)| tested(d).laws(delta))
+            .collect();
+        // A scale whose test, with the tie pattern at its own estimate,
+        // rejects the estimate: the samples are no shift of each other
+        // under their ties (one on two ticks, the other between them), so
+        // the inversion finds no interval around it and would shrink to
+        // the estimate with the confidence of its middle ranks. Then the
+        // tie-corrected normal approximation, as R's `wilcox.test`.
+        let fits: Vec<bool> = (0..scales.len())
+            .map(|s| {
+                (tests.iter().zip(&laws))
+                    .filter(|((t, _, _), _)| *t == s)
+                    .any(|(&(_, d, delta), l)| accepts_estimate(d, delta, l, alpha))
+            })
+            .collect();
+        let fallback = (!fits.iter().all(|&f| f)).then(|| {
+            let (low, achieved) = tie_corrected_rank(m, n1, n2, alpha, ranks.tie_term);
+            (low.min(m.div_ceil(2)), achieved)
+        });
         let (low, high, _) = choose_ranks(m, &laws, alpha);
         // The tests' confidence at the middle difference(s), each with
-        // its own pattern: from the laws just found.
-        let achieved = (laws.iter())
-            .map(|l| level_of(m, l, alpha))
-            .fold(1.0, f64::min);
-        let per_scale = scales
-            .iter()
-            .map(|&(d, _)| invert(&tested(d), (low, high), alpha))
+        // its own pattern: from the laws just found (of the scales that
+        // fit; the others have the approximation's).
+        let achieved = (tests.iter().zip(&laws))
+            .filter(|((s, _, _), _)| fits[*s])
+            .map(|(_, l)| level_of(m, l, alpha))
+            .fold(fallback.map_or(1.0, |f| f.1), f64::min);
+        let per_scale = (scales.iter().enumerate())
+            .map(|(s, &(d, _))| match fallback {
+                Some((k, _)) if !fits[s] => (k, m + 1 - k),
+                _ => invert(&tested(d), (low, high), alpha),
+            })
             .collect();
-        let method = if small {
+        let method = if small && fits[0] {
             Method::Exact
         } else {
             Method::Asymptotic
@@ -199,6 +221,17 @@ pub(crate) fn shift_interval_with(
         let low = low.min(m.div_ceil(2));
         (vec![(low, m + 1 - low); scales.len()], achieved, method)
     };
+    finish(differences, per_scale, alpha, achieved_confidence, method)
+}
+
+/// The first scale's interval at its ranks, and every scale's ranks.
+fn finish(
+    differences: &Differences,
+    per_scale: Vec<(u128, u128)>,
+    alpha: f64,
+    achieved_confidence: f64,
+    method: Method,
+) -> (ShiftInterval, Vec<(u128, u128)>) {
     let (low_rank, high_rank) = per_scale[0];
     (
         ShiftInterval {
@@ -212,6 +245,34 @@ pub(crate) fn shift_interval_with(
         },
         per_scale,
     )
+}
+
+/// Whether the conditional test at `delta` (an estimate), with the tie
+/// pattern there (`laws`), accepts it on both sides: its ends' ranks
+/// unclamped by the middle (see `conditional::invert`).
+fn accepts_estimate(d: &Differences, delta: f64, laws: &Laws, alpha: f64) -> bool {
+    let m = d.count();
+    let around = d.around(delta);
+    let k = laws.0.rank(alpha / 2.0).max(1);
+    let k_high = laws.1.rank(alpha / 2.0).max(1);
+    around.at_most >= k && m - around.below >= k_high
+}
+
+/// The asymptotic rank of the lower end with the tie-corrected variance
+/// σ² = M/12·[(N + 1) − Σ(t³ − t)/(N(N − 1))] of the pooled sample, and
+/// its achieved confidence (as [`untied_rank`]'s asymptotic case).
+fn tie_corrected_rank(m: u128, n1: usize, n2: usize, alpha: f64, tie_term: f64) -> (u128, f64) {
+    let (mf, n) = (m as f64, (n1 + n2) as f64);
+    let corrected = mf / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)));
+    let sigma = if corrected > 0.0 {
+        corrected.sqrt()
+    } else {
+        (mf / 12.0 * (n + 1.0)).sqrt()
+    };
+    let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
+    let k = (mf / 2.0 - z * sigma).floor().max(0.0);
+    let achieved = 1.0 - 2.0 * normal_cdf((k - mf / 2.0) / sigma);
+    (k as u128 + 1, achieved)
 }
 
 /// The pairwise differences as candidates for the inverted interval: the
@@ -393,6 +454,30 @@ mod tests {
             (3.0, 3.0, 1, 1)
         );
         assert_eq!(ci.achieved_confidence, 0.0);
+    }
+
+    #[test]
+    fn samples_that_are_no_shift_of_each_other_get_the_tie_corrected_interval() {
+        // 96 runs on two 10 ms ticks (79 × 0, 17 × 10,000 µs) against 10
+        // spread between them: the conditional test rejects every
+        // difference, the estimate (1,360) included, and its inversion had
+        // shrunk to [1360, 1360] "at 99.80 %".
+        let mut ticks = vec![0.0; 79];
+        ticks.extend([10_000.0; 17]);
+        let spread = [
+            1223.0, 1304.0, 1345.0, 1360.0, 1369.0, 1400.0, 1420.0, 1437.0, 1463.0, 1497.0,
+        ];
+        let ci = shift_interval(&sample(&ticks), &sample(&spread), Alpha::new(0.05).unwrap());
+        // By hand: M = 960, N = 106, Σ(t³ − t) = 79³ − 79 + 17³ − 17 =
+        // 497,856; σ² = 960/12·(107 − 497,856/(106·105)) = 4,981.6,
+        // σ = 70.58; k = ⌊480 − 1.95996·70.58⌋ = 341: ranks 342 and 619.
+        // Sorted, the differences are 170 below 0, then 79 each of the
+        // spread's values: rank 342 is 1,345 (329–407), 619 is 1,400
+        // (566–644). Achieved 1 − 2Φ((341 − 480)/70.58) = 0.9511.
+        assert_eq!((ci.low_rank, ci.high_rank), (342, 619));
+        assert_eq!((ci.low, ci.high), (1345.0, 1400.0));
+        assert!((ci.achieved_confidence - 0.9511).abs() < 1e-4, "{ci:?}");
+        assert_eq!(ci.method, Method::Asymptotic);
     }
 
     #[test]
