@@ -790,3 +790,61 @@ fn hooks_that_fail_under_ignore_failure_are_told_once_each() {
         "{stderr}"
     );
 }
+
+#[test]
+fn runs_without_a_file_survive_an_analysis_that_fails() {
+    // The second command never writes the metric ranked by: the analysis
+    // fails after every run; without -o the runs went to no file.
+    let dir = tempfile::tempdir().unwrap();
+    let out = bestguess()
+        .current_dir(dir.path())
+        .args([
+            "-Q",
+            "-r",
+            "3",
+            "--custom-metrics",
+            "foo",
+            "--metric",
+            "foo",
+        ])
+        .args(["-P", "n", "1", "2", "-s", "/bin/sh -c"])
+        .arg("echo 'foo {n}' > \"$BESTGUESS_METRICS\"")
+        .arg("true")
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("has no foo values to rank by"), "{stderr}");
+    let at = stderr.find("./bestguess-runs-").expect(&stderr);
+    let path = stderr[at..].split_whitespace().next().unwrap().to_string();
+    assert!(
+        stderr.contains("the 12 runs measured are saved in"),
+        "{stderr}"
+    );
+    let records = rows(&dir.path().join(&path));
+    assert_eq!(records.len(), 12);
+    let with_n2 = records
+        .iter()
+        .filter(|r| r.parameters == [("n".to_string(), "2".to_string())])
+        .count();
+    assert_eq!(with_n2, 6, "parameters kept");
+    // With -o there is nothing to save: the file has them.
+    let raw = dir.path().join("raw.csv");
+    let out = bestguess()
+        .current_dir(dir.path())
+        .args([
+            "-Q",
+            "-r",
+            "2",
+            "--custom-metrics",
+            "foo",
+            "--metric",
+            "foo",
+            "-o",
+        ])
+        .arg(&raw)
+        .args(["-i", "true", "false"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(!stderr.contains("saved in"), "{stderr}");
+}

@@ -220,8 +220,30 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
     let baseline = baseline.as_ref();
+    // An analysis that fails after the runs (e.g. --metric naming a
+    // command's own metric that one command never wrote) must not take
+    // the measurements with it when they went to no file.
+    let rescue = |e: AppError| -> AppError {
+        if rc.raw_output.is_some() || dataset.is_empty() {
+            return e;
+        }
+        match rescue_runs(&dataset, &rc.plan.parameter_names()) {
+            Ok(path) => AppError {
+                message: format!(
+                    "{}; the {} runs measured are saved in {path} (bestreport {path} reads them)",
+                    e.message,
+                    dataset.run_count()
+                ),
+                ..e
+            },
+            Err(_) => e,
+        }
+    };
+    let finish = |out: &mut ReportStream, exports| {
+        report::finish(&dataset, &rc.output, out, exports, baseline, &metadata).map_err(rescue)
+    };
     match result {
-        Ok(()) => report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata),
+        Ok(()) => finish(&mut out, exports),
         Err(Stop::Interrupted(sig)) => {
             output::note(&format!(
                 "Interrupted by {}: {} completed runs are kept{}.\n",
@@ -233,21 +255,54 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
                     ""
                 }
             ));
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
+            finish(&mut out, exports)?;
             Ok(128 + sig)
         }
         Err(Stop::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             // The raw data went to a pipe whose reader is gone: stop quietly.
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
+            finish(&mut out, exports)?;
             Ok(exit::OK)
         }
         Err(e) => {
             // What was measured before the failure is still reported (and
             // exported), as after an interrupt; the error comes last.
-            report::finish(&dataset, &rc.output, &mut out, exports, baseline, &metadata)?;
+            finish(&mut out, exports)?;
             Err(AppError::failure(e.to_string()))
         }
     }
+}
+
+/// Writes every run of `dataset` as raw CSV to a new file in the current
+/// directory (else the temporary directory): `bestguess-runs-PID.csv`.
+fn rescue_runs(dataset: &crate::data::Dataset, parameters: &[String]) -> Result<String, AppError> {
+    let name = format!("bestguess-runs-{}.csv", std::process::id());
+    let dirs = [std::path::PathBuf::from("."), std::env::temp_dir()];
+    let mut last = None;
+    for dir in dirs {
+        let path = dir.join(&name);
+        let path = path.to_string_lossy().into_owned();
+        if std::path::Path::new(&path).exists() {
+            continue;
+        }
+        let written =
+            RawOutput::create(&path, &dataset.catalogue, parameters).and_then(|mut raw| {
+                for c in &dataset.commands {
+                    for i in 0..c.len() {
+                        raw.write_run(&c.record(i, &dataset.catalogue))
+                            .map_err(|e| AppError::failure(e.to_string()))?;
+                    }
+                }
+                Ok(())
+            });
+        match written {
+            Ok(()) => return Ok(path),
+            Err(e) => {
+                let _ = std::fs::remove_file(&path);
+                last = Some(e);
+            }
+        }
+    }
+    Err(last.unwrap_or_else(|| AppError::failure("no place to save the runs")))
 }
 
 /// Every program the experiment will start must exist and be executable,

@@ -838,6 +838,7 @@ impl CommandRuns {
             shell: self.shell.clone(),
             name: self.name.clone(),
             batch: self.batch,
+            parameters: self.parameters.clone(),
             exit_code: self.exit_code(i),
             sequence: self.sequence(i),
             start_unix_us: self.start_unix_us(i),
