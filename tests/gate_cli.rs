@@ -52,8 +52,9 @@ fn ten_percent_slower_fails_the_gate_with_status_3() {
     );
     assert_eq!(status, 3, "{stdout}{stderr}");
     assert!(stdout.contains("Against the baseline"), "{stdout}");
+    // The heading wraps at the report's width, continuing indented.
     assert!(
-        stdout.contains("Total CPU time"),
+        stdout.replace("\n  ", " ").contains("Total CPU time"),
         "the metric is named: {stdout}"
     );
     let parse = row(&stdout, "parse");
@@ -193,4 +194,32 @@ fn usage_errors_say_what_to_do() {
     let (status, _, stderr) = run("bestreport", &["--baseline", "/no/such.csv", &same]);
     assert_eq!(status, 2);
     assert!(stderr.contains("--baseline"), "{stderr}");
+}
+
+#[test]
+fn the_comparison_fits_the_report_width() {
+    for width in ["60", "80", "100"] {
+        let (_, stdout, _) = run(
+            "bestreport",
+            &[
+                "-Q",
+                "-c",
+                &format!("width={width}"),
+                "--baseline",
+                &fixture("gate_baseline.csv"),
+                "--fail-if-slower",
+                "5",
+                &fixture("gate_slower.csv"),
+            ],
+        );
+        let w: usize = width.parse().unwrap();
+        for line in stdout.lines() {
+            assert!(
+                line.chars().count() <= w,
+                "wider than {w}: {line:?}\n{stdout}"
+            );
+        }
+        assert!(stdout.contains("slower ✗"), "{stdout}");
+        assert!(stdout.contains("only in baseline"), "{stdout}");
+    }
 }

@@ -43,6 +43,7 @@ impl Baseline {
         dataset: &Dataset,
         settings: &RankingSettings,
         out: &mut dyn Write,
+        width: usize,
     ) -> Result<i32, AppError> {
         let gate = compare_with_baseline(
             &self.dataset,
@@ -60,6 +61,7 @@ impl Baseline {
             &self.options.baseline,
             metric.label(),
             metric.unit(),
+            width,
         )
         .and_then(|()| out.flush())
         .map_err(|e| AppError::failure(format!("cannot write the report: {e}")))?;

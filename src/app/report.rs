@@ -142,7 +142,7 @@ pub fn finish(
     let status = match baseline {
         Some(b) => {
             writeln!(out).map_err(write_err)?;
-            let status = b.check(dataset, &output.ranking, out)?;
+            let status = b.check(dataset, &output.ranking, out, selection.width)?;
             out.flush().map_err(write_err)?;
             status
         }

@@ -12,18 +12,29 @@
 //!
 //! A command on one side only shows `—` on the other; a pair without
 //! enough runs says so. Rows failing `--fail-if-slower` carry `✗`, and a
-//! last line says whether the gate held. Labels are cut by display width.
+//! last line says whether the gate held. Labels are cut by display width;
+//! the heading wraps and the label column narrows to fit the report width
+//! (down to 8 columns), and a verdict that would pass it goes on a line of
+//! its own under the change column.
 
 use std::io::{self, Write};
 
-use super::text::{fit, pad, trim_end, Align};
+use super::text::{fit, pad, trim_end, width as text_width, wrap, Align};
 use super::units::{self, Scale};
 use crate::data::{Dataset, Unit};
 use crate::gate::{Estimate, GateReport, GateRow};
 
+/// The label column's widest and narrowest.
 const LABEL: usize = 18;
+const LABEL_MIN: usize = 8;
+/// A value with its unit (`Scale::with_unit` at 7 columns).
 const VALUE: usize = 10;
-const CHANGE: usize = 26;
+/// `+10.0% [+8.1%, +12.0%]` and a little room.
+const CHANGE: usize = 23;
+/// What a row takes besides its label and verdict.
+const FIXED: usize = 2 + 1 + VALUE + 1 + VALUE + 3 + CHANGE + 1;
+/// The verdict room kept when narrowing the label: `inconclusive`.
+const VERDICT: usize = 12;
 
 /// `+10.0%`.
 fn signed_percent(fraction: f64) -> String {
@@ -46,7 +57,7 @@ fn change_text(e: Estimate) -> String {
 
 fn value(v: Option<f64>, unit: Unit) -> String {
     match v {
-        Some(v) => Scale::choose(unit, v.abs()).compact(v),
+        Some(v) => trim_end(Scale::choose(unit, v.abs()).with_unit(v, 7).trim_start()).to_owned(),
         None => "—".to_owned(),
     }
 }
@@ -60,8 +71,27 @@ fn row_label(row: &GateRow, baseline: &Dataset, new: &Dataset) -> String {
     runs.map_or_else(String::new, super::label)
 }
 
+/// A row and its last cell (the verdict), on one line if it fits in
+/// `width`, else the cell on a line of its own under the change column.
+fn write_row(
+    out: &mut dyn Write,
+    row: &str,
+    last: &str,
+    label_width: usize,
+    width: usize,
+) -> io::Result<()> {
+    let line = format!("{row} {last}");
+    if text_width(trim_end(&line)) <= width {
+        return writeln!(out, "{}", trim_end(&line));
+    }
+    let at = 2 + label_width + 1 + VALUE + 1 + VALUE + 3;
+    writeln!(out, "{}", trim_end(row))?;
+    writeln!(out, "{}{last}", " ".repeat(at))
+}
+
 /// Writes the comparison of `new` with `baseline` (read from `source`),
-/// whose values are in `unit` and named `metric`.
+/// whose values are in `unit` and named `metric`, in `width` columns.
+#[allow(clippy::too_many_arguments)]
 pub fn write(
     out: &mut dyn Write,
     report: &GateReport,
@@ -70,28 +100,34 @@ pub fn write(
     source: &str,
     metric: &str,
     unit: Unit,
+    width: usize,
 ) -> io::Result<()> {
+    let label_width = width
+        .saturating_sub(FIXED + VERDICT)
+        .clamp(LABEL_MIN, LABEL);
     let confidence = units::percent(1.0 - report.alpha_each);
     let family = if report.compared > 1 {
         format!(", simultaneous over {} commands", report.compared)
     } else {
         String::new()
     };
-    writeln!(
-        out,
+    let heading = format!(
         "Against the baseline {source} ({metric}, medians; change = new/baseline with {confidence} intervals{family}):"
-    )?;
+    );
+    for (i, line) in wrap(&heading, width.saturating_sub(2)).iter().enumerate() {
+        writeln!(out, "{}{line}", if i == 0 { "" } else { "  " })?;
+    }
     writeln!(out)?;
-    writeln!(
-        out,
-        "  {} {} {}   {} Verdict",
-        pad("Command", LABEL, Align::Left),
+    let header = format!(
+        "  {} {} {}   {}",
+        pad("Command", label_width, Align::Left),
         pad("Baseline", VALUE, Align::Right),
         pad("New", VALUE, Align::Right),
         pad("Change [interval]", CHANGE, Align::Left),
-    )?;
+    );
+    write_row(out, &header, "Verdict", label_width, width)?;
     for row in &report.rows {
-        let label = fit(&row_label(row, baseline, new), LABEL, Align::Left);
+        let label = fit(&row_label(row, baseline, new), label_width, Align::Left);
         let b = value(row.baseline.map(|s| s.median), unit);
         let n = value(row.new.map(|s| s.median), unit);
         let change = match (row.change, row.baseline) {
@@ -110,29 +146,33 @@ pub fn write(
             (None, _, _) => "only in new".to_owned(),
         };
         let mark = if row.fails { " ✗" } else { "" };
-        let line = format!(
-            "  {label} {} {}   {} {verdict}{mark}",
+        let values = format!(
+            "  {label} {} {}   ",
             pad(&b, VALUE, Align::Right),
             pad(&n, VALUE, Align::Right),
-            pad(&change, CHANGE, Align::Left),
         );
-        writeln!(out, "{}", trim_end(&line))?;
+        if change.is_empty() {
+            // One side only: the verdict in the empty change column.
+            writeln!(out, "{}", trim_end(&format!("{values}{verdict}{mark}")))?;
+            continue;
+        }
+        let row = format!("{values}{}", pad(&change, CHANGE, Align::Left));
+        write_row(out, &row, &format!("{verdict}{mark}"), label_width, width)?;
     }
     if let Some(pct) = report.fail_if_slower {
         writeln!(out)?;
         let margin = signed_percent(pct / 100.0);
         let failing = report.rows.iter().filter(|r| r.fails).count();
-        if failing > 0 {
-            writeln!(
-                out,
+        let verdict = if failing > 0 {
+            format!(
                 "Gate failed: {failing} command{} slower with the whole interval above {margin} (✗).",
                 if failing == 1 { " is" } else { "s are" }
-            )?;
+            )
         } else {
-            writeln!(
-                out,
-                "Gate passed: no command is slower with the whole interval above {margin}."
-            )?;
+            format!("Gate passed: no command is slower with the whole interval above {margin}.")
+        };
+        for (i, line) in wrap(&verdict, width.saturating_sub(2)).iter().enumerate() {
+            writeln!(out, "{}{line}", if i == 0 { "" } else { "  " })?;
         }
     }
     Ok(())
