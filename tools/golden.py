@@ -296,8 +296,11 @@ def pair_expected(best, other, alpha):
         # to the middle) is no shift model of the data: its interval is the
         # tie-corrected normal approximation's, as R's wilcox.test(correct =
         # FALSE) inverts it, and the achieved confidence that formula's.
-        fits = [any(accepts_estimate(values, laws_at, v, m, alpha)
-                    for v in middle_values(values)) for values, laws_at in walks]
+        # So is a sample of one value: it sits in one tie group at every
+        # shift, and the conditional law there is all but a point.
+        one_value = (x.min() == x.max()) != (y.min() == y.max())
+        fits = [not one_value and any(accepts_estimate(values, laws_at, v, m, alpha)
+                                      for v in middle_values(values)) for values, laws_at in walks]
         inverted, achieved = invert_scales([w for w, f in zip(walks, fits) if f], start, m, alpha) \
             if any(fits) else ([], 1.0)
         if not all(fits):
@@ -1146,6 +1149,11 @@ def tie_pairs():
         ("ticks-60-300-shift", ticks(rng, 60), [v + 100 for v in ticks(rng, 300)], 0.05),
         ("ticks-1000-1000-aa", ticks(rng, 1000), ticks(rng, 1000), 0.05),
         ("ticks-500-80-ratio", ticks(rng, 500, 10_000, 0.05, 1000), ticks(rng, 80, 10_000, 0.05, 1000, 1.1), 0.05),
+        # No shift model: the tie-corrected normal approximation instead.
+        ("one-value-30-5", [100] * 30, [101, 107, 114, 121, 128], 0.05),
+        ("one-value-lattice", [0] * 10 + [10_000] * 3, [0] * 21, 0.05),
+        ("two-ticks-96-10", [0] * 79 + [10_000] * 17,
+         [1223, 1304, 1345, 1360, 1369, 1400, 1420, 1437, 1463, 1497], 0.05),
     ]
 
 

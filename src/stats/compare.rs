@@ -230,7 +230,9 @@ pub(crate) fn compare_with_logs(
     if let (Some(l), Some(lm)) = (logs.as_ref(), log_middle) {
         scales.push((l, lm));
     }
-    let (interval, per_scale) = shift_interval_with(&scales, n1, n2, alpha, exact.as_ref(), &ranks);
+    let one = super::shift::one_value(best, other);
+    let (interval, per_scale) =
+        shift_interval_with(&scales, n1, n2, alpha, exact.as_ref(), &ranks, one);
     let ratio = logs.as_ref().zip(log_middle).map(|(logs, (a, b))| {
         let (low, high) = per_scale[1];
         Ratio {

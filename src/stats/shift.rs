@@ -139,6 +139,7 @@ pub fn shift_interval(best: &Sample, other: &Sample, alpha: Alpha) -> ShiftInter
         alpha,
         exact.as_ref(),
         &ranks,
+        one_value(best, other),
     )
     .0
 }
@@ -150,6 +151,7 @@ pub fn shift_interval(best: &Sample, other: &Sample, alpha: Alpha) -> ShiftInter
 /// from the ranks every scale's pattern at the estimate allows, and the
 /// lowest confidence. Returns the first scale's interval and every
 /// scale's ranks.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn shift_interval_with(
     scales: &[(&Differences, (f64, f64))],
     n1: usize,
@@ -157,6 +159,7 @@ pub(crate) fn shift_interval_with(
     alpha: Alpha,
     exact: Option<&UDistribution>,
     ranks: &PooledRanks,
+    one_value: bool,
 ) -> (ShiftInterval, Vec<(u128, u128)>) {
     let differences = scales[0].0;
     let m = differences.count();
@@ -185,11 +188,16 @@ pub(crate) fn shift_interval_with(
         // the inversion finds no interval around it and would shrink to
         // the estimate with the confidence of its middle ranks. Then the
         // tie-corrected normal approximation, as R's `wilcox.test`.
+        // A sample of one value (system time 0, a constant RSS) sits in one
+        // tie group at every δ, and the conditional law there is all but
+        // a point: the inversion gave `[14, 14] μs at 100 %` for runs
+        // spread over 27 μs. It is no shift model either.
         let fits: Vec<bool> = (0..scales.len())
             .map(|s| {
-                (tests.iter().zip(&laws))
-                    .filter(|((t, _, _), _)| *t == s)
-                    .any(|(&(_, d, delta), l)| accepts_estimate(d, delta, l, alpha))
+                !one_value
+                    && (tests.iter().zip(&laws))
+                        .filter(|((t, _, _), _)| *t == s)
+                        .any(|(&(_, d, delta), l)| accepts_estimate(d, delta, l, alpha))
             })
             .collect();
         let fallback = (!fits.iter().all(|&f| f)).then(|| {
@@ -245,6 +253,12 @@ fn finish(
         },
         per_scale,
     )
+}
+
+/// Whether one sample (of two with ties) holds a single value and the
+/// other more (both of one value: every method gives the one difference).
+pub(crate) fn one_value(best: &Sample, other: &Sample) -> bool {
+    (best.min() == best.max()) != (other.min() == other.max())
 }
 
 /// Whether the conditional test at `delta` (an estimate), with the tie
@@ -478,6 +492,27 @@ mod tests {
         assert_eq!((ci.low, ci.high), (1345.0, 1400.0));
         assert!((ci.achieved_confidence - 0.9511).abs() < 1e-4, "{ci:?}");
         assert_eq!(ci.method, Method::Asymptotic);
+    }
+
+    #[test]
+    fn a_sample_of_one_value_gets_the_tie_corrected_interval() {
+        // 30 runs of 100 µs against 5 spread over 101–128 µs: the
+        // conditional law at any shift is all but a point, and the
+        // inversion had given [14, 14] "at 100 %".
+        let spread = [101.0, 107.0, 114.0, 121.0, 128.0];
+        let ci = shift_interval(
+            &sample(&[100.0; 30]),
+            &sample(&spread),
+            Alpha::new(0.05).unwrap(),
+        );
+        // By hand: M = 150, N = 35, Σ(t³ − t) = 30³ − 30 = 26,970;
+        // σ² = 150/12·(36 − 26,970/(35·34)) = 166.7, σ = 12.91;
+        // k = ⌊75 − 1.95996·12.91⌋ = 49: ranks 50 and 101 of the
+        // differences 1, 7, 14, 21, 28 (30 each): 7 and 21. Achieved
+        // 1 − 2Φ((49 − 75)/12.91) = 0.9560.
+        assert_eq!((ci.low_rank, ci.high_rank), (50, 101));
+        assert_eq!((ci.low, ci.high), (7.0, 21.0));
+        assert!((ci.achieved_confidence - 0.9560).abs() < 1e-4, "{ci:?}");
     }
 
     #[test]
