@@ -502,3 +502,37 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
         "{note}"
     );
 }
+
+#[test]
+fn json_with_a_bom_reads_and_json_without_runs_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.path().join(name);
+        fs::write(&path, bytes).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let bom = write(
+        "bom.json",
+        b"\xef\xbb\xbf{\"results\":[{\"command\":\"a\",\"times\":[0.001,0.002]}]}",
+    );
+    let d = read(&bom);
+    assert_eq!(d.commands[0].len(), 2);
+    // A command without runs would vanish from the report.
+    let none = write(
+        "none.json",
+        br#"{"results":[{"command":"a","times":[]},{"command":"b","times":[0.001]}]}"#,
+    );
+    let e = Dataset::read_files(&[none]).unwrap_err().to_string();
+    assert!(e.contains("results[0] ('a') holds no runs"), "{e}");
+    // No results at all: no report, no exports, and an error (not exit 0).
+    let empty = write("empty.json", br#"{"schema_version":2,"results":[]}"#);
+    let out = dir.path().join("out.json");
+    bestreport()
+        .args(["-S", "--export-json"])
+        .arg(&out)
+        .arg(&empty)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no runs to report or export"));
+    assert!(!out.exists());
+}

@@ -201,6 +201,13 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
     let exports = OpenExports::open(&rc.output)?;
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
     let dataset = Dataset::read_files(&rc.files).map_err(|e| AppError::failure(e.to_string()))?;
+    // Nothing to report is no success: the exports asked for would not exist.
+    if dataset.is_empty() {
+        return Err(AppError::failure(format!(
+            "{}: no runs to report or export; give files that hold runs",
+            rc.files.join(", ")
+        )));
+    }
     let mut output = rc.output.clone();
     choose_metric(&mut output, &dataset.catalogue)?;
     let mut out = ReportStream::new(exports.uses_stdout());

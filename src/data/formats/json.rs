@@ -51,6 +51,8 @@ pub fn read_into(
         file: file.to_owned(),
         message,
     };
+    // A UTF-8 byte-order mark is no part of the JSON (as in a raw CSV).
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let doc: Json = serde_json::from_slice(bytes)
         .map_err(|e| fail(format!("not valid JSON ({e}); {}", super::ACCEPTED)))?;
     let Some(results) = doc.get("results").and_then(Json::as_array) else {
@@ -125,6 +127,13 @@ pub fn read_into(
                 hyperfine1_runs(result, &base, &at).map_err(fail)?
             }
         };
+        // A command without runs would vanish from every report.
+        if runs.is_empty() {
+            return Err(fail(format!(
+                "{} ('{command}') holds no runs; remove that result or give its runs",
+                at("")
+            )));
+        }
         for mut run in runs {
             if run.sequence.is_none() && format != InputFormat::BestGuessJson {
                 sequence += 1;
