@@ -302,10 +302,17 @@ extern "C" fn remove_doomed_and_die(sig: c_int) {
             }
         }
     }
-    // SAFETY: raise is async-signal-safe. The handler was reset to the
-    // default action on entry (SA_RESETHAND) and the signal is blocked
-    // while it runs, so the process dies of it on return, as it would have.
+    // Only now the default action: a second signal meanwhile, caught by
+    // another thread, ran this handler there too (with SA_RESETHAND it
+    // had killed the process before the files were removed).
+    // SAFETY: sigaction and raise are async-signal-safe; `dfl` is a valid,
+    // zeroed sigaction with the default action. The signal is blocked on
+    // this thread while the handler runs, so the process dies of it on
+    // return, as it would have.
     unsafe {
+        let mut dfl: libc::sigaction = std::mem::zeroed();
+        dfl.sa_sigaction = libc::SIG_DFL;
+        libc::sigaction(sig, &dfl, std::ptr::null_mut());
         libc::raise(sig);
     }
 }
@@ -329,8 +336,13 @@ pub fn remove_doomed_on_termination_signals() -> io::Result<()> {
             }
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = remove_doomed_and_die as *const () as usize;
-            action.sa_flags = libc::SA_RESTART | libc::SA_RESETHAND;
+            action.sa_flags = libc::SA_RESTART;
+            // Every termination signal waits on this thread while the
+            // handler runs; another thread may run it meanwhile.
             libc::sigemptyset(&mut action.sa_mask);
+            for other in TERMINATION_SIGNALS {
+                libc::sigaddset(&mut action.sa_mask, other);
+            }
             if libc::sigaction(sig, &action, std::ptr::null_mut()) != 0 {
                 return Err(io::Error::last_os_error());
             }
