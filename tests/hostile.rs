@@ -957,4 +957,26 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
             "{program}: {err}"
         );
     }
+    // The raw data to a pipe that closes early: status 0, as a pipeline
+    // expects, but the runs measured are said (the report and exports
+    // hold only those).
+    let bin = assert_cmd::cargo::cargo_bin("bestguess");
+    let script = format!(
+        "\"{}\" -Q -r 2000 -o - true 2>err | head -n 3 >/dev/null; echo ${{PIPESTATUS[0]}} >status",
+        bin.display()
+    );
+    let status = Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let code = fs::read_to_string(dir.path().join("status")).unwrap();
+    let err = fs::read_to_string(dir.path().join("err")).unwrap();
+    assert_eq!(code.trim(), "0", "{err}");
+    assert!(
+        err.contains("Note: the reader of the raw data (-o -) went away after"),
+        "{err}"
+    );
 }

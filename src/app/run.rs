@@ -259,7 +259,14 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
             Ok(128 + sig)
         }
         Err(Stop::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-            // The raw data went to a pipe whose reader is gone: stop quietly.
+            // The raw data went to a pipe whose reader is gone: stop, as a
+            // pipeline expects (status 0), but say so: the report and the
+            // exports hold fewer runs than asked for.
+            output::note(&format!(
+                "Note: the reader of the raw data (-o -) went away after {} runs; \
+                 the experiment stopped there and reports only those.\n",
+                dataset.run_count()
+            ));
             finish(&mut out, exports)?;
             Ok(exit::OK)
         }
