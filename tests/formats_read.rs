@@ -458,6 +458,16 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
             serde_json::json!(true),
             "wall_us[1] is true, not a number of 0 or more",
         ),
+        (
+            "exit_code",
+            serde_json::json!("0"),
+            "exit_code[1] is \"0\", not an exit code",
+        ),
+        (
+            "signal",
+            serde_json::json!("x"),
+            "signal[1] is \"x\", not a signal number",
+        ),
     ] {
         let mut doc = own.clone();
         doc["results"][0]["bestguess"]["per_run"][key][1] = bad;
@@ -535,4 +545,28 @@ fn json_with_a_bom_reads_and_json_without_runs_is_refused() {
         .code(2)
         .stderr(predicates::str::contains("no runs to report or export"));
     assert!(!out.exists());
+
+    // Exit codes and signals are checked like the metrics: "0" is no
+    // exit code, and a short array is no array of codes.
+    let h1 = write(
+        "h1.json",
+        br#"{"results":[{"command":"a","times":[0.001,0.002,0.003],"exit_codes":[0,0]}]}"#,
+    );
+    let e = Dataset::read_files(&[h1]).unwrap_err().to_string();
+    assert!(e.contains("results[0].exit_codes[2] is missing"), "{e}");
+    let h2 = write(
+        "h2.json",
+        br#"{"results":[{"command":"a","measurements":[{"time_wall_clock":{"value":0.001,"unit":"second"},"exit_code":"0"}]}]}"#,
+    );
+    let e = Dataset::read_files(&[h2]).unwrap_err().to_string();
+    assert!(
+        e.contains("results[0].measurements[0].exit_code is \"0\", not an exit code"),
+        "{e}"
+    );
+    // null is Hyperfine's exit code of a run a signal ended: a failed run.
+    let h3 = write(
+        "h3.json",
+        br#"{"results":[{"command":"a","measurements":[{"time_wall_clock":{"value":0.001,"unit":"second"},"exit_code":null},{"time_wall_clock":{"value":0.002,"unit":"second"},"exit_code":0}]}]}"#,
+    );
+    assert_eq!(read(&h3).commands[0].failed(), 1);
 }

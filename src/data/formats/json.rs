@@ -154,10 +154,22 @@ fn bytes(value: f64) -> Option<Value> {
 }
 
 /// A Hyperfine exit code: the number, or −1 for `null` (a signal).
-fn exit_code(v: Option<&Json>) -> i32 {
-    match v.and_then(Json::as_i64) {
-        Some(c) => i32::try_from(c).unwrap_or(-1),
-        None => -1,
+/// An exit code at `what`: an integer, or `null` for a run a signal ended
+/// (Hyperfine's spelling; read as −1, a failed run). Anything else (`"0"`,
+/// `1.5`, `true`, out of range) is refused, not read as a failure.
+fn exit_code(v: Option<&Json>, at: &dyn Fn(&str) -> String, what: &str) -> Result<i32, String> {
+    match v {
+        Some(Json::Null) => Ok(-1),
+        Some(v) => v
+            .as_i64()
+            .and_then(|c| i32::try_from(c).ok())
+            .ok_or_else(|| {
+                format!(
+                    "{} is {v}, not an exit code (an integer, or null for a run a signal ended)",
+                    at(what)
+                )
+            }),
+        None => Err(format!("{} is missing", at(what))),
     }
 }
 
@@ -223,7 +235,10 @@ fn hyperfine1_runs(
             run.metrics.set(Metric::MAXRSS, rss);
         }
         // Without `exit_codes` (before 1.13) every run counted as a success.
-        run.exit_code = codes.map_or(0, |c| exit_code(c.get(i)));
+        run.exit_code = match codes {
+            Some(c) => exit_code(c.get(i), at, &format!(".exit_codes[{i}]"))?,
+            None => 0,
+        };
         runs.push(run);
     }
     Ok(runs)
@@ -258,7 +273,11 @@ fn hyperfine2_runs(
                 .map_err(|e| format!("{}: {e}", at("")))?;
             run.metrics.set(metric, value);
         }
-        run.exit_code = exit_code(m.get("exit_code"));
+        run.exit_code = match m.get("exit_code") {
+            // A measurement without the key: as Hyperfine before exit codes.
+            None => 0,
+            v => exit_code(v, at, &format!(".measurements[{i}].exit_code"))?,
+        };
         runs.push(run);
     }
     Ok(runs)
@@ -315,13 +334,27 @@ fn bestguess_runs(
         let int = |v: &Json| v.as_i64();
         match key.as_str() {
             "exit_code" => {
-                for (run, v) in runs.iter_mut().zip(values) {
-                    run.exit_code = int(v).and_then(|c| i32::try_from(c).ok()).unwrap_or(-1);
+                for (i, (run, v)) in runs.iter_mut().zip(values).enumerate() {
+                    let what = format!(".bestguess.per_run.exit_code[{i}]");
+                    run.exit_code = exit_code(Some(v), at, &what)?;
                 }
             }
             "signal" => {
-                for (run, v) in runs.iter_mut().zip(values) {
-                    run.signal = int(v).and_then(|s| i32::try_from(s).ok());
+                for (i, (run, v)) in runs.iter_mut().zip(values).enumerate() {
+                    run.signal = match v {
+                        Json::Null => None,
+                        v => Some(
+                            int(v)
+                                .and_then(|s| i32::try_from(s).ok())
+                                .filter(|&s| s > 0)
+                                .ok_or_else(|| {
+                                    format!(
+                                        "{} is {v}, not a signal number (or null)",
+                                        at(&format!(".bestguess.per_run.signal[{i}]"))
+                                    )
+                                })?,
+                        ),
+                    };
                 }
             }
             "sequence" => {
