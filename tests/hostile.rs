@@ -927,6 +927,26 @@ fn hostile_inputs_are_refused_clearly_and_lose_nothing() {
     );
 }
 
+/// `program ARGS 2>err | READER` in `dir`: the program's exit status and
+/// what it wrote to standard error.
+fn piped(dir: &Path, program: &str, args: &str, reader: &str) -> (String, String) {
+    let bin = assert_cmd::cargo::cargo_bin(program);
+    let script = format!(
+        "\"{}\" {args} 2>err | {reader} >/dev/null; echo ${{PIPESTATUS[0]}} >status",
+        bin.display()
+    );
+    let status = Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let code = fs::read_to_string(dir.join("status")).unwrap();
+    let err = fs::read_to_string(dir.join("err")).unwrap();
+    (code.trim().to_owned(), err)
+}
+
 /// `bestreport f.csv | head -1`: the reader leaves early; bestreport ends
 /// quietly with status 0 (and so does bestguess writing its report).
 #[test]
@@ -937,21 +957,8 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
         ("bestreport", "-D -E in.csv in.csv in.csv"),
         ("bestguess", "-r 20 -o raw.csv -D -E true false -i"),
     ] {
-        let bin = assert_cmd::cargo::cargo_bin(program);
-        let script = format!(
-            "\"{}\" {args} 2>err | head -c 1 >/dev/null; echo ${{PIPESTATUS[0]}} >status",
-            bin.display()
-        );
-        let status = Command::new("bash")
-            .arg("-c")
-            .arg(&script)
-            .current_dir(dir.path())
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let code = fs::read_to_string(dir.path().join("status")).unwrap();
-        let err = fs::read_to_string(dir.path().join("err")).unwrap();
-        assert_eq!(code.trim(), "0", "{program}: {err}");
+        let (code, err) = piped(dir.path(), program, args, "head -c 1");
+        assert_eq!(code, "0", "{program}: {err}");
         assert!(
             !err.contains("error") && !err.contains("Broken pipe"),
             "{program}: {err}"
@@ -960,21 +967,8 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
     // The raw data to a pipe that closes early: status 0, as a pipeline
     // expects, but the runs measured are said (the report and exports
     // hold only those).
-    let bin = assert_cmd::cargo::cargo_bin("bestguess");
-    let script = format!(
-        "\"{}\" -Q -r 2000 -o - true 2>err | head -n 3 >/dev/null; echo ${{PIPESTATUS[0]}} >status",
-        bin.display()
-    );
-    let status = Command::new("bash")
-        .arg("-c")
-        .arg(&script)
-        .current_dir(dir.path())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let code = fs::read_to_string(dir.path().join("status")).unwrap();
-    let err = fs::read_to_string(dir.path().join("err")).unwrap();
-    assert_eq!(code.trim(), "0", "{err}");
+    let (code, err) = piped(dir.path(), "bestguess", "-Q -r 2000 -o - true", "head -n 3");
+    assert_eq!(code, "0", "{err}");
     assert!(
         err.contains("Note: the reader of the raw data (-o -) went away after"),
         "{err}"
