@@ -38,24 +38,38 @@ fn report(args: &[&str], name: &str) -> (String, String) {
     )
 }
 
-fn warnings(stderr: &str) -> Vec<&str> {
-    stderr
-        .lines()
-        .filter(|l| l.starts_with("Warning:"))
-        .collect()
+/// Each warning whole: its continuation lines (wrapped at the report's
+/// width, indented two spaces) joined to it.
+fn warnings(stderr: &str) -> Vec<String> {
+    let mut all: Vec<String> = Vec::new();
+    let mut inside = false;
+    for line in stderr.lines() {
+        if line.starts_with("Warning:") {
+            all.push(line.to_owned());
+            inside = true;
+        } else if let (true, Some(more), Some(last)) =
+            (inside, line.strip_prefix("  "), all.last_mut())
+        {
+            last.push(' ');
+            last.push_str(more);
+        } else {
+            inside = false;
+        }
+    }
+    all
 }
 
 #[test]
 fn steady_data_give_no_warning() {
     let (_, stderr) = report(&[], "steady.csv");
-    assert_eq!(warnings(&stderr), Vec::<&str>::new(), "{stderr}");
+    assert_eq!(warnings(&stderr), Vec::<String>::new(), "{stderr}");
 }
 
 #[test]
 fn a_trend_is_reported_for_each_command_that_slowed_down() {
     let (_, stderr) = report(&["-Q"], "drift.csv");
     let w = warnings(&stderr);
-    let speed: Vec<&&str> = w.iter().filter(|l| l.contains("got slower")).collect();
+    let speed: Vec<&String> = w.iter().filter(|l| l.contains("got slower")).collect();
     assert_eq!(speed.len(), 2, "{stderr}");
     assert!(speed[0].starts_with("Warning: command 1 (work --size 10) got slower"));
     assert!(speed[1].starts_with("Warning: command 2 (work --size 12) got slower"));
@@ -69,7 +83,7 @@ fn a_trend_is_reported_for_each_command_that_slowed_down() {
 #[test]
 fn a_jump_of_the_fastest_runs_is_one_plain_warning() {
     let (_, stderr) = report(&["-Q"], "step.csv");
-    let best: Vec<&str> = warnings(&stderr)
+    let best: Vec<String> = warnings(&stderr)
         .into_iter()
         .filter(|l| l.contains("best-case performance"))
         .collect();
@@ -116,4 +130,16 @@ fn the_json_export_carries_best_case_and_trend() {
     let t0 = &results[0]["bestguess"]["trend"];
     assert_eq!(t0["speed_changed"], Value::Bool(true));
     assert!(t0["tau"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn warnings_are_wrapped_at_the_report_width() {
+    for width in ["60", "80"] {
+        let (_, stderr) = report(&["-Q", "-c", &format!("width={width}")], "drift.csv");
+        let w: usize = width.parse().unwrap();
+        assert!(!warnings(&stderr).is_empty(), "{stderr}");
+        for line in stderr.lines() {
+            assert!(line.chars().count() <= w, "wider than {w}: {line:?}");
+        }
+    }
 }

@@ -19,7 +19,9 @@ fn bestguess(args: &[&str]) -> (i32, String, String) {
 fn sleeping_commands_ranked_by_cpu_time_get_one_note() {
     let (status, stdout, stderr) = bestguess(&["-Q", "-R", "-r", "5", "sleep 0.1", "sleep 0.2"]);
     assert_eq!(status, 0, "{stderr}");
-    let notes: Vec<&str> = stderr.lines().filter(|l| l.starts_with("Note:")).collect();
+    // Notes wrap at the report's width, continuing indented.
+    let joined = stderr.replace("\n  ", " ");
+    let notes: Vec<&str> = joined.lines().filter(|l| l.starts_with("Note:")).collect();
     assert_eq!(notes.len(), 1, "{stderr}");
     assert!(notes[0].contains("command 1 (sleep 0.1) and command 2 (sleep 0.2)"));
     assert!(notes[0].contains("--metric wall"), "{}", notes[0]);
