@@ -19,7 +19,7 @@
 
 use std::io::{self, Write};
 
-use super::text::{fit, pad, trim_end, width as text_width, wrap, Align};
+use super::text::{continued, fit, pad, trim_end, width as text_width, Align};
 use super::units::{self, Scale};
 use crate::data::{Dataset, Unit};
 use crate::gate::{Estimate, GateReport, GateRow};
@@ -114,8 +114,8 @@ pub fn write(
     let heading = format!(
         "Against the baseline {source} ({metric}, medians; change = new/baseline with {confidence} intervals{family}):"
     );
-    for (i, line) in wrap(&heading, width.saturating_sub(2)).iter().enumerate() {
-        writeln!(out, "{}{line}", if i == 0 { "" } else { "  " })?;
+    for line in continued(&heading, width) {
+        writeln!(out, "{line}")?;
     }
     writeln!(out)?;
     let header = format!(
@@ -171,8 +171,8 @@ pub fn write(
         } else {
             format!("Gate passed: no command is slower with the whole interval above {margin}.")
         };
-        for (i, line) in wrap(&verdict, width.saturating_sub(2)).iter().enumerate() {
-            writeln!(out, "{}{line}", if i == 0 { "" } else { "  " })?;
+        for line in continued(&verdict, width) {
+            writeln!(out, "{line}")?;
         }
     }
     Ok(())

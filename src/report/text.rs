@@ -167,6 +167,17 @@ pub fn wrap(s: &str, columns: usize) -> Vec<String> {
     lines
 }
 
+/// `s` as a paragraph in `columns` columns: broken at spaces ([`wrap`]),
+/// each continuation line indented two spaces (a heading, a note, a
+/// warning), at least 20 columns of text per line.
+pub fn continued(s: &str, columns: usize) -> Vec<String> {
+    wrap(s, columns.saturating_sub(2).max(20))
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| if i == 0 { line } else { format!("  {line}") })
+        .collect()
+}
+
 /// `line` fitted into `columns` columns without losing text: a line that
 /// fits is returned as it is; a longer one is broken at spaces, and its
 /// continuation lines are indented to where its second cell starts (the

@@ -15,11 +15,9 @@ use crate::analysis::{Analysis, Warning};
 /// Writes every warning of `analysis`, one line each.
 pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, width: usize) -> io::Result<()> {
     for w in analysis.warnings() {
-        // Broken at spaces by the report, never by the terminal, the
-        // continuation indented.
-        let lines = super::text::wrap(&text(analysis, &w), width.saturating_sub(2).max(20));
-        for (i, line) in lines.iter().enumerate() {
-            writeln!(out, "{}{line}", if i == 0 { "" } else { "  " })?;
+        // Broken at spaces by the report, never by the terminal.
+        for line in super::text::continued(&text(analysis, &w), width) {
+            writeln!(out, "{line}")?;
         }
     }
     Ok(())
