@@ -274,7 +274,8 @@ fn accepts_estimate(d: &Differences, delta: f64, laws: &Laws, alpha: f64) -> boo
 
 /// The asymptotic rank of the lower end with the tie-corrected variance
 /// σ² = M/12·[(N + 1) − Σ(t³ − t)/(N(N − 1))] of the pooled sample, and
-/// its achieved confidence (as [`untied_rank`]'s asymptotic case).
+/// its achieved confidence (with no ties, [`untied_rank`]'s asymptotic
+/// case).
 fn tie_corrected_rank(m: u128, n1: usize, n2: usize, alpha: f64, tie_term: f64) -> (u128, f64) {
     let (mf, n) = (m as f64, (n1 + n2) as f64);
     let corrected = mf / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)));
@@ -283,7 +284,10 @@ fn tie_corrected_rank(m: u128, n1: usize, n2: usize, alpha: f64, tie_term: f64) 
     } else {
         (mf / 12.0 * (n + 1.0)).sqrt()
     };
+    // Φ⁻¹(1 − α/2) as −Φ⁻¹(α/2), exact for tiny α. α/2 is within (0, ½),
+    // so the quantile exists; 0 would only widen it.
     let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
+    // z > 0 makes k < M/2, so k + 1 ≤ M − k.
     let k = (mf / 2.0 - z * sigma).floor().max(0.0);
     let achieved = 1.0 - 2.0 * normal_cdf((k - mf / 2.0) / sigma);
     (k as u128 + 1, achieved)
@@ -340,16 +344,9 @@ fn untied_rank(
             (k as u128, achieved, Method::Exact)
         }
         None => {
-            let (n1, n2) = (n1 as f64, n2 as f64);
-            let (mf, n) = (m as f64, n1 + n2);
-            let sigma = (mf / 12.0 * (n + 1.0)).sqrt();
-            // Φ⁻¹(1 − α/2) as −Φ⁻¹(α/2), exact for tiny α. α/2 is within
-            // (0, ½), so the quantile exists; 0 would only widen it.
-            let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
-            // z > 0 makes k < M/2, so k + 1 ≤ M − k.
-            let k = (mf / 2.0 - z * sigma).floor().max(0.0);
-            let achieved = 1.0 - 2.0 * normal_cdf((k - mf / 2.0) / sigma);
-            (k as u128 + 1, achieved, Method::Asymptotic)
+            // The tie-corrected rank without ties: σ² = M(N + 1)/12.
+            let (k, achieved) = tie_corrected_rank(m, n1, n2, alpha, 0.0);
+            (k, achieved, Method::Asymptotic)
         }
     }
 }
