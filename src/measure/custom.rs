@@ -48,10 +48,8 @@ pub fn parse(bytes: &[u8]) -> (Vec<(String, f64)>, Vec<Problem>) {
         match serde_json::from_str::<serde_json::Value>(&text) {
             Ok(serde_json::Value::Object(map)) => {
                 for (name, v) in map {
-                    match v.as_f64().filter(|&x| Value::real(x).is_some()) {
-                        Some(x) if valid_name(&name) => {
-                            add(1, &name, &name, x + 0.0, &mut problems)
-                        }
+                    match v.as_f64().and_then(Value::real).map(Value::as_f64) {
+                        Some(x) if valid_name(&name) => add(1, &name, &name, x, &mut problems),
                         Some(_) => problems.push(problem(1, &name, NAME_RULE)),
                         None => problems.push(problem(1, &format!("{name}: {v}"), NUMBER_RULE)),
                     }
@@ -79,9 +77,9 @@ pub fn parse(bytes: &[u8]) -> (Vec<(String, f64)>, Vec<Problem>) {
             problems.push(problem(i + 1, line, NAME_RULE));
             continue;
         }
-        match value.parse::<f64>() {
-            Ok(x) if Value::real(x).is_some() => add(i + 1, line, name, x + 0.0, &mut problems),
-            _ => problems.push(problem(i + 1, line, NUMBER_RULE)),
+        match value.parse().ok().and_then(Value::real) {
+            Some(x) => add(i + 1, line, name, x.as_f64(), &mut problems),
+            None => problems.push(problem(i + 1, line, NUMBER_RULE)),
         }
     }
     (out, problems)
