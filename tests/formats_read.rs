@@ -513,6 +513,96 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
     );
 }
 
+/// A total in `bestguess.per_run` (`total_us`, `context_switches`) is the
+/// sum of its parts, recomputed when read: one that disagrees with them,
+/// or stands without them, is refused with its place, never silently
+/// dropped (a file with `total_us` alone had been read as having no CPU
+/// time, and ranked by wall-clock time).
+#[test]
+fn bestguess_totals_must_agree_with_their_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("own.json");
+    bestreport()
+        .args(["-Q", "--json-runs", "bestguess", "--export-json"])
+        .arg(&out)
+        .arg("tests/data/reference/raw1.csv")
+        .assert()
+        .success();
+    let own: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    let error = |doc: &serde_json::Value| {
+        let path = dir.path().join("bad.json");
+        fs::write(&path, doc.to_string()).unwrap();
+        let out = bestreport().arg(&path).assert().code(2);
+        String::from_utf8(out.get_output().stderr.clone()).unwrap()
+    };
+    let per_run = |doc: &mut serde_json::Value| -> serde_json::Map<String, serde_json::Value> {
+        doc["results"][0]["bestguess"]["per_run"]
+            .as_object()
+            .unwrap()
+            .clone()
+    };
+    let set = |doc: &mut serde_json::Value, map| {
+        doc["results"][0]["bestguess"]["per_run"] = serde_json::Value::Object(map);
+    };
+
+    // As written, it reads back.
+    let path = dir.path().join("good.json");
+    fs::write(&path, own.to_string()).unwrap();
+    bestreport().arg(&path).assert().success();
+
+    let mut doc = own.clone();
+    let mut map = per_run(&mut doc);
+    let total = map["total_us"][3].as_i64().unwrap();
+    map["total_us"][3] = serde_json::json!(total + 1);
+    set(&mut doc, map);
+    let e = error(&doc);
+    assert!(
+        e.contains(&format!(
+            "results[0].bestguess.per_run.total_us[3] is {}, but user_us + system_us is {total}; \
+             correct the value or remove total_us",
+            total + 1
+        )),
+        "{e}"
+    );
+
+    let mut doc = own.clone();
+    let mut map = per_run(&mut doc);
+    map.remove("user_us");
+    map.remove("system_us");
+    set(&mut doc, map);
+    let e = error(&doc);
+    assert!(
+        e.contains("per_run.total_us[0] is ")
+            && e.contains("but user_us[0] or system_us[0] is absent: total_us is their sum"),
+        "{e}"
+    );
+
+    let mut doc = own.clone();
+    let mut map = per_run(&mut doc);
+    let vcsw = map["voluntary_csw"][2].as_i64().unwrap();
+    let icsw = map["involuntary_csw"][2].as_i64().unwrap();
+    map["context_switches"][2] = serde_json::json!(vcsw + icsw + 7);
+    set(&mut doc, map);
+    let e = error(&doc);
+    assert!(
+        e.contains("per_run.context_switches[2] is ")
+            && e.contains("but voluntary_csw + involuntary_csw is "),
+        "{e}"
+    );
+
+    // Without the totals, the parts give them: the same report.
+    let mut doc = own.clone();
+    let mut map = per_run(&mut doc);
+    map.remove("total_us");
+    map.remove("context_switches");
+    set(&mut doc, map);
+    let path = dir.path().join("parts.json");
+    fs::write(&path, doc.to_string()).unwrap();
+    let (a, _) = report(&["-E", out.to_str().unwrap()]);
+    let (b, _) = report(&["-E", path.to_str().unwrap()]);
+    assert_eq!(a, b);
+}
+
 #[test]
 fn json_with_a_bom_reads_and_json_without_runs_is_refused() {
     let dir = tempfile::tempdir().unwrap();

@@ -317,6 +317,8 @@ fn bestguess_runs(
         })
         .unwrap_or(0);
     let mut runs = vec![base.clone(); n];
+    // Derived totals, checked against their parts once every key is read.
+    let mut totals = Vec::new();
     for (key, values) in per_run {
         let values = values.as_array().ok_or_else(|| {
             format!(
@@ -380,8 +382,10 @@ fn bestguess_runs(
                         .register(MetricDef::appended(key, Unit::Number))
                         .map_err(|e| format!("{}: {e}", at("")))?,
                 };
-                // Derived metrics (totals) are recomputed, not stored.
-                if matches!(catalogue.def(metric).source, Source::Sum(..)) {
+                // Derived metrics (totals) are recomputed, not stored;
+                // what the file says of them is checked below.
+                if let Source::Sum(a, b) = catalogue.def(metric).source {
+                    totals.push((key, metric, [a, b], values));
                     continue;
                 }
                 let def = catalogue.def(metric);
@@ -416,6 +420,42 @@ fn bestguess_runs(
                     };
                     run.metrics.set(metric, value);
                 }
+            }
+        }
+    }
+    for (key, metric, parts, values) in totals {
+        let catalogue = sink.catalogue();
+        let [a, b] = parts.map(|m| catalogue.def(m).key.clone());
+        for (i, (run, v)) in runs.iter().zip(values).enumerate() {
+            if v.is_null() {
+                continue;
+            }
+            let what = || at(&format!(".bestguess.per_run.{key}[{i}]"));
+            if parts.iter().any(|&m| run.metrics.get(m).is_none()) {
+                return Err(format!(
+                    "{} is {v}, but {a}[{i}] or {b}[{i}] is absent: {key} is their sum, \
+                     not read on its own; give both or remove {key}",
+                    what()
+                ));
+            }
+            let Some(sum) = run.metrics.get(metric) else {
+                return Err(format!(
+                    "{}: {a} + {b} is too large to represent; fix or remove that run",
+                    what()
+                ));
+            };
+            let agrees = match (sum, v.as_i64()) {
+                (Value::Int(s), Some(x)) => s == x,
+                (sum, _) => v
+                    .as_f64()
+                    .is_some_and(|x| (x - sum.as_f64()).abs() <= 1e-9 * x.abs().max(1.0)),
+            };
+            if !agrees {
+                return Err(format!(
+                    "{} is {v}, but {a} + {b} is {}; correct the value or remove {key}",
+                    what(),
+                    sum.as_f64()
+                ));
             }
         }
     }
