@@ -113,6 +113,7 @@ impl Progress {
         let _ = self.display.draw(
             &mut std::io::stderr().lock(),
             terminal_width(),
+            sys::terminal_rows(2).unwrap_or(usize::MAX),
             &status,
             live,
         );

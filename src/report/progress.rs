@@ -64,17 +64,23 @@ impl Display {
         Display::default()
     }
 
-    /// Draws `status` (and the live table, if any) over the previous block.
+    /// Draws `status` (and the live table, if any) over the previous block,
+    /// in at most `height − 1` lines (`height`: the terminal's rows, or
+    /// `usize::MAX` when unknown). "Cursor up" stops at the top row, so a
+    /// block taller than the screen could not be rewound and each redraw
+    /// would leave a copy of its top in the scrollback.
     pub fn draw(
         &mut self,
         out: &mut impl Write,
         width: usize,
+        height: usize,
         status: &Status<'_>,
         live: Option<(&str, &[LiveRow])>,
     ) -> io::Result<()> {
         let mut lines = vec![bar_line(status, width)];
         if let Some((metric, rows)) = live {
-            lines.extend(live_lines(metric, rows, width));
+            let room = height.saturating_sub(2);
+            lines.extend(live_lines(metric, rows, width, room));
         }
         self.redraw(out, width, &lines)
     }
@@ -201,10 +207,27 @@ fn bar(done: u64, total: u64, columns: usize) -> String {
 }
 
 /// The live table under the bar: a heading, one row per command, and the
-/// reminder. Columns narrow with the width; labels are cut by display
-/// width.
-pub fn live_lines(metric: &str, rows: &[LiveRow], width: usize) -> Vec<String> {
+/// reminder, in at most `room` lines. Columns narrow with the width;
+/// labels are cut by display width. When the rows do not fit, the first
+/// ones are shown and a line says how many more the final report has; with
+/// fewer than four lines, one line says the table does not fit.
+pub fn live_lines(metric: &str, rows: &[LiveRow], width: usize, room: usize) -> Vec<String> {
     let usable = width.saturating_sub(1);
+    let fit = |l: String| text::truncate(text::trim_end(&l), usable).into_owned();
+    if room == 0 {
+        return Vec::new();
+    }
+    if rows.len() + 2 > room && room < 4 {
+        return vec![fit(format!(
+            "  {} commands: too few terminal rows for the live table",
+            rows.len()
+        ))];
+    }
+    let (rows, hidden) = if rows.len() + 2 > room {
+        rows.split_at(room - 3)
+    } else {
+        (rows, &[][..])
+    };
     let runs_w = rows
         .iter()
         .map(|r| r.runs.to_string().len())
@@ -244,11 +267,14 @@ pub fn live_lines(metric: &str, rows: &[LiveRow], width: usize) -> Vec<String> {
             &r.difference,
         ));
     }
+    if !hidden.is_empty() {
+        lines.push(format!(
+            "  … and {} more (too few terminal rows; the report lists every command)",
+            hidden.len()
+        ));
+    }
     lines.push(format!("  {LIVE_REMINDER}"));
-    lines
-        .into_iter()
-        .map(|l| text::truncate(text::trim_end(&l), usable).into_owned())
-        .collect()
+    lines.into_iter().map(fit).collect()
 }
 
 #[cfg(test)]
@@ -295,7 +321,7 @@ mod tests {
             s.command = Some((1, 1, &long));
             let line = bar_line(&s, width);
             assert!(text::width(&line) < width.max(1), "{width}: {line}");
-            for l in live_lines("Total CPU time", &rows, width) {
+            for l in live_lines("Total CPU time", &rows, width, usize::MAX) {
                 assert!(text::width(&l) < width.max(1), "{width}: {l}");
             }
         }
@@ -309,7 +335,7 @@ mod tests {
             location: "1.64 ms".into(),
             difference: "+16.2 % [+13.5 %, +18.9 %]".into(),
         }];
-        let lines = live_lines("Total CPU time", &rows, 90);
+        let lines = live_lines("Total CPU time", &rows, 90, usize::MAX);
         assert!(
             lines[1].ends_with("+16.2 % [+13.5 %, +18.9 %]"),
             "{lines:?}"
@@ -319,6 +345,51 @@ mod tests {
             "{lines:?}"
         );
         assert!(lines.last().unwrap().contains("biases the result"));
+    }
+
+    #[test]
+    fn the_block_never_outgrows_the_terminal() {
+        let rows: Vec<LiveRow> = (1..=30)
+            .map(|i| LiveRow {
+                label: format!("command {i}"),
+                runs: 10,
+                location: "1.00 ms".into(),
+                difference: "reference".into(),
+            })
+            .collect();
+        let drawn = |height: usize| {
+            let mut d = Display::new();
+            let mut out = Vec::new();
+            let live = Some(("Total CPU time", &rows[..]));
+            d.draw(&mut out, 80, height, &status(5, 300, 1), live)
+                .unwrap();
+            let text = String::from_utf8(out).unwrap();
+            text.trim_end_matches("\x1b[J")
+                .lines()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        // Enough rows: the bar, the heading, 30 commands, the reminder.
+        let all = drawn(40);
+        assert_eq!(all.len(), 33, "{all:?}");
+        assert!(all[31].contains("command 30"), "{all:?}");
+        // 24 rows: 23 lines, the first 19 commands and a line for the rest.
+        let some = drawn(24);
+        assert_eq!(some.len(), 23, "{some:?}");
+        assert!(some[20].contains("command 19"), "{some:?}");
+        assert!(some[21].contains("… and 11 more"), "{some:?}");
+        assert!(some[22].contains("biases the result"), "{some:?}");
+        // Too few for a table: one line says so; one row: the bar only.
+        let few = drawn(4);
+        assert_eq!(few.len(), 2, "{few:?}");
+        assert!(
+            few[1].contains("30 commands: too few terminal rows"),
+            "{few:?}"
+        );
+        assert_eq!(drawn(2).len(), 1);
+        assert_eq!(drawn(1).len(), 1);
+        // Unknown height: everything.
+        assert_eq!(drawn(usize::MAX).len(), 33);
     }
 
     #[test]
