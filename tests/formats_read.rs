@@ -375,6 +375,19 @@ fn impossible_hyperfine_measurements_are_refused_with_their_place() {
             two("1e300"),
             "measurements[1].time_wall_clock.value is 1e+300, too large",
         ),
+        // A time in another unit would be read wrong by a factor.
+        (
+            two("0.2").replacen("\"unit\": \"second\"", "\"unit\": \"millisecond\"", 2),
+            "results[0].measurements[0].time_wall_clock.unit is \"millisecond\", not \"second\" \
+             as Hyperfine 2.0 writes it; give values in seconds",
+        ),
+        (
+            two("0.2").replace(
+                "\"exit_code\": 0}",
+                "\"memory_peak_resident\": {\"value\": 3, \"unit\": \"KiB\"}, \"exit_code\": 0}",
+            ),
+            "results[0].measurements[0].memory_peak_resident.unit is \"KiB\", not \"byte\"",
+        ),
     ];
     for (k, (json, said)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("{k}.json"));

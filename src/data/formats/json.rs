@@ -258,6 +258,24 @@ fn hyperfine2_runs(
             let Some(v) = m.get(key).and_then(|v| v.get("value")) else {
                 continue;
             };
+            // Hyperfine 2.0 writes times in seconds and memory in bytes;
+            // a value in any other unit would be read wrong by a factor.
+            let expected = if metric == Metric::MAXRSS {
+                "byte"
+            } else {
+                "second"
+            };
+            match m[key].get("unit") {
+                None => {}
+                Some(u) if u.as_str() == Some(expected) => {}
+                Some(u) => {
+                    return Err(format!(
+                        "{} is {u}, not \"{expected}\" as Hyperfine 2.0 writes it; \
+                         give values in {expected}s",
+                        at(&format!(".measurements[{i}].{key}.unit"))
+                    ))
+                }
+            }
             let what = format!(".measurements[{i}].{key}.value");
             let value = converted(v, at, &what, metric == Metric::MAXRSS)?;
             run.metrics.set(metric, value);
