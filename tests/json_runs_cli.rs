@@ -147,13 +147,14 @@ fn summaries_do_not_depend_on_the_layouts() {
 
 /// A fresh experiment with what per_run carries beyond Hyperfine's
 /// layouts: interleaved rounds (paired analysis), start times, a failed
-/// run, a run ended by a signal.
+/// run, a run ended by a signal, runs that timed out.
 fn experiment(dir: &Path) -> String {
     let raw = dir.join("raw.csv");
     bestguess()
         .args(["-Q", "-i", "-r", "6", "--order", "interleave", "-o"])
         .arg(&raw)
-        .args(["true", "false", "-s", "/bin/sh -c", "kill -KILL $$"])
+        .args(["--timeout", "0.1", "true", "false", "sleep 5"])
+        .args(["-s", "/bin/sh -c", "kill -KILL $$"])
         .assert()
         .success();
     raw.to_str().unwrap().to_string()
@@ -206,6 +207,17 @@ fn bestguess_layout_reads_back_the_same_runs() {
             from_csv["bestguess"]["analysis"],
             from_json["bestguess"]["analysis"]
         );
+        // Which runs timed out: only where some did, and kept.
+        let timed_out: Vec<&Value> = (from_json["results"].as_array().unwrap())
+            .iter()
+            .map(|r| &r["bestguess"]["per_run"]["timed_out"])
+            .collect();
+        if raw != RAW {
+            let all = Value::from(vec![true; 6]);
+            assert_eq!(timed_out, [&Value::Null, &Value::Null, &all, &Value::Null]);
+        } else {
+            assert!(timed_out.iter().all(|t| t.is_null()));
+        }
     }
 }
 

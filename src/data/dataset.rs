@@ -880,6 +880,16 @@ impl CommandRuns {
         failed
     }
 
+    /// Whether any run timed out.
+    pub fn any_timed_out(&self) -> bool {
+        let mut flags = Vec::new();
+        (0..self.len).step_by(RANGE).any(|start| {
+            flags.clear();
+            (self.timed_out).read_range(start..(start + RANGE).min(self.len), &mut flags);
+            flags.contains(&Some(Value::Int(1)))
+        })
+    }
+
     /// Every run's sequence number (as [`CommandRuns::sequence`]), in
     /// file order.
     pub fn sequences(&self) -> Vec<Option<u64>> {

@@ -470,7 +470,8 @@ fn trend(d: &Diagnostics) -> Node<'static> {
 }
 
 /// Every run's raw measurements, in run order: each metric of the catalogue
-/// the command has, then the exit code and the signal.
+/// the command has, then the exit code, the signal, the sequence number,
+/// the start time and, if any run timed out, which did.
 fn per_run<'a>(analysis: &'a Analysis<'_>, runs: &'a CommandRuns) -> Node<'a> {
     let mut fields: Vec<(Cow<'a, str>, Node<'a>)> = Vec::new();
     for (metric, def) in analysis.dataset.catalogue.iter() {
@@ -487,6 +488,11 @@ fn per_run<'a>(analysis: &'a Analysis<'_>, runs: &'a CommandRuns) -> Node<'a> {
     // drift over time.
     fields.push(("sequence".into(), Node::PerRun(runs, PerRun::Sequence)));
     fields.push(("start_unix_us".into(), Node::PerRun(runs, PerRun::Start)));
+    // Only when `--timeout` ended some run (absent: none did), so that the
+    // usual file is not longer by a `false` per run.
+    if runs.any_timed_out() {
+        fields.push(("timed_out".into(), Node::PerRun(runs, PerRun::TimedOut)));
+    }
     Node::Object(fields)
 }
 

@@ -54,6 +54,8 @@ pub(super) enum PerRun {
     Sequence,
     /// When the run started (µs since the epoch), `null` if not recorded.
     Start,
+    /// Whether `--timeout` ended the run: `true` or `false`.
+    TimedOut,
 }
 
 /// Hyperfine 2.0's metrics in the order it writes a measurement's keys:
@@ -83,6 +85,16 @@ fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range
     let mut values = Vec::with_capacity(STEP.min(range.len()));
     let mut ints = Vec::with_capacity(STEP.min(range.len()));
     let mut signals = Vec::new();
+    if let PerRun::TimedOut = what {
+        for i in range {
+            if i > 0 {
+                buf.extend_from_slice(b", ");
+            }
+            let flag: &[u8] = if runs.timed_out(i) { b"true" } else { b"false" };
+            buf.extend_from_slice(flag);
+        }
+        return;
+    }
     for step in steps(range) {
         let first = step.start == 0;
         // Nearly always every run has an integer: straight from the column.
@@ -105,6 +117,8 @@ fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range
                 runs.attribute_range(Attribute::Sequence, step.clone(), &mut values)
             }
             PerRun::Start => runs.attribute_range(Attribute::Start, step.clone(), &mut values),
+            // Written above, never here.
+            PerRun::TimedOut => {}
         }
         if let PerRun::HyperfineExitCode = what {
             signals.clear();
@@ -161,7 +175,7 @@ fn int_values(runs: &CommandRuns, what: PerRun, step: Range<usize>, out: &mut Ve
             out[start..].iter_mut().for_each(|s| *s = sequence(*s));
             read
         }
-        PerRun::HyperfineExitCode => false,
+        PerRun::HyperfineExitCode | PerRun::TimedOut => false,
     }
 }
 
@@ -580,6 +594,7 @@ mod tests {
                     signal,
                     sequence: (i % 11 != 0 || quiet(i)).then_some(i as u64 + 1),
                     start_unix_us: Some(1_795_000_000_000_000 + 1000 * i as i64),
+                    timed_out: !quiet(i) && i % 89 == 0,
                     ..Default::default()
                 }
                 .with(Metric::USER, (rng.next_u64() % 5_000_000) as i64);
@@ -618,6 +633,7 @@ mod tests {
             PerRun::Signal => int(r.signal.map(i64::from)),
             PerRun::Sequence => int(r.sequence.map(|s| s as i64)),
             PerRun::Start => int(r.start_unix_us),
+            PerRun::TimedOut => J::from(r.timed_out),
         }
     }
 
@@ -640,6 +656,7 @@ mod tests {
             PerRun::Signal,
             PerRun::Sequence,
             PerRun::Start,
+            PerRun::TimedOut,
         ];
         for what in whats {
             let ours = text(|b| array(b, runs, what).unwrap());
