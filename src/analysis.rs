@@ -107,14 +107,21 @@ pub fn resolve_reference_among(
 }
 
 /// Per command, the values of `metric` in round order, when the rounds
-/// are complete: every command has the same number of runs, every run has
-/// its sequence number, and the runs in execution order fall into blocks
-/// of one run of each command (interleaved or random order; never
-/// sequential order, nor files measured separately). `None` otherwise.
+/// are complete: every command comes from one experiment (one source, one
+/// group of it), has the same number of runs, every run has its sequence
+/// number, and the runs in execution order fall into blocks of one run of
+/// each command (interleaved or random order; never sequential order, nor
+/// files or groups measured separately, whose sequence numbers each start
+/// at 1 and would make rounds of runs made apart). `None` otherwise.
 pub fn complete_rounds(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<f64>>> {
     let k = dataset.commands.len();
-    let r = dataset.commands.first()?.len();
+    let first = dataset.commands.first()?;
+    let r = first.len();
     if k < 2 || r == 0 || dataset.commands.iter().any(|c| c.len() != r) {
+        return None;
+    }
+    let experiment = |c: &CommandRuns| (c.source, c.group);
+    if (dataset.commands.iter()).any(|c| experiment(c) != experiment(first)) {
         return None;
     }
     match rounds_in_sequence(dataset, metric) {

@@ -344,3 +344,44 @@ fn by_default_commands_run_in_random_rounds_and_are_compared_by_round() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("independent samples"), "{text}");
 }
+
+/// Rounds are made only of runs of one experiment. Two experiments, in
+/// two files or one after the other in one file, each number their runs
+/// from 1: pairing their runs by those numbers would pair runs made apart
+/// (the same file read twice had been "paired by round").
+#[test]
+fn runs_of_separate_experiments_are_never_paired() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    bestguess()
+        .args(["-Q", "-r", "6", "-o"])
+        .arg(&raw)
+        .args(["true", "pwd"])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&raw).unwrap();
+    let twice = dir.path().join("twice.csv");
+    std::fs::write(&twice, format!("{text}{text}")).unwrap();
+    let analysis = |files: &[&std::path::Path]| {
+        let out = bestreport().args(files).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let one = analysis(&[raw.as_path()]);
+    assert!(one.contains("paired by round (6 complete rounds)"), "{one}");
+    let (raw, twice) = (raw.as_path(), twice.as_path());
+    for files in [&[raw, raw][..], &[twice][..]] {
+        let text = analysis(files);
+        assert!(text.contains("independent samples"), "{files:?}: {text}");
+        assert!(!text.contains("paired"), "{files:?}: {text}");
+    }
+    // And the report tells the two experiments' commands apart.
+    let text = analysis(&[twice]);
+    for label in [
+        "true [group 1]",
+        "pwd [group 1]",
+        "true [group 2]",
+        "pwd [group 2]",
+    ] {
+        assert!(text.contains(label), "{label}: {text}");
+    }
+}

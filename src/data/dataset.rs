@@ -89,8 +89,13 @@ pub struct CommandRuns {
     pub batch: u64,
     /// Index into [`Dataset::sources`] of the file the runs came from.
     pub source: usize,
-    /// The source's tag when the same command (by label) also occurs in
-    /// another source, else empty; [`CommandRuns::label`] shows it.
+    /// Which group of its source the runs are in: a header row in the
+    /// middle of a raw file starts the next (0 for the first).
+    pub group: usize,
+    /// What tells the command apart when the same label occurs more than
+    /// once: its source's tag when it also occurs in another source, and
+    /// `group N` when it also occurs in another group of its own source;
+    /// else empty. [`CommandRuns::label`] shows it.
     pub tag: String,
     /// The parameter values (`-P`, `-L`) the command ran with, as (name,
     /// value); empty without parameters.
@@ -120,6 +125,8 @@ pub struct DatasetBuilder {
     runs: usize,
     /// The source (file) the runs pushed now belong to.
     source: usize,
+    /// The group within that source (see [`CommandRuns::group`]).
+    group: usize,
     /// For the catalogue of this many metrics: its stored metrics, and
     /// its [`Catalogue::index_bound`].
     stored: (usize, Vec<Metric>, usize),
@@ -205,6 +212,7 @@ impl DatasetBuilder {
             name: key.name.to_owned(),
             batch: key.batch,
             source: self.source,
+            group: self.group,
             parameters: key.parameters.to_vec(),
             ..CommandRuns::default()
         });
@@ -248,6 +256,7 @@ impl DatasetBuilder {
     /// (call [`DatasetBuilder::next_source`] first).
     pub fn set_source(&mut self, index: usize) {
         self.source = index;
+        self.group = 0;
     }
 
     /// The dataset, its last source ended.
@@ -267,6 +276,7 @@ impl RowSink for DatasetBuilder {
 
     fn new_group(&mut self) {
         self.next_source();
+        self.group += 1;
     }
 
     fn row(&mut self, run: &RunRecord, same_text: bool) {
@@ -418,22 +428,31 @@ impl Dataset {
         Ok(dataset)
     }
 
-    /// Gives every command whose label also occurs in another source its
-    /// source's tag, so that reports can tell them apart.
+    /// Tags every command whose label occurs more than once, so that
+    /// reports can tell them apart: with its source's tag when the label
+    /// also occurs in another source, and with `group N` when it also
+    /// occurs in another group of the same source (the same command in
+    /// two experiments saved in one file).
     fn tag_repeated_commands(&mut self) {
-        let mut seen: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut seen: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
         for c in &self.commands {
-            let sources = seen.entry(c.base_label().into_owned()).or_default();
-            if !sources.contains(&c.source) {
-                sources.push(c.source);
+            let places = seen.entry(c.base_label().into_owned()).or_default();
+            if !places.contains(&(c.source, c.group)) {
+                places.push((c.source, c.group));
             }
         }
         for c in &mut self.commands {
-            if seen[c.base_label().as_ref()].len() > 1 {
+            let places = &seen[c.base_label().as_ref()];
+            let mut parts = Vec::new();
+            if places.iter().any(|&(source, _)| source != c.source) {
                 if let Some(s) = self.sources.get(c.source) {
-                    c.tag = s.tag.clone();
+                    parts.push(s.tag.clone());
                 }
             }
+            if (places.iter()).any(|&(source, group)| source == c.source && group != c.group) {
+                parts.push(format!("group {}", c.group + 1));
+            }
+            c.tag = parts.join(", ");
         }
     }
 
