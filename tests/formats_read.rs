@@ -542,33 +542,31 @@ fn bestguess_totals_must_agree_with_their_parts() {
         .assert()
         .success();
     let own: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
-    let error = |doc: &serde_json::Value| {
-        let path = dir.path().join("bad.json");
+    type PerRun = serde_json::Map<String, serde_json::Value>;
+    // The document with the first result's per_run edited by `edit`.
+    let edited = |edit: &dyn Fn(&mut PerRun)| {
+        let mut doc = own.clone();
+        edit(
+            doc["results"][0]["bestguess"]["per_run"]
+                .as_object_mut()
+                .unwrap(),
+        );
+        let path = dir.path().join("edited.json");
         fs::write(&path, doc.to_string()).unwrap();
-        let out = bestreport().arg(&path).assert().code(2);
+        path
+    };
+    let error = |edit: &dyn Fn(&mut PerRun)| {
+        let out = bestreport().arg(edited(edit)).assert().code(2);
         String::from_utf8(out.get_output().stderr.clone()).unwrap()
-    };
-    let per_run = |doc: &mut serde_json::Value| -> serde_json::Map<String, serde_json::Value> {
-        doc["results"][0]["bestguess"]["per_run"]
-            .as_object()
-            .unwrap()
-            .clone()
-    };
-    let set = |doc: &mut serde_json::Value, map| {
-        doc["results"][0]["bestguess"]["per_run"] = serde_json::Value::Object(map);
     };
 
     // As written, it reads back.
-    let path = dir.path().join("good.json");
-    fs::write(&path, own.to_string()).unwrap();
-    bestreport().arg(&path).assert().success();
+    bestreport().arg(edited(&|_| {})).assert().success();
 
-    let mut doc = own.clone();
-    let mut map = per_run(&mut doc);
-    let total = map["total_us"][3].as_i64().unwrap();
-    map["total_us"][3] = serde_json::json!(total + 1);
-    set(&mut doc, map);
-    let e = error(&doc);
+    let total = own["results"][0]["bestguess"]["per_run"]["total_us"][3]
+        .as_i64()
+        .unwrap();
+    let e = error(&|map| map["total_us"][3] = serde_json::json!(total + 1));
     assert!(
         e.contains(&format!(
             "results[0].bestguess.per_run.total_us[3] is {}, but user_us + system_us is {total}; \
@@ -578,25 +576,21 @@ fn bestguess_totals_must_agree_with_their_parts() {
         "{e}"
     );
 
-    let mut doc = own.clone();
-    let mut map = per_run(&mut doc);
-    map.remove("user_us");
-    map.remove("system_us");
-    set(&mut doc, map);
-    let e = error(&doc);
+    let e = error(&|map| {
+        map.remove("user_us");
+        map.remove("system_us");
+    });
     assert!(
         e.contains("per_run.total_us[0] is ")
             && e.contains("but user_us[0] or system_us[0] is absent: total_us is their sum"),
         "{e}"
     );
 
-    let mut doc = own.clone();
-    let mut map = per_run(&mut doc);
-    let vcsw = map["voluntary_csw"][2].as_i64().unwrap();
-    let icsw = map["involuntary_csw"][2].as_i64().unwrap();
-    map["context_switches"][2] = serde_json::json!(vcsw + icsw + 7);
-    set(&mut doc, map);
-    let e = error(&doc);
+    let e = error(&|map| {
+        let count = |key: &str| map[key][2].as_i64().unwrap();
+        let wrong = count("voluntary_csw") + count("involuntary_csw") + 7;
+        map["context_switches"][2] = serde_json::json!(wrong);
+    });
     assert!(
         e.contains("per_run.context_switches[2] is ")
             && e.contains("but voluntary_csw + involuntary_csw is "),
@@ -604,15 +598,12 @@ fn bestguess_totals_must_agree_with_their_parts() {
     );
 
     // Without the totals, the parts give them: the same report.
-    let mut doc = own.clone();
-    let mut map = per_run(&mut doc);
-    map.remove("total_us");
-    map.remove("context_switches");
-    set(&mut doc, map);
-    let path = dir.path().join("parts.json");
-    fs::write(&path, doc.to_string()).unwrap();
+    let parts = edited(&|map| {
+        map.remove("total_us");
+        map.remove("context_switches");
+    });
     let (a, _) = report(&["-E", out.to_str().unwrap()]);
-    let (b, _) = report(&["-E", path.to_str().unwrap()]);
+    let (b, _) = report(&["-E", parts.to_str().unwrap()]);
     assert_eq!(a, b);
 }
 
