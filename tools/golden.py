@@ -533,7 +533,7 @@ WALK_LIMIT = 32
 REJECTIONS_TO_STOP = 3
 
 
-def invert_py(values, laws_at, start, alpha):
+def invert_py(values, laws_at, start, alpha, gaps=False):
     """The inverted interval's ranks (src/stats/conditional.rs, `invert`),
     by brute force over the sorted values: at a candidate v the test with
     v's own laws accepts on the low side when #{≤ v} ≥ k(v), on the high
@@ -542,7 +542,11 @@ def invert_py(values, laws_at, start, alpha):
     the outermost accepted one; when none accepts (the start included), it
     walks inwards (not past the middle) until one does. The low rank is the
     first of its value's block, the high rank the last. Past WALK_LIMIT
-    candidates an end keeps its start rank."""
+    candidates an end keeps its start rank.With `gaps` (paired sets), a step
+    outwards first tests the midpoint of the gap it crosses: if that
+    accepts, the candidate beyond is in the interval (the closure of the
+    accepted set), whatever its own test says; inwards, an accepted gap
+    ends the walk at the candidate before it."""
     values = list(values)
     count = len(values)
     middle = max(1, (count + 1) // 2)
@@ -556,6 +560,14 @@ def invert_py(values, laws_at, start, alpha):
         k_high = min(max(1, law_rank(high_law, alpha)), middle)
         accepts = at_most >= k if low_side else count - below >= k_high
         return accepts, below, at_most
+
+    def gap_accepts(a, b, low_side):
+        if not gaps:
+            return False
+        g = a / 2 + b / 2
+        if not (min(a, b) < g < max(a, b)):
+            return False
+        return test(g, low_side)[0]
 
     def walk(start_rank, low_side, limit):
         def rank_of(t):
@@ -574,9 +586,10 @@ def invert_py(values, laws_at, start, alpha):
             steps += 1
             if steps > WALK_LIMIT:
                 return None
+            gap = gap_accepts(distinct[i], distinct[j], low_side)
             i = j
             t = test(distinct[i], low_side)
-            if t[0]:
+            if t[0] or gap:
                 accepted, rejections = rank_of(t), 0
             else:
                 rejections += 1
@@ -588,6 +601,8 @@ def invert_py(values, laws_at, start, alpha):
             r = current[2] + 1 if low_side else current[1]
             if r < 1 or r > count or (low_side and r > limit) or (not low_side and r < limit):
                 return None
+            if gap_accepts(distinct[i], distinct[i - out_step], low_side):
+                return rank_of(current)
             i -= out_step
             current = test(distinct[i], low_side)
             if current[0]:
@@ -625,13 +640,13 @@ def tie_corrected_rank(m, n1, n2, pooled, alpha):
     return int(k) + 1, 1 - 2 * float(st.norm.cdf((k - m / 2) / sigma))
 
 
-def invert_scales(walks, start, count, alpha):
+def invert_scales(walks, start, count, alpha, gaps=False):
     """Per scale, given as (sorted candidate values, their laws), the
     inverted ranks (`invert_py`); and the achieved confidence: the test's
     conditional coverage at the middle value(s), the lowest over the scales."""
     inverted, levels = [], []
     for values, laws_at in walks:
-        inverted.append(invert_py(values, laws_at, start, alpha))
+        inverted.append(invert_py(values, laws_at, start, alpha, gaps))
         levels.extend(level_py(laws_at, v, count, alpha) for v in middle_values(values))
     return inverted, min(levels)
 
@@ -864,7 +879,9 @@ def paired_law_py(zeros, sizes, exact):
         fail("paired DP vs enumeration")
     total = 2 ** (r - zeros)
     if exact:
-        return exact_law(counts, total, (m + 1) // 2)
+        # Every q (not only to the middle): accepts_estimate needs the
+        # rank unclamped.
+        return exact_law(counts, total, m)
     mean = Fraction(sum(u * c for u, c in counts.items()), total)
     var = Fraction(sum(u * u * c for u, c in counts.items()), total) - mean * mean
     return ("normal", float(mean), math.sqrt(float(var)))
@@ -925,7 +942,11 @@ def paired_expected(best, other, alpha):
                 law = paired_law_py(zeros, sizes, exact_law_wanted)
                 laws.append((law, law))
         start = choose_ranks(m, laws, alpha)
-        walks = []
+        # Per set: whether its test at its middle Walsh sum(s) accepts the
+        # estimate (ranks unclamped); a set that does not takes the
+        # tie-corrected normal rank, sigma^2 = r(r+1)(2r+1)/24 -
+        # sum(t^3 - t)/48 over the groups of equal |v| (zeros one of them).
+        ranks, levels, fits_first = [], [], None
         for v in sets:
 
             def laws_at(total_sum, v=v):
@@ -933,11 +954,31 @@ def paired_expected(best, other, alpha):
                 return law, law
 
             sums = np.sort(np.array([v[i] + v[j] for i in range(r) for j in range(i, r)]))
-            walks.append((sums, laws_at))
-        inverted, achieved = invert_scales(walks, start, m, alpha)
-        k, high = inverted[0]
-        log_ranks = inverted[-1]
-        ci_method = "exact" if exact_law_wanted else "asymptotic"
+            fits = any(accepts_estimate(sums, laws_at, t, m, alpha) for t in middle_values(sums))
+            if fits_first is None:
+                fits_first = fits
+            if fits:
+                inverted, level = invert_scales([(sums, laws_at)], start, m, alpha, gaps=True)
+                ranks.append(inverted[0])
+                levels.append(level)
+            else:
+                _, counts = np.unique(np.abs(v), return_counts=True)
+                ties = float(sum(int(t) ** 3 - int(t) for t in counts))
+                var = r * (r + 1) * (2 * r + 1) / 24 - ties / 48
+                sigma = math.sqrt(max(var, 0.0))
+                z = -float(st.norm.ppf(alpha / 2))
+                raw = m / 2 - z * sigma
+                if abs(raw - round(raw)) < 1e-6:
+                    fail(f"paired tie-corrected k is {raw}, too close to an integer")
+                k0 = max(0.0, math.floor(raw))
+                level = 1 - 2 * float(st.norm.cdf((k0 - m / 2) / sigma)) if sigma > 0 else 1.0
+                kk = min(int(k0) + 1, (m + 1) // 2)
+                ranks.append((kk, m + 1 - kk))
+                levels.append(level)
+        achieved = min(levels)
+        k, high = ranks[0]
+        log_ranks = ranks[-1]
+        ci_method = "exact" if exact_law_wanted and fits_first else "asymptotic"
     elif r <= 50:
         counts = signed_rank_counts(r)
         total = 2**r
@@ -1165,6 +1206,15 @@ def tie_paired():
         cases.append((name, ticks(rng, r), ticks(rng, r), alpha))
     b = ticks(rng, 120, sigma=0.15)
     cases.append(("ticks-paired-120-shift", b, [v + 100 * int(rng.integers(0, 3)) for v in b], 0.05))
+    # No shift model at the estimate: one tick slower in 28 of 96 rounds,
+    # never faster (the tie-corrected normal approximation instead).
+    cases.append(("one-side-ticks-96", [10_000] * 96,
+                  [20_000 if i % 24 < 7 else 10_000 for i in range(96)], 0.05))
+    # Gaps the test accepts between rejected Walsh averages.
+    cases.append(("gap-ticks-30", [10_000] * 30,
+                  [10_000 if i % 3 == 0 else 20_000 for i in range(30)], 0.05))
+    cases.append(("two-ticks-ratio-20", [20_000] * 20,
+                  [30_000 if i % 3 == 1 else 10_000 for i in range(20)], 0.05))
     return cases
 
 

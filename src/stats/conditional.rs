@@ -55,7 +55,8 @@ use super::select::Around;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum TailLaw {
     /// `cdf[u]` = P(S ≤ u), exact, for u up to the largest needed (the
-    /// ranks never pass the middle, ⌈M/2⌉).
+    /// ranks used never pass the middle, ⌈M/2⌉; a paired law has every
+    /// u, for [`accepts_estimate`]).
     Exact(Vec<f64>),
     /// A normal law (sd 0: S equals the mean surely).
     Normal { mean: f64, sd: f64 },
@@ -164,12 +165,53 @@ pub(crate) trait Candidates: Sync {
     /// The laws of the lower and upper end's miss counts under the tie
     /// pattern the data have when the truth is v.
     fn laws(&self, v: f64) -> Laws;
+    /// Whether the inversion also tests a value inside each gap between
+    /// two candidates it passes ([`invert`]).
+    fn gaps(&self) -> bool {
+        false
+    }
+}
+
+/// Whether the conditional test at `v` (an estimate), with the tie
+/// pattern there (`laws`), accepts it on both sides, its ends' ranks not
+/// clamped to the middle (as [`invert`]'s are). When it does not, the data
+/// are no shift model under their ties at the estimate (one sample on two
+/// ticks, the other between them; paired differences all on one side of
+/// the estimate's tie group), and inverting from the middle would shrink
+/// the interval to the estimate with the confidence of the middle ranks.
+pub(crate) fn accepts_estimate(scale: &impl Candidates, v: f64, laws: &Laws, alpha: f64) -> bool {
+    let m = scale.count();
+    let around = scale.around(v);
+    let k = laws.0.rank(alpha / 2.0).max(1);
+    let k_high = laws.1.rank(alpha / 2.0).max(1);
+    around.at_most >= k && m - around.below >= k_high
+}
+
+/// The rank k + 1 of the lower end of `count` ordered values whose count
+/// below the truth is normal with mean count/2 and sd `sigma`, k = ⌊count/2
+/// − z·σ⌋ with z = Φ⁻¹(1 − α/2), and the confidence 1 − 2Φ((k −
+/// count/2)/σ) it achieves (the classic asymptotic rank; with a
+/// tie-corrected σ, R's `wilcox.test` for tied data).
+pub(crate) fn normal_rank(count: u128, sigma: f64, alpha: f64) -> (u128, f64) {
+    let half = count as f64 / 2.0;
+    // Φ⁻¹(1 − α/2) as −Φ⁻¹(α/2), exact for tiny α. α/2 is within (0, ½),
+    // so the quantile exists; 0 would only widen it.
+    let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
+    // z > 0 makes k < count/2, so k + 1 ≤ count − k.
+    let k = (half - z * sigma).floor().max(0.0);
+    let achieved = if sigma > 0.0 {
+        1.0 - 2.0 * normal_cdf((k - half) / sigma)
+    } else {
+        1.0
+    };
+    (k as u128 + 1, achieved)
 }
 
 /// One tested candidate: whether the test at δ = v accepts on the side
 /// asked for, the rank block of v and the values next to it.
 #[derive(Clone, Copy)]
 struct Tested {
+    value: f64,
     accepts: bool,
     around: Around,
 }
@@ -201,7 +243,50 @@ fn test_at(scale: &impl Candidates, v: f64, low_side: bool, alpha: f64) -> Teste
     } else {
         scale.count() - around.below >= k_high
     };
-    Tested { accepts, around }
+    Tested {
+        value: v,
+        accepts,
+        around,
+    }
+}
+
+/// Whether the test accepts at a value strictly inside the gap between
+/// the tested candidate `from` and the next candidate `to` (their
+/// midpoint), when the scale asks for gaps; false when there is none
+/// (adjacent floating-point values). No count is made: no value lies in
+/// the gap, so #{< g} = #{≤ g} = the values up to the lower of the two,
+/// which `from`'s count already says; only the laws at g are new.
+fn gap_accepts(
+    scale: &impl Candidates,
+    from: &Tested,
+    to: f64,
+    low_side: bool,
+    alpha: f64,
+) -> bool {
+    if !scale.gaps() {
+        return false;
+    }
+    let a = from.value;
+    let g = a / 2.0 + to / 2.0;
+    let inside = if a < to {
+        a < g && g < to
+    } else {
+        to < g && g < a
+    };
+    if !inside {
+        return false;
+    }
+    let up_to = if to < a {
+        from.around.below
+    } else {
+        from.around.at_most
+    };
+    let (k, k_high) = end_ranks(scale.count(), &scale.laws(g), alpha);
+    if low_side {
+        up_to >= k
+    } else {
+        scale.count() - up_to >= k_high
+    }
 }
 
 /// How many candidates in a row the test must reject before the walk
@@ -305,8 +390,13 @@ fn walk(
         if steps > WALK_LIMIT {
             return None;
         }
-        current = test_at(scale, v, low_side, alpha);
-        if current.accepts {
+        // An accepted gap puts its outer candidate in the interval (the
+        // closure of what the test accepts).
+        // (Asked only when the candidate itself is rejected.)
+        let tested = test_at(scale, v, low_side, alpha);
+        let gap = !tested.accepts && gap_accepts(scale, &current, v, low_side, alpha);
+        current = tested;
+        if current.accepts || gap {
             accepted = Some(end_rank(&current));
             rejections = 0;
         } else {
@@ -319,6 +409,10 @@ fn walk(
     let mut current = first;
     for _ in 0..WALK_LIMIT {
         let v = next(&current, false)?;
+        // The gap inwards accepted: the closure ends at this candidate.
+        if gap_accepts(scale, &current, v, low_side, alpha) {
+            return Some(end_rank(&current));
+        }
         current = test_at(scale, v, low_side, alpha);
         if current.accepts {
             return Some(end_rank(&current));
@@ -545,11 +639,12 @@ pub(crate) fn paired_law(zeros: u64, sizes: impl IntoIterator<Item = u64>, exact
             dp = next;
             below += t;
         }
-        // P(U≤ ≤ q) = P(T> ≥ M − q), for q up to the middle.
-        let limit = count.div_ceil(2) as usize;
+        // P(U≤ ≤ q) = P(T> ≥ M − q), for every q: the ranks used never
+        // pass the middle, but whether the test accepts the estimate
+        // ([`accepts_estimate`]) needs the rank unclamped.
         let mut upper = 0.0;
-        let mut cdf = Vec::with_capacity(limit + 1);
-        for q in 0..=limit {
+        let mut cdf = Vec::with_capacity(total + 1);
+        for q in 0..=total {
             upper += dp[total - q];
             cdf.push(upper.min(1.0));
         }

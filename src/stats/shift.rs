@@ -16,9 +16,11 @@
 
 use thiserror::Error;
 
-use super::conditional::{choose_ranks, invert, level_of, two_sample_laws, Candidates, Laws};
+use super::conditional::{
+    accepts_estimate, choose_ranks, invert, level_of, normal_rank, two_sample_laws, Candidates,
+    Laws,
+};
 use super::mann_whitney::{exact_distribution, pooled_ranks, Method, PooledRanks};
-use super::normal::{normal_cdf, normal_quantile};
 use super::sample::Sample;
 use super::select::{Around, Differences};
 use super::u_distribution::{UDistribution, EXACT_LIMIT};
@@ -197,7 +199,7 @@ pub(crate) fn shift_interval_with(
                 !one_value
                     && (tests.iter().zip(&laws))
                         .filter(|((t, _, _), _)| *t == s)
-                        .any(|(&(_, d, delta), l)| accepts_estimate(d, delta, l, alpha))
+                        .any(|(&(_, d, delta), l)| accepts_estimate(&tested(d), delta, l, alpha))
             })
             .collect();
         let fallback = (!fits.iter().all(|&f| f)).then(|| {
@@ -261,17 +263,6 @@ pub(crate) fn one_value(best: &Sample, other: &Sample) -> bool {
     (best.min() == best.max()) != (other.min() == other.max())
 }
 
-/// Whether the conditional test at `delta` (an estimate), with the tie
-/// pattern there (`laws`), accepts it on both sides: its ends' ranks
-/// unclamped by the middle (see `conditional::invert`).
-fn accepts_estimate(d: &Differences, delta: f64, laws: &Laws, alpha: f64) -> bool {
-    let m = d.count();
-    let around = d.around(delta);
-    let k = laws.0.rank(alpha / 2.0).max(1);
-    let k_high = laws.1.rank(alpha / 2.0).max(1);
-    around.at_most >= k && m - around.below >= k_high
-}
-
 /// The asymptotic rank of the lower end with the tie-corrected variance
 /// σ² = M/12·[(N + 1) − Σ(t³ − t)/(N(N − 1))] of the pooled sample, and
 /// its achieved confidence (with no ties, [`untied_rank`]'s asymptotic
@@ -284,13 +275,7 @@ fn tie_corrected_rank(m: u128, n1: usize, n2: usize, alpha: f64, tie_term: f64) 
     } else {
         (mf / 12.0 * (n + 1.0)).sqrt()
     };
-    // Φ⁻¹(1 − α/2) as −Φ⁻¹(α/2), exact for tiny α. α/2 is within (0, ½),
-    // so the quantile exists; 0 would only widen it.
-    let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
-    // z > 0 makes k < M/2, so k + 1 ≤ M − k.
-    let k = (mf / 2.0 - z * sigma).floor().max(0.0);
-    let achieved = 1.0 - 2.0 * normal_cdf((k - mf / 2.0) / sigma);
-    (k as u128 + 1, achieved)
+    normal_rank(m, sigma, alpha)
 }
 
 /// The pairwise differences as candidates for the inverted interval: the
@@ -353,6 +338,7 @@ fn untied_rank(
 
 #[cfg(test)]
 mod tests {
+    use super::super::normal::normal_cdf;
     use super::*;
 
     fn sample(v: &[f64]) -> Sample {

@@ -35,10 +35,11 @@
 //!   reported confidence is the one the closed interval achieves.
 
 use super::conditional::{
-    choose_ranks, invert, level_of, paired_law, Candidates, Laws, PARALLEL_SWEEP,
+    accepts_estimate, choose_ranks, invert, level_of, normal_rank, paired_law, Candidates, Laws,
+    PARALLEL_SWEEP,
 };
 use super::mann_whitney::Method;
-use super::normal::{normal_cdf, normal_quantile, normal_sf};
+use super::normal::normal_sf;
 use super::sample::sort_total;
 use super::select::{distinct_counts, Around, Differences};
 use super::shift::{Alpha, ShiftInterval};
@@ -301,6 +302,25 @@ impl PairedDifferences {
         zeros > 0 || groups.any(|(minus, plus)| minus + plus > 1)
     }
 
+    /// The standard deviation of the signed-rank count over the R
+    /// differences under sign flips, tie-corrected for the groups of
+    /// equal |d| (the zeros one of them): √(R(R + 1)(2R + 1)/24 −
+    /// Σ(t³ − t)/48), the normal approximation R's `wilcox.test` makes
+    /// for tied data. At least the untied value's smallest share (never
+    /// 0: the zeros' group alone leaves R(R + 1)(3R + 3)/48).
+    fn tie_corrected_sigma(&self) -> f64 {
+        let r = self.len() as f64;
+        let (zeros, groups) = self.groups_about(0.0);
+        let cube = |t: f64| t * t * t - t;
+        let ties: f64 = cube(zeros as f64)
+            + groups
+                .map(|(minus, plus)| cube((minus + plus) as f64))
+                .sum::<f64>();
+        (r * (r + 1.0) * (2.0 * r + 1.0) / 24.0 - ties / 48.0)
+            .max(0.0)
+            .sqrt()
+    }
+
     /// The tie pattern of e = d − δ with 2δ = `sum` (a Walsh sum): the
     /// number of zeros (2dᵢ = sum) and the sizes of the groups of equal
     /// |e| > 0 in ascending order, where an e above δ ties one below when
@@ -407,17 +427,46 @@ pub(crate) fn interval_ranks(
             })
             .collect();
         let laws = middle_laws(&tests, exact);
+        // A set whose test, with the tie pattern at its own estimate,
+        // rejects the estimate (B one tick slower in 28 of 96 rounds and
+        // never faster: every Walsh average at 0 or above, and at 0 the
+        // 28 all positive) is no shift model under its ties: inverting
+        // from the middle kept the estimate alone, "0 μs [0, 0] at
+        // 99.999999 %", equivalent. It takes the tie-corrected normal
+        // approximation instead, as the two-sample interval does.
+        let fits: Vec<bool> = (sets.iter())
+            .map(|&s| {
+                (tests.iter().zip(&laws))
+                    .filter(|((t, _), _)| std::ptr::eq(*t, s))
+                    .any(|(&(t, sum), l)| {
+                        accepts_estimate(&Signed { set: t, exact }, sum, l, alpha)
+                    })
+            })
+            .collect();
+        let fallbacks: Vec<Option<(u128, f64)>> = (sets.iter().zip(&fits))
+            .map(|(s, &fits)| {
+                (!fits).then(|| {
+                    let (k, achieved) = normal_rank(m, s.tie_corrected_sigma(), alpha);
+                    (k.min(m.div_ceil(2)), achieved)
+                })
+            })
+            .collect();
         let (low, high, _) = choose_ranks(m, &laws, alpha);
         // The tests' confidence at the middle Walsh sum(s), each with its
-        // own pattern: from the laws just found.
-        let achieved = (laws.iter())
-            .map(|l| level_of(m, l, alpha))
+        // own pattern: from the laws just found (of the sets that fit; the
+        // others have the approximation's).
+        let achieved = (tests.iter().zip(&laws))
+            .filter(|((t, _), _)| (sets.iter().zip(&fits)).any(|(s, &f)| f && std::ptr::eq(*t, *s)))
+            .map(|(_, l)| level_of(m, l, alpha))
+            .chain(fallbacks.iter().flatten().map(|f| f.1))
             .fold(1.0, f64::min);
-        let per_set = sets
-            .iter()
-            .map(|s| invert(&Signed { set: s, exact }, (low, high), alpha))
+        let per_set = (sets.iter().zip(&fallbacks))
+            .map(|(s, fallback)| match fallback {
+                Some((k, _)) => (*k, m + 1 - k),
+                None => invert(&Signed { set: s, exact }, (low, high), alpha),
+            })
             .collect();
-        let method = if exact {
+        let method = if exact && fits[0] {
             Method::Exact
         } else {
             Method::Asymptotic
@@ -431,12 +480,9 @@ pub(crate) fn interval_ranks(
         }
         None => {
             let rf = r as f64;
-            let mf = m as f64;
             let sigma = (rf * (rf + 1.0) * (2.0 * rf + 1.0) / 24.0).sqrt();
-            let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
-            let k = (mf / 2.0 - z * sigma).floor().max(0.0);
-            let achieved = 1.0 - 2.0 * normal_cdf((k - mf / 2.0) / sigma);
-            (k as u128 + 1, achieved, Method::Asymptotic)
+            let (k, achieved) = normal_rank(m, sigma, alpha);
+            (k, achieved, Method::Asymptotic)
         }
     };
     let low = low.min(m.div_ceil(2)).max(1);
@@ -502,6 +548,12 @@ impl Candidates for Signed<'_> {
     }
     fn around(&self, v: f64) -> Around {
         self.set.walsh.sums.around(v)
+    }
+    /// Tied differences leave gaps between Walsh averages where the test
+    /// accepts while it rejects the averages on both sides (96 rounds on
+    /// two ticks: `[5, 5] ms` where the gap up to 10 ms is accepted).
+    fn gaps(&self) -> bool {
+        true
     }
     fn laws(&self, v: f64) -> Laws {
         let (zeros, groups) = self.set.groups_about(v);
@@ -788,6 +840,42 @@ mod tests {
         assert_eq!((s.n, s.p_value), (0, 1.0));
         let (est, ci) = paired_shift(&[0.0; 8], Alpha::new(0.05).unwrap()).unwrap();
         assert_eq!((est, ci.low, ci.high), (0.0, 0.0, 0.0));
+    }
+
+    /// B one 10 ms tick slower in 28 of 96 rounds, never faster: every
+    /// non-zero difference is positive, yet the median Walsh average is 0,
+    /// and the conditional test at 0 rejects 0. The interval is the
+    /// tie-corrected normal approximation's, by hand: M = 4656, groups of
+    /// equal |d| 68 (the zeros) and 28, σ² = 96·97·193/24 − (68³ − 68 +
+    /// 28³ − 28)/48 = 67,878, k = ⌊2328 − 1.959964·260.534⌋ = 1817, so
+    /// ranks 1818 and 2839: Walsh averages 0 (ranks 1–2346) and 5 ms
+    /// (2347–4250), at 1 − 2Φ(−511/260.534) = 95.0162 % (scipy). It had
+    /// been `[0, 0]` at 99.999999 %.
+    #[test]
+    fn differences_no_shift_model_fits_take_the_tie_corrected_ranks() {
+        let mut d = vec![0.0; 68];
+        d.extend([10_000.0; 28]);
+        let (est, ci) = paired_shift(&d, Alpha::new(0.05).unwrap()).unwrap();
+        assert_eq!(est, 0.0);
+        assert_eq!((ci.low_rank, ci.high_rank), (1818, 2839));
+        assert_eq!((ci.low, ci.high), (0.0, 5000.0));
+        assert!((ci.achieved_confidence - 0.950_162_466_340_545_5).abs() < 1e-9);
+        assert_eq!(ci.method, Method::Asymptotic);
+    }
+
+    /// 30 rounds, differences 0 ×10 and 10 ms ×20: Walsh averages 0 (55),
+    /// 5 ms (200) and 10 ms (210). The test rejects 10 ms itself (its 20
+    /// zeros and 10 differences all below) but accepts inside the gap
+    /// (7.5 ms: 10 below at 7.5, 20 above at 2.5), so the closure reaches
+    /// 10 ms; the estimate 5 ms alone had been shown.
+    #[test]
+    fn an_accepted_gap_puts_the_average_beyond_it_in_the_interval() {
+        let mut d = vec![0.0; 10];
+        d.extend([10_000.0; 20]);
+        let (est, ci) = paired_shift(&d, Alpha::new(0.05).unwrap()).unwrap();
+        assert_eq!(est, 5000.0);
+        assert_eq!((ci.low, ci.high), (5000.0, 10_000.0));
+        assert_eq!((ci.low_rank, ci.high_rank), (56, 465));
     }
 
     #[test]
