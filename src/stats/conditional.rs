@@ -165,11 +165,6 @@ pub(crate) trait Candidates: Sync {
     /// The laws of the lower and upper end's miss counts under the tie
     /// pattern the data have when the truth is v.
     fn laws(&self, v: f64) -> Laws;
-    /// Whether the inversion also tests a value inside each gap between
-    /// two candidates it passes ([`invert`]).
-    fn gaps(&self) -> bool {
-        false
-    }
 }
 
 /// Whether the conditional test at `v` (an estimate), with the tie
@@ -211,7 +206,6 @@ pub(crate) fn normal_rank(count: u128, sigma: f64, alpha: f64) -> (u128, f64) {
 /// asked for, the rank block of v and the values next to it.
 #[derive(Clone, Copy)]
 struct Tested {
-    value: f64,
     accepts: bool,
     around: Around,
 }
@@ -243,50 +237,7 @@ fn test_at(scale: &impl Candidates, v: f64, low_side: bool, alpha: f64) -> Teste
     } else {
         scale.count() - around.below >= k_high
     };
-    Tested {
-        value: v,
-        accepts,
-        around,
-    }
-}
-
-/// Whether the test accepts at a value strictly inside the gap between
-/// the tested candidate `from` and the next candidate `to` (their
-/// midpoint), when the scale asks for gaps; false when there is none
-/// (adjacent floating-point values). No count is made: no value lies in
-/// the gap, so #{< g} = #{≤ g} = the values up to the lower of the two,
-/// which `from`'s count already says; only the laws at g are new.
-fn gap_accepts(
-    scale: &impl Candidates,
-    from: &Tested,
-    to: f64,
-    low_side: bool,
-    alpha: f64,
-) -> bool {
-    if !scale.gaps() {
-        return false;
-    }
-    let a = from.value;
-    let g = a / 2.0 + to / 2.0;
-    let inside = if a < to {
-        a < g && g < to
-    } else {
-        to < g && g < a
-    };
-    if !inside {
-        return false;
-    }
-    let up_to = if to < a {
-        from.around.below
-    } else {
-        from.around.at_most
-    };
-    let (k, k_high) = end_ranks(scale.count(), &scale.laws(g), alpha);
-    if low_side {
-        up_to >= k
-    } else {
-        scale.count() - up_to >= k_high
-    }
+    Tested { accepts, around }
 }
 
 /// How many candidates in a row the test must reject before the walk
@@ -390,13 +341,8 @@ fn walk(
         if steps > WALK_LIMIT {
             return None;
         }
-        // An accepted gap puts its outer candidate in the interval (the
-        // closure of what the test accepts).
-        // (Asked only when the candidate itself is rejected.)
-        let tested = test_at(scale, v, low_side, alpha);
-        let gap = !tested.accepts && gap_accepts(scale, &current, v, low_side, alpha);
-        current = tested;
-        if current.accepts || gap {
+        current = test_at(scale, v, low_side, alpha);
+        if current.accepts {
             accepted = Some(end_rank(&current));
             rejections = 0;
         } else {
@@ -409,10 +355,6 @@ fn walk(
     let mut current = first;
     for _ in 0..WALK_LIMIT {
         let v = next(&current, false)?;
-        // The gap inwards accepted: the closure ends at this candidate.
-        if gap_accepts(scale, &current, v, low_side, alpha) {
-            return Some(end_rank(&current));
-        }
         current = test_at(scale, v, low_side, alpha);
         if current.accepts {
             return Some(end_rank(&current));

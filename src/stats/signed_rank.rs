@@ -549,12 +549,6 @@ impl Candidates for Signed<'_> {
     fn around(&self, v: f64) -> Around {
         self.set.walsh.sums.around(v)
     }
-    /// Tied differences leave gaps between Walsh averages where the test
-    /// accepts while it rejects the averages on both sides (96 rounds on
-    /// two ticks: `[5, 5] ms` where the gap up to 10 ms is accepted).
-    fn gaps(&self) -> bool {
-        true
-    }
     fn laws(&self, v: f64) -> Laws {
         let (zeros, groups) = self.set.groups_about(v);
         let law = paired_law(
@@ -864,18 +858,21 @@ mod tests {
     }
 
     /// 30 rounds, differences 0 ×10 and 10 ms ×20: Walsh averages 0 (55),
-    /// 5 ms (200) and 10 ms (210). The test rejects 10 ms itself (its 20
-    /// zeros and 10 differences all below) but accepts inside the gap
-    /// (7.5 ms: 10 below at 7.5, 20 above at 2.5), so the closure reaches
-    /// 10 ms; the estimate 5 ms alone had been shown.
+    /// 5 ms (200) and 10 ms (210). The test rejects 0 and 10 ms and accepts
+    /// inside the gaps next to 5 ms (at 7.5 ms, say), but the pseudo-median
+    /// of differences on a lattice is itself one of its Walsh averages, so
+    /// the interval is the accepted averages: 5 ms alone. (Closing accepted
+    /// gaps was tried: 1 ms times in 100 µs ticks of identical commands
+    /// were then covered 97.8–99.0 % for 95.0–96.4 % reported, against
+    /// 94.1–96.5 % without; BENCHMARKS.md.)
     #[test]
-    fn an_accepted_gap_puts_the_average_beyond_it_in_the_interval() {
+    fn a_lattice_interval_is_made_of_accepted_walsh_averages() {
         let mut d = vec![0.0; 10];
         d.extend([10_000.0; 20]);
         let (est, ci) = paired_shift(&d, Alpha::new(0.05).unwrap()).unwrap();
         assert_eq!(est, 5000.0);
-        assert_eq!((ci.low, ci.high), (5000.0, 10_000.0));
-        assert_eq!((ci.low_rank, ci.high_rank), (56, 465));
+        assert_eq!((ci.low, ci.high), (5000.0, 5000.0));
+        assert_eq!(ci.method, Method::Exact);
     }
 
     #[test]
