@@ -32,7 +32,11 @@
 //!   the differences of the logarithms, as the start of a walk that
 //!   inverts the conditional test at the Walsh averages near each end,
 //!   each with its own tie pattern (each set its own ends), so the
-//!   reported confidence is the one the closed interval achieves.
+//!   reported confidence is the one the closed interval achieves. A set
+//!   whose test at its own estimate rejects the estimate (no shift model
+//!   fits its ties) takes k − 1 = ⌊M/2 − z σ⌋ with the tie-corrected
+//!   σ² = R(R+1)(2R+1)/24 − Σ(t³ − t)/48 over the groups of equal |d|,
+//!   as R does for tied data.
 
 use super::conditional::{
     accepts_estimate, choose_ranks, invert, level_of, normal_rank, paired_law, Candidates, Laws,
@@ -306,8 +310,8 @@ impl PairedDifferences {
     /// differences under sign flips, tie-corrected for the groups of
     /// equal |d| (the zeros one of them): √(R(R + 1)(2R + 1)/24 −
     /// Σ(t³ − t)/48), the normal approximation R's `wilcox.test` makes
-    /// for tied data. At least the untied value's smallest share (never
-    /// 0: the zeros' group alone leaves R(R + 1)(3R + 3)/48).
+    /// for tied data. Never 0: all R in one group leave R(R + 1)(3R +
+    /// 3)/48.
     fn tie_corrected_sigma(&self) -> f64 {
         let r = self.len() as f64;
         let (zeros, groups) = self.groups_about(0.0);
