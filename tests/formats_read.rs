@@ -597,6 +597,33 @@ fn bestguess_totals_must_agree_with_their_parts() {
         "{e}"
     );
 
+    // Parts whose sum does not fit: refused with or without the total
+    // (without it, the run had been read as having no CPU time).
+    for drop_total in [false, true] {
+        let e = error(&|map| {
+            map["user_us"][1] = serde_json::json!(i64::MAX);
+            map["system_us"][1] = serde_json::json!(1);
+            if drop_total {
+                map.remove("total_us");
+            } else {
+                map["total_us"][1] = serde_json::Value::Null;
+            }
+        });
+        assert!(
+            e.contains("per_run.user_us[1] + system_us[1] is too large to represent"),
+            "{e}"
+        );
+    }
+    // Which runs timed out is true or false, not 0 or 1.
+    let e = error(&|map| {
+        let runs = map["exit_code"].as_array().unwrap().len();
+        map.insert("timed_out".into(), serde_json::json!(vec![1; runs]));
+    });
+    assert!(
+        e.contains("per_run.timed_out[0] is 1, not true or false"),
+        "{e}"
+    );
+
     // Without the totals, the parts give them: the same report.
     let parts = edited(&|map| {
         map.remove("total_us");

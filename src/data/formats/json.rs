@@ -388,8 +388,13 @@ fn bestguess_runs(
                 }
             }
             "timed_out" => {
-                for (run, v) in runs.iter_mut().zip(values) {
-                    run.timed_out = v.as_bool().unwrap_or(false);
+                for (i, (run, v)) in runs.iter_mut().zip(values).enumerate() {
+                    run.timed_out = v.as_bool().ok_or_else(|| {
+                        format!(
+                            "{} is {v}, not true or false",
+                            at(&format!(".bestguess.per_run.timed_out[{i}]"))
+                        )
+                    })?;
                 }
             }
             _ => {
@@ -441,6 +446,28 @@ fn bestguess_runs(
             }
         }
     }
+    // A total that does not fit, whether the file gives it or not: as a
+    // raw CSV's row, refused, not read as a run without CPU time.
+    let catalogue = sink.catalogue();
+    let sums: Vec<(Metric, Metric, Metric)> = (catalogue.metrics())
+        .filter_map(|m| match catalogue.def(m).source {
+            Source::Sum(a, b) => Some((m, a, b)),
+            _ => None,
+        })
+        .collect();
+    for (metric, a, b) in sums {
+        let overflows = |run: &RunRecord| {
+            let has = |m| run.metrics.get(m).is_some();
+            has(a) && has(b) && !has(metric)
+        };
+        if let Some(i) = runs.iter().position(overflows) {
+            let (a, b) = (&catalogue.def(a).key, &catalogue.def(b).key);
+            return Err(format!(
+                "{} + {b}[{i}] is too large to represent; fix or remove that run",
+                at(&format!(".bestguess.per_run.{a}[{i}]"))
+            ));
+        }
+    }
     for (key, metric, parts, values) in totals {
         let catalogue = sink.catalogue();
         let [a, b] = parts.map(|m| catalogue.def(m).key.clone());
@@ -456,11 +483,9 @@ fn bestguess_runs(
                     what()
                 ));
             }
+            // (A sum too large was refused above.)
             let Some(sum) = run.metrics.get(metric) else {
-                return Err(format!(
-                    "{}: {a} + {b} is too large to represent; fix or remove that run",
-                    what()
-                ));
+                continue;
             };
             let agrees = match (sum, v.as_i64()) {
                 (Value::Int(s), Some(x)) => s == x,
