@@ -434,6 +434,25 @@ impl Dataset {
     /// occurs in another group of the same source (the same command in
     /// two experiments saved in one file).
     fn tag_repeated_commands(&mut self) {
+        // Groups are numbered among those of their source that hold runs
+        // (a header row right after another starts an empty one).
+        let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+        for c in &self.commands {
+            let of_source = groups.entry(c.source).or_default();
+            if !of_source.contains(&c.group) {
+                of_source.push(c.group);
+            }
+        }
+        for of_source in groups.values_mut() {
+            of_source.sort_unstable();
+        }
+        let number = |source: usize, group: usize| {
+            groups[&source]
+                .iter()
+                .position(|&g| g == group)
+                .unwrap_or(group)
+                + 1
+        };
         let mut seen: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
         for c in &self.commands {
             let places = seen.entry(c.base_label().into_owned()).or_default();
@@ -450,7 +469,7 @@ impl Dataset {
                 }
             }
             if (places.iter()).any(|&(source, group)| source == c.source && group != c.group) {
-                parts.push(format!("group {}", c.group + 1));
+                parts.push(format!("group {}", number(c.source, c.group)));
             }
             c.tag = parts.join(", ");
         }
