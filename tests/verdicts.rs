@@ -393,4 +393,23 @@ fn runs_of_separate_experiments_are_never_paired() {
         }
         assert!(!report.contains("group 3"), "{report}");
     }
+    // Through a JSON export and back, in every layout that reads back:
+    // the experiments stay apart (`bestguess.source.group`, the file).
+    for files in [&[twice][..], &[raw, raw][..]] {
+        for layouts in ["bestguess", "all", "hyperfine2"] {
+            let json = dir.path().join("back.json");
+            bestreport()
+                .args(["-Q", "--json-runs", layouts, "--export-json"])
+                .arg(&json)
+                .args(files)
+                .assert()
+                .success();
+            let report = analysis(&[json.as_path()]);
+            assert!(
+                report.contains("independent samples"),
+                "{files:?} {layouts}: {report}"
+            );
+            assert!(!report.contains("paired"), "{files:?} {layouts}: {report}");
+        }
+    }
 }

@@ -90,7 +90,9 @@ pub struct CommandRuns {
     /// Index into [`Dataset::sources`] of the file the runs came from.
     pub source: usize,
     /// Which group of its source the runs are in: a header row in the
-    /// middle of a raw file starts the next (0 for the first).
+    /// middle of a raw file starts the next (0 for the first; groups
+    /// without runs are not counted). A BestGuess JSON file keeps it
+    /// (`bestguess.source.group`).
     pub group: usize,
     /// What tells the command apart when the same label occurs more than
     /// once: its source's tag when it also occurs in another source, and
@@ -435,7 +437,8 @@ impl Dataset {
     /// two experiments saved in one file).
     fn tag_repeated_commands(&mut self) {
         // Groups are numbered among those of their source that hold runs
-        // (a header row right after another starts an empty one).
+        // (a header row right after another starts an empty one): from
+        // here on `group` is that number, from 0.
         let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
         for c in &self.commands {
             let of_source = groups.entry(c.source).or_default();
@@ -446,13 +449,10 @@ impl Dataset {
         for of_source in groups.values_mut() {
             of_source.sort_unstable();
         }
-        let number = |source: usize, group: usize| {
-            groups[&source]
-                .iter()
-                .position(|&g| g == group)
-                .unwrap_or(group)
-                + 1
-        };
+        for c in &mut self.commands {
+            let of_source = &groups[&c.source];
+            c.group = (of_source.iter().position(|&g| g == c.group)).unwrap_or(c.group);
+        }
         let mut seen: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
         for c in &self.commands {
             let places = seen.entry(c.base_label().into_owned()).or_default();
@@ -469,7 +469,7 @@ impl Dataset {
                 }
             }
             if (places.iter()).any(|&(source, group)| source == c.source && group != c.group) {
-                parts.push(format!("group {}", number(c.source, c.group)));
+                parts.push(format!("group {}", c.group + 1));
             }
             c.tag = parts.join(", ");
         }

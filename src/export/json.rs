@@ -385,13 +385,14 @@ fn own_result<'a>(
         fields.push(("per_run", per_run(analysis, runs)));
     }
     if let Some(src) = analysis.dataset.sources.get(runs.source) {
-        fields.insert(
-            3,
-            (
-                "source",
-                object(vec![("path", text(&src.path)), ("tag", text(&src.tag))]),
-            ),
-        );
+        let mut source = vec![("path", text(&src.path)), ("tag", text(&src.tag))];
+        // Which experiment of its file, from the second on (a header row
+        // in the middle of a raw file starts the next): so that reading
+        // this file back keeps them apart, never paired by round.
+        if runs.group > 0 {
+            source.push(("group", Node::Int(runs.group as i64 + 1)));
+        }
+        fields.insert(3, ("source", object(source)));
     }
     let mut fields: Vec<(Cow<'a, str>, Node<'a>)> = fields
         .into_iter()

@@ -89,8 +89,18 @@ pub fn read_into(
         )));
     };
     let mut sequence = 0u64;
+    let mut experiment = None;
     for (k, result) in results.iter().enumerate() {
         let at = |what: &str| format!("results[{k}]{what}");
+        // Results BestGuess read from different files, or from different
+        // experiments of one file (`bestguess.source`), are kept apart
+        // as the files were: a new group, never paired by round with the
+        // ones before.
+        let source = result.pointer("/bestguess/source");
+        if k > 0 && source != experiment {
+            sink.new_group();
+        }
+        experiment = source;
         let command = result
             .get("command")
             .and_then(Json::as_str)
