@@ -429,7 +429,7 @@ fn bestguess_runs(
                 let measured = def.unit != Unit::Number;
                 let integer = def.integer && !measured;
                 let expected = match (measured, integer) {
-                    (true, _) => "a number of 0 or more",
+                    (true, _) => "a number from 0 to 1e100",
                     (false, true) => "an integer",
                     (false, false) => "a number within ±1e100",
                 };
