@@ -195,7 +195,7 @@ impl Scale {
     /// scientific notation past [`LONGEST_NUMBER`] characters (a plain
     /// number of 10²¹ G had run to 25 digits and across lines).
     pub fn number(&self, v: f64) -> String {
-        let text = fixed(v / self.divisor, self.decimals);
+        let text = not_zero(v / self.divisor, self.decimals, usize::MAX);
         if text.len() > LONGEST_NUMBER {
             scientific(v / self.divisor, LONGEST_NUMBER)
         } else {
@@ -207,7 +207,7 @@ impl Scale {
     /// with fewer decimals, then in scientific notation, when too wide.
     pub fn number_in(&self, v: f64, width: usize) -> String {
         let x = v / self.divisor;
-        let mut text = fixed(x, self.decimals);
+        let mut text = not_zero(x, self.decimals, width);
         let mut decimals = self.decimals;
         while text.len() > width && decimals > 0 {
             decimals -= 1;
@@ -263,6 +263,21 @@ pub fn fixed(x: f64, decimals: usize) -> String {
         Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_owned(),
         _ => text,
     }
+}
+
+/// `x` with `decimals` decimals ([`fixed`]), or with up to three more
+/// when those would show a value that is not 0 as `0` (a shift of 0.5 μs
+/// beside "slower" had read `0 μs`), as long as the text stays within
+/// `width` characters.
+fn not_zero(x: f64, decimals: usize, width: usize) -> String {
+    let text = fixed(x, decimals);
+    if x == 0.0 || !x.is_finite() || text.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
+        return text;
+    }
+    (decimals + 1..=decimals + 3)
+        .map(|d| fixed(x, d))
+        .find(|t| t.len() <= width && t.bytes().any(|b| b.is_ascii_digit() && b != b'0'))
+        .unwrap_or(text)
 }
 
 /// `x` in scientific notation in at most `width` columns where possible
@@ -464,8 +479,24 @@ mod tests {
             Scale::choose(Unit::Number, 9e17).compact(9e17),
             "900000000.00 G"
         );
-        // A block of 1 and 0.001 keeps the plain scale.
-        assert_eq!(Scale::choose(Unit::Number, 1.0).number(0.001), "0.00");
+        // A block of 1 and 0.001 keeps the plain scale, and 0.001 is not
+        // shown as 0.00.
+        let plain = Scale::choose(Unit::Number, 1.0);
+        assert_eq!((plain.symbol(), plain.number(0.001)), ("", "0.001".into()));
+    }
+
+    #[test]
+    fn a_value_that_is_not_zero_never_shows_as_zero() {
+        let us = Scale::time(465.0);
+        assert_eq!(us.number(0.5), "0.5");
+        assert_eq!(us.number(-0.25), "-0.2");
+        assert_eq!(us.number(0.0), "0");
+        assert_eq!(us.number(0.004), "0.004");
+        // Past three more decimals: 0 as before.
+        assert_eq!(us.number(0.0004), "0");
+        assert_eq!(us.number_in(0.5, 6), "   0.5");
+        // Only within the width.
+        assert_eq!(us.number_in(0.5, 1), "0");
     }
 
     #[test]
