@@ -931,7 +931,9 @@ def paired_expected(best, other, alpha):
         # estimate (ranks unclamped); a set that does not takes the
         # tie-corrected normal rank, sigma^2 = r(r+1)(2r+1)/24 -
         # sum(t^3 - t)/48 over the groups of equal |v| (zeros one of them).
-        ranks, levels, fits_first = [], [], None
+        # When either set does not fit, both take the approximation (one
+        # set of rounds on two scales).
+        ranks, levels, scales = [], [], []
         for v in sets:
 
             def laws_at(total_sum, v=v):
@@ -940,9 +942,10 @@ def paired_expected(best, other, alpha):
 
             sums = np.sort(np.array([v[i] + v[j] for i in range(r) for j in range(i, r)]))
             fits = any(accepts_estimate(sums, laws_at, t, m, alpha) for t in middle_values(sums))
-            if fits_first is None:
-                fits_first = fits
-            if fits:
+            scales.append((v, sums, laws_at, fits))
+        all_fit = all(f for *_, f in scales)
+        for v, sums, laws_at, _ in scales:
+            if all_fit:
                 inverted, level = invert_scales([(sums, laws_at)], start, m, alpha)
                 ranks.append(inverted[0])
                 levels.append(level)
@@ -963,7 +966,7 @@ def paired_expected(best, other, alpha):
         achieved = min(levels)
         k, high = ranks[0]
         log_ranks = ranks[-1]
-        ci_method = "exact" if exact_law_wanted and fits_first else "asymptotic"
+        ci_method = "exact" if exact_law_wanted and all_fit else "asymptotic"
     elif r <= 50:
         counts = signed_rank_counts(r)
         total = 2**r
@@ -1199,6 +1202,12 @@ def tie_paired():
     # interval (a lattice's pseudo-median is one of its Walsh averages).
     cases.append(("lattice-gaps-30", [10_000] * 30,
                   [10_000 if i % 3 == 0 else 20_000 for i in range(30)], 0.05))
+    # The differences do not fit a shift at their estimate but their
+    # logarithms (bases of 10, 20 and 30 ms) do: both scales take the
+    # approximation, never an interval on one beside a point on the other.
+    bases = [(10_000, 20_000, 30_000)[i % 3] for i in range(96)]
+    cases.append(("two-scales-96", bases,
+                  [b + (10_000 if (i // 3) % 3 == 0 else 0) for i, b in enumerate(bases)], 0.05))
     cases.append(("two-ticks-ratio-20", [20_000] * 20,
                   [30_000 if i % 3 == 1 else 10_000 for i in range(20)], 0.05))
     return cases
