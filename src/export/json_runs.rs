@@ -82,9 +82,6 @@ pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io:
 /// The text of [`array`]'s runs `range` (a separator before each but
 /// the array's first), appended to `buf`.
 fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range<usize>) {
-    let mut values = Vec::with_capacity(STEP.min(range.len()));
-    let mut ints = Vec::with_capacity(STEP.min(range.len()));
-    let mut signals = Vec::new();
     if let PerRun::TimedOut = what {
         for i in range {
             if i > 0 {
@@ -95,6 +92,9 @@ fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range
         }
         return;
     }
+    let mut values = Vec::with_capacity(STEP.min(range.len()));
+    let mut ints = Vec::with_capacity(STEP.min(range.len()));
+    let mut signals = Vec::new();
     for step in steps(range) {
         let first = step.start == 0;
         // Nearly always every run has an integer: straight from the column.

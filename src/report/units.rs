@@ -270,13 +270,14 @@ pub fn fixed(x: f64, decimals: usize) -> String {
 /// beside "slower" had read `0 μs`), as long as the text stays within
 /// `width` characters.
 fn not_zero(x: f64, decimals: usize, width: usize) -> String {
+    let shows_a_digit = |t: &str| t.bytes().any(|b| (b'1'..=b'9').contains(&b));
     let text = fixed(x, decimals);
-    if x == 0.0 || !x.is_finite() || text.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
+    if x == 0.0 || !x.is_finite() || shows_a_digit(&text) {
         return text;
     }
     (decimals + 1..=decimals + 3)
         .map(|d| fixed(x, d))
-        .find(|t| t.len() <= width && t.bytes().any(|b| b.is_ascii_digit() && b != b'0'))
+        .find(|t| t.len() <= width && shows_a_digit(t))
         .unwrap_or(text)
 }
 

@@ -479,7 +479,6 @@ fn bestguess_runs(
         }
     }
     for (key, metric, parts, values) in totals {
-        let catalogue = sink.catalogue();
         let [a, b] = parts.map(|m| catalogue.def(m).key.clone());
         for (i, (run, v)) in runs.iter().zip(values).enumerate() {
             if v.is_null() {
