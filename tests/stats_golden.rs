@@ -97,6 +97,12 @@ fn num(v: &Value, key: &str) -> f64 {
         .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
 }
 
+fn flag(v: &Value, key: &str) -> bool {
+    v[key]
+        .as_bool()
+        .unwrap_or_else(|| panic!("{key} is not a boolean"))
+}
+
 fn sample(v: &Value) -> Sample {
     Sample::new(numbers(v)).expect("golden data are valid samples")
 }
@@ -240,6 +246,7 @@ fn two_sample_statistics_match_scipy_and_brute_force() {
             _ => Method::Asymptotic,
         };
         c.equal(&format!("{name} CI method"), r.interval.method, ci_method);
+        c.equal(&format!("{name} fits"), r.interval.fits, flag(e, "fits"));
         c.close(&format!("{name} U"), mw.u, num(e, "u"), STATISTIC);
         c.close(&format!("{name} W"), mw.w, num(e, "w"), STATISTIC);
         let p_tolerance = if expected_method == Method::Exact {
@@ -343,6 +350,7 @@ fn check_ratio(c: &mut Checker, name: &str, r: &Comparison, e: &Value) -> bool {
                 num(e, "ratio_ci_high"),
                 STATISTIC,
             );
+            c.equal(&format!("{name} ratio fits"), q.fits, flag(e, "ratio_fits"));
             true
         }
         (actual, expected) => {
@@ -379,6 +387,7 @@ fn paired_statistics_match_scipy_wilcoxon_and_brute_force() {
             r.interval.method,
             method("ci_method"),
         );
+        c.equal(&format!("{name} fits"), r.interval.fits, flag(e, "fits"));
         c.close(
             &format!("{name} T+"),
             sr.t_plus,

@@ -179,6 +179,45 @@ fn tick_quantised_times_show_the_confidence_achieved_given_the_ties() {
 }
 
 #[test]
+fn tied_samples_that_differ_but_not_by_a_shift_are_not_called_equivalent() {
+    // cbdr's own sample: 10 ms of CPU or more in 17 runs of `ls` (96) and 32 of
+    // `lsl` (104), otherwise 0. Over half the pairwise differences are 0,
+    // so Δ's interval is [0, 0] μs, within ±epsilon; but the test at 0,
+    // the comparison's own, rejects it (p = 0.030).
+    let cbdr: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "formats"]
+        .iter()
+        .collect::<PathBuf>()
+        .join("cbdr-0.2.4-sample.csv");
+    let doc = json(&[], &cbdr);
+    let (_, verdict, c) = &verdicts(&doc)[1];
+    assert_eq!(
+        (c["ci_low_us"].as_f64(), c["ci_high_us"].as_f64()),
+        (Some(0.0), Some(0.0))
+    );
+    assert!(c["p_value"].as_f64().unwrap() < 0.05, "{c}");
+    assert_eq!(verdict, "inconclusive");
+    assert_eq!(c["verdict"], "inconclusive");
+    let reasons = c["reasons"].as_array().unwrap();
+    assert!(reasons.iter().any(|r| r == "no_shift"), "{c}");
+    let out = stdout(&["-Q", "-E"], &cbdr);
+    assert!(
+        out.lines()
+            .any(|l| l.contains("Verdict")
+                && l.contains("inconclusive ✗ differ, but not by a shift")),
+        "{out}"
+    );
+    // An A/A experiment on 100 µs ticks: the test accepts 0, equivalent.
+    let doc = json(&[], &fixture("ticks_sequential.csv"));
+    let (_, verdict, c) = &verdicts(&doc)[1];
+    assert_eq!(verdict, "equivalent", "{c}");
+    assert!(!c["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r == "no_shift"));
+}
+
+#[test]
 fn slower_by_is_never_negative_under_the_best_and_follows_the_order() {
     for file in [
         fixture("fast_145.csv"),
@@ -284,7 +323,7 @@ fn explain_labels_its_p_values_and_marks_and_closes_the_table() {
         assert!(text.contains("p-value, raw"), "{text}");
         assert!(text.contains("p-value, adjusted"), "{text}");
         assert!(
-            text.contains("✗ marks a condition of \"slower\""),
+            text.contains("✗ marks a condition of a verdict"),
             "the legend of ✗: {text}"
         );
         let rule = format!("  {}", "═".repeat(78));

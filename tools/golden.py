@@ -299,8 +299,12 @@ def pair_expected(best, other, alpha):
         # So is a sample of one value: it sits in one tie group at every
         # shift, and the conditional law there is all but a point.
         one_value = (x.min() == x.max()) != (y.min() == y.max())
-        fits = [not one_value and any(accepts_estimate(values, laws_at, v, m, alpha)
-                                      for v in middle_values(values)) for values, laws_at in walks]
+        # Whether each scale's test accepts its own estimate: reported
+        # (`fits`), as a scale that does not cannot show the samples
+        # equivalent (the ranking's NoShift).
+        accepted = [any(accepts_estimate(values, laws_at, v, m, alpha)
+                        for v in middle_values(values)) for values, laws_at in walks]
+        fits = [not one_value and a for a in accepted]
         inverted, achieved = invert_scales([w for w, f in zip(walks, fits) if f], start, m, alpha) \
             if any(fits) else ([], 1.0)
         if not all(fits):
@@ -313,7 +317,8 @@ def pair_expected(best, other, alpha):
         log_ranks = inverted[-1]
         ci_method = "exact" if small and fits[0] else "asymptotic"
         return finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha,
-                           ci_method=ci_method, log_ranks=log_ranks)
+                           ci_method=ci_method, log_ranks=log_ranks,
+                           fits=(accepted[0], accepted[-1]))
 
     if exact:
         target = alpha / 2 - 10 * sys.float_info.epsilon
@@ -755,7 +760,7 @@ def delong(x, y, u, alpha):
 
 
 def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha, ci_method=None,
-                log_ranks=None):
+                log_ranks=None, fits=(True, True)):
     n1, n2 = len(x), len(y)
     m = n1 * n2
     out = {
@@ -770,6 +775,7 @@ def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved,
         "ci_high_rank": high_rank,
         "achieved_confidence": achieved,
         "ci_method": ci_method or method,
+        "fits": fits[0],
         "superiority": u / m,
     }
     a, lo, hi = delong(x, y, u, alpha)
@@ -781,6 +787,7 @@ def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved,
         log_low, log_high = log_ranks or (low_rank, high_rank)
         out["ratio_ci_low"] = float(np.exp(logs[log_low - 1]))
         out["ratio_ci_high"] = float(np.exp(logs[log_high - 1]))
+        out["ratio_fits"] = fits[1]
     else:
         out["ratio"] = None
     return out
@@ -914,6 +921,7 @@ def paired_expected(best, other, alpha):
 
     high = None
     log_ranks = None
+    set_fits = (True, True)
     if tied(d) or (logs is not None and tied(logs)):
         # Conditional sign-flip distribution given the tie pattern about the
         # middle Walsh average(s), on both scales; common ranks.
@@ -944,6 +952,7 @@ def paired_expected(best, other, alpha):
             fits = any(accepts_estimate(sums, laws_at, t, m, alpha) for t in middle_values(sums))
             scales.append((v, sums, laws_at, fits))
         all_fit = all(f for *_, f in scales)
+        set_fits = (scales[0][3], scales[-1][3])
         for v, sums, laws_at, _ in scales:
             if all_fit:
                 inverted, level = invert_scales([(sums, laws_at)], start, m, alpha)
@@ -1004,6 +1013,7 @@ def paired_expected(best, other, alpha):
         "ci_high_rank": high,
         "achieved_confidence": achieved,
         "ci_method": ci_method,
+        "fits": set_fits[0],
     }
     if b.min() > 0 and o.min() > 0:
         ld = np.log(o) - np.log(b)
@@ -1012,6 +1022,7 @@ def paired_expected(best, other, alpha):
         log_low, log_high = log_ranks or (k, high)
         out["ratio_ci_low"] = float(np.exp(lw[log_low - 1]))
         out["ratio_ci_high"] = float(np.exp(lw[log_high - 1]))
+        out["ratio_fits"] = set_fits[1]
     else:
         out["ratio"] = None
     return out

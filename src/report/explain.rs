@@ -32,7 +32,7 @@ const VALUE: usize = 26;
 
 /// What `✗` means, printed under the `-E` table.
 pub const MARK_LEGEND: &str =
-    "✗ marks a condition of \"slower\" that the numbers on its line do not meet.";
+    "✗ marks a condition of a verdict that the numbers on its line do not meet.";
 
 /// The settings legend, as a frame.
 pub fn legend(analysis: &Analysis<'_>, width: usize) -> Frame {
@@ -171,6 +171,7 @@ pub fn reason(r: Reason, ranking: &Ranking, unit: Unit) -> String {
             "interval short of {} (more runs)",
             units::confidence(ranking.confidence_each)
         ),
+        (Reason::NoShift, _) => "differ, but not by a shift".to_owned(),
     }
 }
 
@@ -191,7 +192,7 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
         }
         return lines;
     };
-    let flag = |r: Reason, text: String| entry.reasons.contains(&r).then_some(text);
+    let flag = |r: Reason| (entry.reasons.contains(&r)).then(|| reason(r, ranking, unit));
     lines.push(line(
         "Timed observations",
         &format!("N = {}", entry.n),
@@ -237,29 +238,17 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
     lines.push(line(
         "Δ interval",
         &interval(c, unit),
-        (!relative(effect))
-            .then(|| {
-                flag(
-                    Reason::WithinEffect,
-                    format!("low end ≤ effect {}", units::amount(ranking.effect, unit)),
-                )
-            })
-            .flatten(),
+        // Against the threshold's amount in the unit (a relative one
+        // resolved, when there is no ratio to hold it against).
+        (!relative(effect) && entry.reasons.contains(&Reason::WithinEffect))
+            .then(|| format!("low end ≤ effect {}", units::amount(ranking.effect, unit))),
     ));
     if let Some(r) = c.ratio {
         lines.push(line(
             "Ratio (other/ref)",
             &units::change_interval(r.estimate, r.low, r.high),
             relative(effect)
-                .then(|| {
-                    let Threshold::Percent(p) = effect else {
-                        return None;
-                    };
-                    flag(
-                        Reason::WithinEffect,
-                        format!("low end ≤ effect +{}%", units::plain(p)),
-                    )
-                })
+                .then(|| flag(Reason::WithinEffect))
                 .flatten(),
         ));
     } else {
@@ -274,24 +263,12 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
             units::fixed(s.low, 3),
             units::fixed(s.high, 3)
         ),
-        flag(
-            Reason::Superiority,
-            format!(
-                "high end > super {}",
-                units::plain(ranking.settings.superiority)
-            ),
-        ),
+        flag(Reason::Superiority),
     ));
     lines.push(line(
         "Verdict",
         entry.verdict.word(),
-        flag(
-            Reason::TooFewRuns,
-            format!(
-                "interval short of {} (more runs)",
-                units::confidence(ranking.confidence_each)
-            ),
-        ),
+        flag(Reason::TooFewRuns).or_else(|| flag(Reason::NoShift)),
     ));
     lines
 }

@@ -59,6 +59,9 @@ pub struct Ratio {
     pub low: f64,
     /// Upper end.
     pub high: f64,
+    /// Whether the test on the logarithms accepts their estimate (as
+    /// [`ShiftInterval::fits`] for the differences).
+    pub fits: bool,
 }
 
 /// An interval for the probability of superiority.
@@ -234,11 +237,12 @@ pub(crate) fn compare_with_logs(
     let (interval, per_scale) =
         shift_interval_with(&scales, n1, n2, alpha, exact.as_ref(), &ranks, one);
     let ratio = logs.as_ref().zip(log_middle).map(|(logs, (a, b))| {
-        let (low, high) = per_scale[1];
+        let (low, high) = per_scale[1].ranks;
         Ratio {
             estimate: ((a + b) / 2.0).exp(),
             low: logs.kth(low).exp(),
             high: logs.kth(high).exp(),
+            fits: per_scale[1].fits,
         }
     });
     let (superiority, superiority_interval) = superiority(best, other, mann_whitney.u, alpha);
@@ -366,10 +370,11 @@ pub(crate) fn compare_paired_with(
         })
     });
     let (shift, interval, log_ends) = paired_shift_and_logs(&p, logs.flatten(), alpha);
-    let ratio = log_ends.map(|(estimate, low, high)| Ratio {
+    let ratio = log_ends.map(|(estimate, low, high, fits)| Ratio {
         estimate: estimate.exp(),
         low: low.exp(),
         high: high.exp(),
+        fits,
     });
     Some(Comparison {
         design: Design::Paired {

@@ -167,6 +167,18 @@ pub(crate) trait Candidates: Sync {
     fn laws(&self, v: f64) -> Laws;
 }
 
+/// One scale's interval (the differences, or the differences of their
+/// logarithms): the ranks of its ends, and whether its test accepts its
+/// own estimate ([`accepts_estimate`]; always, without ties). A scale
+/// whose test rejects its estimate is no shift model of the data: the
+/// samples differ, though not by a shift, and its interval cannot show
+/// that they are equivalent (the ranking's [`super::Reason::NoShift`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ScaleRanks {
+    pub ranks: (u128, u128),
+    pub fits: bool,
+}
+
 /// Whether the conditional test at `v` (an estimate), with the tie
 /// pattern there (`laws`), accepts it on both sides, its ends' ranks not
 /// clamped to the middle (as [`invert`]'s are). When it does not, the data

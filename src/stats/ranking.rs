@@ -156,6 +156,12 @@ pub enum Reason {
     /// runs even the widest order-statistic interval is less sure than
     /// the family requires (the verdict is then "inconclusive").
     TooFewRuns,
+    /// The deciding interval lies within ±epsilon, but its test rejects
+    /// its own estimate: no shift makes the samples alike (tied values
+    /// that differ in how often they take each tick, not by a shift), so
+    /// the interval cannot show them equivalent (the verdict is then
+    /// "inconclusive"). A condition of "equivalent", not of "slower".
+    NoShift,
 }
 
 /// What the ranking concludes about one command.
@@ -702,11 +708,12 @@ fn decide(
     // The interval on the scale of each threshold: the ratio's, minus 1,
     // against a relative threshold; Δ's against an absolute one (or when
     // there is no ratio, a relative threshold resolved to the unit).
+    // With it, whether that scale's test accepts its own estimate.
     let on = |t: Threshold, resolved: f64| match (t, c.ratio) {
-        (Threshold::Percent(p), Some(r)) => (r.low - 1.0, r.high - 1.0, p / 100.0),
-        _ => (c.interval.low, c.interval.high, resolved),
+        (Threshold::Percent(p), Some(r)) => (r.low - 1.0, r.high - 1.0, p / 100.0, r.fits),
+        _ => (c.interval.low, c.interval.high, resolved, c.interval.fits),
     };
-    let (low, high, margin) = on(settings.effect, effect);
+    let (low, high, margin, _) = on(settings.effect, effect);
     let check_super = settings.superiority < 0.5;
     let s = c.superiority_interval;
     let mut reasons = Vec::new();
@@ -722,10 +729,16 @@ fn decide(
     if high < -margin && (!check_super || s.low >= 1.0 - settings.superiority) {
         return (Verdict::Faster, Vec::new());
     }
-    let (low, high, margin) = on(settings.epsilon, epsilon);
-    if -margin <= low && high <= margin {
+    let (low, high, margin, fits) = on(settings.epsilon, epsilon);
+    if !(-margin <= low && high <= margin) {
+        return (Verdict::Inconclusive, reasons);
+    }
+    // Equivalence is a claim about a shift, which the deciding scale's
+    // test must not reject at its estimate.
+    if fits {
         (Verdict::Equivalent, reasons)
     } else {
+        reasons.push(Reason::NoShift);
         (Verdict::Inconclusive, reasons)
     }
 }
@@ -804,6 +817,84 @@ mod tests {
         short.interval.achieved_confidence = 1.0 - 1e-13;
         let d = decide(&short, &c_rule(), 250.0, 500.0, 1.0 - 1e-13);
         assert_eq!(d.0, Verdict::Slower);
+    }
+
+    /// `low` runs of one 10 ms tick and `high` of two, in an order that
+    /// mixes them.
+    fn on_ticks(low: usize, high: usize) -> Vec<f64> {
+        let mut v = vec![10_000.0; low];
+        v.extend(std::iter::repeat_n(20_000.0, high));
+        v
+    }
+
+    #[test]
+    fn tied_samples_that_differ_but_not_by_a_shift_are_not_equivalent() {
+        let alpha = Alpha::new(0.05).unwrap();
+        // cmd_b takes the second tick in 37 runs of 96, cmd_a in 23:
+        // p = 0.03 and Â's interval excludes ½, yet 53 % of the pairwise
+        // differences are 0, so Δ and its interval are 0 on both scales.
+        let c = super::super::compare::compare(
+            &sample(&on_ticks(73, 23)),
+            &sample(&on_ticks(59, 37)),
+            alpha,
+        );
+        assert!(c.p_value() < 0.05 && c.superiority_interval.high < 0.5);
+        assert_eq!((c.interval.low, c.interval.high), (0.0, 0.0));
+        let ratio = c.ratio.unwrap();
+        assert_eq!((ratio.low, ratio.high), (1.0, 1.0));
+        // The test at Δ = 0 is the test itself, which rejects: no shift.
+        assert!(!c.interval.fits && !ratio.fits);
+        for settings in [relative(1.0, 1.0), c_rule()] {
+            let (verdict, reasons) = decide(&c, &settings, 250.0, 500.0, 0.95);
+            assert_eq!(verdict, Verdict::Inconclusive);
+            assert_eq!(reasons.last(), Some(&Reason::NoShift));
+        }
+        // The same intervals from a shift the test accepted: equivalent.
+        let mut fitting = c;
+        fitting.interval.fits = true;
+        fitting.ratio = Some(super::super::compare::Ratio {
+            fits: true,
+            ..ratio
+        });
+        let (verdict, _) = decide(&fitting, &relative(1.0, 1.0), 250.0, 500.0, 0.95);
+        assert_eq!(verdict, Verdict::Equivalent);
+        // Equal tick frequencies are a shift of 0: equivalent.
+        let same = super::super::compare::compare(
+            &sample(&on_ticks(73, 23)),
+            &sample(&on_ticks(72, 24)),
+            alpha,
+        );
+        assert!(same.interval.fits && same.ratio.unwrap().fits);
+        let (verdict, _) = decide(&same, &relative(1.0, 1.0), 250.0, 500.0, 0.95);
+        assert_eq!(verdict, Verdict::Equivalent);
+    }
+
+    #[test]
+    fn paired_rounds_one_tick_apart_in_a_few_are_not_equivalent() {
+        let alpha = Alpha::new(0.05).unwrap();
+        // B one tick slower in 15 rounds of 96 and never faster: the
+        // pseudo-median is 0 ([0, 0]), the signed-rank test rejects it.
+        let best = vec![10_000.0; 96];
+        let mut other = best.clone();
+        for x in other.iter_mut().step_by(6).take(15) {
+            *x = 20_000.0;
+        }
+        let c = super::super::compare::compare_paired(&best, &other, alpha).unwrap();
+        assert!(c.p_value() < 0.001);
+        assert_eq!((c.interval.low, c.interval.high), (0.0, 0.0));
+        assert!(!c.interval.fits && !c.ratio.unwrap().fits);
+        let (verdict, reasons) = decide(&c, &relative(1.0, 1.0), 250.0, 500.0, 0.95);
+        assert_eq!(
+            (verdict, reasons.last()),
+            (Verdict::Inconclusive, Some(&Reason::NoShift))
+        );
+        // One round in 96: the test accepts 0, a shift of 0 fits.
+        let mut once = best.clone();
+        once[40] = 20_000.0;
+        let c = super::super::compare::compare_paired(&best, &once, alpha).unwrap();
+        assert!(c.interval.fits);
+        let (verdict, _) = decide(&c, &relative(1.0, 1.0), 250.0, 500.0, 0.95);
+        assert_eq!(verdict, Verdict::Equivalent);
     }
 
     #[test]

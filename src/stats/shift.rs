@@ -18,7 +18,7 @@ use thiserror::Error;
 
 use super::conditional::{
     accepts_estimate, choose_ranks, invert, level_of, normal_rank, two_sample_laws, Candidates,
-    Laws,
+    Laws, ScaleRanks,
 };
 use super::mann_whitney::{exact_distribution, pooled_ranks, Method, PooledRanks};
 use super::sample::Sample;
@@ -72,6 +72,12 @@ pub struct ShiftInterval {
     pub achieved_confidence: f64,
     /// Exact (small samples without ties) or asymptotic.
     pub method: Method,
+    /// Whether the test, with the tie pattern at the estimate, accepts
+    /// the estimate itself (always without ties). When it does not, no
+    /// shift makes the samples alike under their ties (one on two ticks,
+    /// the other between them): they differ, though not by a shift, and
+    /// this interval does not show that they are equivalent.
+    pub fits: bool,
 }
 
 /// Number of pairwise differences, n1·n2.
@@ -162,7 +168,7 @@ pub(crate) fn shift_interval_with(
     exact: Option<&UDistribution>,
     ranks: &PooledRanks,
     one_value: bool,
-) -> (ShiftInterval, Vec<(u128, u128)>) {
+) -> (ShiftInterval, Vec<ScaleRanks>) {
     let differences = scales[0].0;
     let m = differences.count();
     let alpha = alpha.get();
@@ -194,33 +200,38 @@ pub(crate) fn shift_interval_with(
         // tie group at every δ, and the conditional law there is all but
         // a point: the inversion gave `[14, 14] μs at 100 %` for runs
         // spread over 27 μs. It is no shift model either.
-        let fits: Vec<bool> = (0..scales.len())
+        let accepted: Vec<bool> = (0..scales.len())
             .map(|s| {
-                !one_value
-                    && (tests.iter().zip(&laws))
-                        .filter(|((t, _, _), _)| *t == s)
-                        .any(|(&(_, d, delta), l)| accepts_estimate(&tested(d), delta, l, alpha))
+                (tests.iter().zip(&laws))
+                    .filter(|((t, _, _), _)| *t == s)
+                    .any(|(&(_, d, delta), l)| accepts_estimate(&tested(d), delta, l, alpha))
             })
             .collect();
-        let fallback = (!fits.iter().all(|&f| f)).then(|| {
+        // A scale keeps its inversion when it fits and neither sample is
+        // of one value.
+        let inverts: Vec<bool> = accepted.iter().map(|&a| a && !one_value).collect();
+        let fallback = (!inverts.iter().all(|&f| f)).then(|| {
             let (low, achieved) = tie_corrected_rank(m, n1, n2, alpha, ranks.tie_term);
             (low.min(m.div_ceil(2)), achieved)
         });
         let (low, high, _) = choose_ranks(m, &laws, alpha);
         // The tests' confidence at the middle difference(s), each with
         // its own pattern: from the laws just found (of the scales that
-        // fit; the others have the approximation's).
+        // keep their inversion; the others have the approximation's).
         let achieved = (tests.iter().zip(&laws))
-            .filter(|((s, _, _), _)| fits[*s])
+            .filter(|((s, _, _), _)| inverts[*s])
             .map(|(_, l)| level_of(m, l, alpha))
             .fold(fallback.map_or(1.0, |f| f.1), f64::min);
         let per_scale = (scales.iter().enumerate())
-            .map(|(s, &(d, _))| match fallback {
-                Some((k, _)) if !fits[s] => (k, m + 1 - k),
-                _ => invert(&tested(d), (low, high), alpha),
+            .map(|(s, &(d, _))| ScaleRanks {
+                ranks: match fallback {
+                    Some((k, _)) if !inverts[s] => (k, m + 1 - k),
+                    _ => invert(&tested(d), (low, high), alpha),
+                },
+                fits: accepted[s],
             })
             .collect();
-        let method = if small && fits[0] {
+        let method = if small && inverts[0] {
             Method::Exact
         } else {
             Method::Asymptotic
@@ -229,7 +240,11 @@ pub(crate) fn shift_interval_with(
     } else {
         let (low, achieved, method) = untied_rank(m, n1, n2, alpha, exact);
         let low = low.min(m.div_ceil(2));
-        (vec![(low, m + 1 - low); scales.len()], achieved, method)
+        let untied = ScaleRanks {
+            ranks: (low, m + 1 - low),
+            fits: true,
+        };
+        (vec![untied; scales.len()], achieved, method)
     };
     finish(differences, per_scale, alpha, achieved_confidence, method)
 }
@@ -237,12 +252,12 @@ pub(crate) fn shift_interval_with(
 /// The first scale's interval at its ranks, and every scale's ranks.
 fn finish(
     differences: &Differences,
-    per_scale: Vec<(u128, u128)>,
+    per_scale: Vec<ScaleRanks>,
     alpha: f64,
     achieved_confidence: f64,
     method: Method,
-) -> (ShiftInterval, Vec<(u128, u128)>) {
-    let (low_rank, high_rank) = per_scale[0];
+) -> (ShiftInterval, Vec<ScaleRanks>) {
+    let (low_rank, high_rank) = per_scale[0].ranks;
     (
         ShiftInterval {
             low: differences.kth(low_rank),
@@ -252,6 +267,7 @@ fn finish(
             nominal_confidence: 1.0 - alpha,
             achieved_confidence,
             method,
+            fits: per_scale[0].fits,
         },
         per_scale,
     )

@@ -40,7 +40,7 @@
 
 use super::conditional::{
     accepts_estimate, choose_ranks, invert, level_of, normal_rank, paired_law, Candidates, Laws,
-    PARALLEL_SWEEP,
+    ScaleRanks, PARALLEL_SWEEP,
 };
 use super::mann_whitney::Method;
 use super::normal::normal_sf;
@@ -416,7 +416,7 @@ impl Iterator for GroupsAbout<'_> {
 pub(crate) fn interval_ranks(
     sets: &[&PairedDifferences],
     alpha: Alpha,
-) -> (Vec<(u128, u128)>, f64, Method) {
+) -> (Vec<ScaleRanks>, f64, Method) {
     let first = sets[0];
     let r = first.len();
     let m = (r as u128) * (r as u128 + 1) / 2;
@@ -445,11 +445,16 @@ pub(crate) fn interval_ranks(
         // scale beside a point on the other ("Δ [0, 0.5] μs" with "ratio
         // +1.7 % [+1.7 %, +1.7 %]", and the verdict "slower" from the
         // ratio) said two things of the same data.
-        let all_fit = sets.iter().all(|&s| {
-            (tests.iter().zip(&laws))
-                .filter(|((t, _), _)| std::ptr::eq(*t, s))
-                .any(|(&(t, sum), l)| accepts_estimate(&Signed { set: t, exact }, sum, l, alpha))
-        });
+        let accepted: Vec<bool> = (sets.iter())
+            .map(|&s| {
+                (tests.iter().zip(&laws))
+                    .filter(|((t, _), _)| std::ptr::eq(*t, s))
+                    .any(|(&(t, sum), l)| {
+                        accepts_estimate(&Signed { set: t, exact }, sum, l, alpha)
+                    })
+            })
+            .collect();
+        let all_fit = accepted.iter().all(|&a| a);
         let fallbacks: Vec<Option<(u128, f64)>> = (sets.iter())
             .map(|s| {
                 (!all_fit).then(|| {
@@ -470,10 +475,13 @@ pub(crate) fn interval_ranks(
                 .map(|f| f.1)
                 .fold(1.0, f64::min)
         };
-        let per_set = (sets.iter().zip(&fallbacks))
-            .map(|(s, fallback)| match fallback {
-                Some((k, _)) => (*k, m + 1 - k),
-                None => invert(&Signed { set: s, exact }, (low, high), alpha),
+        let per_set = (sets.iter().zip(&fallbacks).zip(&accepted))
+            .map(|((s, fallback), &fits)| ScaleRanks {
+                ranks: match fallback {
+                    Some((k, _)) => (*k, m + 1 - k),
+                    None => invert(&Signed { set: s, exact }, (low, high), alpha),
+                },
+                fits,
             })
             .collect();
         let method = if exact && all_fit {
@@ -496,7 +504,11 @@ pub(crate) fn interval_ranks(
         }
     };
     let low = low.min(m.div_ceil(2)).max(1);
-    (vec![(low, m + 1 - low); sets.len()], achieved, method)
+    let untied = ScaleRanks {
+        ranks: (low, m + 1 - low),
+        fits: true,
+    };
+    (vec![untied; sets.len()], achieved, method)
 }
 
 /// The laws of the tests at each (set, middle Walsh sum), in order. A law
@@ -573,12 +585,12 @@ impl Candidates for Signed<'_> {
 /// The interval of one set of differences at the ranks given.
 fn interval_at(
     p: &PairedDifferences,
-    ranks: (u128, u128),
+    ranks: ScaleRanks,
     achieved_confidence: f64,
     method: Method,
     alpha: Alpha,
 ) -> ShiftInterval {
-    let (low_rank, high_rank) = ranks;
+    let (low_rank, high_rank) = ranks.ranks;
     ShiftInterval {
         low: p.kth(low_rank),
         high: p.kth(high_rank),
@@ -587,6 +599,7 @@ fn interval_at(
         nominal_confidence: 1.0 - alpha.get(),
         achieved_confidence,
         method,
+        fits: ranks.fits,
     }
 }
 
@@ -601,12 +614,13 @@ pub fn paired_shift(d: &[f64], alpha: Alpha) -> Option<(f64, ShiftInterval)> {
     ))
 }
 
-/// The estimate and both ends of an interval: (estimate, low, high).
-pub(crate) type Ends = (f64, f64, f64);
+/// The estimate, both ends of an interval and whether its test accepts
+/// the estimate: (estimate, low, high, fits).
+pub(crate) type Ends = (f64, f64, f64, bool);
 
 /// As [`paired_shift`], and for `l` (the differences of the logarithms,
 /// prepared) the estimate and the ends of its own inverted interval:
-/// (estimate, low, high). The achieved confidence is the lower of the
+/// (estimate, low, high, fits). The achieved confidence is the lower of the
 /// two sets'. `middle`: the middle Walsh sums of `d`, when known.
 pub(crate) fn paired_shift_and_logs(
     p: &PairedDifferences,
@@ -617,8 +631,9 @@ pub(crate) fn paired_shift_and_logs(
     let (ranks, achieved, method) = interval_ranks(&sets, alpha);
     let interval = interval_at(p, ranks[0], achieved, method, alpha);
     let log_ends = l.as_ref().map(|l| {
-        let (low, high) = ranks[ranks.len() - 1];
-        (l.estimate(), l.kth(low), l.kth(high))
+        let last = ranks[ranks.len() - 1];
+        let (low, high) = last.ranks;
+        (l.estimate(), l.kth(low), l.kth(high), last.fits)
     });
     (p.estimate(), interval, log_ends)
 }
