@@ -16,30 +16,14 @@ Usage: tools/independent_ticks.py [BESTREPORT] [REPLICATIONS]
        (default target/release/bestreport, 200). Needs numpy.
 """
 import collections
-import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-from paired_ticks import HEADER, TICK
-
-
-def write_sequential(path, a, b):
-    """A raw CSV of command a's runs, then command b's."""
-    seq, start, rows = 0, 1_795_358_000_000_000, []
-    for idx, runs in enumerate((a, b)):
-        for cpu in runs:
-            seq += 1
-            wall = cpu + 100
-            start += wall + 50
-            rows.append(f'"cmd_{"ab"[idx]}","","",{idx + 1},0,{cpu},0,2097152,100,0,1,0,'
-                        f'{wall},{cpu},1,{seq},{start},,0')
-    with open(path, "w") as f:
-        f.write(HEADER + "\n" + "\n".join(rows) + "\n")
+from paired_ticks import TICK, comparison, write_runs
 
 
 def recorded(t):
@@ -73,12 +57,9 @@ def simulate(bestreport, t_a, t_b, n, reps, seed=0):
         for _ in range(reps):
             a = (TICK * np.floor(t_a / TICK + rng.random(n))).astype(int)
             b = (TICK * np.floor(t_b / TICK + rng.random(n))).astype(int)
-            write_sequential(raw, list(a), list(b))
-            subprocess.run([bestreport, "-Q", "--export-json", out, raw], check=True,
-                           capture_output=True)
-            doc = json.load(open(out))
-            c = next(x["bestguess"]["comparison"] for x in doc["results"]
-                     if x["bestguess"].get("comparison"))
+            # One command's runs, then the other's.
+            write_runs(raw, [(0, x) for x in a] + [(1, y) for y in b])
+            c = comparison(bestreport, raw, out)
             low, high = c["ci_low_us"], c["ci_high_us"]
             r_low, r_high = c["ratio_ci_low"], c["ratio_ci_high"]
             if c["against"] == 1:  # b is the best: the shift is a - b

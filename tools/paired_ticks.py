@@ -33,22 +33,41 @@ HEADER = ("Command,Shell,Name,Batch,Exit code,User time (us),System time (us),"
           "Total Context Switches,Sequence,Start time (us since epoch),Signal,Timed out")
 
 
+def write_runs(path, runs):
+    """A raw CSV of `runs`, (command index 0 or 1, CPU time in µs) pairs,
+    in the order they were run."""
+    seq, start, rows = 0, 1_795_358_000_000_000, []
+    for idx, cpu in runs:
+        seq += 1
+        wall = cpu + 100
+        start += wall + 50
+        rows.append(f'"cmd_{"ab"[idx]}","","",{idx + 1},0,{cpu},0,2097152,100,0,1,0,'
+                    f'{wall},{cpu},1,{seq},{start},,0')
+    with open(path, "w") as f:
+        f.write(HEADER + "\n" + "\n".join(rows) + "\n")
+
+
 def write_rounds(path, a, b, seed):
     """A raw CSV of commands a and b run in complete rounds, round i
     pairing a[i] with b[i], the order within each round random."""
     rng = random.Random(seed)
-    seq, start, rows = 0, 1_795_358_000_000_000, []
+    runs = []
     for ra, rb in zip(a, b):
         order = [(0, ra), (1, rb)]
         rng.shuffle(order)
-        for idx, cpu in order:
-            seq += 1
-            wall = cpu + 100
-            start += wall + 50
-            rows.append(f'"cmd_{"ab"[idx]}","","",{idx + 1},0,{cpu},0,2097152,100,0,1,0,'
-                        f'{wall},{cpu},1,{seq},{start},,0')
-    with open(path, "w") as f:
-        f.write(HEADER + "\n" + "\n".join(rows) + "\n")
+        runs.extend(order)
+    write_runs(path, runs)
+
+
+def comparison(bestreport, raw, out):
+    """`bestreport`'s comparison of the two commands in `raw` (its JSON
+    written to `out`): the compared command's `comparison` object."""
+    subprocess.run([bestreport, "-Q", "--export-json", out, raw], check=True,
+                   capture_output=True)
+    with open(out) as f:
+        doc = json.load(f)
+    return next(x["bestguess"]["comparison"] for x in doc["results"]
+                if x["bestguess"].get("comparison"))
 
 
 def pseudo_median(t_a, t_b):
@@ -117,11 +136,7 @@ def simulate(bestreport, t_a, t_b, n, reps, seed=0):
             a = (TICK * np.floor(t_a / TICK + rng.random(n))).astype(int)
             b = (TICK * np.floor(t_b / TICK + rng.random(n))).astype(int)
             write_rounds(raw, list(a), list(b), seed=r)
-            subprocess.run([bestreport, "-Q", "--export-json", out, raw], check=True,
-                           capture_output=True)
-            doc = json.load(open(out))
-            c = next(x["bestguess"]["comparison"] for x in doc["results"]
-                     if x["bestguess"].get("comparison"))
+            c = comparison(bestreport, raw, out)
             low, high = c["ci_low_us"], c["ci_high_us"]
             if c["against"] == 1:  # b is the best: the shift is a - b
                 low, high = -high, -low
