@@ -8,7 +8,7 @@
 //! paired by round), the test statistic, the raw and the adjusted p-value,
 //! each labelled as such, the Hodges–Lehmann shift Δ with its interval and
 //! the confidence actually achieved, the ratio with its interval, Â with
-//! its interval, and the verdict. A condition of "slower" that a
+//! its interval, and the verdict. A condition of a verdict that a
 //! comparison did not meet is marked `✗` on the line of the numbers that
 //! show it, with the bound they were compared with; the conditions come
 //! from the ranking (nothing is recomputed here), and the legend under the
@@ -151,7 +151,7 @@ fn method(m: Method) -> &'static str {
     }
 }
 
-/// A condition of "slower" that a comparison did not meet, in a few
+/// A condition of a verdict that a comparison did not meet, in a few
 /// words with the bound it was compared with. `-E` prints it beside the
 /// numbers that show it, and the markup exports
 /// ([`crate::export::document`]) use the same words.
