@@ -25,8 +25,9 @@
 //!
 //! `--fail-if-slower PCT` turns the comparison into a gate:
 //! [`GateReport::failed`] when some command is slower with the whole
-//! interval of its change above +PCT % (the user's margin for this gate;
-//! the verdict column keeps the ranking's `effect`). The program then
+//! interval of its change above +PCT % and its test showing a difference
+//! (the user's margin for this gate; the verdict column keeps the
+//! ranking's `effect`). The program then
 //! exits with status 3 (`crate::app::exit::REGRESSION`).
 
 use crate::analysis::RankingSettings;
@@ -147,6 +148,11 @@ pub struct Change {
     /// The interval's achieved confidence (the Δ and ratio intervals are
     /// the same order statistics, so they share it).
     pub confidence: f64,
+    /// The comparison's test shows a difference at the pair's level (its
+    /// p-value below α/m). A change is a regression only then: with tied
+    /// values an interval can lie above the margin while the test
+    /// rejects nothing.
+    pub significant: bool,
 }
 
 impl Change {
@@ -269,6 +275,7 @@ fn compare_pair(
             high: r.high,
         }),
         confidence: c.interval.achieved_confidence,
+        significant: c.p_adjusted < settings.alpha,
     });
     match change {
         Some(c) => Ok((c, verdict)),
@@ -342,8 +349,10 @@ pub fn compare_with_baseline(
             if enough(&b) && enough(&n) {
                 let (c, v) = compare_pair(bsample, nsample, &rule)?;
                 // The gate's margin is the user's, independent of effect.
-                row.fails = fail_if_slower
-                    .is_some_and(|pct| c.relative(bs.median).is_some_and(|r| r.low > pct / 100.0));
+                row.fails = c.significant
+                    && fail_if_slower.is_some_and(|pct| {
+                        c.relative(bs.median).is_some_and(|r| r.low > pct / 100.0)
+                    });
                 row.change = Some(c);
                 row.verdict = Some(v);
             } else {

@@ -4,7 +4,9 @@
 //! command present on one side only (listed), `bestguess --baseline` right
 //! after measuring, and the usage errors.
 //!
-//! Fixtures: `tools/make_gate_fixtures.py`.
+//! Fixtures: `tools/make_gate_fixtures.py`; `gate_ticks_baseline.csv` and
+//! `gate_ticks_new.csv` (5 runs each on 10 ms ticks, by hand) from a
+//! probe's case.
 
 use std::path::PathBuf;
 
@@ -222,4 +224,37 @@ fn the_comparison_fits_the_report_width() {
         assert!(stdout.contains("slower ✗"), "{stdout}");
         assert!(stdout.contains("only in baseline"), "{stdout}");
     }
+}
+
+#[test]
+fn an_interval_above_the_margin_fails_the_gate_only_with_a_significant_test() {
+    // 5 runs of 10–20 ms against 5 of 30–40 ms: the interval of the change
+    // lies above +50 % (the conditional law of the ties claims it at
+    // 100 %), but no test on 5 and 5 runs can reach p < 0.001 (the least
+    // is 2/252).
+    let base = fixture("gate_ticks_baseline.csv");
+    let new = fixture("gate_ticks_new.csv");
+    let gate = |alpha: &str| {
+        run(
+            "bestreport",
+            &[
+                "-Q",
+                "-c",
+                alpha,
+                "--baseline",
+                &base,
+                "--fail-if-slower",
+                "5",
+                &new,
+            ],
+        )
+    };
+    let (status, stdout, stderr) = gate("alpha=0.001");
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("inconclusive"), "{stdout}");
+    assert!(stdout.contains("Gate passed"), "{stdout}");
+    // At alpha 0.05 the test shows it: slower, and the gate fails.
+    let (status, stdout, stderr) = gate("alpha=0.05");
+    assert_eq!(status, 3, "{stdout}{stderr}");
+    assert!(row(&stdout, "job").contains("slower ✗"), "{stdout}");
 }

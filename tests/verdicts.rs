@@ -12,6 +12,12 @@
 //! * `ticks.csv`, `ticks_sequential.csv`: an A/A experiment on a clock with
 //!   100 µs ticks (about 1 ms of CPU time, six distinct values): 40
 //!   random-order rounds, and 100 runs of each one after the other.
+//! * `ticks_midpoint_paired.csv`, `ticks_log_midpoint_paired.csv`,
+//!   `ticks_rejected_but_zero.csv`: found by a probe of 12,000 random
+//!   datasets (written by hand from its cases): a constant 22 ms command
+//!   against one on 20 and 30 ms ticks (23 rounds), a constant 60 ms one
+//!   against 50 and 70 ms (18 rounds), and 16 runs on 30 and 40 ms ticks
+//!   against 17 nearly all at 30 ms, one after the other.
 
 use std::path::PathBuf;
 
@@ -215,6 +221,59 @@ fn tied_samples_that_differ_but_not_by_a_shift_are_not_called_equivalent() {
         .unwrap()
         .iter()
         .any(|r| r == "no_shift"));
+}
+
+#[test]
+fn no_difference_is_claimed_that_the_test_does_not_show() {
+    // The middle Walsh average of two ticks alone in its interval, "slower"
+    // beside p = 0.96 (Δ [3, 3] ms) and p = 0.66 (Δ [0, 0] μs, the ratio's
+    // point +1.4 %: ln 6/5 and ln 6/7 do not cancel).
+    for (file, p_above) in [
+        ("ticks_midpoint_paired.csv", 0.9),
+        ("ticks_log_midpoint_paired.csv", 0.6),
+    ] {
+        let doc = json(&[], &fixture(file));
+        let compared: Vec<_> = verdicts(&doc)
+            .into_iter()
+            .filter(|(_, v, _)| v != "best")
+            .collect();
+        assert_eq!(compared.len(), 1, "{file}");
+        let (_, verdict, c) = &compared[0];
+        assert!(
+            c["p_value_adjusted"].as_f64().unwrap() > p_above,
+            "{file}: {c}"
+        );
+        assert_eq!(verdict, "inconclusive", "{file}: {c}");
+        assert_eq!(
+            c["reasons"],
+            serde_json::json!(["not_significant"]),
+            "{file}"
+        );
+        let out = stdout(&["-Q", "-E"], &fixture(file));
+        assert!(
+            out.lines()
+                .any(|l| l.contains("p-value, adjusted") && l.ends_with("✗ not below alpha 0.05")),
+            "{file}: {out}"
+        );
+    }
+    // Δ [0, 0] μs within ±epsilon, beside a Mann–Whitney test that rejects
+    // 0 (p = 0.005): the interval's own tied test accepts its estimate, the
+    // comparison's test does not.
+    let doc = json(&[], &fixture("ticks_rejected_but_zero.csv"));
+    let (_, verdict, c) = verdicts(&doc)
+        .into_iter()
+        .find(|(_, v, _)| v != "best")
+        .unwrap();
+    assert_eq!(
+        (c["ci_low_us"].as_f64(), c["ci_high_us"].as_f64()),
+        (Some(0.0), Some(0.0))
+    );
+    assert!(c["p_value_adjusted"].as_f64().unwrap() < 0.01, "{c}");
+    assert_eq!(verdict, "inconclusive", "{c}");
+    assert_eq!(
+        c["reasons"],
+        serde_json::json!(["within_effect", "no_shift"])
+    );
 }
 
 #[test]

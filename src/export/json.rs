@@ -573,6 +573,7 @@ fn reason(r: Reason) -> &'static str {
         Reason::WithinEffect => "within_effect",
         Reason::Superiority => "superiority",
         Reason::TooFewRuns => "too_few_runs",
+        Reason::NotSignificant => "not_significant",
         Reason::NoShift => "no_shift",
     }
 }

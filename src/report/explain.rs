@@ -171,6 +171,9 @@ pub fn reason(r: Reason, ranking: &Ranking, unit: Unit) -> String {
             "interval short of {} (more runs)",
             units::confidence(ranking.confidence_each)
         ),
+        (Reason::NotSignificant, _) => {
+            format!("not below alpha {}", units::plain(ranking.settings.alpha))
+        }
         (Reason::NoShift, _) => "differ, but not by a shift".to_owned(),
     }
 }
@@ -226,7 +229,7 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
     lines.push(line(
         "p-value, adjusted",
         &format!("{}  (× {})", p_is(c.p_adjusted), ranking.family.max(1)),
-        None,
+        flag(Reason::NotSignificant),
     ));
     let relative = |t: Threshold| matches!(t, Threshold::Percent(_)) && c.ratio.is_some();
     let effect = ranking.settings.effect;

@@ -156,11 +156,18 @@ pub enum Reason {
     /// runs even the widest order-statistic interval is less sure than
     /// the family requires (the verdict is then "inconclusive").
     TooFewRuns,
-    /// The deciding interval lies within ±epsilon, but its test rejects
-    /// its own estimate: no shift makes the samples alike (tied values
-    /// that differ in how often they take each tick, not by a shift), so
-    /// the interval cannot show them equivalent (the verdict is then
-    /// "inconclusive"). A condition of "equivalent", not of "slower".
+    /// The adjusted p-value is not below α: the comparison's test does
+    /// not show a difference. With ties an interval can lie wholly above
+    /// +effect while the test rejects nothing (a point interval at the
+    /// middle of two ticks); "slower" and "faster" need both.
+    NotSignificant,
+    /// The deciding interval lies within ±epsilon, but the data are no
+    /// shift of each other: the comparison's test rejects "no difference"
+    /// while the interval holds it, or the interval's own test rejects
+    /// its estimate (tied values that differ in how often they take each
+    /// tick, not by a shift). The interval cannot show them equivalent
+    /// (the verdict is then "inconclusive"). A condition of "equivalent",
+    /// not of "slower".
     NoShift,
 }
 
@@ -716,6 +723,12 @@ fn decide(
     let (low, high, margin, _) = on(settings.effect, effect);
     let check_super = settings.superiority < 0.5;
     let s = c.superiority_interval;
+    // The test shows a difference at the family's level. Without ties an
+    // interval beyond 0 implies it; with ties it need not (the interval
+    // estimates the median of the differences, which on a lattice can sit
+    // at a midpoint the data do not favour), and a difference is claimed
+    // only when both show it.
+    let significant = c.p_adjusted < settings.alpha;
     let mut reasons = Vec::new();
     if low <= margin {
         reasons.push(Reason::WithinEffect);
@@ -723,19 +736,23 @@ fn decide(
     if check_super && s.high > settings.superiority {
         reasons.push(Reason::Superiority);
     }
+    if !significant {
+        reasons.push(Reason::NotSignificant);
+    }
     if reasons.is_empty() {
         return (Verdict::Slower, reasons);
     }
-    if high < -margin && (!check_super || s.low >= 1.0 - settings.superiority) {
+    if high < -margin && significant && (!check_super || s.low >= 1.0 - settings.superiority) {
         return (Verdict::Faster, Vec::new());
     }
     let (low, high, margin, fits) = on(settings.epsilon, epsilon);
     if !(-margin <= low && high <= margin) {
         return (Verdict::Inconclusive, reasons);
     }
-    // Equivalence is a claim about a shift, which the deciding scale's
-    // test must not reject at its estimate.
-    if fits {
+    // Equivalence is a claim about a shift: the deciding scale's test
+    // must not reject its estimate, and an interval that holds "no
+    // difference" must not stand beside a test that rejects it.
+    if fits && !(significant && low <= 0.0 && 0.0 <= high) {
         (Verdict::Equivalent, reasons)
     } else {
         reasons.push(Reason::NoShift);
@@ -849,13 +866,22 @@ mod tests {
             assert_eq!(verdict, Verdict::Inconclusive);
             assert_eq!(reasons.last(), Some(&Reason::NoShift));
         }
-        // The same intervals from a shift the test accepted: equivalent.
+        // Were the estimate accepted by the interval's own test, the
+        // comparison's test would still reject the "no difference" the
+        // interval holds: not equivalent either.
         let mut fitting = c;
         fitting.interval.fits = true;
         fitting.ratio = Some(super::super::compare::Ratio {
             fits: true,
             ..ratio
         });
+        let (verdict, reasons) = decide(&fitting, &relative(1.0, 1.0), 250.0, 500.0, 0.95);
+        assert_eq!(
+            (verdict, reasons.last()),
+            (Verdict::Inconclusive, Some(&Reason::NoShift))
+        );
+        // With a test that shows no difference too: equivalent.
+        fitting.p_adjusted = 0.5;
         let (verdict, _) = decide(&fitting, &relative(1.0, 1.0), 250.0, 500.0, 0.95);
         assert_eq!(verdict, Verdict::Equivalent);
         // Equal tick frequencies are a shift of 0: equivalent.
@@ -867,6 +893,49 @@ mod tests {
         assert!(same.interval.fits && same.ratio.unwrap().fits);
         let (verdict, _) = decide(&same, &relative(1.0, 1.0), 250.0, 500.0, 0.95);
         assert_eq!(verdict, Verdict::Equivalent);
+    }
+
+    #[test]
+    fn an_interval_beyond_effect_is_not_slower_while_the_test_shows_nothing() {
+        let alpha = Alpha::new(0.05).unwrap();
+        // B 2 ms faster in 16 rounds of 23 and 8 ms slower in 7: the
+        // middle Walsh average is 3 ms, alone in its interval ([3, 3] ms
+        // at 96.5 %), while the signed-rank test at 0 gives p = 0.96 and
+        // B's median (20 ms) is below A's (22 ms).
+        let best = vec![22_000.0; 23];
+        let mut other = vec![20_000.0; 16];
+        other.extend([30_000.0; 7]);
+        let c = super::super::compare::compare_paired(&best, &other, alpha).unwrap();
+        assert_eq!((c.interval.low, c.interval.high), (3000.0, 3000.0));
+        assert!(c.p_value() > 0.9, "{}", c.p_value());
+        let absolute = RankSettings {
+            superiority: 0.5,
+            ..c_rule()
+        };
+        for settings in [relative(1.0, 1.0), absolute] {
+            let (verdict, reasons) = decide(&c, &settings, 250.0, 500.0, 0.95);
+            assert_eq!(verdict, Verdict::Inconclusive);
+            assert_eq!(reasons, vec![Reason::NotSignificant]);
+        }
+        // The same interval beside a test that rejects: slower.
+        let mut shown = c;
+        shown.p_adjusted = 0.01;
+        let (verdict, _) = decide(&shown, &relative(1.0, 1.0), 250.0, 500.0, 0.95);
+        assert_eq!(verdict, Verdict::Slower);
+        // Faster only when the test shows it too (a fixed reference).
+        let mut below = c;
+        below.interval.low = -5000.0;
+        below.interval.high = -4000.0;
+        below.ratio = None;
+        let (verdict, _) = decide(&below, &c_rule(), 250.0, 500.0, 0.95);
+        assert_eq!(verdict, Verdict::Inconclusive);
+        below.p_adjusted = 0.01;
+        below.superiority_interval = super::super::compare::Bounds {
+            low: 0.9,
+            high: 1.0,
+        };
+        let (verdict, _) = decide(&below, &c_rule(), 250.0, 500.0, 0.95);
+        assert_eq!(verdict, Verdict::Faster);
     }
 
     #[test]
@@ -960,7 +1029,10 @@ mod tests {
         assert_eq!(r.winners(), 2);
         let r = rank(&samples, &relative(1.0, 0.1)).unwrap();
         assert_eq!(r.entries[1].verdict, Verdict::Inconclusive);
-        assert_eq!(r.entries[1].reasons, vec![Reason::WithinEffect]);
+        assert_eq!(
+            r.entries[1].reasons,
+            vec![Reason::WithinEffect, Reason::NotSignificant]
+        );
     }
 
     #[test]
