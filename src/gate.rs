@@ -148,11 +148,12 @@ pub struct Change {
     /// The interval's achieved confidence (the Δ and ratio intervals are
     /// the same order statistics, so they share it).
     pub confidence: f64,
-    /// The comparison's test shows a difference at the pair's level (its
-    /// p-value below α/m). A change is a regression only then: with tied
-    /// values an interval can lie above the margin while the test
-    /// rejects nothing.
-    pub significant: bool,
+    /// The comparison's test shows the new command slower at the pair's
+    /// level (its p-value below α/m, its statistic leaning that way). A
+    /// change is a regression only then: with tied values an interval
+    /// can lie above the margin while the test rejects nothing, or
+    /// rejects the other way.
+    pub test_shows_slower: bool,
 }
 
 impl Change {
@@ -275,7 +276,7 @@ fn compare_pair(
             high: r.high,
         }),
         confidence: c.interval.achieved_confidence,
-        significant: c.p_adjusted < settings.alpha,
+        test_shows_slower: c.p_adjusted < settings.alpha && c.test_leaning() > 0.0,
     });
     match change {
         Some(c) => Ok((c, verdict)),
@@ -349,7 +350,7 @@ pub fn compare_with_baseline(
             if enough(&b) && enough(&n) {
                 let (c, v) = compare_pair(bsample, nsample, &rule)?;
                 // The gate's margin is the user's, independent of effect.
-                row.fails = c.significant
+                row.fails = c.test_shows_slower
                     && fail_if_slower.is_some_and(|pct| {
                         c.relative(bs.median).is_some_and(|r| r.low > pct / 100.0)
                     });

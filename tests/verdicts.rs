@@ -17,7 +17,9 @@
 //!   datasets (written by hand from its cases): a constant 22 ms command
 //!   against one on 20 and 30 ms ticks (23 rounds), a constant 60 ms one
 //!   against 50 and 70 ms (18 rounds), and 16 runs on 30 and 40 ms ticks
-//!   against 17 nearly all at 30 ms, one after the other.
+//!   against 17 nearly all at 30 ms, one after the other;
+//!   `ticks_log_midpoint_200.csv` the second at 200 rounds (80 at 50 ms),
+//!   written by `tools/paired_ticks.py`'s `write_rounds` (seeds 3 and 4).
 
 use std::path::PathBuf;
 
@@ -256,6 +258,17 @@ fn no_difference_is_claimed_that_the_test_does_not_show() {
             "{file}: {out}"
         );
     }
+    // At 200 rounds the test rejects, but for the constant command, which
+    // is the faster in 60 % of them: the ratio's +1.4 % is no slowdown.
+    let doc = json(&[], &fixture("ticks_log_midpoint_200.csv"));
+    let (_, verdict, c) = verdicts(&doc)
+        .into_iter()
+        .find(|(_, v, _)| v != "best")
+        .unwrap();
+    assert!(c["p_value_adjusted"].as_f64().unwrap() < 0.01, "{c}");
+    assert!(c["ratio_ci_low"].as_f64().unwrap() > 1.01, "{c}");
+    assert_eq!(verdict, "inconclusive", "{c}");
+    assert_eq!(c["reasons"], serde_json::json!(["test_opposes"]));
     // Δ [0, 0] μs within ±epsilon, beside a Mann–Whitney test that rejects
     // 0 (p = 0.005): the interval's own tied test accepts its estimate, the
     // comparison's test does not.

@@ -574,6 +574,7 @@ fn reason(r: Reason) -> &'static str {
         Reason::Superiority => "superiority",
         Reason::TooFewRuns => "too_few_runs",
         Reason::NotSignificant => "not_significant",
+        Reason::TestOpposes => "test_opposes",
         Reason::NoShift => "no_shift",
     }
 }

@@ -174,6 +174,7 @@ pub fn reason(r: Reason, ranking: &Ranking, unit: Unit) -> String {
         (Reason::NotSignificant, _) => {
             format!("not below alpha {}", units::plain(ranking.settings.alpha))
         }
+        (Reason::TestOpposes, _) => "the test leans the other way".to_owned(),
         (Reason::NoShift, _) => "differ, but not by a shift".to_owned(),
     }
 }
@@ -229,7 +230,7 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
     lines.push(line(
         "p-value, adjusted",
         &format!("{}  (× {})", p_is(c.p_adjusted), ranking.family.max(1)),
-        flag(Reason::NotSignificant),
+        flag(Reason::NotSignificant).or_else(|| flag(Reason::TestOpposes)),
     ));
     let relative = |t: Threshold| matches!(t, Threshold::Percent(_)) && c.ratio.is_some();
     let effect = ranking.settings.effect;

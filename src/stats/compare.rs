@@ -111,6 +111,21 @@ impl Comparison {
             .map_or(self.mann_whitney.p_value, |s| s.p_value)
     }
 
+    /// Which way the deciding test's statistic leans: positive when
+    /// `other` tends to take longer than the reference (signed-rank: T⁺
+    /// of other − reference above its null mean n(n + 1)/4; Mann–Whitney:
+    /// Â below ½), negative when it tends to take less, 0 when balanced.
+    /// Its sign is what a one-sided reading of the p-value would need.
+    pub fn test_leaning(&self) -> f64 {
+        match self.signed_rank {
+            Some(s) => {
+                let n = s.n as f64;
+                s.t_plus - n * (n + 1.0) / 4.0
+            }
+            None => 0.5 - self.superiority,
+        }
+    }
+
     /// Whether the deciding test's p-value is exact.
     pub fn test_method(&self) -> super::Method {
         self.signed_rank

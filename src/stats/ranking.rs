@@ -161,6 +161,12 @@ pub enum Reason {
     /// +effect while the test rejects nothing (a point interval at the
     /// middle of two ticks); "slower" and "faster" need both.
     NotSignificant,
+    /// The test shows a difference, but the other way: its statistic
+    /// leans towards this command being faster while the interval lies
+    /// above +effect (a pseudo-median of log-ratios at the midpoint of two
+    /// ticks, +1.4 %, for a constant 60 ms command against one at 50 or
+    /// 70 ms that is slower in 60 % of the rounds).
+    TestOpposes,
     /// The deciding interval lies within ±epsilon, but the data are no
     /// shift of each other: the comparison's test rejects "no difference"
     /// while the interval holds it, or the interval's own test rejects
@@ -728,7 +734,10 @@ fn decide(
     // estimates the median of the differences, which on a lattice can sit
     // at a midpoint the data do not favour), and a difference is claimed
     // only when both show it.
+    // Both in the same direction: the test's statistic must lean the
+    // way the interval lies.
     let significant = c.p_adjusted < settings.alpha;
+    let leaning = c.test_leaning();
     let mut reasons = Vec::new();
     if low <= margin {
         reasons.push(Reason::WithinEffect);
@@ -738,11 +747,17 @@ fn decide(
     }
     if !significant {
         reasons.push(Reason::NotSignificant);
+    } else if leaning <= 0.0 && low > margin {
+        reasons.push(Reason::TestOpposes);
     }
     if reasons.is_empty() {
         return (Verdict::Slower, reasons);
     }
-    if high < -margin && significant && (!check_super || s.low >= 1.0 - settings.superiority) {
+    if high < -margin
+        && significant
+        && leaning < 0.0
+        && (!check_super || s.low >= 1.0 - settings.superiority)
+    {
         return (Verdict::Faster, Vec::new());
     }
     let (low, high, margin, fits) = on(settings.epsilon, epsilon);
@@ -934,8 +949,40 @@ mod tests {
             low: 0.9,
             high: 1.0,
         };
+        // … and leans that way (T⁺ below its null mean 138).
+        let (verdict, _) = decide(&below, &c_rule(), 250.0, 500.0, 0.95);
+        assert_eq!(verdict, Verdict::Inconclusive);
+        if let Some(sr) = below.signed_rank.as_mut() {
+            sr.t_plus = 100.0;
+        }
         let (verdict, _) = decide(&below, &c_rule(), 250.0, 500.0, 0.95);
         assert_eq!(verdict, Verdict::Faster);
+    }
+
+    #[test]
+    fn an_interval_beyond_effect_is_not_slower_when_the_test_leans_the_other_way() {
+        let alpha = Alpha::new(0.05).unwrap();
+        // A constant 60 ms against 50 ms in 80 rounds of 200 and 70 ms in
+        // 120: the log-ratios' pseudo-median is the midpoint of ln 6/5 and
+        // ln 6/7, +1.4 % alone in its interval, while the constant command
+        // is the faster in 60 % of the rounds (p = 0.005 that way).
+        let mut best = vec![50_000.0; 80];
+        best.extend([70_000.0; 120]);
+        let other = vec![60_000.0; 200];
+        let c = super::super::compare::compare_paired(&best, &other, alpha).unwrap();
+        let ratio = c.ratio.unwrap();
+        assert!(ratio.low > 1.01 && ratio.low == ratio.high, "{ratio:?}");
+        assert!(c.p_value() < 0.01 && c.test_leaning() < 0.0);
+        let (verdict, reasons) = decide(&c, &relative(1.0, 1.0), 250.0, 500.0, 0.95);
+        assert_eq!(verdict, Verdict::Inconclusive);
+        assert_eq!(reasons, vec![Reason::TestOpposes]);
+        // Leaning the interval's way: slower.
+        let swapped = super::super::compare::compare_paired(&other, &best, alpha).unwrap();
+        assert!(swapped.test_leaning() > 0.0);
+        let mut agreeing = c;
+        agreeing.signed_rank = swapped.signed_rank;
+        let (verdict, _) = decide(&agreeing, &relative(1.0, 1.0), 250.0, 500.0, 0.95);
+        assert_eq!(verdict, Verdict::Slower);
     }
 
     #[test]
