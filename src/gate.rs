@@ -25,7 +25,7 @@
 //!
 //! `--fail-if-slower PCT` turns the comparison into a gate:
 //! [`GateReport::failed`] when some command is slower with the whole
-//! interval of its change above +PCT % and its test showing a difference
+//! interval of its change above +PCT % and its test showing it slower
 //! (the user's margin for this gate; the verdict column keeps the
 //! ranking's `effect`). The program then
 //! exits with status 3 (`crate::app::exit::REGRESSION`).

@@ -729,13 +729,11 @@ fn decide(
     let (low, high, margin, _) = on(settings.effect, effect);
     let check_super = settings.superiority < 0.5;
     let s = c.superiority_interval;
-    // The test shows a difference at the family's level. Without ties an
-    // interval beyond 0 implies it; with ties it need not (the interval
-    // estimates the median of the differences, which on a lattice can sit
-    // at a midpoint the data do not favour), and a difference is claimed
-    // only when both show it.
-    // Both in the same direction: the test's statistic must lean the
-    // way the interval lies.
+    // A difference is claimed only when the test shows it too (adjusted
+    // p below α), its statistic leaning the way the interval lies.
+    // Without ties an interval beyond 0 implies both; with ties it need
+    // not (the interval estimates the median of the differences, which on
+    // a lattice can sit at a midpoint the data do not favour).
     let significant = c.p_adjusted < settings.alpha;
     let leaning = c.test_leaning();
     let mut reasons = Vec::new();
