@@ -102,7 +102,7 @@ pub struct Args {
     pub help: bool,
 }
 
-/// Parse `args` (without argv[0]). `running` selects which options exist.
+/// Parse `args` (without `argv[0]`). `running` selects which options exist.
 pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<Args, UsageError> {
     use lexopt::Arg::{Long, Short, Value};
     let mut parser = lexopt::Parser::from_args(args);
