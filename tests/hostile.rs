@@ -546,6 +546,24 @@ fn raw_files() -> Vec<Case> {
         )
         .file("b.csv", format!("\u{feff}{RAW}"))
         .ok(),
+        case(
+            "one metric named by two columns",
+            "bestreport",
+            &["--export-json", "out.json", "d.csv"],
+        )
+        .file(
+            "d.csv",
+            RAW.lines()
+                .enumerate()
+                .map(|(i, l)| match i {
+                    0 => format!("{l},score (number),score (number)\n"),
+                    _ => format!("{l},1,2\n"),
+                })
+                .collect::<String>(),
+        )
+        .file("out.json", OLD)
+        .fails(2, "column 17 (score (number)): column 16 has this name too")
+        .then("out.json", After::Unchanged),
         case("a directory as input", "bestreport", &["/tmp"]).fails(2, "/tmp"),
         case(
             "missing input creates no export",

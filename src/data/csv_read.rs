@@ -34,7 +34,8 @@
 //!   `NAME (UNIT)` with a unit the catalogue recognises
 //!   ([`super::metric::recognise`]), which are registered. Other columns are
 //!   ignored rather than misread. Empty means absent (Timed out: empty
-//!   means 0).
+//!   means 0). A column read under the name of one read before it (two
+//!   `Sequence`, an appended `Wall clock (us)`) is an error naming both.
 //! - Numbers with surrounding spaces or tabs, a leading `+`, and quoted
 //!   numbers. Exit codes may be any 32-bit integer; measurements must be
 //!   non-negative 64-bit integers; signals 1 to 2^31 - 1; a metric of no
@@ -285,7 +286,15 @@ pub(crate) fn read_raw_csv_with<R: Read>(
             problem: header_problem(&row),
         });
     }
-    let mut layout = Layout::from_header(&row, sink.catalogue());
+    let header_error = |row: &Row, (field, problem): FieldError| DataError::Row {
+        file: file.to_owned(),
+        line: row.field(field).map_or(row.line, |f| f.line),
+        column: field + 1,
+        column_name: row.get(field).map(|name| excerpt(name).trim().to_owned()),
+        problem,
+    };
+    let mut layout =
+        Layout::from_header(&row, sink.catalogue()).map_err(|e| header_error(&row, e))?;
     // The fast path's plan for the layout, and its generation.
     let mut plan = layout.plan(tokens.input().fast());
     let mut generation = 0;
@@ -338,7 +347,8 @@ pub(crate) fn read_raw_csv_with<R: Read>(
             Ok(true) if row.is_blank() => continue,
             Ok(true) if is_header(&row) => {
                 sink.new_group();
-                layout = Layout::from_header(&row, sink.catalogue());
+                layout = Layout::from_header(&row, sink.catalogue())
+                    .map_err(|e| header_error(&row, e))?;
                 plan = layout.plan(tokens.input().fast());
                 generation += 1;
                 tokens.input().set_plan(plan.clone(), generation);
@@ -467,9 +477,10 @@ struct Layout {
 type FieldError = (usize, RowProblem);
 
 impl Layout {
-    fn from_header(header: &Row, catalogue: &mut Catalogue) -> Self {
+    /// The layout of `header`, or the 0-based column that names a column
+    /// read before it (which one the data meant cannot be known).
+    fn from_header(header: &Row, catalogue: &mut Catalogue) -> Result<Self, FieldError> {
         let mut layout = Layout::default();
-        let mut seen = Vec::new();
         // The reference's columns, by position.
         for (metric, def) in catalogue.iter() {
             if let RawColumn::Reference(i) = def.raw {
@@ -481,10 +492,9 @@ impl Layout {
                 continue;
             };
             let name = name.trim();
-            if seen.iter().any(|s: &String| s == name) {
-                continue; // The first column of a name counts.
+            if let Some(first) = layout.read_as(name) {
+                return Err((i, RowProblem::DuplicateColumn { first: first + 1 }));
             }
-            seen.push(name.to_owned());
             if let Some(p) = name.strip_prefix(PARAMETER_PREFIX) {
                 layout.parameters.push((i, p.to_owned()));
                 layout.names.push((i, name.to_owned().into()));
@@ -507,7 +517,23 @@ impl Layout {
                 layout.place(i, metric, catalogue.def(metric));
             }
         }
-        layout
+        Ok(layout)
+    }
+
+    /// The 0-based column read under `name` so far, if any: one of the
+    /// reference's (named as [`is_header`] compares them) or an appended
+    /// one read (named exactly; an appended column not read, such as a
+    /// note, may share its name with another).
+    fn read_as(&self, name: &str) -> Option<usize> {
+        REFERENCE_COLUMNS
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(name))
+            .or_else(|| {
+                self.names
+                    .iter()
+                    .find(|(i, n)| *i >= REFERENCE_COLUMNS.len() && n == name)
+                    .map(|(i, _)| *i)
+            })
     }
 
     fn place(&mut self, i: usize, metric: Metric, def: &MetricDef) {
@@ -1040,6 +1066,36 @@ mod tests {
         assert_eq!(recs.len(), 2, "the second header is no run");
         assert_eq!(recs[1].value(score), Some(Value::Real(2.5)));
         assert_eq!(recs[0].value(score), None);
+    }
+
+    #[test]
+    fn a_column_read_twice_under_one_name_is_an_error() {
+        let head = HEADER15.trim_end();
+        let row = "c,,,1,0,1,1,1,1,1,1,1,1,2,2,1,3,4\n";
+        // Which Sequence, or which score, did the data mean? The message
+        // names both columns, at the header's line.
+        for (extra, column, name, first) in [
+            ("Sequence,Sequence", 17, "Sequence", 16),
+            ("score (number), score (number) ", 17, "score (number)", 16),
+            // An appended column named as one of the reference's.
+            ("Sequence,wall clock (us)", 17, "wall clock (us)", 13),
+            ("Parameter n,Parameter n", 17, "Parameter n", 16),
+        ] {
+            let e = read(&format!("\n{head},{extra}\n{row}")).unwrap_err();
+            assert_eq!(e.position(), Some((2, column)), "{extra}: {e}");
+            assert_eq!(
+                e.problem(),
+                Some(&RowProblem::DuplicateColumn { first }),
+                "{extra}: {e}"
+            );
+            assert!(e.to_string().contains(&format!("({name})")), "{e}");
+        }
+        // A header later in the file is held to the same rule.
+        let later = format!("{HEADER15}{row}{head},Sequence,Sequence\n{row}");
+        assert_eq!(read(&later).unwrap_err().position(), Some((3, 17)));
+        // Columns that are not read may share a name: nothing is mistaken.
+        let notes = read(&format!("{head},Sequence,note,note\n{row}")).unwrap();
+        assert_eq!(notes[0].sequence, Some(1));
     }
 
     #[test]

@@ -203,6 +203,13 @@ pub enum RowProblem {
     )]
     TextAfterQuote { opened_on: Option<u64> },
 
+    /// A header names a column that an earlier column of it already names.
+    #[error(
+        "column {first} has this name too, so which one the data mean cannot be told; a raw \
+         data header names each column once, rename or remove one of the two"
+    )]
+    DuplicateColumn { first: usize },
+
     /// A text field is not valid UTF-8.
     #[error("the text is not valid UTF-8; convert the file to UTF-8")]
     InvalidUtf8,

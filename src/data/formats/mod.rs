@@ -26,7 +26,7 @@ use std::io::{self, Read};
 
 use super::chunks::BoundedLines;
 use super::csv_read::{read_raw_csv_into, RowSink};
-use super::error::DataError;
+use super::error::{DataError, RowProblem};
 use super::metric::Value;
 
 pub mod cbdr;
@@ -142,7 +142,9 @@ pub fn read_into<R: Read>(
     // gets that reader's advice, and a file that is not CSV at all fails at
     // its first line, where the message also names every accepted format.
     read_raw_csv_into(rest, file, sink).map_err(|e| match e {
-        DataError::NotAHeader { .. } | DataError::Row { line: 1, .. } => {
+        DataError::NotAHeader { .. } | DataError::Row { line: 1, .. }
+            if !matches!(e.problem(), Some(RowProblem::DuplicateColumn { .. })) =>
+        {
             let said = e.to_string();
             let said = said.strip_prefix(&format!("{file}: ")).unwrap_or(&said);
             DataError::Format {
