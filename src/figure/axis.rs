@@ -8,6 +8,16 @@
 //! and [`Axis::clamped`] says whether that happened so the figure can say
 //! so in a note. Nothing here can produce a non-finite pixel position.
 
+/// The lowest and highest decades (powers of ten) a log axis reaches: below
+/// 10⁻³⁰⁰ powers of ten lose precision and soon are 0 (a value of 5e-324
+/// had made the axis's floor 0 and its ticks two billion decades), and
+/// 10³⁰⁹ is infinite. Values beyond are drawn at the axis's ends.
+const LOWEST_DECADE: i32 = -300;
+const HIGHEST_DECADE: i32 = 308;
+
+/// The most decades a log axis labels; more are labelled every few.
+const MOST_DECADE_TICKS: i32 = 10;
+
 /// A map from values to pixel positions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Axis {
@@ -72,8 +82,11 @@ impl Axis {
                 extent.min_positive.unwrap_or(1.0),
                 extent.max.unwrap_or(10.0),
             );
-            let lo = 10f64.powf(lo.log10().floor());
-            let hi = 10f64.powf(hi.log10().ceil());
+            // Decades as integers (`as` saturates, so a log of 0 is the
+            // floor), kept where powers of ten are normal and finite.
+            let lo_e = (lo.log10().floor() as i32).clamp(LOWEST_DECADE, HIGHEST_DECADE - 1);
+            let hi_e = (hi.log10().ceil() as i32).clamp(lo_e + 1, HIGHEST_DECADE);
+            let (lo, hi) = (10f64.powf(f64::from(lo_e)), 10f64.powf(f64::from(hi_e)));
             let clamped = extent.min.is_some_and(|m| m < lo);
             return Axis {
                 lo,
@@ -177,8 +190,11 @@ impl Axis {
                 self.hi.log10().round() as i32,
             );
             let few = b - a <= 2;
+            let every = ((b - a + MOST_DECADE_TICKS - 1) / MOST_DECADE_TICKS).max(1);
             let mut ticks = Vec::new();
-            for e in a..=b {
+            // Counted down from the top decade, so that it is labelled.
+            let decades: Vec<i32> = (a..=b).rev().step_by(every as usize).collect();
+            for &e in decades.iter().rev() {
                 let d = 10f64.powi(e);
                 ticks.push(d);
                 if few && e < b {
@@ -295,6 +311,41 @@ mod tests {
         }
         let zeros = Axis::fit(&extent(&[0.0, 0.0]), true, 0.0, 100.0);
         assert_eq!(zeros.lo, 0.0, "no negative region for non-negative data");
+    }
+
+    #[test]
+    fn extreme_magnitudes_give_a_bounded_log_axis() {
+        // 5e-324 (the least subnormal) had made the floor 0 and asked for
+        // ticks at two billion decades.
+        for values in [
+            &[5e-324, 1.0, 6.0][..],
+            &[1e-323, 2.0],
+            &[1e-310, 1e300],
+            &[1e-5, f64::MAX],
+        ] {
+            let a = Axis::fit(&extent(values), true, 0.0, 100.0);
+            assert!(a.log, "{values:?}");
+            assert!(a.lo > 0.0 && a.lo.is_normal() && a.hi.is_finite(), "{a:?}");
+            let ticks = a.ticks();
+            assert!((2..=12).contains(&ticks.len()), "{values:?}: {ticks:?}");
+            assert!(ticks.iter().all(|t| t.is_finite() && *t > 0.0));
+            for v in values {
+                assert!((0.0..=100.0).contains(&a.px(*v)), "{v}");
+            }
+        }
+        let floor = Axis::fit(&extent(&[5e-324, 6.0]), true, 0.0, 1.0);
+        assert_eq!(floor.lo, 1e-300);
+        assert!(
+            floor.clamped(),
+            "the subnormal is drawn at the floor, and said"
+        );
+        let wide = Axis::fit(&extent(&[1e-300, 1e300]), true, 0.0, 1.0);
+        assert_eq!(
+            wide.ticks().len(),
+            11,
+            "every 60th decade: {:?}",
+            wide.ticks()
+        );
     }
 
     #[test]
