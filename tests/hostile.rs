@@ -140,6 +140,14 @@ impl Case {
         if stderr.lines().filter(|l| l.contains("error:")).count() > 1 {
             problems.push("more than one error line".into());
         }
+        // No case leaves an export's temporary file behind, whatever ended
+        // the program.
+        for entry in fs::read_dir(dir.path()).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.contains(".bestguess-") && name.ends_with(".tmp") {
+                problems.push(format!("temporary file {name} left behind"));
+            }
+        }
         for (file, after) in &self.after {
             let path = dir.path().join(file);
             let before = self.files.iter().find(|(n, _)| n == file).map(|(_, c)| c);
@@ -901,6 +909,16 @@ fn limits() -> Vec<Case> {
         .file("big.csv", raw_with_rows_repeated(40000))
         .under("ulimit -v 20000;")
         .fails(2, "memory"),
+        case(
+            "out of memory with an export: the old export stays, the temporary goes",
+            "bestreport",
+            &["-Q", "--export-json", "out.json", "big.csv"],
+        )
+        .file("big.csv", raw_with_rows_repeated(40000))
+        .file("out.json", OLD)
+        .under("ulimit -v 20000;")
+        .fails(2, "bestreport: error: out of memory")
+        .then("out.json", After::Unchanged),
         case(
             "a file size limit below the launcher's size",
             "bestguess",

@@ -291,7 +291,9 @@ pub fn remove_on_termination(path: &std::path::Path) -> Doomed {
     Doomed(None)
 }
 
-extern "C" fn remove_doomed_and_die(sig: c_int) {
+/// Removes every file registered by [`remove_on_termination`]; allocates
+/// nothing and is async-signal-safe.
+fn remove_doomed() {
     for cell in &DOOMED {
         let path = cell.load(Ordering::SeqCst);
         if !path.is_null() {
@@ -302,6 +304,10 @@ extern "C" fn remove_doomed_and_die(sig: c_int) {
             }
         }
     }
+}
+
+extern "C" fn remove_doomed_and_die(sig: c_int) {
+    remove_doomed();
     // Only now the default action: a second signal meanwhile, caught by
     // another thread, ran this handler there too (with SA_RESETHAND it
     // had killed the process before the files were removed).
@@ -471,14 +477,16 @@ fn terminal_size(fd: RawFd) -> Option<(usize, usize)> {
 /// running out of memory (a tight `ulimit -v`, a huge input) ends the
 /// program with one line on standard error and exit status 2, instead of
 /// Rust's abort (SIGABRT, a core dump and no word of what to do). The raw
-/// data file is written row by row, so what it holds stays complete.
-pub struct ReportingAlloc;
+/// data file is written row by row, so what it holds stays complete; an
+/// export's temporary file is removed (the previous export stays). The
+/// field is the program's name, for the message.
+pub struct ReportingAlloc(pub &'static str);
 
 /// Set by the first thread that runs out of memory: it alone writes the
 /// line and exits (several threads can fail at once).
 static OUT_OF_MEMORY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-fn out_of_memory(size: usize) -> ! {
+fn out_of_memory(program: &str, size: usize) -> ! {
     if OUT_OF_MEMORY.swap(true, std::sync::atomic::Ordering::SeqCst) {
         // Another thread is writing the message and ending the process.
         loop {
@@ -487,8 +495,9 @@ fn out_of_memory(size: usize) -> ! {
             unsafe { libc::pause() };
         }
     }
-    let mut msg = *b"error: out of memory (could not allocate                     ";
-    let prefix = b"error: out of memory (could not allocate ".len();
+    remove_doomed();
+    let mut msg = *b": error: out of memory (could not allocate                     ";
+    let prefix = b": error: out of memory (could not allocate ".len();
     let mut digits = [0u8; 20];
     let mut n = 0;
     let mut v = size;
@@ -510,6 +519,7 @@ fn out_of_memory(size: usize) -> ! {
     // SAFETY: write(2) on fd 2 with pointers to live stack buffers and their
     // lengths; _exit(2) never returns and runs no destructors or allocations.
     unsafe {
+        libc::write(2, program.as_ptr().cast(), program.len());
         libc::write(2, msg.as_ptr().cast(), end);
         libc::write(2, tail.as_ptr().cast(), tail.len());
         libc::_exit(2);
@@ -524,7 +534,7 @@ unsafe impl std::alloc::GlobalAlloc for ReportingAlloc {
         // SAFETY: forwarded as is (the caller upholds alloc's contract).
         let p = unsafe { std::alloc::System.alloc(layout) };
         if p.is_null() {
-            out_of_memory(layout.size());
+            out_of_memory(self.0, layout.size());
         }
         p
     }
@@ -533,7 +543,7 @@ unsafe impl std::alloc::GlobalAlloc for ReportingAlloc {
         // SAFETY: forwarded as is.
         let p = unsafe { std::alloc::System.alloc_zeroed(layout) };
         if p.is_null() {
-            out_of_memory(layout.size());
+            out_of_memory(self.0, layout.size());
         }
         p
     }
@@ -547,7 +557,7 @@ unsafe impl std::alloc::GlobalAlloc for ReportingAlloc {
         // SAFETY: forwarded as is.
         let p = unsafe { std::alloc::System.realloc(ptr, layout, new_size) };
         if p.is_null() {
-            out_of_memory(new_size);
+            out_of_memory(self.0, new_size);
         }
         p
     }
