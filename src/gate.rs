@@ -214,9 +214,25 @@ pub struct GateReport {
 }
 
 impl GateReport {
-    /// Some command is slower beyond the `--fail-if-slower` margin.
+    /// With `--fail-if-slower`: some command is slower beyond the margin,
+    /// or some command on both sides could not be compared (too few runs),
+    /// so that the gate cannot tell whether it is.
     pub fn failed(&self) -> bool {
-        self.rows.iter().any(|r| r.fails)
+        self.fail_if_slower.is_some() && (self.slower() > 0 || self.unchecked() > 0)
+    }
+
+    /// Commands slower beyond the margin (marked ✗).
+    pub fn slower(&self) -> usize {
+        self.rows.iter().filter(|r| r.fails).count()
+    }
+
+    /// Commands on both sides that were not compared: fewer than
+    /// [`MIN_VALUES_FOR_INFERENCE`] runs on a side.
+    pub fn unchecked(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.verdict == Some(GateVerdict::NotCompared))
+            .count()
     }
 }
 
@@ -351,8 +367,11 @@ pub fn compare_with_baseline(
                 let (c, v) = compare_pair(bsample, nsample, &rule)?;
                 // The gate's margin is the user's, independent of effect.
                 row.fails = c.test_shows_slower
-                    && fail_if_slower.is_some_and(|pct| {
-                        c.relative(bs.median).is_some_and(|r| r.low > pct / 100.0)
+                    && fail_if_slower.is_some_and(|pct| match c.relative(bs.median) {
+                        Some(r) => r.low > pct / 100.0,
+                        // A baseline median of 0: any increase is beyond
+                        // every percentage.
+                        None => c.shift.low > 0.0,
                     });
                 row.change = Some(c);
                 row.verdict = Some(v);

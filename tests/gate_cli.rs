@@ -258,3 +258,67 @@ fn an_interval_above_the_margin_fails_the_gate_only_with_a_significant_test() {
     assert_eq!(status, 3, "{stdout}{stderr}");
     assert!(row(&stdout, "job").contains("slower ✗"), "{stdout}");
 }
+
+/// A raw file of command `a` with these total CPU times (μs).
+fn raw_file(dir: &std::path::Path, name: &str, totals: &[u64]) -> String {
+    let mut text = String::from(
+        "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),\
+         Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,\
+         Wall clock (us),Total time (us),Total Context Switches\n",
+    );
+    for t in totals {
+        text.push_str(&format!("a,,,1,0,{t},0,0,0,0,0,0,{},{t},0\n", t + 100));
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_baseline_median_of_zero_still_fails_a_slower_command() {
+    // No percentage of 0 can be formed; any increase is beyond every one.
+    let dir = tempfile::tempdir().unwrap();
+    let base = raw_file(dir.path(), "base.csv", &[0; 9]);
+    let new = raw_file(
+        dir.path(),
+        "new.csv",
+        &[5001, 5002, 5003, 5004, 5005, 5006, 5007, 5008, 5009],
+    );
+    let args = ["-Q", "--baseline", &base, "--fail-if-slower", "5", &new];
+    let (status, stdout, stderr) = run("bestreport", &args);
+    assert_eq!(status, 3, "{stdout}{stderr}");
+    assert!(row(&stdout, "a").ends_with("slower ✗"), "{stdout}");
+    assert!(
+        stdout.contains("Gate failed: 1 command is slower"),
+        "{stdout}"
+    );
+    // The same data the other way round: faster, the gate passes.
+    let (status, stdout, _) = run(
+        "bestreport",
+        &["-Q", "--baseline", &new, "--fail-if-slower", "5", &base],
+    );
+    assert_eq!(status, 0, "{stdout}");
+    assert!(row(&stdout, "a").ends_with("faster"), "{stdout}");
+}
+
+#[test]
+fn a_command_too_few_runs_to_compare_does_not_pass_the_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = raw_file(dir.path(), "base.csv", &[1000; 9]);
+    let new = raw_file(dir.path(), "new.csv", &[5001, 5002, 5003]);
+    let (status, stdout, stderr) = run(
+        "bestreport",
+        &["-Q", "--baseline", &base, "--fail-if-slower", "5", &new],
+    );
+    assert_eq!(status, 3, "{stdout}{stderr}");
+    assert!(row(&stdout, "a").ends_with("not compared"), "{stdout}");
+    let text = stdout.replace("\n  ", " ");
+    assert!(
+        text.contains("Gate failed: 1 command could not be compared (fewer than 5 runs on a side)"),
+        "{stdout}"
+    );
+    // Without a gate, the comparison is only listed.
+    let (status, stdout, _) = run("bestreport", &["-Q", "--baseline", &base, &new]);
+    assert_eq!(status, 0, "{stdout}");
+    assert!(!stdout.contains("Gate"), "{stdout}");
+}

@@ -23,6 +23,7 @@ use super::text::{continued, fit, pad, trim_end, width as text_width, Align};
 use super::units::{self, Scale};
 use crate::data::{Dataset, Unit};
 use crate::gate::{Estimate, GateReport, GateRow};
+use crate::stats::MIN_VALUES_FOR_INFERENCE;
 
 /// The label column's widest and narrowest.
 const LABEL: usize = 18;
@@ -162,14 +163,24 @@ pub fn write(
     if let Some(pct) = report.fail_if_slower {
         writeln!(out)?;
         let margin = signed_percent(pct / 100.0);
-        let failing = report.rows.iter().filter(|r| r.fails).count();
-        let verdict = if failing > 0 {
-            format!(
-                "Gate failed: {failing} command{} slower with the whole interval above {margin} (✗).",
-                if failing == 1 { " is" } else { "s are" }
-            )
-        } else {
-            format!("Gate passed: no command is slower with the whole interval above {margin}.")
+        let (failing, unchecked) = (report.slower(), report.unchecked());
+        let not_compared = format!(
+            "{unchecked} command{} could not be compared (fewer than \
+             {MIN_VALUES_FOR_INFERENCE} runs on a side), so the gate cannot tell whether {} \
+             slower: give each at least {MIN_VALUES_FOR_INFERENCE} runs",
+            if unchecked == 1 { "" } else { "s" },
+            if unchecked == 1 { "it is" } else { "they are" }
+        );
+        let verdict = match (failing, unchecked) {
+            (0, 0) => format!(
+                "Gate passed: no command is slower with the whole interval above {margin}."
+            ),
+            (0, _) => format!("Gate failed: {not_compared}."),
+            (_, u) => format!(
+                "Gate failed: {failing} command{} slower with the whole interval above {margin} (✗){}.",
+                if failing == 1 { " is" } else { "s are" },
+                if u > 0 { format!("; {not_compared}") } else { String::new() }
+            ),
         };
         for line in continued(&verdict, width) {
             writeln!(out, "{line}")?;
