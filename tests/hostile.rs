@@ -249,6 +249,24 @@ const OLD: &str = "precious old content\n";
 
 fn arguments() -> Vec<Case> {
     vec![
+        case(
+            "an empty figure directory writes nothing here",
+            "bestreport",
+            &["--export-svg", "", "raw.csv"],
+        )
+        .file("raw.csv", RAW)
+        .file("ranking.svg", OLD)
+        .fails(1, "--export-svg is empty: give a directory")
+        .then("ranking.svg", After::Unchanged),
+        case(
+            "an empty raw data path",
+            "bestguess",
+            &["-r", "2", "-o", "", "true"],
+        )
+        .fails(1, "-o is empty"),
+        case("an empty data file name", "bestreport", &[""])
+            .fails(1, "a data file's name is empty"),
+        case("an empty command file name", "bestguess", &["-f", ""]).fails(1, "-f is empty"),
         case("zero runs", "bestguess", &["-r", "0", "true"]).fails(1, "-r"),
         case("negative runs", "bestguess", &["-r", "-1", "true"]).fails(1, "-r"),
         case(

@@ -229,6 +229,7 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         .into());
     }
     check_stdout_once(&args, &output.exports)?;
+    check_no_empty_path(&args, &output.exports, running)?;
     if !running {
         if args.positional.is_empty() {
             return Err(UsageError(
@@ -359,6 +360,34 @@ fn check_stdout_once(args: &Args, exports: &Exports) -> Result<(), UsageError> {
             "{} all write to standard output (-); give all but one of them a file name",
             users.join(" and ")
         )));
+    }
+    Ok(())
+}
+
+/// Every path given is a path: an empty one is a usage error naming its
+/// option (`--export-svg ''` had written its figures into the current
+/// directory, `-o ''` and `-f ''` failed as files not found).
+fn check_no_empty_path(args: &Args, exports: &Exports, running: bool) -> Result<(), UsageError> {
+    let mut given: Vec<(String, &str)> = exports.all();
+    given.extend(args.output.as_deref().map(|p| ("-o".to_owned(), p)));
+    given.extend(
+        args.svg_dir
+            .as_deref()
+            .map(|p| ("--export-svg".to_owned(), p)),
+    );
+    given.extend(args.files.iter().map(|p| ("-f".to_owned(), p.as_str())));
+    if let Some((option, _)) = given.iter().find(|(_, p)| p.is_empty()) {
+        let what = match option.as_str() {
+            "--export-svg" => "a directory for the figures (. for the current one)",
+            "-f" => "a file of commands, one per line",
+            _ => "a file name (or - for standard output)",
+        };
+        return Err(UsageError(format!("{option} is empty: give {what}")));
+    }
+    if !running && args.positional.iter().any(|p| p.text.is_empty()) {
+        return Err(UsageError(
+            "a data file's name is empty: give raw data files (- for standard input)".into(),
+        ));
     }
     Ok(())
 }
