@@ -590,6 +590,19 @@ fn raw_files() -> Vec<Case> {
         .file("out.json", OLD)
         .fails(2, "column 17 (score (number)): column 16 has this name too")
         .then("out.json", After::Unchanged),
+        case("the same FIFO twice", "bestreport", &["f", "f"])
+            .under("mkfifo f;")
+            .fails(
+                1,
+                "f and f are the same pipe or device, which can be read only once",
+            ),
+        case(
+            "a FIFO as data and as baseline",
+            "bestreport",
+            &["--baseline", "f", "f"],
+        )
+        .under("mkfifo f;")
+        .fails(1, "can be read only once"),
         case("a directory as input", "bestreport", &["/tmp"]).fails(2, "/tmp"),
         case(
             "missing input creates no export",

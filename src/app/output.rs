@@ -96,6 +96,7 @@ pub fn standard_output_as_dash(output: &mut Option<String>, exports: &mut [(impl
 /// Refuse (usage error) any output that names the same file as an input or
 /// as another output. Each item is (option, path).
 pub fn check_paths(inputs: &[(&str, &str)], outputs: &[(&str, &str)]) -> Result<(), AppError> {
+    check_streams_once(inputs)?;
     let ids: Vec<Identity> = outputs.iter().map(|(_, p)| identity(p)).collect();
     for (i, (option, path)) in outputs.iter().enumerate() {
         if ids[i] == Identity::Shared {
@@ -117,6 +118,47 @@ pub fn check_paths(inputs: &[(&str, &str)], outputs: &[(&str, &str)]) -> Result<
             let (other, other_path) = outputs[j];
             return Err(AppError::usage(format!(
                 "{other} {other_path} and {option} {path} are the same file: give each output its own path"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuse (usage error) two inputs that name the same pipe, socket or
+/// device (`-` being standard input): it can be read only once, and the
+/// second reader had waited for ever on a FIFO given twice. A regular file
+/// may be read twice (its commands then appear twice).
+fn check_streams_once(inputs: &[(&str, &str)]) -> Result<(), AppError> {
+    use std::os::fd::AsFd;
+    let stream = |path: &str| -> Option<(u64, u64)> {
+        let m = if path == "-" {
+            io::stdin()
+                .as_fd()
+                .try_clone_to_owned()
+                .map(File::from)
+                .and_then(|f| f.metadata())
+        } else {
+            std::fs::metadata(path)
+        }
+        .ok()?;
+        let kind = m.file_type();
+        (kind.is_fifo() || kind.is_socket() || kind.is_char_device()).then(|| (m.dev(), m.ino()))
+    };
+    let ids: Vec<Option<(u64, u64)>> = inputs.iter().map(|(_, p)| stream(p)).collect();
+    for (i, id) in ids.iter().enumerate() {
+        let Some(id) = id else { continue };
+        if let Some(j) = (0..i).find(|&j| ids[j] == Some(*id)) {
+            let name = |(option, path): (&str, &str)| {
+                if option.is_empty() {
+                    path.to_owned()
+                } else {
+                    format!("{option} {path}")
+                }
+            };
+            return Err(AppError::usage(format!(
+                "{} and {} are the same pipe or device, which can be read only once: give it once",
+                name(inputs[j]),
+                name(inputs[i])
             )));
         }
     }
