@@ -245,6 +245,17 @@ fn raw_with_rows_repeated(copies: usize) -> String {
     format!("{header}\n{}", rows.repeat(copies))
 }
 
+/// `raw` with `header` appended to its header line and `value` to its rows.
+fn with_column(raw: &str, header: &str, value: &str) -> String {
+    raw.lines()
+        .enumerate()
+        .map(|(i, l)| match i {
+            0 => format!("{l},{header}\n"),
+            _ => format!("{l},{value}\n"),
+        })
+        .collect()
+}
+
 const OLD: &str = "precious old content\n";
 
 fn arguments() -> Vec<Case> {
@@ -577,19 +588,18 @@ fn raw_files() -> Vec<Case> {
             "bestreport",
             &["--export-json", "out.json", "d.csv"],
         )
-        .file(
-            "d.csv",
-            RAW.lines()
-                .enumerate()
-                .map(|(i, l)| match i {
-                    0 => format!("{l},score (number),score (number)\n"),
-                    _ => format!("{l},1,2\n"),
-                })
-                .collect::<String>(),
-        )
+        .file("d.csv", with_column(RAW, "score (number),score (number)", "1,2"))
         .file("out.json", OLD)
         .fails(2, "column 17 (score (number)): column 16 has this name too")
         .then("out.json", After::Unchanged),
+        case(
+            "one metric in two units across files",
+            "bestreport",
+            &["--metric", "score", "n.csv", "u.csv"],
+        )
+        .file("n.csv", with_column(RAW, "score (number)", "7"))
+        .file("u.csv", with_column(RAW, "score (us)", "7"))
+        .fails(2, "u.csv: line 1, column 16 (score (us)): the metric \"score\" was read from a column \"score (number)\" before"),
         case("the same FIFO twice", "bestreport", &["f", "f"])
             .under("mkfifo f;")
             .fails(

@@ -67,7 +67,9 @@ use super::columns::{
     idx, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS,
 };
 use super::error::{excerpt, DataError, Quoted, RowProblem};
-use super::metric::{recognise, Catalogue, Metric, MetricDef, RawColumn, Source, Unit, Value};
+use super::metric::{
+    recognise, Catalogue, CatalogueError, Metric, MetricDef, RawColumn, Source, Unit, Value,
+};
 use super::tokenize::{Row, TokenError, Tokenizer};
 use super::RunRecord;
 
@@ -509,11 +511,29 @@ impl Layout {
                 let def = catalogue.def(m);
                 def.raw == RawColumn::Appended && def.source == Source::Stored
             });
-            let metric = known.or_else(|| {
-                let def = recognise(name)?;
-                catalogue.register(def).ok()
-            });
+            let metric = match (known, recognise(name)) {
+                (Some(m), _) => Some(m),
+                (None, Some(def)) => Some(catalogue.register(def).map_err(|e| {
+                    let problem = match &e {
+                        CatalogueError::Clash(metric) => RowProblem::MetricClash {
+                            metric: metric.clone(),
+                            before: catalogue
+                                .find(metric)
+                                .map(|m| catalogue.def(m).column.to_string()),
+                        },
+                        CatalogueError::Full(_) | CatalogueError::NotAppended(_) => {
+                            RowProblem::TooManyMetrics(e.to_string())
+                        }
+                    };
+                    (i, problem)
+                })?),
+                (None, None) => None,
+            };
             if let Some(metric) = metric {
+                // One metric under two spellings (`score (NUMBER)`).
+                if let Some(&(_, first, _)) = layout.metrics.iter().find(|m| m.0 == metric) {
+                    return Err((i, RowProblem::DuplicateColumn { first: first + 1 }));
+                }
                 layout.place(i, metric, catalogue.def(metric));
             }
         }
@@ -1080,6 +1100,8 @@ mod tests {
             // An appended column named as one of the reference's.
             ("Sequence,wall clock (us)", 17, "wall clock (us)", 13),
             ("Parameter n,Parameter n", 17, "Parameter n", 16),
+            // One metric, its unit spelled two ways.
+            ("score (number),score (NUMBER)", 17, "score (NUMBER)", 16),
         ] {
             let e = read(&format!("\n{head},{extra}\n{row}")).unwrap_err();
             assert_eq!(e.position(), Some((2, column)), "{extra}: {e}");
@@ -1096,6 +1118,34 @@ mod tests {
         // Columns that are not read may share a name: nothing is mistaken.
         let notes = read(&format!("{head},Sequence,note,note\n{row}")).unwrap();
         assert_eq!(notes[0].sequence, Some(1));
+    }
+
+    #[test]
+    fn a_metric_read_in_two_units_is_an_error() {
+        let head = HEADER15.trim_end();
+        let row = "c,,,1,0,1,1,1,1,1,1,1,1,2,2,3\n";
+        // A later group (or file: one catalogue) in another unit: the
+        // column had been dropped without a word.
+        let text = format!("{head},score (number)\n{row}{head},score (us)\n{row}");
+        let e = read(&text).unwrap_err();
+        assert_eq!(e.position(), Some((3, 16)), "{e}");
+        assert_eq!(
+            e.problem(),
+            Some(&RowProblem::MetricClash {
+                metric: "score".into(),
+                before: Some("score (number)".into())
+            })
+        );
+        assert!(e.to_string().contains("rename this column"), "{e}");
+        // A built-in metric's name in another column.
+        let e = read(&format!("{head},wall (us)\n{row}")).unwrap_err();
+        assert!(
+            matches!(e.problem(), Some(RowProblem::MetricClash { metric, .. }) if metric == "wall"),
+            "{e}"
+        );
+        // The same unit spelled otherwise is the same metric.
+        let same = format!("{head},score (number)\n{row}{head},score (NUMBER)\n{row}");
+        assert_eq!(read(&same).unwrap().len(), 2);
     }
 
     #[test]

@@ -210,9 +210,41 @@ pub enum RowProblem {
     )]
     DuplicateColumn { first: usize },
 
+    /// A metric column whose name is that of a metric read before (in an
+    /// earlier file or group, or built in) with another meaning, such as
+    /// another unit.
+    #[error(
+        "the metric {} was read {} before; one metric has one unit and meaning, so \
+         rename this column (or convert it to the same unit)",
+        Quoted(.metric),
+        .before.as_ref().map(|c| format!("from a column {}", Quoted(c))).unwrap_or_else(|| "with another meaning".into())
+    )]
+    MetricClash {
+        metric: String,
+        /// The header of the column it was read from, if any.
+        before: Option<String>,
+    },
+
+    /// The catalogue of metrics cannot take this column.
+    #[error("{0}; remove some metric columns")]
+    TooManyMetrics(String),
+
     /// A text field is not valid UTF-8.
     #[error("the text is not valid UTF-8; convert the file to UTF-8")]
     InvalidUtf8,
+}
+
+impl RowProblem {
+    /// A problem with a column a header names (so the file is a raw CSV,
+    /// whatever else is wrong).
+    pub fn is_a_header_column(&self) -> bool {
+        matches!(
+            self,
+            RowProblem::DuplicateColumn { .. }
+                | RowProblem::MetricClash { .. }
+                | RowProblem::TooManyMetrics(_)
+        )
+    }
 }
 
 /// Offending text for a [`RowProblem`]: lossy UTF-8, at most 40 characters.

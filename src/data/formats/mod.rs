@@ -143,7 +143,7 @@ pub fn read_into<R: Read>(
     // its first line, where the message also names every accepted format.
     read_raw_csv_into(rest, file, sink).map_err(|e| match e {
         DataError::NotAHeader { .. } | DataError::Row { line: 1, .. }
-            if !matches!(e.problem(), Some(RowProblem::DuplicateColumn { .. })) =>
+            if !e.problem().is_some_and(RowProblem::is_a_header_column) =>
         {
             let said = e.to_string();
             let said = said.strip_prefix(&format!("{file}: ")).unwrap_or(&said);
