@@ -41,7 +41,9 @@
 //!   non-negative 64-bit integers; signals 1 to 2^31 - 1; a metric of no
 //!   known unit any finite number.
 //!
-//! Rejected: rows of fewer than 13 or exactly 14 fields, malformed numbers,
+//! Rejected: rows of fewer than 13 or exactly 14 fields, rows cut off (13
+//! fields under a header with appended columns, or fewer fields than the
+//! header at the end of the input without a line end), malformed numbers,
 //! negative measurements, totals that overflow or disagree, broken quoting
 //! (a `"` inside an unquoted field, text after a closing quote, a quote
 //! left open at the end of the file), text that is not UTF-8, an empty file
@@ -473,6 +475,8 @@ struct Layout {
     run_columns: [Option<usize>; APPENDED_COLUMNS.len()],
     /// `Parameter NAME` columns: position and parameter name.
     parameters: Vec<(usize, String)>,
+    /// The header's number of fields.
+    header_fields: usize,
 }
 
 /// A problem with the 0-based field `.0` of a row.
@@ -482,7 +486,10 @@ impl Layout {
     /// The layout of `header`, or the 0-based column that names a column
     /// read before it (which one the data meant cannot be known).
     fn from_header(header: &Row, catalogue: &mut Catalogue) -> Result<Self, FieldError> {
-        let mut layout = Layout::default();
+        let mut layout = Layout {
+            header_fields: header.len(),
+            ..Layout::default()
+        };
         // The reference's columns, by position.
         for (metric, def) in catalogue.iter() {
             if let RawColumn::Reference(i) = def.raw {
@@ -573,6 +580,7 @@ impl Layout {
             return None;
         }
         let mut plan = Plan::new();
+        plan.reference_rows = self.reference_rows();
         for (metric, i, def) in &self.metrics {
             if !plan.metric(*metric, *i, !def.optional) {
                 return None;
@@ -604,12 +612,32 @@ impl Layout {
             .map(|s| s.1.clone().into_owned())
     }
 
+    /// Whether rows of 13 fields are the C reference's: not under a header
+    /// with BestGuess's appended columns (the C tool writes 13 or 15
+    /// names), where such a row is one cut off.
+    fn reference_rows(&self) -> bool {
+        self.header_fields <= REFERENCE_COLUMNS.len()
+    }
+
     /// Parses `row` into `out` (whose strings and values are reused);
     /// returns whether the command, shell or name changed.
     fn record(&self, row: &Row, out: &mut RunRecord) -> Result<bool, FieldError> {
         let n = row.len();
         if n < REFERENCE_ROW_FIELDS || n == REFERENCE_ROW_FIELDS + 1 {
             return Err((n, RowProblem::FieldCount { found: n }));
+        }
+        // A row shorter than its header that ends the input without a line
+        // end, or a 13-field row under BestGuess's header: cut off, its
+        // last field likely cut too (`95` for `950`).
+        let short = n < self.header_fields && !(n == REFERENCE_ROW_FIELDS && self.reference_rows());
+        if short && (row.unterminated || n == REFERENCE_ROW_FIELDS) {
+            return Err((
+                n,
+                RowProblem::CutOff {
+                    found: n,
+                    header: self.header_fields,
+                },
+            ));
         }
         // Exactly 13 fields: written by the C reference, backslash-escaped.
         let reference = n == REFERENCE_ROW_FIELDS;
@@ -1121,6 +1149,59 @@ mod tests {
     }
 
     #[test]
+    fn a_row_cut_off_is_an_error_not_a_reference_row() {
+        let head = format!("{},Sequence,Signal\n", HEADER15.trim_end());
+        let full = "x,,,1,0,900,0,1101824,52,0,1,0,950,900,1,1,\n";
+        // Cut inside Wall clock: 13 fields, which under BestGuess's header
+        // had been read as the C tool's row, with wall clock 95.
+        let cut = "x,,,1,0,900,0,1101824,52,0,1,0,95";
+        for text in [
+            format!("{head}{full}{cut}"),
+            format!("{head}{full}{cut}\n{full}"),
+        ] {
+            let e = read(&text).unwrap_err();
+            assert_eq!(
+                e.problem(),
+                Some(&RowProblem::CutOff {
+                    found: 13,
+                    header: 17
+                }),
+                "{e}"
+            );
+            assert_eq!(e.position(), Some((3, 14)));
+        }
+        // Cut among the appended columns, at the end of the file.
+        let e = read(&format!(
+            "{head}{full}x,,,1,0,900,0,1101824,52,0,1,0,950,900,1,1"
+        ))
+        .unwrap_err();
+        assert!(
+            matches!(e.problem(), Some(RowProblem::CutOff { found: 16, .. })),
+            "{e}"
+        );
+        // With its line end, a row may leave appended columns out.
+        let fewer = read(&format!(
+            "{head}{full}x,,,1,0,900,0,1101824,52,0,1,0,950,900,1,2\n"
+        ))
+        .unwrap();
+        assert_eq!(fewer[1].sequence, Some(2));
+        // The C tool's files: a 15-name header over 13-field rows, the last
+        // without a line end.
+        let c_tool = format!(
+            "{}x,,,1,0,900,0,1840,52,0,1,0,950\nx,,,1,0,910,0,1840,52,0,1,0,960",
+            HEADER15
+        );
+        assert_eq!(read(&c_tool).unwrap().len(), 2);
+        // A full last row without a line end is fine.
+        assert_eq!(
+            read(&format!("{head}{full}{}", full.trim_end()))
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+
+    #[test]
     fn a_metric_read_in_two_units_is_an_error() {
         let head = HEADER15.trim_end();
         let row = "c,,,1,0,1,1,1,1,1,1,1,1,2,2,3\n";
@@ -1624,17 +1705,29 @@ mod tests {
             if rng.below(6) == 0 {
                 out.push_str(" \n\n");
             }
-            out.push_str(&header(rng));
+            // The current header's number of fields: a clean file's rows
+            // have at least as many (a shorter last row, without its line
+            // end, is a row cut off), and 13 (the C reference's) only
+            // under a header of at most 15.
+            let fields_of = |h: &str| h.trim_end().split(',').count();
+            let first = header(rng);
+            let mut header_fields = fields_of(&first);
+            out.push_str(&first);
             let width = 15 + rng.below(7);
             for _ in 0..rng.below(60) {
                 match rng.below(40) {
-                    0 => out.push_str(&header(rng)),
+                    0 => {
+                        let next = header(rng);
+                        header_fields = fields_of(&next);
+                        out.push_str(&next);
+                    }
                     1 => out.push_str(rng.pick(&["\n", " \t\n", "\r\n", "\"\"\n"])),
                     2 if !clean => {
                         let fields = rng.below(23);
                         out.push_str(&row(rng, fields, clean));
                     }
-                    2..=6 => out.push_str(&row(rng, 13, clean)),
+                    2..=6 if !clean || header_fields <= 15 => out.push_str(&row(rng, 13, clean)),
+                    _ if clean => out.push_str(&row(rng, width.max(header_fields), clean)),
                     _ => out.push_str(&row(rng, width, clean)),
                 }
                 if !out.ends_with('\n') {

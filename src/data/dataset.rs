@@ -1215,7 +1215,7 @@ mod tests {
     #[test]
     fn stdin_is_read_once_and_named() {
         let header = crate::data::csv_write::header_line();
-        let data = format!("{header}c,,,1,0,1,1,1,1,1,1,1,1\n");
+        let data = format!("{header}c,,,1,0,1,1,1,1,1,1,1,1,2,2\n");
         let data = data.as_str();
         let d = Dataset::read_paths(&["-".to_string()], data.as_bytes()).unwrap();
         assert_eq!(d.run_count(), 1);

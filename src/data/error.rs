@@ -203,6 +203,15 @@ pub enum RowProblem {
     )]
     TextAfterQuote { opened_on: Option<u64> },
 
+    /// A row with fewer fields than its header where none may be missing:
+    /// at the end of the input without a line end, or 13 under a header of
+    /// BestGuess's appended columns.
+    #[error(
+        "the row has {found} fields where its header has {header}: it looks cut off (was the \
+         file truncated?); fix or remove that row"
+    )]
+    CutOff { found: usize, header: usize },
+
     /// A header names a column that an earlier column of it already names.
     #[error(
         "column {first} has this name too, so which one the data mean cannot be told; a raw \

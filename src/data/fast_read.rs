@@ -78,6 +78,9 @@ pub(crate) struct Plan {
     sums: Vec<Sum>,
     /// The slot of Max RSS, which reference rows give in KiB or bytes.
     rss: Option<usize>,
+    /// Rows of 13 fields are the C reference's (not under a header with
+    /// BestGuess's appended columns: there they are rows cut off).
+    pub reference_rows: bool,
 }
 
 impl Plan {
@@ -95,6 +98,7 @@ impl Plan {
             metrics: Vec::new(),
             sums: Vec::new(),
             rss: None,
+            reference_rows: true,
         }
     }
 
@@ -787,7 +791,7 @@ pub(crate) fn parse(buf: &[u8], plan: &Plan, block: &mut Block) {
         p = next;
         lines += quoted_lines;
         let reference = n == REFERENCE_ROW_FIELDS;
-        let accepted = (reference || n > REFERENCE_ROW_FIELDS + 1)
+        let accepted = (reference && plan.reference_rows || n > REFERENCE_ROW_FIELDS + 1)
             && row[slot::EXIT_CODE] <= i64::from(i32::MAX)
             && !(reference && backslash);
         if accepted && row[slot::TIMED_OUT] == ABSENT {

@@ -39,6 +39,9 @@ pub(crate) struct Row {
     fields: Vec<Field>,
     /// Physical line (1-based) on which the row starts.
     pub line: u64,
+    /// The row ended with the input, without a line end (the last line of
+    /// a file without a final newline, or a file cut off).
+    pub unterminated: bool,
 }
 
 impl Row {
@@ -66,6 +69,7 @@ impl Row {
     fn clear(&mut self) {
         self.bytes.clear();
         self.fields.clear();
+        self.unterminated = false;
     }
 }
 
@@ -108,11 +112,17 @@ pub(crate) struct Tokenizer<R> {
     input: R,
     /// Current physical line, 1-based.
     line: u64,
+    /// The last field read ended with the input, not a line end.
+    unterminated: bool,
 }
 
 impl<R: BufRead> Tokenizer<R> {
     pub fn new(input: R) -> Self {
-        Tokenizer { input, line: 1 }
+        Tokenizer {
+            input,
+            line: 1,
+            unterminated: false,
+        }
     }
 
     /// The input, to read from it directly (then [`Tokenizer::skip`]).
@@ -154,6 +164,7 @@ impl<R: BufRead> Tokenizer<R> {
                 line,
             });
             if row_ended {
+                row.unterminated = std::mem::take(&mut self.unterminated);
                 return Ok(true);
             }
         }
@@ -254,7 +265,10 @@ impl<R: BufRead> Tokenizer<R> {
         }
         // After the closing quote only a separator may follow.
         match self.peek()? {
-            None => Ok(true),
+            None => {
+                self.unterminated = true;
+                Ok(true)
+            }
             Some(b',') => {
                 self.bump();
                 Ok(false)
@@ -295,7 +309,10 @@ impl<R: BufRead> Tokenizer<R> {
         loop {
             self.copy_until(out, |b| matches!(b, b',' | b'\n' | b'\r' | b'"'))?;
             match self.peek()? {
-                None => return Ok(true),
+                None => {
+                    self.unterminated = true;
+                    return Ok(true);
+                }
                 Some(b',') => {
                     self.bump();
                     return Ok(false);
