@@ -253,22 +253,33 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync)
     let per = items.len().div_ceil(threads);
     let f = &f;
     std::thread::scope(|scope| {
-        let parts: Vec<_> = items
+        let part = move |part: usize, chunk: &[T]| -> Vec<R> {
+            chunk
+                .iter()
+                .enumerate()
+                .map(|(k, x)| f(part * per + k, x))
+                .collect()
+        };
+        // A part whose thread cannot be had (a thread limit, a tight
+        // `ulimit -v`) is made on this one: `scope.spawn` panicked there,
+        // and the runs just measured were lost with the process.
+        let parts: Vec<Result<_, Vec<R>>> = items
             .chunks(per)
             .enumerate()
-            .map(|(part, chunk)| {
-                scope.spawn(move || {
-                    chunk
-                        .iter()
-                        .enumerate()
-                        .map(|(k, x)| f(part * per + k, x))
-                        .collect::<Vec<R>>()
-                })
+            .map(|(i, chunk)| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || part(i, chunk))
+                    .map_err(|_| part(i, chunk))
             })
             .collect();
         parts
             .into_iter()
-            .flat_map(|p| p.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .flat_map(|p| match p {
+                Ok(thread) => thread
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                Err(made) => made,
+            })
             .collect()
     })
 }

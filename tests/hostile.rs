@@ -1051,3 +1051,53 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
         "{err}"
     );
 }
+
+/// Under address-space limits just above what the program needs to
+/// start, threads cannot always be had: the work they would do is done
+/// on the main thread. `scope.spawn` had panicked (status 101) after the
+/// runs, and the runs were lost with the process.
+#[test]
+fn too_few_threads_is_no_panic_and_loses_no_run() {
+    let bin = assert_cmd::cargo::cargo_bin("bestguess");
+    let mut ran = 0;
+    for limit in (11_000..=16_000).step_by(1_000) {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {limit}; exec \"$0\" -r 3 -o raw.csv --export-json e.json true true"
+            ))
+            .arg(&bin)
+            .current_dir(dir.path())
+            .env_remove("RUST_BACKTRACE")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // The one panic Rust's standard library itself raises: a thread
+        // started without room for its signal stack (then the program
+        // runs out of memory, below).
+        let ours = stderr.lines().filter(|l| l.contains("panicked")).count()
+            > stderr
+                .matches("failed to allocate an alternative stack")
+                .count();
+        assert!(!ours, "ulimit -v {limit}: {stderr}");
+        match out.status.code() {
+            Some(0) => {
+                ran += 1;
+                assert_eq!(check_raw(&dir.path().join("raw.csv")), Ok(6), "{limit}");
+                let json = fs::read_to_string(dir.path().join("e.json")).unwrap();
+                assert!(json.ends_with("}\n"), "{limit}: a whole document");
+            }
+            // Too little to go on: said in one line, the runs made kept.
+            Some(2) => {
+                assert!(stderr.contains("out of memory"), "{limit}: {stderr}");
+                let rows = check_raw(&dir.path().join("raw.csv"));
+                assert!(rows.as_ref().is_ok_and(|&n| n <= 6), "{limit}: {rows:?}");
+            }
+            // Too little for the dynamic loader: not this program's to say.
+            Some(127) => assert!(stderr.contains("shared librar"), "{limit}: {stderr}"),
+            other => panic!("ulimit -v {limit}: status {other:?}: {stderr}"),
+        }
+    }
+    assert!(ran > 0, "no limit let the program run");
+}

@@ -83,14 +83,17 @@ pub fn write(
     layouts: JsonRuns,
     out: &mut (dyn Write + Send),
 ) -> io::Result<()> {
-    std::thread::scope(|scope| {
+    let threaded = std::thread::scope(|scope| {
         let (chunks, received) = std::sync::mpsc::sync_channel::<Vec<u8>>(4);
-        let writer = scope.spawn(move || -> io::Result<()> {
+        let writer = std::thread::Builder::new().spawn_scoped(scope, || -> io::Result<()> {
             for chunk in received {
                 out.write_all(&chunk)?;
             }
             out.flush()
         });
+        // No thread to be had (a thread limit, a tight `ulimit -v`): made
+        // and written on this one, below (`scope.spawn` had panicked).
+        let writer = writer.ok()?;
         let mut sender = ChunkSender {
             buf: Vec::with_capacity(CHUNK),
             chunks: Some(chunks),
@@ -103,8 +106,30 @@ pub fn write(
             .unwrap_or_else(|e| std::panic::resume_unwind(e));
         // The writer's error says why (a full disk); the maker's then is
         // only that the writer stopped.
-        written.and(made)
-    })
+        Some(written.and(made))
+    });
+    match threaded {
+        Some(result) => result,
+        None => {
+            write_document(analysis, metadata, layouts, &mut Direct(&mut *out))?;
+            out.flush()
+        }
+    }
+}
+
+/// The document written straight to its destination, on this thread.
+struct Direct<'a>(&'a mut (dyn Write + Send));
+
+impl Out for Direct<'_> {}
+
+impl Write for Direct<'_> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.0.write(data)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// Bytes per chunk handed to the writing thread.
