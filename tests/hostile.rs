@@ -278,6 +278,31 @@ fn arguments() -> Vec<Case> {
         case("an empty data file name", "bestreport", &[""])
             .fails(1, "a data file's name is empty"),
         case("an empty command file name", "bestguess", &["-f", ""]).fails(1, "-f is empty"),
+        case(
+            "raw data to standard error",
+            "bestguess",
+            &["-r", "2", "-o", "/dev/stderr", "true"],
+        )
+        .fails(1, "-o /dev/stderr is standard error, where the messages go"),
+        case(
+            "an export to standard error",
+            "bestreport",
+            &["--export-markdown", "/dev/stderr", "raw.csv"],
+        )
+        .file("raw.csv", RAW)
+        .fails(1, "--export-markdown /dev/stderr is standard error"),
+        case(
+            "commands' output into an export on standard output",
+            "bestguess",
+            &["-r", "2", "--show-output", "--export-json", "-", "echo hi"],
+        )
+        .fails(1, "--show-output and --export-json - would mix"),
+        case(
+            "a list value twice",
+            "bestguess",
+            &["-r", "2", "-L", "n", "a,a", "echo {n}"],
+        )
+        .fails(1, "-L n: the value 'a' is given twice"),
         case("zero runs", "bestguess", &["-r", "0", "true"]).fails(1, "-r"),
         case("negative runs", "bestguess", &["-r", "-1", "true"]).fails(1, "-r"),
         case(

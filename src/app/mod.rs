@@ -98,6 +98,7 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
         let mut parsed =
             args::parse(argv.into_iter().skip(1), running).map_err(|e| AppError::usage(e.0))?;
         output::standard_output_as_dash(&mut parsed.output, &mut parsed.exports);
+        output::refuse_standard_error(&parsed.output, &parsed.exports)?;
         dispatch(
             config::build(parsed, running)?,
             &program,

@@ -63,8 +63,12 @@ fn identity(path: &str) -> Identity {
 /// terminal or `/dev/null` is shared harmlessly, as before.)
 fn names_standard_output(path: &str) -> bool {
     use std::os::fd::AsFd;
-    let Ok(ours) = io::stdout()
-        .as_fd()
+    names_stream(io::stdout().as_fd(), path)
+}
+
+/// Whether `path` names the regular file or pipe that `stream` writes.
+fn names_stream(stream: std::os::fd::BorrowedFd<'_>, path: &str) -> bool {
+    let Ok(ours) = stream
         .try_clone_to_owned()
         .map(File::from)
         .and_then(|f| f.metadata())
@@ -91,6 +95,30 @@ pub fn standard_output_as_dash(output: &mut Option<String>, exports: &mut [(impl
     for (_, path) in exports {
         dash(path);
     }
+}
+
+/// Refuse (usage error) an output (`-o`, exports) naming the regular file
+/// or pipe that standard error writes (`/dev/stderr`, `2> f` and `-o f`):
+/// the messages went into the raw CSV's first rows, and an export renamed
+/// over the file erased the error it was there to keep.
+pub fn refuse_standard_error(
+    output: &Option<String>,
+    exports: &[(crate::export::Format, String)],
+) -> Result<(), AppError> {
+    use std::os::fd::AsFd;
+    let given = output
+        .iter()
+        .map(|p| ("-o", p))
+        .chain(exports.iter().map(|(f, p)| (f.option(), p)));
+    for (option, path) in given {
+        if path != "-" && names_stream(io::stderr().as_fd(), path) {
+            return Err(AppError::usage(format!(
+                "{}{option} {path} is standard error, where the messages go, and the two would mix: give a file, or - for standard output",
+                if option == "-o" { "" } else { "--" }
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Refuse (usage error) any output that names the same file as an input or

@@ -361,6 +361,11 @@ fn check_stdout_once(args: &Args, exports: &Exports) -> Result<(), UsageError> {
             users.join(" and ")
         )));
     }
+    if let (Some(export), true) = (users.first(), args.show_output) {
+        return Err(UsageError(format!(
+            "--show-output and {export} - would mix the commands' output into the export; write the export to a file"
+        )));
+    }
     Ok(())
 }
 
@@ -657,7 +662,20 @@ fn parameters(args: &Args) -> Result<Vec<Parameter>, UsageError> {
                     UsageError(format!("-P {name} {min} {max}{step}: {e}"))
                 })?
             }
-            ParamArg::List { name, values } => Parameter::list(name, values),
+            ParamArg::List { name, values } => {
+                let list = Parameter::list(name, values);
+                // As an unused parameter is refused: one command measured
+                // twice under two labels is a typo, not an experiment.
+                let twice = (1..list.values.len())
+                    .find(|&i| list.values[..i].contains(&list.values[i]));
+                if let Some(i) = twice {
+                    return Err(UsageError(format!(
+                        "-L {name}: the value {} is given twice, which would measure the same commands twice; give each value once",
+                        quoted(&list.values[i])
+                    )));
+                }
+                list
+            }
         });
     }
     match params::count(&out) {
