@@ -303,6 +303,33 @@ fn arguments() -> Vec<Case> {
             &["-r", "2", "-L", "n", "a,a", "echo {n}"],
         )
         .fails(1, "-L n: the value 'a' is given twice"),
+        case(
+            "raw data over the program measured",
+            "bestguess",
+            &["-r", "2", "-o", "run.sh", "./run.sh"],
+        )
+        .file("run.sh", "#!/bin/sh\n")
+        .fails(1, "-o run.sh would overwrite the program file ./run.sh")
+        .then("run.sh", After::Unchanged),
+        case(
+            "an export over a hook's program",
+            "bestguess",
+            &[
+                "-r",
+                "2",
+                "-p",
+                "./prep.sh x",
+                "--export-json",
+                "prep.sh",
+                "true",
+            ],
+        )
+        .file("prep.sh", "#!/bin/sh\n")
+        .fails(
+            1,
+            "--export-json prep.sh would overwrite the program file ./prep.sh",
+        )
+        .then("prep.sh", After::Unchanged),
         case("zero runs", "bestguess", &["-r", "0", "true"]).fails(1, "-r"),
         case("negative runs", "bestguess", &["-r", "-1", "true"]).fails(1, "-r"),
         case(

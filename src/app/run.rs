@@ -89,6 +89,36 @@ fn probe_counters(launcher: &mut Launcher) -> String {
     }
 }
 
+/// The programs the commands and hooks name by a path (`./run.sh`,
+/// `/usr/local/bin/x`, also as the first word under a shell) that are
+/// files: inputs no output may overwrite (`-o run.sh ./run.sh` had
+/// replaced the script by a CSV header).
+fn program_files(plan: &crate::experiment::Plan) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in &plan.commands {
+        let hooks = [
+            &c.hooks.prepare,
+            &c.hooks.setup,
+            &c.hooks.conclude,
+            &c.hooks.cleanup,
+        ];
+        for hook in std::iter::once(&c.command).chain(hooks.into_iter().flatten()) {
+            let first = crate::measure::split::split(&hook.text)
+                .ok()
+                .and_then(|w| w.into_iter().next());
+            for word in hook.argv.first().cloned().into_iter().chain(first) {
+                if word.contains('/')
+                    && !out.contains(&word)
+                    && std::fs::metadata(&word).is_ok_and(|m| m.is_file())
+                {
+                    out.push(word);
+                }
+            }
+        }
+    }
+    out
+}
+
 pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> {
     // No output may overwrite an input or another output (usage error,
     // before anything starts).
@@ -100,6 +130,8 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     if let Some(gate) = &rc.output.gate {
         inputs.push(("--baseline", gate.baseline.as_str()));
     }
+    let programs = program_files(&rc.plan);
+    inputs.extend(programs.iter().map(|p| ("program", p.as_str())));
     let mut outputs: Vec<(String, String)> = rc
         .raw_output
         .iter()
