@@ -673,13 +673,35 @@ fn json_with_a_bom_reads_and_json_without_runs_is_refused() {
     assert!(!out.exists());
 
     // Exit codes and signals are checked like the metrics: "0" is no
-    // exit code, and a short array is no array of codes.
-    let h1 = write(
-        "h1.json",
-        br#"{"results":[{"command":"a","times":[0.001,0.002,0.003],"exit_codes":[0,0]}]}"#,
-    );
-    let e = Dataset::read_files(&[h1]).unwrap_err().to_string();
-    assert!(e.contains("results[0].exit_codes[2] is missing"), "{e}");
+    // exit code, and an array shorter or longer than `times` cannot be
+    // matched to the runs (a longer one's failed run had been dropped).
+    for (codes, memory, said) in [
+        (
+            "[0,0]",
+            "[1,1,1]",
+            "results[0].exit_codes has 2 values for the 3 runs of .times",
+        ),
+        (
+            "[0,0,0,1]",
+            "[1,1,1]",
+            "results[0].exit_codes has 4 values for the 3 runs",
+        ),
+        (
+            "[0,0,0]",
+            "[1,1]",
+            "results[0].memory_usage_byte has 2 values for the 3 runs",
+        ),
+    ] {
+        let h1 = write(
+            "h1.json",
+            format!(
+                r#"{{"results":[{{"command":"a","times":[0.001,0.002,0.003],"exit_codes":{codes},"memory_usage_byte":{memory}}}]}}"#
+            )
+            .as_bytes(),
+        );
+        let e = Dataset::read_files(&[h1]).unwrap_err().to_string();
+        assert!(e.contains(said), "{e}");
+    }
     let h2 = write(
         "h2.json",
         br#"{"results":[{"command":"a","measurements":[{"time_wall_clock":{"value":0.001,"unit":"second"},"exit_code":"0"}]}]}"#,

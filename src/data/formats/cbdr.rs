@@ -35,7 +35,19 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
         .map_err(|e| fail(1, format!("not a readable CSV header ({e})")))?
         .clone();
     let mut columns = Vec::new();
-    for name in headers.iter().skip(1) {
+    for (k, name) in headers.iter().enumerate().skip(1) {
+        // Which of two columns of one name the file means cannot be known
+        // (the last had counted, without a word).
+        if let Some(first) = headers.iter().take(k).position(|h| h == name) {
+            return Err(fail(
+                1,
+                format!(
+                    "columns {} and {} are both {name:?}; name each column once",
+                    first + 1,
+                    k + 1
+                ),
+            ));
+        }
         let metric = match name {
             "wall_time" => Metric::WALL,
             "user_time" => Metric::USER,

@@ -235,6 +235,18 @@ fn hyperfine1_runs(
     let times = array(result, "times", at)?;
     let memory = result.get("memory_usage_byte").and_then(Json::as_array);
     let codes = result.get("exit_codes").and_then(Json::as_array);
+    // One value per run in each array: a longer or shorter one cannot be
+    // matched to the runs (a failed run's code had been dropped).
+    for (key, values) in [("memory_usage_byte", memory), ("exit_codes", codes)] {
+        if let Some(values) = values.filter(|v| v.len() != times.len()) {
+            return Err(format!(
+                "{} has {} values for the {} runs of .times: give one per run",
+                at(&format!(".{key}")),
+                values.len(),
+                times.len()
+            ));
+        }
+    }
     let mut runs = Vec::with_capacity(times.len());
     for (i, t) in times.iter().enumerate() {
         let mut run = base.clone();
