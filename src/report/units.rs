@@ -88,6 +88,9 @@ pub struct Scale {
     symbol: &'static str,
     divisor: f64,
     decimals: usize,
+    /// Every number in scientific notation: plain numbers too small for
+    /// the smallest prefix to show (1e-320 had read `0.00 y`).
+    scientific: bool,
 }
 
 impl Scale {
@@ -112,6 +115,7 @@ impl Scale {
             symbol: chosen.symbol,
             divisor: chosen.divisor,
             decimals: chosen.decimals,
+            scientific: false,
         }
     }
 
@@ -125,10 +129,21 @@ impl Scale {
             .iter()
             .find(|r| max_abs / r.divisor >= 1.0)
             .unwrap_or(&SMALL[SMALL.len() - 1]);
+        // Below what the last prefix shows with its decimals: the numbers
+        // themselves, in scientific notation.
+        if round_to(max_abs / chosen.divisor, chosen.decimals) == 0.0 {
+            return Scale {
+                symbol: "",
+                divisor: 1.0,
+                decimals: chosen.decimals,
+                scientific: true,
+            };
+        }
         Scale {
             symbol: chosen.symbol,
             divisor: chosen.divisor,
             decimals: chosen.decimals,
+            scientific: false,
         }
     }
 
@@ -195,6 +210,9 @@ impl Scale {
     /// scientific notation past [`LONGEST_NUMBER`] characters (a plain
     /// number of 10²¹ G had run to 25 digits and across lines).
     pub fn number(&self, v: f64) -> String {
+        if self.scientific && v != 0.0 {
+            return scientific(v / self.divisor, LONGEST_NUMBER);
+        }
         let text = not_zero(v / self.divisor, self.decimals, usize::MAX);
         if text.len() > LONGEST_NUMBER {
             scientific(v / self.divisor, LONGEST_NUMBER)
@@ -207,6 +225,10 @@ impl Scale {
     /// with fewer decimals, then in scientific notation, when too wide.
     pub fn number_in(&self, v: f64, width: usize) -> String {
         let x = v / self.divisor;
+        if self.scientific && v != 0.0 {
+            let text = scientific(x, width);
+            return format!("{text:>width$}");
+        }
         let mut text = not_zero(x, self.decimals, width);
         let mut decimals = self.decimals;
         while text.len() > width && decimals > 0 {
@@ -446,6 +468,33 @@ mod tests {
     }
 
     #[test]
+    fn numbers_below_the_smallest_prefix_are_scientific() {
+        // Two decimals of y (1e-24) show nothing below 5e-27.
+        for (v, text) in [
+            (1e-320, "1.000e-320"),
+            (3e-30, "3.000e-30"),
+            (-2.5e-28, "-2.500e-28"),
+        ] {
+            let s = Scale::choose(Unit::Number, v);
+            assert_eq!((s.compact(v).trim(), s.symbol()), (text, ""), "{v}");
+            let narrow = s.number_in(v, 7);
+            assert_eq!(narrow.len(), 7, "{narrow:?}");
+            let back: f64 = narrow.trim().parse().unwrap();
+            assert!(
+                (back / v - 1.0).abs() <= 0.2,
+                "one digit at least: {v}: {narrow}"
+            );
+            assert_eq!(s.number(0.0), "0.00", "a zero stays a zero");
+        }
+        // Within the ladder: prefixes as before.
+        assert_eq!(Scale::choose(Unit::Number, 1e-26).compact(1e-26), "0.01 y");
+        assert_eq!(
+            Scale::choose(Unit::Number, 1.5e-9).compact(1.5e-9),
+            "1.50 n"
+        );
+    }
+
+    #[test]
     fn count_units_are_1000_based() {
         let s = |c: f64| Scale::choose(Unit::Count, c).compact(c);
         assert_eq!(s(0.0), "0 ct");
@@ -469,8 +518,12 @@ mod tests {
         assert_eq!(s(9.99e-4), "999.00 μ");
         assert_eq!(s(1e-7), "100.00 n");
         assert_eq!(s(3e-24), "3.00 y");
-        // Past the last prefix, the last.
-        assert_eq!(Scale::choose(Unit::Number, 1e-30).symbol(), "y");
+        // Past what the last prefix can show, scientific notation.
+        assert_eq!(Scale::choose(Unit::Number, 1e-30).symbol(), "");
+        assert_eq!(
+            Scale::choose(Unit::Number, 1e-30).compact(1e-30),
+            "1.000e-30 "
+        );
         // Past G, scientific notation rather than 22 digits.
         assert_eq!(
             Scale::choose(Unit::Number, 1e30).compact(1e30),
