@@ -484,7 +484,9 @@ proptest! {
             1..=3,
         ),
         width in prop_oneof![Just(0usize), 1usize..40, 40usize..2000, Just(usize::MAX)],
-        name in "[a-z\n\t\u{301}\u{200D}🚀日]{0,60}",
+        // Without `i` and `n`, so that no name spells `inf` or `nan`,
+        // which the check below would take for a number shown.
+        name in "[a-hj-mo-z\n\t\u{301}\u{200D}🚀日]{0,60}",
     ) {
         let records: Vec<RunRecord> = commands
             .iter()
