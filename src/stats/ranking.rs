@@ -557,10 +557,8 @@ fn rank_in<S: Borrow<Sample> + Sync>(
 
 /// The point estimate of command `i` against `r`, by the estimators the
 /// comparison will show, paired when the rounds are complete: the
-/// log-ratio when every value is positive, else Δ. Negative when either
-/// shown estimate (the ratio's or Δ's) is negative: the two can disagree
-/// in sign only by a hair, when the middle pair of differences straddles
-/// zero, and then −(smallest positive) still marks `i` as faster.
+/// log-ratio when every value is positive, else Δ. Negative when Δ is
+/// negative (or 0 with a negative log-ratio): then `i` is faster.
 fn point_estimate<'a, S: Borrow<Sample>>(
     samples: &[S],
     rounds: Option<&[Vec<f64>]>,
@@ -607,8 +605,17 @@ fn point_estimate<'a, S: Borrow<Sample>>(
             }
         }
     });
-    let estimate = if log_ratio >= 0.0 && shift < 0.0 {
-        -f64::MIN_POSITIVE
+    // Δ, the scale of the "slower by" column, gives the direction; the
+    // log-ratio the size (to choose among several faster commands), and the
+    // direction where Δ is 0. The two disagree in sign in skewed data
+    // (paired differences -46, 91, -186, 179, -68 μs: Δ = -4 μs, ratio
+    // +2.1 %): "either negative" had made each of two commands faster than
+    // the other, a "cycle" that picked the higher median as the best with
+    // "slower by -4 μs" under it.
+    let estimate = if shift < 0.0 {
+        log_ratio.min(-f64::MIN_POSITIVE)
+    } else if shift > 0.0 {
+        log_ratio.max(0.0)
     } else {
         log_ratio
     };
@@ -1090,6 +1097,36 @@ mod tests {
         s.superiority = 0.05;
         let r = rank(&samples, &s).unwrap();
         assert_eq!(r.entries[1].reasons, vec![Reason::Superiority]);
+    }
+
+    /// Δ and the ratio disagree in sign in skewed paired data (differences
+    /// -46, 91, -186, 179, -68 μs: Δ = -4 μs, ratio +2.1 %). Each of the two
+    /// commands had been "faster" than the other by one of them: a cycle,
+    /// "the estimates are intransitive", and the higher median chosen as
+    /// the best with "slower by -4 μs" under it. Δ gives the direction.
+    #[test]
+    fn two_commands_whose_scales_disagree_have_one_best() {
+        let a = [874.0, 722.0, 994.0, 600.0, 916.0];
+        let b = [828.0, 813.0, 808.0, 779.0, 848.0];
+        for (first, second) in [(&a, &b), (&b, &a)] {
+            let rounds = vec![first.to_vec(), second.to_vec()];
+            let samples = [sample(first), sample(second)];
+            let options = RankOptions {
+                rounds: Some(&rounds),
+                ..RankOptions::default()
+            };
+            let r = rank_with(&samples, options, &relative(1.0, 1.0)).unwrap();
+            assert!(!r.ambiguous_best, "no cycle between two commands");
+            let best = r.best().unwrap().index;
+            assert_eq!(
+                samples[best].sorted(),
+                sample(&b).sorted(),
+                "b: Δ of a − b is +4 μs"
+            );
+            let other = r.entry(1 - best).unwrap().comparison.unwrap();
+            assert!(other.shift > 0.0, "slower by {} μs", other.shift);
+            assert!(other.ratio.unwrap().estimate < 1.0, "the ratio disagrees");
+        }
     }
 
     #[test]
