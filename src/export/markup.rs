@@ -48,10 +48,14 @@ fn line(markup: &dyn Markup, line: &Line, in_table: bool) -> String {
         .collect()
 }
 
-/// Line breaks inside a label become spaces (how every markup renders a
-/// line break inside a code span anyway).
+/// Control characters inside a label become spaces, as in the terminal's
+/// reports: line breaks (how every markup renders them inside a code span
+/// anyway), tabs, and ESC, which had reached the file as is (`cat
+/// report.md` then ran the label's terminal escapes).
 fn one_line(text: &str) -> String {
-    text.replace(['\r', '\n'], " ")
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
 
 /// Writes `document` in `markup`, blocks separated by blank lines.
@@ -87,4 +91,24 @@ pub fn write_document(
 /// Builds the document of `analysis` and writes it in `markup`.
 pub fn write(markup: &dyn Markup, analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     write_document(markup, &Document::build(analysis), out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::asciidoc::AsciiDoc;
+    use crate::export::markdown::Markdown;
+    use crate::export::orgmode::OrgMode;
+
+    #[test]
+    fn control_characters_in_labels_become_spaces_in_every_markup() {
+        let label = vec![Inline::Code("red\u{1b}[31m\ttab\r\nnext\u{7f}".into())];
+        for markup in [&Markdown as &dyn Markup, &AsciiDoc, &OrgMode] {
+            for in_table in [false, true] {
+                let text = line(markup, &label, in_table);
+                assert!(!text.chars().any(char::is_control), "{text:?}");
+                assert!(text.contains("red [31m tab  next "), "{text:?}");
+            }
+        }
+    }
 }
