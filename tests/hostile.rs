@@ -330,6 +330,17 @@ fn arguments() -> Vec<Case> {
             "--export-json prep.sh would overwrite the program file ./prep.sh",
         )
         .then("prep.sh", After::Unchanged),
+        case(
+            "run options with -A report",
+            "bestguess",
+            &["-A", "report", "-r", "50", "-o", "new.csv", "raw.csv"],
+        )
+        .file("raw.csv", RAW)
+        .fails(
+            1,
+            "--runs only applies when running commands, and -A report reads saved data",
+        )
+        .then("new.csv", After::Absent),
         case("zero runs", "bestguess", &["-r", "0", "true"]).fails(1, "-r"),
         case("negative runs", "bestguess", &["-r", "-1", "true"]).fails(1, "-r"),
         case(

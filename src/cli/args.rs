@@ -100,6 +100,10 @@ pub struct Args {
     pub generate: Option<String>,
     pub version: bool,
     pub help: bool,
+    /// The options given that only apply when running commands (`-r`,
+    /// `-o`, hooks …), as `--long`: refused when `-A report` reads saved
+    /// data instead (they had been ignored without a word).
+    pub run_only: Vec<String>,
 }
 
 /// Parse `args` (without `argv[0]`). `running` selects which options exist.
@@ -119,6 +123,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<
                 continue;
             }
         };
+        if !flag.applies(false) && !out.run_only.iter().any(|l| l[2..] == *flag.long) {
+            out.run_only.push(format!("--{}", flag.long));
+        }
         if !flag.applies(running) {
             return Err(UsageError(format!(
                 "--{} only applies when running commands (bestguess); bestreport reads saved data",

@@ -208,6 +208,12 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         return Ok(Config::ShowLimits);
     }
     let running = action?;
+    if let (false, Some(option)) = (running, args.run_only.first()) {
+        return Err(UsageError(format!(
+            "{option} only applies when running commands, and -A report reads saved data: leave it out, or run with -A run"
+        ))
+        .into());
+    }
     let output = Output {
         selection: Selection {
             width: settings.width.unwrap_or(Selection::default().width),
