@@ -1027,6 +1027,18 @@ fn limits() -> Vec<Case> {
         .fails(2, "bestreport: error: out of memory")
         .then("out.json", After::Unchanged),
         case(
+            "an open-file limit of 8",
+            "bestguess",
+            &["-r", "2", "-o", "raw.csv", "true"],
+        )
+        .file("raw.csv", OLD)
+        .under("ulimit -n 8;")
+        .fails(
+            2,
+            "the open-file limit (ulimit -n) is too low: give it at least 16",
+        )
+        .then("raw.csv", After::Unchanged),
+        case(
             "a file size limit below the launcher's size",
             "bestguess",
             &["-o", "raw.csv", "true"],

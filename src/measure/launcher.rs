@@ -100,6 +100,13 @@ impl Launcher {
                         "cannot start the launcher process (memfd: {memfd_error}; temporary file: {e}){}",
                         if e.raw_os_error() == Some(libc::EFBIG) {
                             "; the file size limit (ulimit -f) is below the launcher's size (about 1 MB)"
+                        } else if [memfd_error.raw_os_error(), e.raw_os_error()]
+                            .contains(&Some(libc::EMFILE))
+                            || memfd_error.raw_os_error() == Some(libc::EINVAL)
+                        {
+                            // EINVAL: no descriptor 10 or above may exist
+                            // (the launcher's is moved there).
+                            "; the open-file limit (ulimit -n) is too low: give it at least 16"
                         } else {
                             ""
                         }
