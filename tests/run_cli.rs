@@ -396,6 +396,29 @@ fn timeouts_kill_the_command_and_are_recorded() {
     assert_eq!(rows(&out).iter().filter(|r| r.timed_out).count(), 2);
 }
 
+/// Runs that end about when their limit does: each one either exited by
+/// itself (not timed out) or was killed by the limit (SIGKILL, timed out),
+/// never both. A run that exited by itself just before the timer fired had
+/// been recorded "timed out" beside exit code 0 and no signal. The limit is
+/// kept to the microsecond (whole milliseconds had made 0.0009 s 1 ms).
+#[test]
+fn a_run_is_timed_out_only_when_the_limit_ended_it() {
+    let dir = tmp();
+    let out = dir.path().join("raw.csv");
+    bestguess()
+        .args(["-Q", "-i", "--timeout", "0.0009", "-r", "60", "-o"])
+        .arg(&out)
+        .arg("sleep 0.0009")
+        .assert()
+        .success();
+    let runs = rows(&out);
+    assert_eq!(runs.len(), 60);
+    for r in &runs {
+        assert_eq!(r.timed_out, r.signal == Some(9), "{r:?}");
+        assert!(!(r.timed_out && r.exit_code == 0), "{r:?}");
+    }
+}
+
 #[test]
 fn version_and_help() {
     bestguess()

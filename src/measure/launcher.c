@@ -13,7 +13,7 @@
  *   op 1 FLOOR     report this process's peak RSS (VmHWM) in KiB
  *   op 2 PROGRAMS  u32 count, then per program: u8 flags | u32 argc |
  *                  argc NUL-terminated words. Replaces the program table.
- *   op 3 BATCH     u8 stop_on_failure | u64 timeout_ms | u32 count |
+ *   op 3 BATCH     u8 stop_on_failure | u64 timeout_us | u32 count |
  *                  count x u32 program index. Runs the steps in order.
  *   op 4 SETUP     measurement extras for programs flagged MEASURED (the
  *                  commands, not the hooks); see "Extras" below. Sent at most
@@ -452,11 +452,11 @@ static void on_cancel(int sig) {
     kill_child();
 }
 
-static void set_timer(uint64_t ms) {
+static void set_timer(uint64_t us) {
     struct itimerval t;
     memset(&t, 0, sizeof t);
-    t.it_value.tv_sec = (time_t)(ms / 1000u);
-    t.it_value.tv_usec = (suseconds_t)(ms % 1000u) * 1000;
+    t.it_value.tv_sec = (time_t)(us / 1000000u);
+    t.it_value.tv_usec = (suseconds_t)(us % 1000000u);
     setitimer(ITIMER_REAL, &t, NULL);
 }
 
@@ -629,7 +629,7 @@ static void spawn_setup(int devnull) {
     }
 }
 
-static void run(char **argv, uint8_t flags, uint64_t timeout_ms, struct response *r) {
+static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response *r) {
     if (cancelled_flag) { /* bestguess is stopping: start nothing new */
         r->kind = CANCELLED;
         return;
@@ -662,15 +662,15 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_ms, struct response
     }
     child_pid = pid;
     if (cancelled_flag) kill_child();
-    if (timeout_ms) set_timer(timeout_ms);
+    if (timeout_us) set_timer(timeout_us);
     siginfo_t info;
     while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
     }
     /* The child is a zombie until wait4 (WNOWAIT above): a handler that
-       still sees its pid kills nothing else. A timer that fires now marks
-       a run that ended at its limit, as before. */
+       still sees its pid kills nothing else. A timer that fires now finds
+       a run that ended by itself, which did not time out (below). */
     child_pid = 0;
-    if (timeout_ms) set_timer(0);
+    if (timeout_us) set_timer(0);
     int status;
     struct rusage ru;
     while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
@@ -682,7 +682,10 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_ms, struct response
     /* A hook left processes running (a server for the commands): they hold
        inherited counters, which must not count into later runs. */
     if (keep_count > kept) reopen_counters();
-    int timed_out = timed_out_flag;
+    /* Timed out: the timer fired and its SIGKILL ended the run. A run that
+       exited by itself just before the timer fired had been marked timed
+       out beside exit code 0 and no signal. */
+    int timed_out = timed_out_flag && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
     /* A run that ended by itself is a measurement even if a cancel came in
        meanwhile; one that a signal ended while the tool was stopping (our
        SIGKILL, or the terminal's SIGINT under --show-output) is not. */
@@ -766,7 +769,7 @@ static int define_programs(const unsigned char *body, size_t len) {
 static int run_batch(const unsigned char *body, size_t len) {
     if (len < 13) return -1;
     int stop_on_failure = body[0];
-    uint64_t timeout_ms = get_u64(body + 1);
+    uint64_t timeout_us = get_u64(body + 1);
     size_t count = get_u32(body + 9);
     if (len < 13 + 4 * count) return -1;
     for (size_t i = 0; i < count; i++) {
@@ -776,7 +779,7 @@ static int run_batch(const unsigned char *body, size_t len) {
         if (prog >= table_count) {
             r.kind = PROTOCOL_ERROR;
         } else {
-            run(table_words + table_start[prog], table_flags[prog], timeout_ms, &r);
+            run(table_words + table_start[prog], table_flags[prog], timeout_us, &r);
         }
         if (send_response(&r) != 0) return -1;
         if (r.kind == FINISHED && extras && (table_flags[prog] & FLAG_MEASURED) &&

@@ -305,10 +305,14 @@ impl Executor for Launcher {
         batch: &Batch<'_>,
         each: &mut dyn FnMut(usize, Outcome) -> bool,
     ) -> Result<(), ExecError> {
-        let timeout_ms = batch.timeout.map_or(0, |t| (t.as_millis() as u64).max(1));
+        // In microseconds, as `--timeout` takes it (milliseconds had made
+        // 0.0002 s a limit of 1 ms).
+        let timeout_us = batch.timeout.map_or(0, |t| {
+            u64::try_from(t.as_micros()).unwrap_or(u64::MAX).max(1)
+        });
         self.send(&protocol::batch_request(
             batch.steps,
-            timeout_ms,
+            timeout_us,
             batch.stop_on_failure,
         ))?;
         let started = Instant::now();

@@ -62,10 +62,10 @@ pub fn programs_request<'a>(
 }
 
 /// The BATCH request.
-pub fn batch_request(steps: &[u32], timeout_ms: u64, stop_on_failure: bool) -> Vec<u8> {
+pub fn batch_request(steps: &[u32], timeout_us: u64, stop_on_failure: bool) -> Vec<u8> {
     let mut body = Vec::with_capacity(13 + 4 * steps.len());
     body.push(u8::from(stop_on_failure));
-    body.extend_from_slice(&timeout_ms.to_le_bytes());
+    body.extend_from_slice(&timeout_us.to_le_bytes());
     body.extend_from_slice(&(steps.len() as u32).to_le_bytes());
     for s in steps {
         body.extend_from_slice(&s.to_le_bytes());
