@@ -663,6 +663,16 @@ fn raw_files() -> Vec<Case> {
         .file("n.csv", with_column(RAW, "score (number)", "7"))
         .file("u.csv", with_column(RAW, "score (us)", "7"))
         .fails(2, "u.csv: line 1, column 16 (score (us)): the metric \"score\" was read from a column \"score (number)\" before"),
+        case(
+            "a baseline without the metric, before any export",
+            "bestreport",
+            &["--baseline", "base.csv", "--metric", "score", "--export-json", "out.json", "new.csv"],
+        )
+        .file("base.csv", RAW)
+        .file("new.csv", with_column(RAW, "score (number)", "7"))
+        .file("out.json", OLD)
+        .fails(2, "--baseline base.csv: the baseline's command 1 (a) has no score values to compare")
+        .then("out.json", After::Unchanged),
         case("a cbdr column twice", "bestreport", &["-"])
             .stdin("benchmark,wall_time,wall_time\nx,0.1,5\nx,0.2,6\n")
             .fails(2, "columns 2 and 3 are both \"wall_time\""),

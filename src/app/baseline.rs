@@ -7,8 +7,9 @@ use std::io::Write;
 use super::{exit, AppError};
 use crate::analysis::RankingSettings;
 use crate::data::Dataset;
-use crate::gate::{compare_with_baseline, GateOptions};
+use crate::gate::{compare_with_baseline, GateError, GateOptions, GateReport};
 use crate::report;
+use crate::stats::SampleError;
 
 /// The baseline, read.
 pub struct Baseline {
@@ -36,26 +37,55 @@ impl Baseline {
         }))
     }
 
-    /// Compares `dataset` with the baseline, prints the table to `out` and
-    /// returns the exit status: [`exit::REGRESSION`] when the gate fails.
-    pub fn check(
+    /// Compares `dataset` with the baseline: before any report or export is
+    /// written, so that a comparison that cannot be made (a side without
+    /// the metric's values) fails with nothing half done.
+    pub fn compare(
         &self,
+        dataset: &Dataset,
+        settings: &RankingSettings,
+    ) -> Result<GateReport, AppError> {
+        compare_with_baseline(&self.dataset, dataset, settings, self.options.fail_if_slower)
+            .map_err(|e| {
+                let file = &self.options.baseline;
+                match e {
+                    GateError::Sample {
+                        side,
+                        command,
+                        source: SampleError::Empty,
+                    } => {
+                        let data = if side == "baseline" {
+                            &self.dataset
+                        } else {
+                            dataset
+                        };
+                        let label = data.commands.get(command - 1).map_or_else(String::new, |c| {
+                            format!(" ({})", c.label())
+                        });
+                        AppError::failure(format!(
+                            "--baseline {file}: the {side}'s command {command}{label} has no {} values to compare; choose another --metric, or data that has them",
+                            settings.metric.name()
+                        ))
+                    }
+                    e => AppError::failure(format!("--baseline {file}: {e}")),
+                }
+            })
+    }
+
+    /// Prints the comparison's table to `out` and returns the exit status:
+    /// [`exit::REGRESSION`] when the gate fails.
+    pub fn write(
+        &self,
+        gate: &GateReport,
         dataset: &Dataset,
         settings: &RankingSettings,
         out: &mut dyn Write,
         width: usize,
     ) -> Result<i32, AppError> {
-        let gate = compare_with_baseline(
-            &self.dataset,
-            dataset,
-            settings,
-            self.options.fail_if_slower,
-        )
-        .map_err(|e| AppError::failure(format!("--baseline: {e}")))?;
         let metric = settings.metric;
         report::gate::write(
             out,
-            &gate,
+            gate,
             &self.dataset,
             dataset,
             &self.options.baseline,

@@ -122,6 +122,9 @@ pub fn finish(
     let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
     let analysis = Analysis::new(dataset, output.ranking.clone())
         .map_err(|e| AppError::failure(e.to_string()))?;
+    let gate = baseline
+        .map(|b| b.compare(dataset, &output.ranking).map(|g| (b, g)))
+        .transpose()?;
     let mut selection = output.selection;
     if output.width_auto {
         selection.width = terminal::report_width();
@@ -139,10 +142,10 @@ pub fn finish(
         let Some(input) = &input else { break };
         commit(export, |w| f.write(input, w))?;
     }
-    let status = match baseline {
-        Some(b) => {
+    let status = match &gate {
+        Some((b, gate)) => {
             writeln!(out).map_err(write_err)?;
-            let status = b.check(dataset, &output.ranking, out, selection.width)?;
+            let status = b.write(gate, dataset, &output.ranking, out, selection.width)?;
             out.flush().map_err(write_err)?;
             status
         }
