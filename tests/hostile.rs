@@ -673,6 +673,19 @@ fn raw_files() -> Vec<Case> {
         .file("out.json", OLD)
         .fails(2, "--baseline base.csv: the baseline's command 1 (a) has no score values to compare")
         .then("out.json", After::Unchanged),
+        case(
+            "an export through a link to nothing yet",
+            "bestreport",
+            &["-Q", "--export-json", "out.json", "raw.csv"],
+        )
+        .file("raw.csv", RAW)
+        .under("ln -s nowhere.json out.json;")
+        .ok()
+        .then("nowhere.json", After::Contains("\"results\"")),
+        case("an export to a link that loops", "bestreport", &["--export-json", "l1", "raw.csv"])
+            .file("raw.csv", RAW)
+            .under("ln -s l2 l1; ln -s l1 l2;")
+            .fails(2, "a symbolic link that loops"),
         case("a cbdr column twice", "bestreport", &["-"])
             .stdin("benchmark,wall_time,wall_time\nx,0.1,5\nx,0.2,6\n")
             .fails(2, "columns 2 and 3 are both \"wall_time\""),

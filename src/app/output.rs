@@ -320,6 +320,27 @@ impl RawOutput {
     }
 }
 
+/// The path a chain of symbolic links starting at `path` ends at, for a
+/// path that names no file (`path` itself when it is no link); an error
+/// for a chain that loops (or runs past 40 links).
+fn dangling_target(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&at) {
+            Ok(next) => {
+                at = match at.parent() {
+                    Some(dir) if next.is_relative() => dir.join(next),
+                    _ => next,
+                };
+            }
+            Err(_) => return Ok(at),
+        }
+    }
+    Err(io::Error::other(
+        "it is a symbolic link that loops; give another path",
+    ))
+}
+
 /// An export being produced. A regular file (or a path that does not exist
 /// yet) is written to a temporary file next to it and renamed over it by
 /// [`Export::commit`]; standard output and special files (a FIFO, a device)
@@ -394,10 +415,12 @@ impl Export {
         if let Some(e) = names_a_directory(path) {
             return Err(fail(e));
         }
-        // Through a symbolic link, replace the file it points to, not the link.
+        // Through a symbolic link, replace the file it points to, not the
+        // link; a link to nothing yet makes the file it names (as `-o`
+        // does; the link had been replaced by the export).
         let target = match &meta {
             Some(_) => Path::new(path).canonicalize().map_err(fail)?,
-            None => PathBuf::from(path),
+            None => dangling_target(Path::new(path)).map_err(fail)?,
         };
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
