@@ -185,6 +185,72 @@ fn our_own_json_reads_back_to_the_same_report() {
     assert_eq!(from_csv, from_json);
 }
 
+/// A metric of the data's own keeps its unit through the JSON
+/// (`metadata.units`): `lat (us)` had come back a plain number, and the
+/// report changed (`20.00 K` for `20.000 ms`).
+#[test]
+fn a_custom_metric_keeps_its_unit_through_our_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("lat.csv");
+    let mut text = fs::read_to_string("tests/data/reference/raw1.csv").unwrap();
+    text = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match i {
+            0 => format!("{l},lat (us)\n"),
+            // Tens of milliseconds, so that the unit shows.
+            _ => format!("{l},,,{}\n", 10_000 * (i % 6 + 1)),
+        })
+        .collect();
+    fs::write(&raw, text).unwrap();
+    let json = dir.path().join("lat.json");
+    bestreport()
+        .args(["-Q", "--export-json"])
+        .arg(&json)
+        .arg(&raw)
+        .assert()
+        .success();
+    let d = read(json.to_str().unwrap());
+    let lat = d.catalogue.find("lat").expect("lat is read back");
+    assert_eq!(
+        d.catalogue.def(lat).unit,
+        bestguess::data::Unit::Microseconds
+    );
+    let (from_csv, _) = report(&["-S", raw.to_str().unwrap()]);
+    let (from_json, _) = report(&["-S", json.to_str().unwrap()]);
+    assert!(from_csv.contains(" ms "), "{from_csv}");
+    assert_eq!(from_csv, from_json);
+}
+
+/// Two exports of `bestguess` put into one document (`jq -s`) are two
+/// experiments: batch numbers start again, so a new group starts (they
+/// had been merged into one command `true` of both experiments' runs).
+#[test]
+fn two_exports_in_one_document_stay_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = |runs: &str, name: &str| {
+        let path = dir.path().join(name);
+        bestguess()
+            .args(["-Q", "-r", runs, "--export-json"])
+            .arg(&path)
+            .arg("true")
+            .assert()
+            .success();
+        serde_json::from_slice::<serde_json::Value>(&fs::read(path).unwrap()).unwrap()
+    };
+    let mut both = one("5", "e1.json");
+    let second = one("7", "e2.json");
+    both["results"]
+        .as_array_mut()
+        .unwrap()
+        .extend(second["results"].as_array().unwrap().iter().cloned());
+    let path = dir.path().join("both.json");
+    fs::write(&path, serde_json::to_vec(&both).unwrap()).unwrap();
+    let d = read(path.to_str().unwrap());
+    let runs: Vec<usize> = d.commands.iter().map(|c| c.len()).collect();
+    assert_eq!(runs, [5, 7]);
+}
+
 #[test]
 fn the_same_command_from_two_files_is_tagged_with_its_file() {
     let dir = tempfile::tempdir().unwrap();

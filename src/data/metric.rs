@@ -153,6 +153,14 @@ impl Unit {
         }
     }
 
+    /// The unit a column suffix names (`us`, `ns`, `bytes`, `ct`, `number`;
+    /// ASCII case aside): the inverse of [`Unit::column_suffix`].
+    pub fn from_suffix(suffix: &str) -> Option<Unit> {
+        Unit::ALL
+            .into_iter()
+            .find(|u| u.column_suffix().eq_ignore_ascii_case(suffix))
+    }
+
     const ALL: [Unit; 5] = [
         Unit::Microseconds,
         Unit::Nanoseconds,
@@ -281,9 +289,7 @@ pub fn recognise(column: &str) -> Option<MetricDef> {
     let rest = column.trim().strip_suffix(')')?;
     let open = rest.rfind(" (")?;
     let (name, suffix) = (rest[..open].trim(), &rest[open + 2..]);
-    let unit = Unit::ALL
-        .into_iter()
-        .find(|u| u.column_suffix().eq_ignore_ascii_case(suffix))?;
+    let unit = Unit::from_suffix(suffix)?;
     if name.is_empty() {
         return None;
     }

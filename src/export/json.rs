@@ -709,6 +709,19 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
             "counters",
             Node::Array(m.counters.iter().map(|c| text(c)).collect()),
         ),
+        // The unit of each metric not built in, by its key, so that a
+        // reader (`bestreport`) knows a `lat` in µs from a plain number.
+        (
+            "units",
+            Node::Object(
+                analysis
+                    .dataset
+                    .catalogue
+                    .appended()
+                    .map(|(_, d)| (Cow::Owned(d.key.to_string()), text(d.unit.column_suffix())))
+                    .collect(),
+            ),
+        ),
         (
             "controls",
             Node::Object(

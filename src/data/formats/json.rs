@@ -88,19 +88,37 @@ pub fn read_into(
             super::ACCEPTED
         )));
     };
+    // The units of the metrics of BestGuess's own that are not built in
+    // (`metadata.units`, written since the units were found lost: a
+    // `lat (us)` column came back a plain number, and the report changed).
+    let units: Vec<(&str, Unit)> = doc
+        .pointer("/metadata/units")
+        .and_then(Json::as_object)
+        .map(|units| {
+            units
+                .iter()
+                .filter_map(|(key, u)| Some((key.as_str(), Unit::from_suffix(u.as_str()?)?)))
+                .collect()
+        })
+        .unwrap_or_default();
     let mut sequence = 0u64;
     let mut experiment = None;
+    let mut last_batch = 0u64;
     for (k, result) in results.iter().enumerate() {
         let at = |what: &str| format!("results[{k}]{what}");
         // Results BestGuess read from different files, or from different
         // experiments of one file (`bestguess.source`), are kept apart
         // as the files were: a new group, never paired by round with the
         // ones before.
+        // So are the results of two exports put in one document: in one
+        // experiment, batch numbers grow from result to result.
         let source = result.pointer("/bestguess/source");
-        if k > 0 && source != experiment {
+        let batch = result.pointer("/bestguess/batch").and_then(Json::as_u64);
+        if k > 0 && (source != experiment || batch.is_some_and(|b| b <= last_batch)) {
             sink.new_group();
         }
         experiment = source;
+        last_batch = batch.unwrap_or(0);
         let command = result
             .get("command")
             .and_then(Json::as_str)
@@ -126,7 +144,7 @@ pub fn read_into(
         }
         let runs = match format {
             InputFormat::BestGuessJson => {
-                bestguess_runs(result, &mut base, sink, &at).map_err(fail)?
+                bestguess_runs(result, &mut base, sink, &units, &at).map_err(fail)?
             }
             InputFormat::HyperfineJson2 => {
                 base.name = text(result.get("name"));
@@ -330,6 +348,7 @@ fn bestguess_runs(
     result: &Json,
     base: &mut RunRecord,
     sink: &mut impl RowSink,
+    units: &[(&str, Unit)],
     at: &dyn Fn(&str) -> String,
 ) -> Result<Vec<RunRecord>, String> {
     let own = result
@@ -423,9 +442,15 @@ fn bestguess_runs(
                 let catalogue = sink.catalogue();
                 let metric = match catalogue.find(key) {
                     Some(m) => m,
-                    None => catalogue
-                        .register(MetricDef::appended(key, Unit::Number))
-                        .map_err(|e| format!("{}: {e}", at("")))?,
+                    None => {
+                        let unit = units
+                            .iter()
+                            .find(|(k, _)| k == key)
+                            .map_or(Unit::Number, |u| u.1);
+                        catalogue
+                            .register(MetricDef::appended(key, unit))
+                            .map_err(|e| format!("{}: {e}", at("")))?
+                    }
                 };
                 // Derived metrics (totals) are recomputed, not stored;
                 // what the file says of them is checked below.
