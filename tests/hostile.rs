@@ -1078,6 +1078,28 @@ fn limits() -> Vec<Case> {
         .file("many.txt", "true\n".repeat(300))
         .ok()
         .then("raw.csv", After::Raw(Some(300))),
+        case(
+            "SIGTERM while an export waits for a slow reader",
+            "bestguess",
+            &[
+                "-Q",
+                "-r",
+                "1",
+                "-o",
+                "raw.csv",
+                "-f",
+                "many.txt",
+                "--export-json",
+                "slow",
+            ],
+        )
+        .file("many.txt", "true\n".repeat(300))
+        // A reader that never reads: the export (over 64 KiB) blocks once
+        // the pipe is full. The signal had been swallowed until the
+        // reader left, then the write failed.
+        .under("mkfifo slow; (sleep 8 < slow >/dev/null 2>&1) & (sleep 3; kill -TERM $$) >/dev/null 2>&1 & ")
+        .fails(143, "")
+        .then("raw.csv", After::Raw(Some(300))),
     ]
 }
 

@@ -242,6 +242,15 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     metadata.counters = extras_recorded;
     metadata.controls = controls;
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
+    // From here a termination signal ends the process (the exports'
+    // temporary files removed, the raw file complete): the reports and
+    // exports can take long, and a signal had been swallowed (status 0).
+    // One that came after the last run was checked is an interrupt too.
+    let _ = sys::end_on_termination_signals();
+    let result = match (result, sys::termination_signal()) {
+        (Ok(()), Some(sig)) => Err(Stop::Interrupted(sig)),
+        (result, _) => result,
+    };
     metadata.end_unix_us = Some(sys::realtime_us());
     // Every result the launcher sent has been taken; closing it now ends
     // whatever it still runs.

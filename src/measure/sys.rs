@@ -357,6 +357,38 @@ pub fn remove_doomed_on_termination_signals() -> io::Result<()> {
     Ok(())
 }
 
+/// Once the experiment is over: a [`TERMINATION_SIGNALS`] signal caught by
+/// [`catch_termination_signals`] now ends the process, removing the
+/// registered temporary files first (as before the experiment). The
+/// reports and exports that follow can take long (an export to a slow
+/// reader), and a signal then had been swallowed: the program went on and
+/// exited 0. A signal left ignored stays ignored.
+pub fn end_on_termination_signals() -> io::Result<()> {
+    for sig in TERMINATION_SIGNALS {
+        // SAFETY: as in remove_doomed_on_termination_signals.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if old.sa_sigaction != on_termination_signal as *const () as usize {
+                continue;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = remove_doomed_and_die as *const () as usize;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            for other in TERMINATION_SIGNALS {
+                libc::sigaddset(&mut action.sa_mask, other);
+            }
+            if libc::sigaction(sig, &action, std::ptr::null_mut()) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Ignore SIGXFSZ, so that writing past a file size limit (`ulimit -f`)
 /// fails with EFBIG, which is reported, instead of killing the tool.
 /// Programs the tool starts get the default action back (see [`spawn`]).
