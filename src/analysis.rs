@@ -59,7 +59,10 @@ pub enum AnalysisError {
 }
 
 /// The input position of the reference command, checked against the data.
-fn resolve_reference(dataset: &Dataset, reference: &Reference) -> Result<usize, AnalysisError> {
+pub(crate) fn resolve_reference(
+    dataset: &Dataset,
+    reference: &Reference,
+) -> Result<usize, AnalysisError> {
     let commands: Vec<(&str, &str)> = (dataset.commands.iter())
         .map(|c: &CommandRuns| (c.name.as_str(), c.command.as_str()))
         .collect();

@@ -213,6 +213,12 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
     }
     let mut output = rc.output.clone();
     choose_metric(&mut output, &dataset.catalogue)?;
+    // A --reference the data do not have is a usage error, as in bestguess
+    // (and as --metric): it had been a failure (status 2).
+    if let Some(reference) = &output.ranking.reference {
+        crate::analysis::resolve_reference(&dataset, reference)
+            .map_err(|e| AppError::usage(e.to_string()))?;
+    }
     let mut out = ReportStream::new(exports.uses_stdout());
     let metadata = provenance::for_report(command_line, &dataset);
     let output = ranked_metric_the_files_have(&output, &dataset);
