@@ -1,7 +1,8 @@
 //! Every process a run started is ended with it, even one that left the
 //! command's process group and session (`setsid`): the launcher is a child
 //! subreaper and kills what is left after each run. What a hook leaves
-//! running (a server started by `--setup`) is kept for the runs.
+//! running (a server started by `--setup`) is kept for the runs, and ended
+//! with the experiment.
 
 use std::fs;
 use std::path::Path;
@@ -154,4 +155,44 @@ fn what_a_setup_hook_starts_is_kept_for_the_runs() {
         .success();
     let pid = pid_in(&pidfile);
     assert!(gone_soon(&pid), "--cleanup stopped the server");
+}
+
+/// What a setup hook kept for the runs ends with the experiment: when it
+/// is interrupted before its `--cleanup` (the server had lived on under
+/// PID 1), and when no `--cleanup` stops it.
+#[test]
+fn what_a_setup_hook_kept_ends_with_the_experiment() {
+    for interrupted in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("server");
+        let setup = format!(
+            "setsid sh -c 'echo $$ > {}; exec sleep 300' & while [ ! -s {} ]; do sleep 0.01; done",
+            pidfile.display(),
+            pidfile.display()
+        );
+        let runs = if interrupted { "50" } else { "2" };
+        let mut child = Command::cargo_bin("bestguess")
+            .unwrap()
+            .args(["-Q", "-r", runs, "-s", "/bin/sh -c", "--setup"])
+            .arg(&setup)
+            .args(["--cleanup", "true", "sleep 0.1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = pid_in(&pidfile);
+        if interrupted {
+            std::thread::sleep(Duration::from_millis(300));
+            Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status()
+                .unwrap();
+        }
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(if interrupted { 143 } else { 0 }));
+        assert!(
+            gone_soon(&pid),
+            "interrupted: {interrupted}: the server lives on"
+        );
+    }
 }

@@ -470,7 +470,9 @@ static void set_timer(uint64_t us) {
  * that were re-parented by those deaths, until none is left. Hooks are the
  * exception: what a hook leaves running (a server started by --setup) is
  * kept, up to KEEP_MAX processes, so that the runs can use it and
- * --cleanup can stop it. The fast path is one waitpid(-1, WNOHANG) that
+ * --cleanup can stop it; whatever is kept still when the tool closes the
+ * pipe (the experiment ended, or was interrupted before --cleanup) is
+ * ended then. The fast path is one waitpid(-1, WNOHANG) that
  * fails with ECHILD when the launcher has no child at all.
  */
 enum { KEEP_MAX = 256, LIST_MAX = 256 };
@@ -828,7 +830,15 @@ int main(void) {
     for (;;) {
         unsigned char lenb[4];
         int got = read_full(REQ_FD, lenb, 4);
-        if (got == 0) return 0; /* bestguess closed the pipe: done */
+        if (got == 0) { /* bestguess closed the pipe: done */
+            /* What the hooks kept for the runs ends with the experiment, as
+               every other process a run started (a server a --setup left
+               had outlived an interrupted experiment, whose --cleanup never
+               ran, under PID 1). */
+            keep_count = 0;
+            end_leftovers(0);
+            return 0;
+        }
         if (got < 0) return 2;
         size_t len = get_u32(lenb);
         if (len + 1 > cap) {
