@@ -143,3 +143,46 @@ fn warnings_are_wrapped_at_the_report_width() {
         }
     }
 }
+
+/// Commands that mostly wait while CPU time ranks are named up to three,
+/// then counted: 3,000 such commands had made one sentence of 80 lines.
+#[test]
+fn many_waiting_commands_are_counted_not_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    for (commands, said) in [
+        (
+            3,
+            "times of command 1 (c0), command 2 (c1) and command 3 (c2) are more than twice",
+        ),
+        (40, "times of 40 of the 40 commands are more than twice"),
+    ] {
+        let mut text = String::from(
+            "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),\
+             Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,\
+             Wall clock (us),Total time (us),Total Context Switches\n",
+        );
+        for c in 0..commands {
+            for r in 0..5 {
+                let cpu = 1000 + 10 * c + r;
+                text.push_str(&format!(
+                    "c{c},,,{},0,{cpu},0,0,0,0,0,0,{},{cpu},0\n",
+                    c + 1,
+                    10 * cpu
+                ));
+            }
+        }
+        let path = dir.path().join(format!("{commands}.csv"));
+        std::fs::write(&path, text).unwrap();
+        let out = assert_cmd::Command::cargo_bin("bestreport")
+            .unwrap()
+            .args(["-Q", "-c", "width=1024"])
+            .arg(&path)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(said), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}

@@ -286,10 +286,11 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     match result {
         Ok(()) => finish(&mut out, exports),
         Err(Stop::Interrupted(sig)) => {
+            let kept = rows_in_file.unwrap_or(dataset.run_count() as u64);
             output::note(&format!(
-                "Interrupted by {}: {} completed runs are kept{}.\n",
+                "Interrupted by {}: {kept} completed {} kept{}.\n",
                 sys::signal_name(sig),
-                rows_in_file.unwrap_or(dataset.run_count() as u64),
+                if kept == 1 { "run is" } else { "runs are" },
                 if rows_in_file.is_some() {
                     " in the raw data file"
                 } else {

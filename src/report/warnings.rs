@@ -58,8 +58,16 @@ pub fn text(analysis: &Analysis<'_>, w: &Warning) -> String {
             let names: Vec<String> = commands.iter().map(|&i| command(analysis, i)).collect();
             let subject = match names.as_slice() {
                 [one] => format!("time of {one} is"),
-                [init @ .., last] => format!("times of {} and {last} are", init.join(", ")),
-                [] => String::new(),
+                // Named up to three; more are counted (3,000 commands had
+                // made one sentence of 80 lines).
+                [init @ .., last] if names.len() <= 3 => {
+                    format!("times of {} and {last} are", init.join(", "))
+                }
+                _ => format!(
+                    "times of {} of the {} commands are",
+                    names.len(),
+                    analysis.dataset.commands.len()
+                ),
             };
             format!(
                 "Note: the median wall-clock {subject} more than twice the CPU time (waiting: sleep or I/O); the ranking uses {metric}: use --metric wall to rank by elapsed time."
