@@ -454,6 +454,15 @@ fn impossible_hyperfine_measurements_are_refused_with_their_place() {
             ),
             "results[0].measurements[0].memory_peak_resident.unit is \"KiB\", not \"byte\"",
         ),
+        // A bare number where an object belongs had been dropped.
+        (
+            two("0.2").replacen(
+                "{\"value\": 0.1, \"unit\": \"second\"}",
+                "0.1",
+                1,
+            ),
+            "results[0].measurements[0].time_wall_clock is 0.1, not an object {\"value\": …, \"unit\": …}",
+        ),
     ];
     for (k, (json, said)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("{k}.json"));

@@ -295,8 +295,19 @@ fn hyperfine2_runs(
     for (i, m) in measurements.iter().enumerate() {
         let mut run = base.clone();
         for (key, metric) in HYPERFINE_KEYS {
-            let Some(v) = m.get(key).and_then(|v| v.get("value")) else {
+            let Some(entry) = m.get(key) else {
                 continue;
+            };
+            // `{"value": …, "unit": …}` (or null: not measured); a bare
+            // number had been dropped without a word.
+            let Some(v) = entry.get("value") else {
+                if entry.is_null() {
+                    continue;
+                }
+                return Err(format!(
+                    "{} is {entry}, not an object {{\"value\": …, \"unit\": …}} as Hyperfine 2.0 writes it",
+                    at(&format!(".measurements[{i}].{key}"))
+                ));
             };
             // Hyperfine 2.0 writes times in seconds and memory in bytes;
             // a value in any other unit would be read wrong by a factor.
