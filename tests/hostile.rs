@@ -686,6 +686,9 @@ fn raw_files() -> Vec<Case> {
             .file("raw.csv", RAW)
             .under("ln -s l2 l1; ln -s l1 l2;")
             .fails(2, "a symbolic link that loops"),
+        case("a raw file whose first header field is benchmark", "bestreport", &["-Q", "b.csv"])
+            .file("b.csv", RAW.replacen("Command,", "benchmark,", 1))
+            .ok(),
         case("a cbdr column twice", "bestreport", &["-"])
             .stdin("benchmark,wall_time,wall_time\nx,0.1,5\nx,0.2,6\n")
             .fails(2, "columns 2 and 3 are both \"wall_time\""),

@@ -134,7 +134,15 @@ pub fn read_into<R: Read>(
                 .to_owned(),
         );
     }
-    if first_field == "benchmark" {
+    // A raw CSV's first header field is free: `benchmark` there, before
+    // `Shell`, is still a raw file (it had been read as cbdr's).
+    let second_field = lower
+        .split(',')
+        .nth(1)
+        .unwrap_or("")
+        .trim()
+        .trim_matches('"');
+    if first_field == "benchmark" && second_field != "shell" {
         cbdr::read_into(BoundedLines::new(rest), file, sink)?;
         return Ok(InputFormat::CbdrCsv);
     }
