@@ -512,3 +512,44 @@ fn export_svg_needs_a_usable_directory() {
         .failure()
         .stderr(predicate::str::contains("cannot create the directory"));
 }
+
+/// Two commands of one label (`-n same` twice) are told apart by their
+/// number in every markup export, as the terminal numbers them.
+#[test]
+fn commands_of_one_label_are_numbered_in_the_markup_exports() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from(
+        "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),\
+         Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,\
+         Wall clock (us),Total time (us),Total Context Switches\n",
+    );
+    for (batch, base) in [(1, 1000), (2, 2000), (3, 3000)] {
+        let name = if batch < 3 { "same" } else { "other" };
+        for r in 0..6 {
+            let t = base + r;
+            text.push_str(&format!(
+                "c{batch},,{name},{batch},0,{t},0,0,0,0,0,0,{t},{t},0\n"
+            ));
+        }
+    }
+    let raw = dir.path().join("same.csv");
+    fs::write(&raw, text).unwrap();
+    for format in ["markdown", "asciidoc", "orgmode", "html"] {
+        let out = stdout_of(
+            &bestreport()
+                .args(["-Q", &format!("--export-{format}"), "-"])
+                .arg(&raw)
+                .assert()
+                .success(),
+        );
+        assert!(
+            out.contains("same") && out.contains(" (command 1)"),
+            "{format}: {out}"
+        );
+        assert!(out.contains(" (command 2)"), "{format}: {out}");
+        assert!(
+            !out.contains(" (command 3)"),
+            "a label of its own: {format}: {out}"
+        );
+    }
+}

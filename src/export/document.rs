@@ -103,9 +103,19 @@ impl Document {
     }
 }
 
-/// The label of command `index`, as code.
-fn label(analysis: &Analysis<'_>, index: usize) -> Inline {
-    Inline::Code(analysis.runs(index).label().into_owned())
+/// The label of command `index`, as code, with its number where another
+/// command has the same label (`-n same` twice; one command under two
+/// shells): the terminal numbers every command, and two rows `same` had
+/// been told apart by nothing.
+fn label(analysis: &Analysis<'_>, index: usize) -> Vec<Inline> {
+    let own = analysis.runs(index).label();
+    let mut out = vec![Inline::Code(own.clone().into_owned())];
+    let shared =
+        (0..analysis.dataset.commands.len()).any(|j| j != index && analysis.runs(j).label() == own);
+    if shared {
+        out.push(text(format!(" (command {})", index + 1)));
+    }
+    out
 }
 
 fn table(analysis: &Analysis<'_>, unit: TimeUnit) -> Table {
@@ -133,13 +143,13 @@ fn table(analysis: &Analysis<'_>, unit: TimeUnit) -> Table {
             let Some(total) = stats.metric(analysis.settings.metric) else {
                 // Not measured (a file without the metric): shown as such.
                 let none = || vec![text("—".to_owned())];
-                return vec![vec![label(analysis, i)], none(), none(), none(), none()];
+                return vec![label(analysis, i), none(), none(), none(), none()];
             };
             let q = &total.quantiles;
             let range =
                 |a: f64, b: f64| vec![text(format!("{} … {}", unit.format(a), unit.format(b)))];
             vec![
-                vec![label(analysis, i)],
+                label(analysis, i),
                 vec![text(unit.format(q.median))],
                 range(q.q1, q.q3),
                 range(q.min, q.max),
@@ -174,25 +184,35 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
     }
     if !ranking.inference {
         let runs = if best.n == 1 { "run" } else { "runs" };
-        blocks.push(Block::Paragraph(vec![
-            strong("Not ranked statistically:"),
-            text(" the fastest command, "),
-            label(analysis, best.index),
-            text(format!(
-                ", has {} {runs}, and comparing commands needs at least \
-                 {MIN_VALUES_FOR_INFERENCE}. Relative compares medians only.",
-                best.n
-            )),
-        ]));
+        blocks.push(Block::Paragraph(
+            [
+                vec![
+                    strong("Not ranked statistically:"),
+                    text(" the fastest command, "),
+                ],
+                label(analysis, best.index),
+                vec![text(format!(
+                    ", has {} {runs}, and comparing commands needs at least \
+                     {MIN_VALUES_FOR_INFERENCE}. Relative compares medians only.",
+                    best.n
+                ))],
+            ]
+            .concat(),
+        ));
         return;
     }
     let fixed = ranking.fixed_reference;
     let against = if fixed { "the reference" } else { "the best" };
-    blocks.push(Block::Paragraph(vec![
-        strong(if fixed { "Reference:" } else { "Best:" }),
-        text(" "),
-        label(analysis, best.index),
-    ]));
+    blocks.push(Block::Paragraph(
+        [
+            vec![
+                strong(if fixed { "Reference:" } else { "Best:" }),
+                text(" "),
+            ],
+            label(analysis, best.index),
+        ]
+        .concat(),
+    ));
     let design = match ranking.design {
         Design::Paired { rounds } => format!("paired by round ({rounds} complete rounds)"),
         Design::Independent => "independent samples".to_owned(),
@@ -237,10 +257,13 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
             .filter(|e| e.verdict == wanted)
             .filter_map(|e| {
                 let c = e.comparison.as_ref()?;
-                Some(vec![
-                    label(analysis, e.index),
-                    text(format!(": {}", evidence(c, e, analysis, unit))),
-                ])
+                Some(
+                    [
+                        label(analysis, e.index),
+                        vec![text(format!(": {}", evidence(c, e, analysis, unit)))],
+                    ]
+                    .concat(),
+                )
             })
             .collect();
         if !lines.is_empty() {
@@ -258,7 +281,7 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
             if k > 0 {
                 line.push(text(", "));
             }
-            line.push(label(analysis, e.index));
+            line.extend(label(analysis, e.index));
             let runs = if e.n == 1 { "run" } else { "runs" };
             line.push(text(format!(" ({} {runs})", e.n)));
         }
@@ -334,7 +357,7 @@ fn failures(analysis: &Analysis<'_>, blocks: &mut Vec<Block>) {
             line.push(text(", "));
         }
         any = true;
-        line.push(label(analysis, i));
+        line.extend(label(analysis, i));
         line.push(text(format!(" {} of {}", s.failed, s.runs)));
     }
     if any {
