@@ -91,10 +91,29 @@ const SHELLS: &[&str] = &[
 pub fn shell_hint(shell: &str, words: &[String]) -> Option<String> {
     let first = words.first()?;
     let name = first.rsplit('/').next().unwrap_or(first);
-    let ends_with_c = words.last().is_some_and(|w| {
-        w == "-c" || (w.starts_with('-') && !w.starts_with("--") && w.ends_with('c'))
-    });
-    if SHELLS.contains(&name) && !ends_with_c {
+    // `-c`, or a cluster of short options with c (`-ec`): the shell then
+    // runs its first operand as a command line. Options may follow it
+    // (`sh -c -e`); an operand may not, or it is the command line itself
+    // (`sh -c 'exit 0'` would run `exit 0` every time, the command only
+    // its `$0`).
+    let is_c = |w: &String| w.starts_with('-') && !w.starts_with("--") && w[1..].contains('c');
+    let last_c = words.iter().skip(1).rposition(is_c).map(|i| i + 1);
+    if let (true, Some(c)) = (SHELLS.contains(&name), last_c) {
+        let text: Vec<&str> = words[c + 1..]
+            .iter()
+            .filter(|w| !w.starts_with('-'))
+            .map(String::as_str)
+            .collect();
+        if !text.is_empty() {
+            return Some(format!(
+                "-s \"{shell}\" gives {name} its command line itself ({}): each command would be only its $0 and never run; write the shell and its options alone, such as -s \"{}\"",
+                text.join(" "),
+                words[..=c].join(" ")
+            ));
+        }
+        return None;
+    }
+    if SHELLS.contains(&name) {
         let mut fixed = words.join(" ");
         fixed.push_str(" -c");
         return Some(format!(
@@ -181,9 +200,19 @@ mod tests {
             "bash -ec",
             "bash --norc -c",
             "taskset -c 0",
+            // Options after -c are options (they had been told to add -c).
+            "sh -c -e",
+            "bash -o pipefail -c",
         ] {
             assert_eq!(shell_hint(s, &words(s)), None, "{s}");
         }
+        // An operand after -c is the command line itself: every run would
+        // run it, the command being only $0 (the hint had been to add -c).
+        let hint = shell_hint("/bin/sh -c true", &words("/bin/sh -c true")).unwrap();
+        assert!(
+            hint.contains("its command line itself (true)") && hint.contains("-s \"/bin/sh -c\""),
+            "{hint}"
+        );
         let hint = shell_hint("make", &words("make")).unwrap();
         assert!(hint.contains("--setup"), "{hint}");
     }
