@@ -178,7 +178,11 @@ fn amount(name: &str, value: &str) -> Result<Threshold, UsageError> {
             false,
         ),
     };
-    let v = number(name, digits, expected)?;
+    // Messages name the value as given (`5%%` had been said to be `5%`).
+    let v = number(name, digits, expected).map_err(|e| match digits.parse::<f64>() {
+        Ok(v) if v.is_infinite() => e,
+        _ => bad(name, value, expected),
+    })?;
     if v < 0.0 {
         return Err(bad(name, value, expected));
     }
@@ -256,6 +260,9 @@ mod tests {
         assert_eq!(s, Settings::default(), "a rejected setting changes nothing");
         assert!(s.apply("width=30").unwrap_err().0.contains("40 to 1024"));
         // Every message states the accepted range, and never a wrong reason.
+        // The value as given, not as stripped of its %.
+        let e = s.apply("effect=5%%").unwrap_err().0;
+        assert!(e.starts_with("setting effect=5%% is invalid"), "{e}");
         let e = s.apply("effect=1e400").unwrap_err().0;
         assert!(
             e.contains("beyond the largest number") && e.contains("from 0 up"),

@@ -106,7 +106,9 @@ pub fn parse_list(text: &str) -> Result<Vec<&'static Counter>, String> {
     for word in text.split(',').map(str::trim) {
         let Some(c) = by_name(word) else {
             let known: Vec<&str> = COUNTERS.iter().map(|c| c.name).collect();
-            return Err(if word.is_empty() {
+            return Err(if word == "all" {
+                format!("--counters '{text}': 'all' stands alone (it is every counter); give --counters all, or a list without it")
+            } else if word.is_empty() {
                 format!(
                     "--counters '{text}': empty name; give a comma-separated list of {} or 'all'",
                     known.join(", ")
@@ -314,6 +316,9 @@ mod tests {
         assert!(parse_list("task-clock,nope")
             .unwrap_err()
             .contains("unknown counter 'nope'"));
+        assert!(parse_list("all,task-clock")
+            .unwrap_err()
+            .contains("'all' stands alone"));
         assert!(parse_list("cycles,cycles").unwrap_err().contains("twice"));
         assert!(parse_list("").unwrap_err().contains("empty name"));
     }
