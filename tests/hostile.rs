@@ -341,6 +341,12 @@ fn arguments() -> Vec<Case> {
             "--runs only applies when running commands, and -A report reads saved data",
         )
         .then("new.csv", After::Absent),
+        case(
+            "a program named by an empty word",
+            "bestguess",
+            &["-r", "2", "'' x"],
+        )
+        .fails(1, "names its program by an empty word"),
         case("zero runs", "bestguess", &["-r", "0", "true"]).fails(1, "-r"),
         case("negative runs", "bestguess", &["-r", "-1", "true"]).fails(1, "-r"),
         case(

@@ -526,6 +526,13 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
                         "{what} is empty: without a shell there is nothing to run; use -s \"/bin/sh -c\" to measure shell start-up"
                     )));
                 }
+                // `''`: a program named by nothing (it had failed later, as
+                // a command that cannot be started, status 2).
+                if argv[0].is_empty() {
+                    return Err(UsageError(format!(
+                        "{what} names its program by an empty word: give the program to run first"
+                    )));
+                }
                 argv
             }
         };
