@@ -553,3 +553,33 @@ fn commands_of_one_label_are_numbered_in_the_markup_exports() {
         );
     }
 }
+
+/// A custom metric is scaled to itself: `ev (ct)` in millions had put the
+/// context switches (2) on its scale, as `0.00 M`.
+#[test]
+fn a_custom_metric_does_not_take_over_a_built_in_row_scale() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from(
+        "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),\
+         Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,\
+         Wall clock (us),Total time (us),Total Context Switches,ev (ct)\n",
+    );
+    for r in 0..6 {
+        let t = 1000 + r;
+        text.push_str(&format!(
+            "a,,,1,0,{t},0,0,0,0,1,1,{t},{t},2,{}\n",
+            8_000_000 + r
+        ));
+    }
+    let raw = dir.path().join("ev.csv");
+    fs::write(&raw, text).unwrap();
+    let out = stdout_of(&bestreport().args(["-Q", "-S"]).arg(&raw).assert().success());
+    let row = |label: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} row in {out}"))
+            .to_owned()
+    };
+    assert!(row("Context sw").contains("2 ct"), "{out}");
+    assert!(row("ev").contains("8.00 M"), "{out}");
+}

@@ -29,8 +29,8 @@ const MINI: [Metric; 2] = [Metric::TOTAL, Metric::WALL];
 struct Row<'a> {
     label: &'a str,
     unit: Unit,
-    /// Rows of the same group share a scale: one per known unit; a figure
-    /// of unknown unit ([`Unit::Number`]) is a group of its own.
+    /// Rows of the same group share a scale: one per known unit among the
+    /// built-in metrics; any other metric is a group of its own.
     group: usize,
     summary: &'a Summary,
 }
@@ -50,9 +50,12 @@ fn rows<'a>(stats: &'a CommandStats, catalogue: &'a Catalogue, mini: bool) -> Ve
         })
         .filter_map(|(m, def)| {
             let summary = stats.metric(m)?;
-            let group = match def.unit {
-                Unit::Number => usize::MAX - m.index(),
-                unit => unit as usize,
+            // Built-in metrics share a scale per unit; any other (a
+            // counter, a custom metric) is scaled to itself: an `ev (ct)`
+            // in millions had shown the context switches (3) as `0.00 M`.
+            let group = match (def.unit, m.builtin()) {
+                (Unit::Number, _) | (_, None) => usize::MAX - m.index(),
+                (unit, Some(_)) => unit as usize,
             };
             Some(Row {
                 label: &def.row_label,
