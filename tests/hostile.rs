@@ -347,6 +347,22 @@ fn arguments() -> Vec<Case> {
             &["-r", "2", "'' x"],
         )
         .fails(1, "names its program by an empty word"),
+        case(
+            "a command that signals its parent, the launcher",
+            "bestguess",
+            &[
+                "-Q",
+                "-r",
+                "3",
+                "-o",
+                "raw.csv",
+                "-s",
+                "/bin/sh -c",
+                "kill -USR1 $PPID",
+            ],
+        )
+        .ok()
+        .then("raw.csv", After::Raw(Some(3))),
         case("zero runs", "bestguess", &["-r", "0", "true"]).fails(1, "-r"),
         case("negative runs", "bestguess", &["-r", "-1", "true"]).fails(1, "-r"),
         case(

@@ -446,8 +446,15 @@ static void on_alarm(int sig) {
     kill_child();
 }
 
-static void on_cancel(int sig) {
+/* The tool's pid: only it cancels (its SIGUSR1, or the kernel's on its
+   death, PR_SET_PDEATHSIG, sent in its name). A command that sent SIGUSR1
+   to its parent had stopped the experiment as if interrupted. */
+static pid_t tool_pid = 0;
+
+static void on_cancel(int sig, siginfo_t *info, void *context) {
     (void)sig;
+    (void)context;
+    if (info && info->si_code == SI_USER && info->si_pid != tool_pid) return;
     cancelled_flag = 1;
     kill_child();
 }
@@ -809,6 +816,7 @@ int main(void) {
        that command would still be in the launcher's group, and could die
        of the signal before exec. If the tool dies, cancel (SIGUSR1). */
     tool_group = getpgrp();
+    tool_pid = getppid();
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
     struct sigaction sa;
@@ -817,7 +825,8 @@ int main(void) {
     sa.sa_flags = SA_RESTART;
     sa.sa_handler = on_alarm;
     sigaction(SIGALRM, &sa, NULL);
-    sa.sa_handler = on_cancel;
+    sa.sa_flags = SA_RESTART | SA_SIGINFO;
+    sa.sa_sigaction = on_cancel;
     sigaction(SIGUSR1, &sa, NULL);
     for (int fd = REQ_FD; fd <= RESP_FD; fd++)
         if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) return 2;
