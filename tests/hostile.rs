@@ -1104,6 +1104,14 @@ fn limits() -> Vec<Case> {
         .ok()
         .then("raw.csv", After::Raw(Some(300))),
         case(
+            "SIGTERM after a command stopped the launcher",
+            "bestguess",
+            &["-r", "3", "-o", "raw.csv", "-s", "/bin/sh -c", "kill -STOP $PPID; sleep 0.1"],
+        )
+        .under("(sleep 1; kill -TERM $$) >/dev/null 2>&1 & ")
+        .fails(143, "Interrupted by SIGTERM")
+        .then("raw.csv", After::Raw(None)),
+        case(
             "SIGTERM while an export waits for a slow reader",
             "bestguess",
             &[

@@ -196,8 +196,11 @@ extern "C" fn on_termination_signal(sig: c_int) {
     let pid = LAUNCHER_PID.load(Ordering::SeqCst);
     if pid > 0 {
         // SAFETY: kill is async-signal-safe and has no memory effects.
+        // SIGCONT too: a launcher a command stopped (`kill -STOP $PPID`)
+        // takes the cancel then (the tool had waited for it for ever).
         unsafe {
             libc::kill(pid, libc::SIGUSR1);
+            libc::kill(pid, libc::SIGCONT);
         }
     }
 }
