@@ -132,15 +132,21 @@ fn a_setsid_grandchild_dies_on_ctrl_c() {
     assert!(gone_soon(&pid), "process {pid} survived Ctrl-C");
 }
 
+/// A setup hook that starts a server in a session of its own, writes its
+/// pid to `pidfile` and waits for it.
+fn server(pidfile: &Path) -> String {
+    format!(
+        "setsid sh -c 'echo $$ > {}; exec sleep 300' & while [ ! -s {} ]; do sleep 0.01; done",
+        pidfile.display(),
+        pidfile.display()
+    )
+}
+
 #[test]
 fn what_a_setup_hook_starts_is_kept_for_the_runs() {
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("server");
-    let setup = format!(
-        "setsid sh -c 'echo $$ > {}; exec sleep 300' & while [ ! -s {} ]; do sleep 0.01; done",
-        pidfile.display(),
-        pidfile.display()
-    );
+    let setup = server(&pidfile);
     // Every run fails (and stops the experiment) if the server is gone.
     let run = format!("kill -0 $(cat {})", pidfile.display());
     let cleanup = format!("kill $(cat {})", pidfile.display());
@@ -165,11 +171,7 @@ fn what_a_setup_hook_kept_ends_with_the_experiment() {
     for interrupted in [true, false] {
         let dir = tempfile::tempdir().unwrap();
         let pidfile = dir.path().join("server");
-        let setup = format!(
-            "setsid sh -c 'echo $$ > {}; exec sleep 300' & while [ ! -s {} ]; do sleep 0.01; done",
-            pidfile.display(),
-            pidfile.display()
-        );
+        let setup = server(&pidfile);
         let runs = if interrupted { "50" } else { "2" };
         let mut child = Command::cargo_bin("bestguess")
             .unwrap()

@@ -513,16 +513,17 @@ fn export_svg_needs_a_usable_directory() {
         .stderr(predicate::str::contains("cannot create the directory"));
 }
 
+/// A raw CSV header of BestGuess's 15 columns.
+const HEADER: &str = "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),\
+    Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,\
+    Involuntary Context Switches,Wall clock (us),Total time (us),Total Context Switches";
+
 /// Two commands of one label (`-n same` twice) are told apart by their
 /// number in every markup export, as the terminal numbers them.
 #[test]
 fn commands_of_one_label_are_numbered_in_the_markup_exports() {
     let dir = tempfile::tempdir().unwrap();
-    let mut text = String::from(
-        "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),\
-         Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,\
-         Wall clock (us),Total time (us),Total Context Switches\n",
-    );
+    let mut text = format!("{HEADER}\n");
     for (batch, base) in [(1, 1000), (2, 2000), (3, 3000)] {
         let name = if batch < 3 { "same" } else { "other" };
         for r in 0..6 {
@@ -559,11 +560,7 @@ fn commands_of_one_label_are_numbered_in_the_markup_exports() {
 #[test]
 fn a_custom_metric_does_not_take_over_a_built_in_row_scale() {
     let dir = tempfile::tempdir().unwrap();
-    let mut text = String::from(
-        "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),\
-         Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,\
-         Wall clock (us),Total time (us),Total Context Switches,ev (ct)\n",
-    );
+    let mut text = format!("{HEADER},ev (ct)\n");
     for r in 0..6 {
         let t = 1000 + r;
         text.push_str(&format!(

@@ -332,32 +332,7 @@ extern "C" fn remove_doomed_and_die(sig: c_int) {
 /// A signal ignored when the tool started (`nohup`, SIGINT in a background
 /// job) stays ignored.
 pub fn remove_doomed_on_termination_signals() -> io::Result<()> {
-    for sig in TERMINATION_SIGNALS {
-        // SAFETY: as in catch_termination_signals; the handler only reads
-        // atomics and calls unlink(2) and raise(3), both async-signal-safe.
-        unsafe {
-            let mut old: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            if old.sa_sigaction != libc::SIG_DFL {
-                continue;
-            }
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = remove_doomed_and_die as *const () as usize;
-            action.sa_flags = libc::SA_RESTART;
-            // Every termination signal waits on this thread while the
-            // handler runs; another thread may run it meanwhile.
-            libc::sigemptyset(&mut action.sa_mask);
-            for other in TERMINATION_SIGNALS {
-                libc::sigaddset(&mut action.sa_mask, other);
-            }
-            if libc::sigaction(sig, &action, std::ptr::null_mut()) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-        }
-    }
-    Ok(())
+    remove_doomed_on(libc::SIG_DFL)
 }
 
 /// Once the experiment is over: a [`TERMINATION_SIGNALS`] signal caught by
@@ -367,19 +342,29 @@ pub fn remove_doomed_on_termination_signals() -> io::Result<()> {
 /// reader), and a signal then had been swallowed: the program went on and
 /// exited 0. A signal left ignored stays ignored.
 pub fn end_on_termination_signals() -> io::Result<()> {
+    remove_doomed_on(on_termination_signal as *const () as usize)
+}
+
+/// Every [`TERMINATION_SIGNALS`] signal whose action is now `current` (a
+/// `sa_sigaction` value) removes the registered temporary files and ends
+/// the process as the default action would.
+fn remove_doomed_on(current: libc::sighandler_t) -> io::Result<()> {
     for sig in TERMINATION_SIGNALS {
-        // SAFETY: as in remove_doomed_on_termination_signals.
+        // SAFETY: as in catch_termination_signals; the handler only reads
+        // atomics and calls unlink(2) and raise(3), both async-signal-safe.
         unsafe {
             let mut old: libc::sigaction = std::mem::zeroed();
             if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 {
                 return Err(io::Error::last_os_error());
             }
-            if old.sa_sigaction != on_termination_signal as *const () as usize {
+            if old.sa_sigaction != current {
                 continue;
             }
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = remove_doomed_and_die as *const () as usize;
             action.sa_flags = libc::SA_RESTART;
+            // Every termination signal waits on this thread while the
+            // handler runs; another thread may run it meanwhile.
             libc::sigemptyset(&mut action.sa_mask);
             for other in TERMINATION_SIGNALS {
                 libc::sigaddset(&mut action.sa_mask, other);
