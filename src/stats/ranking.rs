@@ -389,11 +389,14 @@ fn rank_in<S: Borrow<Sample> + Sync>(
     let parallel = eligible
         .iter()
         .all(|&i| samples[i].borrow().len() <= parallel_up_to);
+    // The scale the verdicts are decided on gives the direction: Δ's
+    // against an absolute effect, else the ratio's.
+    let by_shift = matches!(settings.effect, Threshold::Absolute(_));
     let estimate = |r: usize, i: usize| -> f64 {
         if !parallel {
             lock(&last_logs).take();
         }
-        let (e, known) = point_estimate(samples, rounds, all_positive, &log_of, r, i);
+        let (e, known) = point_estimate(samples, rounds, all_positive, by_shift, &log_of, r, i);
         // The first estimate of a pair is kept (a later one is the same).
         lock(&middles).entry((r, i)).or_insert(known.middles);
         if !parallel {
@@ -557,12 +560,15 @@ fn rank_in<S: Borrow<Sample> + Sync>(
 
 /// The point estimate of command `i` against `r`, by the estimators the
 /// comparison will show, paired when the rounds are complete: the
-/// log-ratio when every value is positive, else Δ. Negative when Δ is
-/// negative (or 0 with a negative log-ratio): then `i` is faster.
+/// log-ratio when every value is positive, else Δ. Negative when `i` is
+/// faster on the deciding scale (Δ's when `by_shift`, else the ratio's; the
+/// other where that one is 0).
+#[allow(clippy::too_many_arguments)]
 fn point_estimate<'a, S: Borrow<Sample>>(
     samples: &[S],
     rounds: Option<&[Vec<f64>]>,
     logs: bool,
+    by_shift: bool,
     log_of: &dyn Fn(usize) -> Option<&'a SortedLogs>,
     r: usize,
     i: usize,
@@ -605,19 +611,23 @@ fn point_estimate<'a, S: Borrow<Sample>>(
             }
         }
     });
-    // Δ, the scale of the "slower by" column, gives the direction; the
-    // log-ratio the size (to choose among several faster commands), and the
-    // direction where Δ is 0. The two disagree in sign in skewed data
-    // (paired differences -46, 91, -186, 179, -68 μs: Δ = -4 μs, ratio
-    // +2.1 %): "either negative" had made each of two commands faster than
-    // the other, a "cycle" that picked the higher median as the best with
-    // "slower by -4 μs" under it.
-    let estimate = if shift < 0.0 {
-        log_ratio.min(-f64::MIN_POSITIVE)
-    } else if shift > 0.0 {
-        log_ratio.max(0.0)
+    // The deciding scale gives the direction (the other only where it is
+    // 0), the log-ratio the size (to choose among several faster
+    // commands). The two disagree in sign in skewed data (paired
+    // differences -46, 91, -186, 179, -68 μs: Δ = -4 μs, ratio +2.1 %):
+    // "either one negative" had made each of two commands faster than the
+    // other, a "cycle" reported as intransitive estimates. By the deciding
+    // scale, no command under the best can be "faster" on it.
+    let (first, second) = if by_shift {
+        (shift, log_ratio)
     } else {
-        log_ratio
+        (log_ratio, shift)
+    };
+    let faster = first < 0.0 || (first == 0.0 && second < 0.0);
+    let estimate = if faster {
+        log_ratio.min(-f64::MIN_POSITIVE)
+    } else {
+        log_ratio.max(0.0)
     };
     (estimate, known)
 }
@@ -1100,32 +1110,41 @@ mod tests {
     }
 
     /// Δ and the ratio disagree in sign in skewed paired data (differences
-    /// -46, 91, -186, 179, -68 μs: Δ = -4 μs, ratio +2.1 %). Each of the two
-    /// commands had been "faster" than the other by one of them: a cycle,
-    /// "the estimates are intransitive", and the higher median chosen as
-    /// the best with "slower by -4 μs" under it. Δ gives the direction.
+    /// b − a: -46, 91, -186, 179, -68 μs; Δ = -4 μs, ratio +2.1 %). Each of
+    /// the two commands had been "faster" than the other by one of them: a
+    /// cycle, "the estimates are intransitive". The deciding scale gives
+    /// the direction: the ratio against a relative effect (a is the best,
+    /// b's ratio above 1, its Δ below 0), Δ against an absolute one.
     #[test]
     fn two_commands_whose_scales_disagree_have_one_best() {
         let a = [874.0, 722.0, 994.0, 600.0, 916.0];
         let b = [828.0, 813.0, 808.0, 779.0, 848.0];
-        for (first, second) in [(&a, &b), (&b, &a)] {
-            let rounds = vec![first.to_vec(), second.to_vec()];
-            let samples = [sample(first), sample(second)];
-            let options = RankOptions {
-                rounds: Some(&rounds),
-                ..RankOptions::default()
-            };
-            let r = rank_with(&samples, options, &relative(1.0, 1.0)).unwrap();
-            assert!(!r.ambiguous_best, "no cycle between two commands");
-            let best = r.best().unwrap().index;
-            assert_eq!(
-                samples[best].sorted(),
-                sample(&b).sorted(),
-                "b: Δ of a − b is +4 μs"
-            );
-            let other = r.entry(1 - best).unwrap().comparison.unwrap();
-            assert!(other.shift > 0.0, "slower by {} μs", other.shift);
-            assert!(other.ratio.unwrap().estimate < 1.0, "the ratio disagrees");
+        let absolute = RankSettings {
+            effect: Threshold::Absolute(10.0),
+            epsilon: Threshold::Absolute(10.0),
+            ..relative(1.0, 1.0)
+        };
+        for (settings, best_is_a) in [(relative(1.0, 1.0), true), (absolute, false)] {
+            for (first, second) in [(&a, &b), (&b, &a)] {
+                let rounds = vec![first.to_vec(), second.to_vec()];
+                let samples = [sample(first), sample(second)];
+                let options = RankOptions {
+                    rounds: Some(&rounds),
+                    ..RankOptions::default()
+                };
+                let r = rank_with(&samples, options, &settings).unwrap();
+                assert!(!r.ambiguous_best, "no cycle between two commands");
+                let best = r.best().unwrap().index;
+                let expected = if best_is_a { &a } else { &b };
+                assert_eq!(samples[best].sorted(), sample(expected).sorted());
+                let other = r.entry(1 - best).unwrap().comparison.unwrap();
+                let ratio = other.ratio.unwrap().estimate;
+                if best_is_a {
+                    assert!(ratio > 1.0 && other.shift < 0.0, "{other:?}");
+                } else {
+                    assert!(other.shift > 0.0 && ratio < 1.0, "{other:?}");
+                }
+            }
         }
     }
 
