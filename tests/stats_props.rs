@@ -188,7 +188,7 @@ proptest! {
     }
 
     #[test]
-    fn ranking_never_shows_a_negative_slower_by_and_never_panics(
+    fn ranking_never_shows_a_command_faster_than_the_best_and_never_panics(
         commands in prop::collection::vec(int_sample(1..20_000, 30), 0..6)
     ) {
         let samples: Vec<Sample> = commands.iter().map(|v| sample(v)).collect();
