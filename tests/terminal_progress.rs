@@ -209,6 +209,20 @@ fn no_escape_sequences_for_a_dumb_terminal() {
     assert!(String::from_utf8_lossy(&out).contains("Command 1"));
 }
 
+/// With `--show-output` the commands write to the terminal: no progress
+/// line for their output to be appended to.
+#[test]
+fn no_progress_beside_the_commands_output() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    let out = under_pty(80, "xterm", "-r 30 --show-output 'echo hello-from-cmd'");
+    let raw = String::from_utf8_lossy(&out);
+    assert!(raw.contains("hello-from-cmd"), "{raw}");
+    assert!(!raw.contains("runs ·"), "{raw}");
+    assert!(raw.contains("Command 1"), "{raw}");
+}
+
 #[test]
 fn no_progress_into_a_pipe() {
     let out = Command::new(bestguess())

@@ -224,10 +224,12 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         ));
     }
 
-    let show_progress = !selection.quiet && terminal::wanted();
+    // Not with --show-output: the commands' output had been appended to
+    // the line the bar redraws in place.
+    let show_progress = !selection.quiet && terminal::wanted() && !rc.plan.show_output;
     if rc.live && !show_progress {
         output::note(
-            "Note: --live shows results on a terminal only (standard error is not one, TERM=dumb, or -Q); the experiment runs without them.\n",
+            "Note: --live shows results on a terminal only, without --show-output (standard error is not one, TERM=dumb, -Q, or --show-output); the experiment runs without them.\n",
         );
     }
     let mut sink = Sink {
