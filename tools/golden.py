@@ -953,23 +953,50 @@ def paired_expected(best, other, alpha):
             scales.append((v, sums, laws_at, fits))
         all_fit = all(f for *_, f in scales)
         set_fits = (scales[0][3], scales[-1][3])
+        def tie_corrected(v):
+            _, counts = np.unique(np.abs(v), return_counts=True)
+            ties = float(sum(int(t) ** 3 - int(t) for t in counts))
+            var = r * (r + 1) * (2 * r + 1) / 24 - ties / 48
+            sigma = math.sqrt(max(var, 0.0))
+            z = -float(st.norm.ppf(alpha / 2))
+            raw = m / 2 - z * sigma
+            if abs(raw - round(raw)) < 1e-6:
+                fail(f"paired tie-corrected k is {raw}, too close to an integer")
+            k0 = max(0.0, math.floor(raw))
+            level = 1 - 2 * float(st.norm.cdf((k0 - m / 2) / sigma)) if sigma > 0 else 1.0
+            return min(int(k0) + 1, (m + 1) // 2), level
+
+        def credited(v, sums, laws_at):
+            # The Walsh averages the normal law expects exactly at the
+            # estimate (twice its mean of U<= less M: each tie group's
+            # random signs) against those the data hold there: no credit
+            # where it would move the ranks by more than half the law's sd.
+            for total_sum in middle_values(sums):
+                law = laws_at(total_sum)[0]
+                if law[0] != "normal":
+                    continue
+                _, mean, sd = law
+                expected = 2 * mean - m
+                observed = int(np.sum(sums == total_sum))
+                if (expected - observed) / 2 > 0.5 * sd:
+                    return False
+            return True
+
         for v, sums, laws_at, _ in scales:
             if all_fit:
                 inverted, level = invert_scales([(sums, laws_at)], start, m, alpha)
-                ranks.append(inverted[0])
+                low, high_rank = inverted[0]
+                if not credited(v, sums, laws_at):
+                    # At least as wide as the tie-corrected approximation,
+                    # and its level where it is the wider.
+                    kk, level_fb = tie_corrected(v)
+                    if kk < low or m + 1 - kk > high_rank:
+                        level = min(level, level_fb)
+                    low, high_rank = min(low, kk), max(high_rank, m + 1 - kk)
+                ranks.append((low, high_rank))
                 levels.append(level)
             else:
-                _, counts = np.unique(np.abs(v), return_counts=True)
-                ties = float(sum(int(t) ** 3 - int(t) for t in counts))
-                var = r * (r + 1) * (2 * r + 1) / 24 - ties / 48
-                sigma = math.sqrt(max(var, 0.0))
-                z = -float(st.norm.ppf(alpha / 2))
-                raw = m / 2 - z * sigma
-                if abs(raw - round(raw)) < 1e-6:
-                    fail(f"paired tie-corrected k is {raw}, too close to an integer")
-                k0 = max(0.0, math.floor(raw))
-                level = 1 - 2 * float(st.norm.cdf((k0 - m / 2) / sigma)) if sigma > 0 else 1.0
-                kk = min(int(k0) + 1, (m + 1) // 2)
+                kk, level = tie_corrected(v)
                 ranks.append((kk, m + 1 - kk))
                 levels.append(level)
         achieved = min(levels)

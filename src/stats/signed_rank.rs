@@ -461,8 +461,8 @@ pub(crate) fn interval_ranks(
         // half the rounds' differences exactly 0, the rest near 1900 μs),
         // the credit is for ties that are not there: the interval kept a
         // few μs about the estimate and covered the pseudo-median in 78 of
-        // 200 experiments (`tools/heavy_zeros_coverage.py`). Those sets take
-        // the tie-corrected normal approximation too.
+        // 200 experiments (`tools/heavy_zeros_coverage.py`). Those sets are
+        // at least as wide as the tie-corrected normal approximation.
         let credited: Vec<bool> = (sets.iter())
             .map(|&s| {
                 (tests.iter().zip(&laws))
@@ -543,9 +543,11 @@ pub(crate) fn interval_ranks(
 
 /// Whether the Walsh averages a normal conditional law expects exactly at
 /// the estimate `sum`/2 (twice its mean of U≤ less M: the ties of opposite
-/// signs within each tie group) are borne out by the data: the ranks it
-/// gives then move inwards by at most a quarter of its sd. Exact laws
-/// (small sets) are taken as they are.
+/// signs within each tie group) are borne out by the data well enough
+/// that the credit for those missing moves the ranks inwards by at most
+/// half the law's sd (`tools/golden.py` mirrors it; a whole sd left 30 %
+/// and 40 % zeros under-covered, a quarter moved lattice data too). Exact
+/// laws (small sets) are taken as they are.
 fn ties_at_estimate_borne_out(scale: &Signed<'_>, sum: f64, law: &TailLaw) -> bool {
     let TailLaw::Normal { mean, sd } = law else {
         return true;
@@ -554,7 +556,7 @@ fn ties_at_estimate_borne_out(scale: &Signed<'_>, sum: f64, law: &TailLaw) -> bo
     let around = scale.around(sum);
     let observed = (around.at_most - around.below) as f64;
     let expected = 2.0 * mean - m;
-    (expected - observed) / 2.0 <= *sd
+    (expected - observed) / 2.0 <= 0.5 * sd
 }
 
 /// The laws of the tests at each (set, middle Walsh sum), in order. A law
