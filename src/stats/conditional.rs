@@ -187,11 +187,15 @@ pub(crate) struct ScaleRanks {
 /// the estimate's tie group), and inverting from the middle would shrink
 /// the interval to the estimate with the confidence of the middle ranks.
 pub(crate) fn accepts_estimate(scale: &impl Candidates, v: f64, laws: &Laws, alpha: f64) -> bool {
-    let m = scale.count();
-    let around = scale.around(v);
+    accepts_around(scale.count(), &scale.around(v), laws, alpha)
+}
+
+/// [`accepts_estimate`] from the counts at the estimate, already found
+/// (`around`), among `count` values.
+pub(crate) fn accepts_around(count: u128, around: &Around, laws: &Laws, alpha: f64) -> bool {
     let k = laws.0.rank(alpha / 2.0).max(1);
     let k_high = laws.1.rank(alpha / 2.0).max(1);
-    around.at_most >= k && m - around.below >= k_high
+    around.at_most >= k && count - around.below >= k_high
 }
 
 /// The rank k + 1 of the lower end of `count` ordered values whose count
