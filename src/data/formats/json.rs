@@ -63,17 +63,24 @@ fn without_unused_layouts(bytes: &[u8]) -> Option<Json> {
         .iter()
         .map(|r| serde_json::from_str(r.get()).ok())
         .collect::<Option<_>>()?;
-    let per_run = results.iter().any(|r| {
-        r.get("bestguess")
-            .and_then(|b| serde_json::from_str::<Raw<'_>>(b.get()).ok())
-            .is_some_and(|b| b.contains_key("per_run"))
-    });
+    let parse = |raw: &RawValue| serde_json::from_str::<Json>(raw.get()).ok();
+    // Each result's `bestguess` (always kept, `per_run` inside it), parsed
+    // once: where it is, is what decides the layouts read.
+    let own: Vec<Option<Json>> = results
+        .iter()
+        .map(|r| match r.get("bestguess") {
+            Some(b) => parse(b).map(Some),
+            None => Some(None),
+        })
+        .collect::<Option<_>>()?;
+    let per_run = own
+        .iter()
+        .any(|b| b.as_ref().is_some_and(|b| b.get("per_run").is_some()));
     let measurements = results.iter().any(|r| r.contains_key(HYPERFINE2_LAYOUT));
     let unused = |key: &str| {
         (per_run && (key == HYPERFINE2_LAYOUT || HYPERFINE1_LAYOUT.contains(&key)))
             || (!per_run && measurements && HYPERFINE1_LAYOUT.contains(&key))
     };
-    let parse = |raw: &RawValue| serde_json::from_str::<Json>(raw.get()).ok();
     let mut doc = serde_json::Map::new();
     for (key, raw) in &top {
         if key != "results" {
@@ -81,12 +88,15 @@ fn without_unused_layouts(bytes: &[u8]) -> Option<Json> {
         }
     }
     let mut kept = Vec::with_capacity(results.len());
-    for result in &results {
+    for (result, own) in results.iter().zip(own) {
         let mut object = serde_json::Map::new();
         for (key, raw) in result {
-            if !unused(key) {
+            if key != "bestguess" && !unused(key) {
                 object.insert(key.clone(), parse(raw)?);
             }
+        }
+        if let Some(own) = own {
+            object.insert("bestguess".to_owned(), own);
         }
         kept.push(Json::Object(object));
     }
