@@ -66,13 +66,16 @@ fn names_standard_output(path: &str) -> bool {
     names_stream(io::stdout().as_fd(), path)
 }
 
-/// Whether `path` names the regular file or pipe that `stream` writes.
-fn names_stream(stream: std::os::fd::BorrowedFd<'_>, path: &str) -> bool {
-    let Ok(ours) = stream
-        .try_clone_to_owned()
+/// What the standard stream `fd` is (its file's metadata).
+fn stream_metadata(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<std::fs::Metadata> {
+    fd.try_clone_to_owned()
         .map(File::from)
         .and_then(|f| f.metadata())
-    else {
+}
+
+/// Whether `path` names the regular file or pipe that `stream` writes.
+fn names_stream(stream: std::os::fd::BorrowedFd<'_>, path: &str) -> bool {
+    let Ok(ours) = stream_metadata(stream) else {
         return false;
     };
     let kind = ours.file_type();
@@ -160,11 +163,7 @@ fn check_streams_once(inputs: &[(&str, &str)]) -> Result<(), AppError> {
     use std::os::fd::AsFd;
     let stream = |path: &str| -> Option<(u64, u64)> {
         let m = if path == "-" {
-            io::stdin()
-                .as_fd()
-                .try_clone_to_owned()
-                .map(File::from)
-                .and_then(|f| f.metadata())
+            stream_metadata(io::stdin().as_fd())
         } else {
             std::fs::metadata(path)
         }
