@@ -94,31 +94,52 @@ impl Document {
             let largest = medians.fold(0.0f64, |m, v| m.max(v.abs()));
             TimeUnit::Scaled(Scale::choose(metric.unit(), largest))
         };
+        let labels = Labels::of(analysis);
         let mut doc = Document {
-            blocks: vec![Block::Table(table(analysis, unit))],
+            blocks: vec![Block::Table(table(analysis, &labels, unit))],
         };
-        verdicts(analysis, unit, &mut doc.blocks);
-        failures(analysis, &mut doc.blocks);
+        verdicts(analysis, &labels, unit, &mut doc.blocks);
+        failures(analysis, &labels, &mut doc.blocks);
         doc
     }
 }
 
-/// The label of command `index`, as code, with its number where another
-/// command has the same label (`-n same` twice; one command under two
-/// shells): the terminal numbers every command, and two rows `same` had
-/// been told apart by nothing.
-fn label(analysis: &Analysis<'_>, index: usize) -> Vec<Inline> {
-    let own = analysis.runs(index).label();
-    let mut out = vec![Inline::Code(own.clone().into_owned())];
-    let shared =
-        (0..analysis.dataset.commands.len()).any(|j| j != index && analysis.runs(j).label() == own);
-    if shared {
-        out.push(text(format!(" (command {})", index + 1)));
+/// Every command's label, as code, with its number where another command
+/// has the same label (`-n same` twice; one command under two shells): the
+/// terminal numbers every command, and two rows `same` had been told apart
+/// by nothing. Made once per document (by command, in dataset order).
+struct Labels(Vec<Vec<Inline>>);
+
+impl Labels {
+    fn of(analysis: &Analysis<'_>) -> Labels {
+        let own: Vec<_> = (0..analysis.dataset.commands.len())
+            .map(|i| analysis.runs(i).label())
+            .collect();
+        let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for label in &own {
+            *counts.entry(label.as_ref()).or_default() += 1;
+        }
+        let labels = own
+            .iter()
+            .enumerate()
+            .map(|(i, label)| {
+                let mut out = vec![Inline::Code(label.clone().into_owned())];
+                if counts[label.as_ref()] > 1 {
+                    out.push(text(format!(" (command {})", i + 1)));
+                }
+                out
+            })
+            .collect();
+        Labels(labels)
     }
-    out
+
+    /// The label of command `index`.
+    fn get(&self, index: usize) -> Vec<Inline> {
+        self.0[index].clone()
+    }
 }
 
-fn table(analysis: &Analysis<'_>, unit: TimeUnit) -> Table {
+fn table(analysis: &Analysis<'_>, labels: &Labels, unit: TimeUnit) -> Table {
     let best_median = analysis.ranking.best().map_or(0.0, |b| b.median);
     // A plain number's unit is nothing: no empty brackets.
     let u = match unit.symbol() {
@@ -143,13 +164,13 @@ fn table(analysis: &Analysis<'_>, unit: TimeUnit) -> Table {
             let Some(total) = stats.metric(analysis.settings.metric) else {
                 // Not measured (a file without the metric): shown as such.
                 let none = || vec![text("—".to_owned())];
-                return vec![label(analysis, i), none(), none(), none(), none()];
+                return vec![labels.get(i), none(), none(), none(), none()];
             };
             let q = &total.quantiles;
             let range =
                 |a: f64, b: f64| vec![text(format!("{} … {}", unit.format(a), unit.format(b)))];
             vec![
-                label(analysis, i),
+                labels.get(i),
                 vec![text(unit.format(q.median))],
                 range(q.q1, q.q3),
                 range(q.min, q.max),
@@ -173,7 +194,7 @@ fn relative(median: f64, best_median: f64) -> String {
 }
 
 /// The paragraphs below the table: best, identical, slower, not compared.
-fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
+fn verdicts(analysis: &Analysis<'_>, labels: &Labels, unit: TimeUnit, blocks: &mut Vec<Block>) {
     let ranking = &analysis.ranking;
     let Some(best) = ranking.best() else {
         blocks.push(Block::Paragraph(vec![text("No commands.")]));
@@ -190,7 +211,7 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
                     strong("Not ranked statistically:"),
                     text(" the fastest command, "),
                 ],
-                label(analysis, best.index),
+                labels.get(best.index),
                 vec![text(format!(
                     ", has {} {runs}, and comparing commands needs at least \
                      {MIN_VALUES_FOR_INFERENCE}. Relative compares medians only.",
@@ -209,7 +230,7 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
                 strong(if fixed { "Reference:" } else { "Best:" }),
                 text(" "),
             ],
-            label(analysis, best.index),
+            labels.get(best.index),
         ]
         .concat(),
     ));
@@ -259,7 +280,7 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
                 let c = e.comparison.as_ref()?;
                 Some(
                     [
-                        label(analysis, e.index),
+                        labels.get(e.index),
                         vec![text(format!(": {}", evidence(c, e, analysis, unit)))],
                     ]
                     .concat(),
@@ -281,7 +302,7 @@ fn verdicts(analysis: &Analysis<'_>, unit: TimeUnit, blocks: &mut Vec<Block>) {
             if k > 0 {
                 line.push(text(", "));
             }
-            line.extend(label(analysis, e.index));
+            line.extend(labels.get(e.index));
             let runs = if e.n == 1 { "run" } else { "runs" };
             line.push(text(format!(" ({} {runs})", e.n)));
         }
@@ -343,7 +364,7 @@ fn p_value(p: f64, analysis: &Analysis<'_>) -> String {
 }
 
 /// A note on failed runs, which are part of every statistic above.
-fn failures(analysis: &Analysis<'_>, blocks: &mut Vec<Block>) {
+fn failures(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
     let mut line = vec![
         strong("Failed runs"),
         text(" (non-zero exit or signal; included above): "),
@@ -357,7 +378,7 @@ fn failures(analysis: &Analysis<'_>, blocks: &mut Vec<Block>) {
             line.push(text(", "));
         }
         any = true;
-        line.extend(label(analysis, i));
+        line.extend(labels.get(i));
         line.push(text(format!(" {} of {}", s.failed, s.runs)));
     }
     if any {
