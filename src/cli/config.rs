@@ -679,8 +679,8 @@ fn parameters(args: &Args) -> Result<Vec<Parameter>, UsageError> {
                 let list = Parameter::list(name, values);
                 // As an unused parameter is refused: one command measured
                 // twice under two labels is a typo, not an experiment.
-                let twice = (1..list.values.len())
-                    .find(|&i| list.values[..i].contains(&list.values[i]));
+                let mut seen = std::collections::HashSet::new();
+                let twice = list.values.iter().position(|v| !seen.insert(v));
                 if let Some(i) = twice {
                     return Err(UsageError(format!(
                         "-L {name}: the value {} is given twice, which would measure the same commands twice; give each value once",
