@@ -1252,6 +1252,16 @@ fn too_few_threads_is_no_panic_and_loses_no_run() {
             }
             // Too little for the dynamic loader: not this program's to say.
             Some(127) => assert!(stderr.contains("shared librar"), "{limit}: {stderr}"),
+            // Too little for glibc's own bookkeeping of a new thread: it
+            // aborts, saying so ("Fatal glibc error: failed to register TLS
+            // destructor: out of memory", seen once on CI). Not this
+            // program's either; what it wrote is still whole rows.
+            None if out.status.signal() == Some(libc::SIGABRT)
+                && stderr.contains("Fatal glibc error") =>
+            {
+                let rows = check_raw(&dir.path().join("raw.csv"));
+                assert!(rows.as_ref().is_ok_and(|&n| n <= 6), "{limit}: {rows:?}");
+            }
             other => panic!("ulimit -v {limit}: status {other:?}: {stderr}"),
         }
     }
