@@ -47,6 +47,9 @@
 //! is kept), which are themselves differences, so lattice data keep their
 //! cross ties there (`docs/DESIGN.md`, "Ties").
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use super::normal::{normal_cdf, normal_quantile};
 use super::select::Around;
 
@@ -165,6 +168,16 @@ pub(crate) trait Candidates: Sync {
     /// The laws of the lower and upper end's miss counts under the tie
     /// pattern the data have when the truth is v.
     fn laws(&self, v: f64) -> Laws;
+    /// One of [`Candidates::laws`]: the lower end's (`low_side`) or the
+    /// upper end's, for a scale that can find one alone for less.
+    fn law(&self, v: f64, low_side: bool) -> TailLaw {
+        let (low, high) = self.laws(v);
+        if low_side {
+            low
+        } else {
+            high
+        }
+    }
 }
 
 /// One scale's interval (the differences, or the differences of their
@@ -245,13 +258,15 @@ pub(crate) fn level_of(count: u128, laws: &Laws, alpha: f64) -> f64 {
 
 fn test_at(scale: &impl Candidates, v: f64, low_side: bool, alpha: f64) -> Tested {
     let around = scale.around(v);
-    let (k, k_high) = end_ranks(scale.count(), &scale.laws(v), alpha);
+    // The side's rank as [`end_ranks`] finds it, from that side's law only.
+    let middle = scale.count().div_ceil(2).max(1);
+    let k = scale.law(v, low_side).rank(alpha / 2.0).clamp(1, middle);
     // The lower end misses v when #{≤ v} ≤ k − 1, the upper end when
     // #{< v} ≥ M − k′ + 1: the test at v rejects on that side.
     let accepts = if low_side {
         around.at_most >= k
     } else {
-        scale.count() - around.below >= k_high
+        scale.count() - around.below >= k
     };
     Tested { accepts, around }
 }
@@ -382,13 +397,61 @@ fn walk(
 /// C(t, a) for a = 0..=t as floating-point numbers.
 fn binomial_row(t: u64) -> Vec<f64> {
     let mut row = Vec::with_capacity(t as usize + 1);
+    binomial_row_into(t, &mut row);
+    row
+}
+
+/// [`binomial_row`] into `row` (emptied first).
+fn binomial_row_into(t: u64, row: &mut Vec<f64>) {
+    row.clear();
     let mut c = 1.0;
     row.push(c);
     for a in 1..=t {
         c = c * (t - a + 1) as f64 / a as f64;
         row.push(c.round());
     }
-    row
+}
+
+/// The arguments of one [`two_sample_exact`]: groups, m, n, limit.
+type ExactKey = (Vec<u64>, u64, u64, usize);
+
+/// Exact two-sample laws this thread has found, by their arguments, and
+/// how many values they hold in all.
+#[derive(Default)]
+struct ExactMemo {
+    laws: HashMap<ExactKey, Vec<f64>>,
+    values: usize,
+}
+
+/// The most values [`ExactMemo`] holds (2 MiB); past it, it starts again.
+const MEMO_VALUES: usize = 1 << 18;
+
+thread_local! {
+    static EXACT_LAWS: RefCell<ExactMemo> = RefCell::new(ExactMemo::default());
+}
+
+/// [`two_sample_exact`], remembered per thread: the law depends only on
+/// its arguments, and they repeat — the inversion tests neighbouring
+/// values with one tie pattern, and many small commands measured alike
+/// (tick-quantised times, the same sizes) share their patterns (5,000
+/// commands × 20 runs: 26,210 laws asked for, 1,282 different). The
+/// answer is the same vector either way; the memory is bounded.
+fn remembered_exact(sizes: &[u64], m: u64, n: u64, limit: usize) -> Vec<f64> {
+    let key = (sizes.to_vec(), m, n, limit);
+    EXACT_LAWS.with(|memo| {
+        if let Some(cdf) = memo.borrow().laws.get(&key) {
+            return cdf.clone();
+        }
+        let cdf = two_sample_exact(sizes, m, n, limit);
+        let mut memo = memo.borrow_mut();
+        if memo.values + cdf.len() > MEMO_VALUES {
+            memo.laws.clear();
+            memo.values = 0;
+        }
+        memo.values += cdf.len();
+        memo.laws.insert(key, cdf.clone());
+        cdf
+    })
 }
 
 /// Two samples: the exact law of U≤ = #{(x, y): y − δ ≤ x} for the pooled
@@ -402,19 +465,30 @@ fn two_sample_exact(sizes: &[u64], m: u64, n: u64, limit: usize) -> Vec<f64> {
     let rows = m as usize + 1;
     let mut dp = vec![0.0f64; rows * width];
     let mut next = vec![0.0f64; rows * width];
+    // Per row, how far its counts may be non-zero (`dp[..reach]`): the
+    // sums below touch only that much, and clearing a row for reuse
+    // clears only that much (adding a zero changes no sum, so the counts
+    // are those of adding over whole rows).
+    let mut reach = vec![0usize; rows];
+    let mut next_reach = vec![0usize; rows];
     dp[0] = 1.0;
+    reach[0] = 1;
+    let mut weights = Vec::new();
     let mut seen = 0u64;
     for &t in sizes {
-        next.iter_mut().for_each(|v| *v = 0.0);
-        let weights = binomial_row(t);
+        for (r, dirty) in next_reach.iter_mut().enumerate() {
+            next[r * width..r * width + *dirty].fill(0.0);
+            *dirty = 0;
+        }
+        binomial_row_into(t, &mut weights);
         let from = seen.saturating_sub(n);
         for xs in from..=seen.min(m) {
             let ys_below = seen - xs;
-            let row = &dp[xs as usize * width..(xs as usize + 1) * width];
-            // Highest partial count reached in this row.
-            let Some(top) = row.iter().rposition(|&v| v != 0.0) else {
+            let top = reach[xs as usize];
+            if top == 0 {
                 continue;
-            };
+            }
+            let row = &dp[xs as usize * width..xs as usize * width + top];
             for a in 0..=t.min(m - xs) {
                 let b = t - a;
                 if ys_below + b > n {
@@ -425,15 +499,17 @@ fn two_sample_exact(sizes: &[u64], m: u64, n: u64, limit: usize) -> Vec<f64> {
                     continue;
                 }
                 let w = weights[a as usize];
-                let target = (xs + a) as usize * width;
-                let end = (top + 1).min(width - step);
-                let out = &mut next[target + step..target + step + end];
+                let target = (xs + a) as usize;
+                let end = top.min(width - step);
+                let out = &mut next[target * width + step..target * width + step + end];
                 for (o, &v) in out.iter_mut().zip(&row[..end]) {
                     *o += w * v;
                 }
+                next_reach[target] = next_reach[target].max(step + end);
             }
         }
         std::mem::swap(&mut dp, &mut next);
+        std::mem::swap(&mut reach, &mut next_reach);
         seen += t;
     }
     let total: f64 = {
@@ -520,49 +596,73 @@ fn two_sample_moments(sizes: &[u64], m: u64, n: u64) -> (f64, f64, f64) {
 /// middle when the bound falls short), which keeps tiny per-comparison
 /// levels of large families cheap.
 pub(crate) fn two_sample_laws(sizes: &[u64], m: u64, n: u64, exact: bool, tail: f64) -> Laws {
+    let normal = (sizes.len() > 1 && m + n >= 4).then(|| two_sample_moments(sizes, m, n));
+    let law = |low_side| two_sample_law_with(sizes, m, n, exact, tail, low_side, normal);
+    if m == n {
+        // Equal sizes: the upper end's count is the same statistic with
+        // the samples' roles swapped (module docs), so it has the same law;
+        // its arguments here are the same too (the covariance term of the
+        // moments is then 0 exactly), and so is what it computes.
+        let low = law(true);
+        return (low.clone(), low);
+    }
+    (law(true), law(false))
+}
+
+/// One of [`two_sample_laws`]: the lower end's (`low_side`) or the upper
+/// end's, alone.
+pub(crate) fn two_sample_law(
+    sizes: &[u64],
+    m: u64,
+    n: u64,
+    exact: bool,
+    tail: f64,
+    low_side: bool,
+) -> TailLaw {
+    let normal = (sizes.len() > 1 && m + n >= 4).then(|| two_sample_moments(sizes, m, n));
+    two_sample_law_with(sizes, m, n, exact, tail, low_side, normal)
+}
+
+/// [`two_sample_law`] given the moments `two_sample_moments` found (when
+/// they exist: more than one group, at least 4 values).
+fn two_sample_law_with(
+    sizes: &[u64],
+    m: u64,
+    n: u64,
+    exact: bool,
+    tail: f64,
+    low_side: bool,
+    normal: Option<(f64, f64, f64)>,
+) -> TailLaw {
     let pairs = u128::from(m) * u128::from(n);
     if sizes.len() <= 1 {
         // Everything tied: every difference equals δ, U≤ = M surely.
-        let point = TailLaw::Normal {
+        return TailLaw::Normal {
             mean: pairs as f64,
             sd: 0.0,
         };
-        return (point.clone(), point);
     }
-    let normal = (m + n >= 4).then(|| two_sample_moments(sizes, m, n));
-    if exact || normal.is_none() {
-        let middle = usize::try_from(pairs.div_ceil(2)).unwrap_or(usize::MAX);
-        let z = normal_quantile(tail).map_or(0.0, |q| -q);
-        let law = |first: u64, second: u64, variance: Option<f64>| -> TailLaw {
+    // The upper end's count is U≤ with the samples' roles swapped.
+    let (first, second) = if low_side { (m, n) } else { (n, m) };
+    let variance = normal.map(|(_, low, high)| if low_side { low } else { high });
+    match (normal, variance) {
+        (Some((mean, _, _)), Some(v)) if !exact => TailLaw::Normal { mean, sd: v.sqrt() },
+        _ => {
+            let middle = usize::try_from(pairs.div_ceil(2)).unwrap_or(usize::MAX);
+            let z = normal_quantile(tail).map_or(0.0, |q| -q);
             let target = tail - 10.0 * f64::EPSILON;
             if let (Some((mean, _, _)), Some(v)) = (normal, variance) {
                 let sd = v.sqrt();
                 let bound = (mean - z * sd + 3.0 * sd + 2.0).max(0.0);
                 if bound < middle as f64 {
-                    let cdf = two_sample_exact(sizes, first, second, bound as usize);
+                    let cdf = remembered_exact(sizes, first, second, bound as usize);
                     if cdf.last().is_some_and(|&c| c >= target) {
                         return TailLaw::Exact(cdf);
                     }
                 }
             }
-            TailLaw::Exact(two_sample_exact(sizes, first, second, middle))
-        };
-        (
-            law(m, n, normal.map(|v| v.1)),
-            law(n, m, normal.map(|v| v.2)),
-        )
-    } else {
-        let (mean, var_low, var_high) = normal.unwrap_or_default();
-        (
-            TailLaw::Normal {
-                mean,
-                sd: var_low.sqrt(),
-            },
-            TailLaw::Normal {
-                mean,
-                sd: var_high.sqrt(),
-            },
-        )
+            TailLaw::Exact(remembered_exact(sizes, first, second, middle))
+        }
     }
 }
 
@@ -665,6 +765,36 @@ mod tests {
             out.push(count);
         }
         out
+    }
+
+    #[test]
+    fn remembered_laws_are_the_laws_asked_for() {
+        // Same groups with the sizes swapped or another limit are other
+        // laws: a memo keyed on less would answer with the wrong one.
+        let asks = [
+            (vec![1u64, 3, 2, 1, 4], 5u64, 6u64, 30usize),
+            (vec![1, 3, 2, 1, 4], 6, 5, 30),
+            (vec![1, 3, 2, 1, 4], 5, 6, 12),
+            (vec![2, 2, 2, 2, 2], 4, 6, 24),
+        ];
+        for _ in 0..2 {
+            for (sizes, m, n, limit) in &asks {
+                let direct = two_sample_exact(sizes, *m, *n, *limit);
+                assert_eq!(remembered_exact(sizes, *m, *n, *limit), direct);
+            }
+        }
+        assert_ne!(
+            remembered_exact(&asks[0].0, 5, 6, 30),
+            remembered_exact(&asks[1].0, 6, 5, 30)
+        );
+        // The memory is bounded: laws of over 40,000 values each (a limit
+        // past M = 24 still gives that many), asked for until they pass
+        // the bound several times over.
+        for limit in 40_000..40_040 {
+            let cdf = remembered_exact(&asks[3].0, 4, 6, limit);
+            assert_eq!(cdf, two_sample_exact(&asks[3].0, 4, 6, limit));
+            EXACT_LAWS.with(|memo| assert!(memo.borrow().values <= MEMO_VALUES));
+        }
     }
 
     #[test]

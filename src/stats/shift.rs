@@ -17,8 +17,8 @@
 use thiserror::Error;
 
 use super::conditional::{
-    accepts_estimate, choose_ranks, invert, level_of, normal_rank, two_sample_laws, Candidates,
-    Laws, ScaleRanks,
+    accepts_estimate, choose_ranks, invert, level_of, normal_rank, two_sample_law, two_sample_laws,
+    Candidates, Laws, ScaleRanks, TailLaw,
 };
 use super::mann_whitney::{exact_distribution, pooled_ranks, Method, PooledRanks};
 use super::sample::Sample;
@@ -324,6 +324,16 @@ impl Candidates for TwoSample<'_> {
             self.n2,
             self.exact,
             self.tail,
+        )
+    }
+    fn law(&self, v: f64, low_side: bool) -> TailLaw {
+        two_sample_law(
+            &self.differences.pooled_groups(v),
+            self.n1,
+            self.n2,
+            self.exact,
+            self.tail,
+            low_side,
         )
     }
 }
