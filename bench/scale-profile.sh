@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 # count is the CPU time of bestreport alone, not of perf).
 /usr/bin/time -f '%e' -o "$work/time" \
     perf record -q -e task-clock -c 1000000 --call-graph dwarf,16384 -o "$work/perf.data" \
-    "$bin" -E --export-json "$work/out.json" "$file" > /dev/null 2> "$work/err" || {
+    "$bin" -E ${JSON_RUNS:+--json-runs "$JSON_RUNS"} --export-json "$work/out.json" "$file" > /dev/null 2> "$work/err" || {
     cat "$work/err" >&2
     exit 1
 }
