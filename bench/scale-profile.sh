@@ -5,6 +5,7 @@
 # samples (its function and everything it calls, on every thread).
 #
 #   bench/scale-profile.sh FILE.csv [BESTREPORT]   (default: target/release/bestreport)
+#   JSON_RUNS=LIST passes --json-runs LIST (default: the whole document).
 #
 # Prints CPU time (user + system, all threads) and, per phase, its share and the CPU
 # seconds that share stands for. Phases that run on their own threads (the
