@@ -595,45 +595,61 @@ fn two_sample_moments(sizes: &[u64], m: u64, n: u64) -> (f64, f64, f64) {
 /// only as far as its quantile needs (a bound from the normal law, or the
 /// middle when the bound falls short), which keeps tiny per-comparison
 /// levels of large families cheap.
-pub(crate) fn two_sample_laws(sizes: &[u64], m: u64, n: u64, exact: bool, tail: f64) -> Laws {
-    let normal = (sizes.len() > 1 && m + n >= 4).then(|| two_sample_moments(sizes, m, n));
-    let law = |low_side| two_sample_law_with(sizes, m, n, exact, tail, low_side, normal);
-    if m == n {
+pub(crate) fn two_sample_laws(ties: &TwoSampleTies) -> Laws {
+    let normal = ties.moments();
+    if ties.m == ties.n {
         // Equal sizes: the upper end's count is the same statistic with
         // the samples' roles swapped (module docs), so it has the same law;
         // its arguments here are the same too (the covariance term of the
         // moments is then 0 exactly), and so is what it computes.
-        let low = law(true);
+        let low = two_sample_law_with(ties, true, normal);
         return (low.clone(), low);
     }
-    (law(true), law(false))
+    (
+        two_sample_law_with(ties, true, normal),
+        two_sample_law_with(ties, false, normal),
+    )
+}
+
+/// What a two-sample law depends on: the pooled tie groups `sizes`
+/// (ascending) of x (`m` values) and y − δ (`n` values), whether the law
+/// is to be exact, and the miss probability `tail` each end may have.
+pub(crate) struct TwoSampleTies<'a> {
+    pub sizes: &'a [u64],
+    pub m: u64,
+    pub n: u64,
+    pub exact: bool,
+    pub tail: f64,
+}
+
+impl TwoSampleTies<'_> {
+    /// [`two_sample_moments`], where they exist (more than one group, at
+    /// least 4 values).
+    fn moments(&self) -> Option<(f64, f64, f64)> {
+        (self.sizes.len() > 1 && self.m + self.n >= 4)
+            .then(|| two_sample_moments(self.sizes, self.m, self.n))
+    }
 }
 
 /// One of [`two_sample_laws`]: the lower end's (`low_side`) or the upper
 /// end's, alone.
-pub(crate) fn two_sample_law(
-    sizes: &[u64],
-    m: u64,
-    n: u64,
-    exact: bool,
-    tail: f64,
-    low_side: bool,
-) -> TailLaw {
-    let normal = (sizes.len() > 1 && m + n >= 4).then(|| two_sample_moments(sizes, m, n));
-    two_sample_law_with(sizes, m, n, exact, tail, low_side, normal)
+pub(crate) fn two_sample_law(ties: &TwoSampleTies, low_side: bool) -> TailLaw {
+    two_sample_law_with(ties, low_side, ties.moments())
 }
 
-/// [`two_sample_law`] given the moments `two_sample_moments` found (when
-/// they exist: more than one group, at least 4 values).
+/// [`two_sample_law`] given the moments (`TwoSampleTies::moments`).
 fn two_sample_law_with(
-    sizes: &[u64],
-    m: u64,
-    n: u64,
-    exact: bool,
-    tail: f64,
+    ties: &TwoSampleTies,
     low_side: bool,
     normal: Option<(f64, f64, f64)>,
 ) -> TailLaw {
+    let &TwoSampleTies {
+        sizes,
+        m,
+        n,
+        exact,
+        tail,
+    } = ties;
     let pairs = u128::from(m) * u128::from(n);
     if sizes.len() <= 1 {
         // Everything tied: every difference equals δ, U≤ = M surely.
@@ -907,7 +923,13 @@ mod tests {
     #[test]
     fn untied_ranks_are_the_classic_ones() {
         // No ties: one group per value, both ends share the U law.
-        let laws = two_sample_laws(&[1; 18], 9, 9, true, 0.025);
+        let laws = two_sample_laws(&TwoSampleTies {
+            sizes: &[1; 18],
+            m: 9,
+            n: 9,
+            exact: true,
+            tail: 0.025,
+        });
         let (low, high, achieved) = choose_ranks(81, &[laws], 0.05);
         // qwilcox(0.025, 9, 9) = 18 (see shift.rs).
         assert_eq!((low, high), (18, 64));
@@ -917,7 +939,13 @@ mod tests {
 
     #[test]
     fn everything_tied_is_a_point_with_certainty() {
-        let laws = two_sample_laws(&[20], 10, 10, false, 0.025);
+        let laws = two_sample_laws(&TwoSampleTies {
+            sizes: &[20],
+            m: 10,
+            n: 10,
+            exact: false,
+            tail: 0.025,
+        });
         assert_eq!(choose_ranks(100, &[laws], 0.05), (50, 51, 1.0));
     }
 }

@@ -18,7 +18,7 @@ use thiserror::Error;
 
 use super::conditional::{
     accepts_estimate, choose_ranks, invert, level_of, normal_rank, two_sample_law, two_sample_laws,
-    Candidates, Laws, ScaleRanks, TailLaw,
+    Candidates, Laws, ScaleRanks, TailLaw, TwoSampleTies,
 };
 use super::mann_whitney::{exact_distribution, pooled_ranks, Method, PooledRanks};
 use super::sample::Sample;
@@ -318,23 +318,23 @@ impl Candidates for TwoSample<'_> {
         self.differences.around(v)
     }
     fn laws(&self, v: f64) -> Laws {
-        two_sample_laws(
-            &self.differences.pooled_groups(v),
-            self.n1,
-            self.n2,
-            self.exact,
-            self.tail,
-        )
+        two_sample_laws(&self.ties(&self.differences.pooled_groups(v)))
     }
     fn law(&self, v: f64, low_side: bool) -> TailLaw {
-        two_sample_law(
-            &self.differences.pooled_groups(v),
-            self.n1,
-            self.n2,
-            self.exact,
-            self.tail,
-            low_side,
-        )
+        two_sample_law(&self.ties(&self.differences.pooled_groups(v)), low_side)
+    }
+}
+
+impl TwoSample<'_> {
+    /// The question a law answers, for the pooled groups at a value.
+    fn ties<'a>(&self, sizes: &'a [u64]) -> TwoSampleTies<'a> {
+        TwoSampleTies {
+            sizes,
+            m: self.n1,
+            n: self.n2,
+            exact: self.exact,
+            tail: self.tail,
+        }
     }
 }
 
@@ -436,7 +436,13 @@ mod tests {
         let ci = shift_interval(&sample(&best), &sample(&other), alpha);
         assert_eq!(ci.method, Method::Asymptotic);
         // The confidence is the test's at the estimate, with its pattern.
-        let laws = two_sample_laws(&[12; 10], 60, 60, false, 0.025);
+        let laws = two_sample_laws(&TwoSampleTies {
+            sizes: &[12; 10],
+            m: 60,
+            n: 60,
+            exact: false,
+            tail: 0.025,
+        });
         let (_, _, achieved) = choose_ranks(3600, &[laws], 0.05);
         assert_eq!(ci.achieved_confidence, achieved);
         assert!(achieved >= 0.95);
