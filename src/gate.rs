@@ -62,23 +62,32 @@ fn name(c: &CommandRuns) -> Option<&str> {
     (!n.is_empty()).then_some(n)
 }
 
-/// Pairs the new commands with the baseline's: by name when the new
-/// command has one and an unused baseline command has the same, else by
-/// the same command string (and shell is not compared: a baseline taken
-/// with another shell is still the same command). Each baseline command is
-/// used once, first come first served. New commands keep their order;
-/// unpaired baseline commands follow in theirs.
+/// Pairs the new commands with the baseline's: first an unused baseline
+/// command with the same name, command string and parameters (several
+/// commands can share a name: `-n work -P n 1 3 './work {n}'`, and the
+/// plan's order can change between the two experiments), then by name
+/// when the new command has one and an unused baseline command has the
+/// same, else by the same command string (and shell is not compared: a
+/// baseline taken with another shell is still the same command). Each
+/// baseline command is used once, first come first served. New commands
+/// keep their order; unpaired baseline commands follow in theirs.
 pub fn pair(baseline: &Dataset, new: &Dataset) -> Vec<Pairing> {
     let mut used = vec![false; baseline.commands.len()];
     let mut out = Vec::with_capacity(new.commands.len() + baseline.commands.len());
     for (j, c) in new.commands.iter().enumerate() {
         let free = |i: &usize| !used[*i];
-        let by_name = name(c).and_then(|n| {
-            (0..baseline.commands.len())
-                .filter(free)
-                .find(|&i| name(&baseline.commands[i]) == Some(n))
+        let same = (0..baseline.commands.len()).filter(free).find(|&i| {
+            let b = &baseline.commands[i];
+            name(b) == name(c) && b.command == c.command && b.parameters == c.parameters
         });
-        let found = by_name.or_else(|| {
+        let by_name = || {
+            name(c).and_then(|n| {
+                (0..baseline.commands.len())
+                    .filter(free)
+                    .find(|&i| name(&baseline.commands[i]) == Some(n))
+            })
+        };
+        let found = same.or_else(by_name).or_else(|| {
             (0..baseline.commands.len())
                 .filter(free)
                 .find(|&i| baseline.commands[i].command == c.command)
@@ -438,6 +447,40 @@ mod tests {
                 },
                 Pairing::OnlyNew(2),
                 Pairing::OnlyBaseline(2),
+            ]
+        );
+    }
+
+    #[test]
+    fn commands_sharing_a_name_pair_with_their_own_command() {
+        // One name for three commands, measured in another order: by name
+        // alone `./work 1` was compared with `./work 3`.
+        let old = dataset(&[
+            ("./work 1", "work", T),
+            ("./work 2", "work", T),
+            ("./work 3", "work", T),
+        ]);
+        let new = dataset(&[
+            ("./work 3", "work", T),
+            ("./work 1", "work", T),
+            ("./work 4", "work", T),
+        ]);
+        assert_eq!(
+            pair(&old, &new),
+            [
+                Pairing::Both {
+                    baseline: 2,
+                    new: 0
+                },
+                Pairing::Both {
+                    baseline: 0,
+                    new: 1
+                },
+                // No command of its own left: the name still pairs it.
+                Pairing::Both {
+                    baseline: 1,
+                    new: 2
+                },
             ]
         );
     }

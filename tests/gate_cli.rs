@@ -322,3 +322,54 @@ fn a_command_too_few_runs_to_compare_does_not_pass_the_gate() {
     assert_eq!(status, 0, "{stdout}");
     assert!(!stdout.contains("Gate"), "{stdout}");
 }
+
+/// A raw CSV of commands `./work P` all named `work`, 20 rounds in the
+/// order given, each P's CPU time about P ms.
+fn work_file(path: &std::path::Path, order: &[u32], seed: u64) {
+    let mut text = String::from(
+        "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),\
+         Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,\
+         Wall clock (us),Total time (us),Total Context Switches\n",
+    );
+    let mut noise = seed;
+    for _ in 0..20 {
+        for (batch, p) in order.iter().enumerate() {
+            noise = (noise * 1_103_515_245 + 12_345) % 2_147_483_648;
+            let v = p * 1000 + (noise % 100) as u32;
+            text.push_str(&format!(
+                "\"./work {p}\",\"\",\"work\",{},0,{v},0,2000000,100,0,1,2,{},{v},3\n",
+                batch + 1,
+                v + 50
+            ));
+        }
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn commands_sharing_a_name_are_compared_with_their_own_baseline() {
+    // Three commands under one name, measured in another order: paired by
+    // name alone, `./work 1` was compared with `./work 3` (+191 %, status 3).
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old.csv"), dir.path().join("new.csv"));
+    work_file(&old, &[1, 2, 3], 1);
+    work_file(&new, &[3, 1, 2], 2);
+    let (status, stdout, stderr) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "--baseline",
+            old.to_str().unwrap(),
+            "--fail-if-slower",
+            "5",
+            new.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    for p in 1..=3 {
+        // Each row names its command, and both medians are about P ms.
+        let line = row(&stdout, &format!("work (./work {p})"));
+        assert_eq!(line.matches(&format!(" {p}.0")).count(), 2, "{line}");
+        assert!(!line.contains("slower"), "{line}");
+    }
+}

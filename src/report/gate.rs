@@ -19,10 +19,10 @@
 
 use std::io::{self, Write};
 
-use super::text::{continued, fit, pad, trim_end, width as text_width, Align};
+use super::text::{self, continued, fit, pad, trim_end, width as text_width, Align};
 use super::units::{self, Scale};
 use crate::data::{Dataset, Unit};
-use crate::gate::{Estimate, GateReport, GateRow};
+use crate::gate::{Estimate, GateReport};
 use crate::stats::MIN_VALUES_FOR_INFERENCE;
 
 /// The label column's widest and narrowest.
@@ -63,13 +63,37 @@ fn value(v: Option<f64>, unit: Unit) -> String {
     }
 }
 
-fn row_label(row: &GateRow, baseline: &Dataset, new: &Dataset) -> String {
-    let runs = match (row.new, row.baseline) {
-        (Some(n), _) => new.commands.get(n.index),
-        (None, Some(b)) => baseline.commands.get(b.index),
-        (None, None) => None,
-    };
-    runs.map_or_else(String::new, super::label)
+/// Each row's label: the command's name or command string, and where
+/// several rows would show one name, the command string after it (one name
+/// can stand for several commands: `-n work -P n 1 3 './work {n}'`).
+fn row_labels(report: &GateReport, baseline: &Dataset, new: &Dataset) -> Vec<String> {
+    let runs: Vec<_> = (report.rows.iter())
+        .map(|row| match (row.new, row.baseline) {
+            (Some(n), _) => new.commands.get(n.index),
+            (None, Some(b)) => baseline.commands.get(b.index),
+            (None, None) => None,
+        })
+        .collect();
+    let labels: Vec<String> = (runs.iter())
+        .map(|r| r.map_or_else(String::new, super::label))
+        .collect();
+    let mut times = std::collections::HashMap::new();
+    for label in &labels {
+        *times.entry(label.as_str()).or_insert(0) += 1;
+    }
+    (labels.iter().zip(&runs))
+        .map(|(label, runs)| match runs {
+            Some(c) if times[label.as_str()] > 1 => {
+                let command = text::trim_end(&text::clean(&c.command)).to_owned();
+                if command == *label {
+                    label.clone()
+                } else {
+                    format!("{label} ({command})")
+                }
+            }
+            _ => label.clone(),
+        })
+        .collect()
 }
 
 /// A row and its last cell (the verdict), on one line if it fits in
@@ -127,8 +151,8 @@ pub fn write(
         pad("Change [interval]", CHANGE, Align::Left),
     );
     write_row(out, &header, "Verdict", label_width, width)?;
-    for row in &report.rows {
-        let label = fit(&row_label(row, baseline, new), label_width, Align::Left);
+    for (row, label) in report.rows.iter().zip(row_labels(report, baseline, new)) {
+        let label = fit(&label, label_width, Align::Left);
         let b = value(row.baseline.map(|s| s.median), unit);
         let n = value(row.new.map(|s| s.median), unit);
         let change = match (row.change, row.baseline) {
