@@ -754,6 +754,22 @@ fn raw_files() -> Vec<Case> {
 fn outputs() -> Vec<Case> {
     vec![
         case(
+            "an export over a file protected from writing",
+            "bestreport",
+            &["--export-markdown", "mine.md", "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .file("mine.md", "precious")
+        // As a user the file's mode binds (root writes a mode 444 file, as
+        // a redirection would): run as nobody where the tests run as root,
+        // in a directory anyone may write, as `/tmp` is.
+        .under(
+            "chmod 444 mine.md; chmod 777 .; [ \"$(id -u)\" = 0 ] && \
+             exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$0\" \"$@\";",
+        )
+        .fails(2, "mine.md: cannot replace the file")
+        .then("mine.md", After::Unchanged),
+        case(
             "-o and an export are the same file",
             "bestguess",
             &["-r", "2", "-o", "x.csv", "--export-json", "x.csv", "true"],

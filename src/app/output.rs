@@ -414,6 +414,17 @@ impl Export {
         if let Some(e) = names_a_directory(path) {
             return Err(fail(e));
         }
+        if meta.is_some() {
+            // A file its owner protected from writing is refused as a
+            // redirection would refuse it: the rename below needs only the
+            // directory's permission and would replace it regardless. (The
+            // open neither truncates nor changes it.)
+            if let Err(e) = OpenOptions::new().write(true).open(path) {
+                return Err(AppError::failure(format!(
+                    "{what}: cannot replace the file: {e}; make it writable or give another path"
+                )));
+            }
+        }
         // Through a symbolic link, replace the file it points to, not the
         // link; a link to nothing yet makes the file it names (as `-o`
         // does; the link had been replaced by the export).
