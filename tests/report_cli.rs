@@ -360,6 +360,12 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+fn format_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/formats")
+        .join(name)
+}
+
 /// A file as the C tool writes it on Linux (behaviour notes §3.5 and §4.1:
 /// 13-field rows, `ru_maxrss` in KiB under the "Bytes" header). No such
 /// file is among the reference's (they come from macOS), so this one is
@@ -579,4 +585,28 @@ fn a_custom_metric_does_not_take_over_a_built_in_row_scale() {
     };
     assert!(row("Context sw").contains("2 ct"), "{out}");
     assert!(row("ev").contains("8.00 M"), "{out}");
+}
+
+/// Hyperfine's CSV holds the ranked time: a Hyperfine 1.x file has no CPU
+/// times, the ranking takes wall-clock time, and the rows had been left
+/// empty (`ls,,,,,,,`, exit 0). The medians are those of the file's
+/// `times` (3 runs each: 1.180458 ms and 11.030248 ms).
+#[test]
+fn hyperfine_csv_holds_the_ranked_time_when_cpu_time_is_missing() {
+    let json = format_file("hyperfine-1.20-export.json");
+    let out = stdout_of(
+        &bestreport()
+            .args(["-Q", "--hyperfine-csv", "-"])
+            .arg(&json)
+            .assert()
+            .success(),
+    );
+    let rows: Vec<Vec<&str>> = out.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert_eq!(rows[0][0], "ls");
+    assert_eq!(rows[0][3], "0.001180", "{out}");
+    assert_eq!(rows[1][3], "0.011030", "{out}");
+    // Min and max of the file's times; no CPU times: user, system empty.
+    assert_eq!((rows[0][6], rows[0][7]), ("0.001015", "0.001191"), "{out}");
+    assert_eq!((rows[0][4], rows[0][5]), ("", ""), "{out}");
 }

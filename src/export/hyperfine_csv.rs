@@ -23,11 +23,17 @@
 //! digits, so no float-to-decimal artefact can appear. The command is
 //! quoted (RFC 4180) when it holds a comma, quote or line break, which the
 //! reference did not do.
+//!
+//! The five columns of total CPU time hold the ranked metric instead when
+//! it is another time in microseconds (`--metric wall`, or wall-clock time
+//! for data without CPU times, such as Hyperfine 1.x's files, whose rows
+//! had been left empty, exit 0); a ranked metric of another unit (bytes,
+//! counts) leaves them total CPU time, the columns being seconds.
 
 use std::io;
 
 use crate::analysis::Analysis;
-use crate::data::Metric;
+use crate::data::{Metric, Unit};
 
 /// The header line's fields.
 pub const HEADER: [&str; 8] = [
@@ -38,6 +44,12 @@ pub const HEADER: [&str; 8] = [
 pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()> {
     let mut csv = super::csv_writer(out);
     csv.write_record(HEADER)?;
+    let ranked = analysis.settings.metric;
+    let metric = if ranked.unit() == Unit::Microseconds {
+        ranked
+    } else {
+        Metric::TOTAL
+    };
     for (i, stats) in analysis.commands.iter().enumerate() {
         let runs = analysis.runs(i);
         let command = if runs.command.is_empty() {
@@ -46,7 +58,7 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()>
             &runs.command
         };
         // A metric the data lacks leaves its cells empty.
-        let total = stats.metric(Metric::TOTAL);
+        let total = stats.metric(metric);
         let q = total.map(|t| t.quantiles);
         let median = |m| stats.metric(m).map(|s| s.quantiles.median);
         let numbers = [
