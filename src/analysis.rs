@@ -15,7 +15,7 @@ mod settings;
 
 pub use diagnostics::{in_time_order, time_order, Diagnostics, HalvesShift, Warning};
 pub use metric_choice::{known_names, resolve_metric, UnknownMetric};
-pub use settings::{threshold, RankingSettings, Reference};
+pub use settings::{meaning, threshold, RankingSettings, Reference};
 
 use crate::data::metric::Source;
 use crate::data::{Attribute, Catalogue, CommandRuns, Dataset, Metric};

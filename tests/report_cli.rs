@@ -475,6 +475,19 @@ fn html_page_and_svg_figures_from_both_programs() {
     let without_xmlns = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
     assert!(!without_xmlns.contains("http:") && !without_xmlns.contains("https:"));
     assert!(page.contains("failed run ("), "failed runs are marked");
+    // The settings mean what the -E table says they mean: epsilon had been
+    // described as the C tool's old "an interval end this close to 0 counts
+    // as 0", alpha as "1 − confidence" (it is the family-wise rate).
+    let meaning = |name: &str| {
+        let row = page
+            .split("<tr>")
+            .find(|r| r.contains(&format!("<code>{name}</code>")))
+            .unwrap_or_else(|| panic!("no {name} row"));
+        row.split("<td class=\"text\">").nth(2).unwrap().to_owned()
+    };
+    assert!(meaning("epsilon").starts_with("Equivalent within ±"));
+    assert!(meaning("effect").starts_with("Slower beyond"));
+    assert!(meaning("alpha").starts_with("Family-wise error rate"));
     for name in ["distribution", "ecdf", "progression", "ranking"] {
         let svg = fs::read_to_string(svgs.join(format!("{name}.svg"))).unwrap();
         let doc = roxmltree::Document::parse(&svg).unwrap();
@@ -601,7 +614,11 @@ fn hyperfine_csv_holds_the_ranked_time_when_cpu_time_is_missing() {
             .assert()
             .success(),
     );
-    let rows: Vec<Vec<&str>> = out.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
     assert_eq!(rows.len(), 2, "{out}");
     assert_eq!(rows[0][0], "ls");
     assert_eq!(rows[0][3], "0.001180", "{out}");

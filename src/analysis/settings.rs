@@ -32,6 +32,15 @@ impl fmt::Display for Reference {
     }
 }
 
+/// What the verdict settings mean, as every report that lists them says
+/// it (the `-E` settings table, the HTML export's).
+pub mod meaning {
+    pub const EFFECT: &str = "Slower beyond (whole interval above)";
+    pub const EPSILON: &str = "Equivalent within ± (whole interval)";
+    pub const ALPHA: &str = "Family-wise error rate, α";
+    pub const SUPER: &str = "Superiority bound (Â interval ≤)";
+}
+
 /// The ranking's settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RankingSettings {

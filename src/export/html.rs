@@ -11,7 +11,7 @@
 
 use std::io::{self, Write};
 
-use crate::analysis::{threshold, Analysis};
+use crate::analysis::{meaning, threshold, Analysis};
 
 use super::document::{Align, Block, Document, Inline, Line};
 use crate::figure::svg::escape;
@@ -140,14 +140,10 @@ fn settings_table(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()
             s.metric.label().to_owned(),
         ),
         ("ref", "The command the others are compared with", reference),
-        (
-            "alpha",
-            "Significance level, 1 − confidence",
-            s.alpha.to_string(),
-        ),
+        ("alpha", meaning::ALPHA, s.alpha.to_string()),
         (
             "epsilon",
-            "A confidence interval end this close to 0 counts as 0",
+            meaning::EPSILON,
             format!(
                 "{} (= {})",
                 threshold(s.epsilon),
@@ -156,18 +152,14 @@ fn settings_table(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()
         ),
         (
             "effect",
-            "Smallest difference that matters (the shaded band)",
+            meaning::EFFECT,
             format!(
                 "{} (= {})",
                 threshold(s.effect),
                 report::units::amount(r.effect, s.metric.unit())
             ),
         ),
-        (
-            "super",
-            "Largest probability of superiority for \"slower\"",
-            s.superiority.to_string(),
-        ),
+        ("super", meaning::SUPER, s.superiority.to_string()),
     ];
     writeln!(out, "<table>\n<tr><th class=\"text\">Setting</th><th class=\"text\">Meaning</th><th class=\"text\">Value</th></tr>")?;
     for (name, meaning, value) in rows {

@@ -20,7 +20,7 @@
 use super::frame::Frame;
 use super::text::{pad, trim_end, Align};
 use super::units::{self, Scale};
-use crate::analysis::Analysis;
+use crate::analysis::{meaning, Analysis};
 use crate::data::Unit;
 use crate::stats::{
     Comparison, Design, Method, RankedEntry, Ranking, Reason, Threshold, Verdict,
@@ -57,26 +57,10 @@ pub fn legend(analysis: &Analysis<'_>, width: usize) -> Frame {
         _ => "the best".to_owned(),
     };
     let rows = [
-        (
-            "Slower beyond (whole interval above)",
-            "effect",
-            amount(s.effect, r.effect),
-        ),
-        (
-            "Equivalent within ± (whole interval)",
-            "epsilon",
-            amount(s.epsilon, r.epsilon),
-        ),
-        (
-            "Family-wise error rate, α",
-            "alpha",
-            (units::plain(s.alpha), None),
-        ),
-        (
-            "Superiority bound (Â interval ≤)",
-            "super",
-            (superiority, None),
-        ),
+        (meaning::EFFECT, "effect", amount(s.effect, r.effect)),
+        (meaning::EPSILON, "epsilon", amount(s.epsilon, r.epsilon)),
+        (meaning::ALPHA, "alpha", (units::plain(s.alpha), None)),
+        (meaning::SUPER, "super", (superiority, None)),
         ("Compared with", "ref", (reference, None)),
     ];
     let inner = super::frame::inner_for(width, 2);
