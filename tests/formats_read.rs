@@ -793,3 +793,29 @@ fn json_with_a_bom_reads_and_json_without_runs_is_refused() {
     );
     assert_eq!(read(&h3).commands[0].failed(), 1);
 }
+
+/// cbdr's benchmark names are kept as written (` a ` and `a` had been
+/// trimmed into one bimodal command), numbers may be padded, and a column
+/// of the benchmark's own is a number `--metric NAME` finds (it had been
+/// named `score (s)`, seconds, and `--metric score` found nothing).
+#[test]
+fn cbdr_names_are_kept_and_own_columns_are_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.csv");
+    let mut text = String::from("benchmark,wall_time,score\n");
+    for i in 0..6 {
+        text.push_str(&format!("a,0.01{i},{}\n a , 0.02{i} ,{}\n", 5 + i, 9 + i));
+    }
+    fs::write(&path, text).unwrap();
+    let d = read(path.to_str().unwrap());
+    let names: Vec<&str> = d.commands.iter().map(|c| c.command.as_str()).collect();
+    assert_eq!(names, ["a", " a "]);
+    assert!((d.commands[1].value(0, Metric::WALL).unwrap().as_f64() - 20_000.0).abs() < 1e-6);
+    let out = bestreport()
+        .args(["-Q", "-R", "--metric", "score"])
+        .arg(&path)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.contains("score"), "{stdout}");
+}

@@ -5,8 +5,9 @@
 //!
 //! `wall_time`, `user_time` and `sys_time` (what `cbdr sample` measures)
 //! become BestGuess's wall-clock, user and system time; any other column
-//! is a metric of its own, kept in seconds (a real number), named as in
-//! the file. cbdr records no exit codes (it stops at a failing run), so
+//! is a metric of its own, a number in a unit the file does not say (it
+//! had been labelled seconds), named as in the file (`--metric NAME`).
+//! Benchmark names are kept as written; numbers may be padded with blanks. cbdr records no exit codes (it stops at a failing run), so
 //! every run counts as a success. Commands are numbered in order of their
 //! first run.
 
@@ -28,7 +29,9 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(false)
-        .trim(csv::Trim::All)
+        // Names are kept as written (` a ` and `a` are two benchmarks, as
+        // cbdr keeps them); numbers may be padded.
+        .trim(csv::Trim::Headers)
         .from_reader(input);
     let headers = reader
         .headers()
@@ -53,7 +56,10 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
             "user_time" => Metric::USER,
             "sys_time" => Metric::SYSTEM,
             other => {
-                let def = MetricDef::appended(&format!("{other} (s)"), Unit::Number);
+                // A benchmark's own figure, in a unit cbdr does not record
+                // (not seconds): a number named as in the file, as
+                // `--custom-metrics` names theirs, so `--metric NAME` finds it.
+                let def = MetricDef::appended(other, Unit::Number);
                 sink.catalogue()
                     .register(def)
                     .map_err(|e| fail(1, format!("column {other}: {e}")))?
@@ -91,7 +97,7 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
             ..RunRecord::default()
         };
         for (k, &metric) in columns.iter().enumerate() {
-            let field = record.get(k + 1).unwrap_or("");
+            let field = record.get(k + 1).unwrap_or("").trim();
             if field.is_empty() {
                 continue;
             }
