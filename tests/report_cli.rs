@@ -627,3 +627,27 @@ fn hyperfine_csv_holds_the_ranked_time_when_cpu_time_is_missing() {
     assert_eq!((rows[0][6], rows[0][7]), ("0.001015", "0.001191"), "{out}");
     assert_eq!((rows[0][4], rows[0][5]), ("", ""), "{out}");
 }
+
+/// A metric without a unit shows no empty brackets and no space before a
+/// missing symbol in the tail table (`()`, `7.00 ± 1.41 ,` had been shown).
+#[test]
+fn a_plain_number_metric_has_no_empty_unit_in_the_tail_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.csv");
+    let mut text = String::from("benchmark,wall_time,score\n");
+    for i in 0..40 {
+        let b = if i % 2 == 0 { "a" } else { "b" };
+        text.push_str(&format!("{b},0.00{},{}\n", 2 + i % 7, i - 5));
+    }
+    fs::write(&path, text).unwrap();
+    let out = stdout_of(
+        &bestreport()
+            .args(["-Q", "-T", "--metric", "score"])
+            .arg(&path)
+            .assert()
+            .success(),
+    );
+    assert!(out.contains("Best case  7.00 ± 1.41, mean"), "{out}");
+    assert!(out.contains("halves -3.00 and 17.00, 7.1 sd"), "{out}");
+    assert!(!out.contains("()") && !out.contains(" ,"), "{out}");
+}

@@ -71,7 +71,11 @@ pub fn write(
         HEADINGS.iter().map(|h| (*h).to_owned()).collect(),
     ));
     f.line(line(
-        &format!("({})", scale.symbol()),
+        &if scale.symbol().is_empty() {
+            String::new()
+        } else {
+            format!("({})", scale.symbol())
+        },
         cells
             .iter()
             .map(|c| c.map_or_else(|| "--".to_owned(), |v| scale.number_in(v, cell_w)))
@@ -122,10 +126,9 @@ pub(crate) fn best_case_text(
         .resolving(b.error, 2)
         .resolving((early.mean - late.mean).abs(), 1);
     let estimate = format!(
-        "{} ± {} {}",
+        "{} ± {}",
         scale.number(b.estimate),
-        scale.number(b.error),
-        scale.symbol()
+        scale.compact(b.error)
     );
     let verdict = if b.stable { "stable" } else { "unstable" };
     let apart = match b.distance {
@@ -133,10 +136,9 @@ pub(crate) fn best_case_text(
         None => "each without spread".to_owned(),
     };
     let stability = format!(
-        "halves {} and {} {}, {apart}: {verdict}",
+        "halves {} and {}, {apart}: {verdict}",
         scale.number(early.mean),
-        scale.number(late.mean),
-        scale.symbol()
+        scale.compact(late.mean)
     );
     (estimate, stability)
 }

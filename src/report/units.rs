@@ -247,9 +247,20 @@ impl Scale {
         format!("{} {}", self.number_in(v, width), self.unit())
     }
 
-    /// `v` with its symbol and no padding, e.g. `1.24 ms`.
+    /// `v` with its symbol and no padding, e.g. `1.24 ms` (a plain number,
+    /// a metric without a unit, alone: `7.00`).
     pub fn compact(&self, v: f64) -> String {
-        format!("{} {}", self.number(v), self.symbol)
+        format!("{}{}", self.number(v), self.after_number())
+    }
+
+    /// What follows a number: a space and the symbol, or nothing for a
+    /// unit without a symbol (no space before nothing).
+    pub fn after_number(&self) -> String {
+        if self.symbol.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", self.symbol)
+        }
     }
 }
 
@@ -508,9 +519,10 @@ mod tests {
     #[test]
     fn small_plain_numbers_take_an_si_prefix() {
         let s = |x: f64| Scale::choose(Unit::Number, x).compact(x);
-        assert_eq!(s(0.0), "0.00 ");
-        assert_eq!(s(0.5), "0.50 ");
-        assert_eq!(s(0.1), "0.10 ");
+        // No symbol: nothing after the number, not a space.
+        assert_eq!(s(0.0), "0.00");
+        assert_eq!(s(0.5), "0.50");
+        assert_eq!(s(0.1), "0.10");
         assert_eq!(s(0.099), "99.00 m");
         assert_eq!(s(0.001), "1.00 m");
         assert_eq!(s(0.0012), "1.20 m");
@@ -522,7 +534,7 @@ mod tests {
         assert_eq!(Scale::choose(Unit::Number, 1e-30).symbol(), "");
         assert_eq!(
             Scale::choose(Unit::Number, 1e-30).compact(1e-30),
-            "1.000e-30 "
+            "1.000e-30"
         );
         // Past G, scientific notation rather than 22 digits.
         assert_eq!(
