@@ -651,3 +651,26 @@ fn a_plain_number_metric_has_no_empty_unit_in_the_tail_table() {
     assert!(out.contains("halves -3.00 and 17.00, 7.1 sd"), "{out}");
     assert!(!out.contains("()") && !out.contains(" ,"), "{out}");
 }
+
+/// The ranking figure names no confidence where nothing was compared: with
+/// one run per command it had said "its 100% confidence interval".
+#[test]
+fn the_ranking_figure_names_no_interval_without_inference() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("one.csv");
+    let mut text = format!("{HEADER}\n");
+    for (c, t) in [("a", 200), ("b", 250), ("c", 190)] {
+        text.push_str(&format!("{c},,,1,0,{t},0,0,0,0,1,1,{t},{t},2\n"));
+    }
+    fs::write(&raw, text).unwrap();
+    let svgs = dir.path().join("figs");
+    bestreport()
+        .args(["-Q", "--export-svg"])
+        .arg(&svgs)
+        .arg(&raw)
+        .assert()
+        .success();
+    let svg = fs::read_to_string(svgs.join("ranking.svg")).unwrap();
+    assert!(svg.contains("Too few runs for inference"), "{svg}");
+    assert!(!svg.contains("confidence interval"), "{svg}");
+}

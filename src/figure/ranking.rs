@@ -151,17 +151,24 @@ pub fn render(input: &Input<'_>) -> String {
     }
     let axis = Axis::fit(&e, false, LEFT, WIDTH - RIGHT);
     let metric = input.metric_name();
+    // Without comparisons there are no bars, and no confidence to name
+    // (the level of no interval had read "100%").
+    let compared = rows.len() >= 2 && ranking.inference;
     let heading = format!("Ranking: difference in {metric} from {reference_word}");
     let mut svg = Svg::new(
         "ranking",
         WIDTH,
         height,
         &heading,
-        &format!(
-            "For each command, its difference in {metric} from {reference_word}, \
-             with its {}% confidence interval, and the ranking's verdict.",
-            axis::tick_label_pct(confidence)
-        ),
+        &if compared {
+            format!(
+                "For each command, its difference in {metric} from {reference_word}, \
+                 with its {}% confidence interval, and the ranking's verdict.",
+                axis::tick_label_pct(confidence)
+            )
+        } else {
+            format!("The commands in order of their median {metric}; none compared.")
+        },
     );
     title(&mut svg, &heading);
     let label = if relative {
@@ -252,20 +259,22 @@ pub fn render(input: &Input<'_>) -> String {
         svg.end();
     }
     let mut at = bottom + 56.0;
-    note(
-        &mut svg,
-        at,
-        &format!(
-            "Dot: {}; bar: its {}% confidence interval (each, Bonferroni); diamond: {reference_word}.",
-            if by_ratio {
-                "ratio of locations − 1"
-            } else {
-                "Hodges–Lehmann shift"
-            },
-            axis::tick_label_pct(confidence)
-        ),
-    );
-    at += 14.0;
+    if compared {
+        note(
+            &mut svg,
+            at,
+            &format!(
+                "Dot: {}; bar: its {}% confidence interval (each, Bonferroni); diamond: {reference_word}.",
+                if by_ratio {
+                    "ratio of locations − 1"
+                } else {
+                    "Hodges–Lehmann shift"
+                },
+                axis::tick_label_pct(confidence)
+            ),
+        );
+        at += 14.0;
+    }
     if rows.len() < 2 {
         note(&mut svg, at, "Only one command: nothing to compare.");
     } else if !ranking.inference {
