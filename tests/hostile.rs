@@ -639,6 +639,12 @@ fn raw_files() -> Vec<Case> {
         case("unterminated quote", "bestreport", &["q.csv"])
             .file("q.csv", format!("{RAW}\"a,1,2\n"))
             .fails(2, "q.csv"),
+        case("a Hyperfine parameter of null", "bestreport", &["p.json"])
+            .file(
+                "p.json",
+                r#"{"results":[{"command":"a","times":[0.1,0.11,0.12,0.13,0.105],"parameters":{"n":null}}]}"#,
+            )
+            .fails(2, "results[0]: parameter \"n\" is null"),
         case("negative time", "bestreport", &["n.csv"])
             .file("n.csv", RAW.replace("1,0,100,20", "1,0,-100,20"))
             .fails(2, "line 2"),

@@ -197,18 +197,30 @@ pub fn read_into(
             ..RunRecord::default()
         };
         // Hyperfine's parameters: `{"n": {"value": "1"}}` (2.0) or
-        // `{"n": "1"}` (1.x).
+        // `{"n": "1"}` (1.x); a number is taken as written. Anything else
+        // (null, an object, a list) is no value to show (`null` had been
+        // shown and exported as the string "null").
         if let Some(params) = result.get("parameters").and_then(Json::as_object) {
             base.parameters = params
                 .iter()
                 .map(|(name, v)| {
                     let value = v.get("value").unwrap_or(v);
-                    let value = value
-                        .as_str()
-                        .map_or_else(|| value.to_string(), str::to_owned);
-                    (name.clone(), value)
+                    match value {
+                        Json::String(s) => Ok((name.clone(), s.clone())),
+                        Json::Number(n) => Ok((name.clone(), n.to_string())),
+                        other => Err(fail(format!(
+                            "{}: parameter {name:?} is {}; a parameter's value is a string \
+                             (or a number)",
+                            at(""),
+                            match other {
+                                Json::Null => "null",
+                                Json::Bool(_) => "true or false",
+                                _ => "not a single value",
+                            }
+                        ))),
+                    }
                 })
-                .collect();
+                .collect::<Result<_, _>>()?;
         }
         let runs = match format {
             InputFormat::BestGuessJson => {
