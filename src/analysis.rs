@@ -48,8 +48,17 @@ impl CommandStats {
 pub enum AnalysisError {
     #[error("command {command}: {source}")]
     Sample { command: usize, source: SampleError },
-    #[error("command {command} has no {metric} values to rank by; choose another metric or give data that has them")]
-    Missing { command: usize, metric: String },
+    #[error("command {command} ({label}) has no {metric} values to rank by; {}", match instead {
+        Some(name) => format!("rank by a metric every command has (--metric {name}), or leave that command's data out"),
+        None => "choose another metric (--metric) or leave that command's data out".to_owned(),
+    })]
+    Missing {
+        command: usize,
+        label: String,
+        metric: String,
+        /// A `--metric` name every command has values of, if any.
+        instead: Option<&'static str>,
+    },
     #[error("invalid setting: {0}")]
     Settings(#[from] SettingsError),
     #[error("--reference {0}")]
@@ -378,13 +387,30 @@ impl<'a> Analysis<'a> {
         let summaries = in_parallel(&dataset.commands, |i, c| {
             summarise(i, c, &dataset.catalogue, settings.metric)
         });
-        for (i, summary) in summaries.into_iter().enumerate() {
-            let (stats, sample) = summary?;
-            commands.push(stats);
-            ranked.push(sample.ok_or_else(|| AnalysisError::Missing {
+        let summaries = summaries.into_iter().collect::<Result<Vec<_>, _>>()?;
+        if let Some(i) = summaries.iter().position(|(_, sample)| sample.is_none()) {
+            // Name the command, and a metric that would do.
+            let everywhere = |m| summaries.iter().all(|(stats, _)| stats.metric(m).is_some());
+            let instead = [
+                ("cpu", Metric::TOTAL),
+                ("wall", Metric::WALL),
+                ("user", Metric::USER),
+                ("system", Metric::SYSTEM),
+                ("rss", Metric::MAXRSS),
+            ]
+            .into_iter()
+            .find(|&(_, m)| m != settings.metric && everywhere(m))
+            .map(|(name, _)| name);
+            return Err(AnalysisError::Missing {
                 command: i + 1,
+                label: dataset.commands[i].label().into_owned(),
                 metric: settings.metric.label().to_owned(),
-            })?);
+                instead,
+            });
+        }
+        for (stats, sample) in summaries {
+            commands.push(stats);
+            ranked.extend(sample);
         }
         let reference = match &settings.reference {
             Some(r) => Some(resolve_reference(dataset, r)?),
@@ -504,8 +530,8 @@ mod tests {
         let e = Analysis::new(&dataset, RankingSettings::default()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "command 2 has no Total CPU time values to rank by; choose another metric or \
-             give data that has them"
+            "command 2 (b) has no Total CPU time values to rank by; rank by a metric every \
+             command has (--metric wall), or leave that command's data out"
         );
     }
 

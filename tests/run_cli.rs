@@ -870,4 +870,19 @@ fn runs_without_a_file_survive_an_analysis_that_fails() {
         .code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(!stderr.contains("saved in"), "{stderr}");
+    // It says where they are, which command lacks the metric, and what would
+    // do instead.
+    assert!(
+        stderr.contains(&format!(
+            "the 4 runs measured are in {} (bestreport",
+            raw.display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("command 1 (true) has no foo values")
+            && stderr.contains("(--metric cpu)"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
 }

@@ -267,7 +267,21 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // command's own metric that one command never wrote) must not take
     // the measurements with it when they went to no file.
     let rescue = |e: AppError| -> AppError {
-        if rc.raw_output.is_some() || dataset.is_empty() {
+        if dataset.is_empty() {
+            return e;
+        }
+        if let Some(path) = rc.raw_output.as_deref().filter(|p| *p != "-") {
+            // They are in the raw file already: say where.
+            return AppError {
+                message: format!(
+                    "{}; the {} runs measured are in {path} (bestreport {path} reads them)",
+                    e.message,
+                    dataset.run_count()
+                ),
+                ..e
+            };
+        }
+        if rc.raw_output.is_some() {
             return e;
         }
         match rescue_runs(&dataset, &rc.plan.parameter_names()) {
