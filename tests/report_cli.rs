@@ -674,3 +674,22 @@ fn the_ranking_figure_names_no_interval_without_inference() {
     assert!(svg.contains("Too few runs for inference"), "{svg}");
     assert!(!svg.contains("confidence interval"), "{svg}");
 }
+
+/// Every `-c` setting the analysis uses is exported: `best` and `sigma`
+/// (the best-case estimate's) had been left out, so `best_case.stable`
+/// could not be read.
+#[test]
+fn the_json_export_holds_the_best_case_settings() {
+    let out = stdout_of(
+        &bestreport()
+            .args(["-Q", "-c", "sigma=3,best=4", "--export-json", "-"])
+            .arg(fixture("steady.csv"))
+            .assert()
+            .success(),
+    );
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for settings in [&doc["bestguess"]["settings"], &doc["metadata"]["settings"]] {
+        assert_eq!(settings["best"], 4, "{settings}");
+        assert_eq!(settings["sigma"], 3.0, "{settings}");
+    }
+}

@@ -655,6 +655,10 @@ fn settings(analysis: &Analysis<'_>) -> Node<'static> {
         ("epsilon", Node::Str(threshold(s.epsilon).into())),
         ("effect", Node::Str(threshold(s.effect).into())),
         ("super", Node::Num(s.superiority)),
+        // The best-case estimate's (`best_case.stable` means nothing
+        // without them).
+        ("best", Node::Int(i64::try_from(s.best_case.k).unwrap_or(i64::MAX))),
+        ("sigma", Node::Num(s.best_case.max_distance)),
     ])
 }
 
