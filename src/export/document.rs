@@ -98,7 +98,7 @@ impl Document {
         let mut doc = Document {
             blocks: vec![Block::Table(table(analysis, &labels, unit))],
         };
-        verdicts(analysis, &labels, unit, &mut doc.blocks);
+        verdicts(analysis, &labels, &mut doc.blocks);
         failures(analysis, &labels, &mut doc.blocks);
         doc
     }
@@ -194,7 +194,7 @@ fn relative(median: f64, best_median: f64) -> String {
 }
 
 /// The paragraphs below the table: best, identical, slower, not compared.
-fn verdicts(analysis: &Analysis<'_>, labels: &Labels, unit: TimeUnit, blocks: &mut Vec<Block>) {
+fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
     let ranking = &analysis.ranking;
     let Some(best) = ranking.best() else {
         blocks.push(Block::Paragraph(vec![text("No commands.")]));
@@ -281,7 +281,7 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, unit: TimeUnit, blocks: &m
                 Some(
                     [
                         labels.get(e.index),
-                        vec![text(format!(": {}", evidence(c, e, analysis, unit)))],
+                        vec![text(format!(": {}", evidence(c, e, analysis)))],
                     ]
                     .concat(),
                 )
@@ -313,22 +313,24 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, unit: TimeUnit, blocks: &m
 /// The ratio with its interval, Δ with its interval, the adjusted p-value
 /// and, for a command not shown slower, the unmet conditions in `-E`'s
 /// words.
-fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>, unit: TimeUnit) -> String {
-    // No space before a plain number's empty unit.
-    let u = match unit.symbol() {
-        "" => String::new(),
-        symbol => format!(" {symbol}"),
-    };
+/// Δ and its interval are in a unit of their own, as `-E` shows the
+/// interval (in
+/// the table's, a shift of 4 μs among medians of milliseconds read
+/// `Δ = 0.00 ms, interval 0.00 … 0.01 ms`).
+fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>) -> String {
+    let unit = analysis.settings.metric.unit();
     let ratio = c.ratio.map_or_else(
         || "no ratio (a value ≤ 0)".to_owned(),
         |r| change_interval(r.estimate, r.low, r.high),
     );
+    let (low, high) = (c.interval.low, c.interval.high);
+    let scale = Scale::choose(unit, low.abs().max(high.abs()).max(c.shift.abs()));
     let mut text = format!(
-        "{ratio}; Hodges–Lehmann shift Δ = {}{u}, {} interval {} … {}{u}; {}",
-        unit.format(c.shift),
+        "{ratio}; Hodges–Lehmann shift Δ = {}, {} interval {} … {}; {}",
+        scale.compact(c.shift),
         confidence(c),
-        unit.format(c.interval.low),
-        unit.format(c.interval.high),
+        scale.number(low),
+        scale.compact(high),
         p_value(c.p_adjusted, analysis),
     );
     for r in &e.reasons {
