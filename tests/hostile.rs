@@ -1230,6 +1230,36 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
     );
 }
 
+/// Standard error a pipe whose reader has gone: an error or a warning is
+/// lost, not a panic (`eprintln!` had made a usage error exit 101).
+#[test]
+fn a_closed_standard_error_is_no_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    for (program, args, expected) in [
+        ("bestguess", "-c bad=1 true", 1),
+        ("bestreport", "missing.csv", 2),
+        // A warning (-s env), then the runs and the report as usual.
+        ("bestguess", "-Q -r 2 -s env true", 0),
+    ] {
+        let bin = assert_cmd::cargo::cargo_bin(program);
+        // The reader is gone before the program writes anything.
+        let script = format!(
+            "exec 3>&1; {{ sleep 0.3; \"{}\" {args} 1>&3; echo $? >status; }} 2>&1 | true",
+            bin.display()
+        );
+        let status = Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let code = fs::read_to_string(dir.path().join("status")).unwrap();
+        assert_eq!(code.trim(), expected.to_string(), "{program} {args}");
+    }
+}
+
 /// Under address-space limits just above what the program needs to
 /// start, threads cannot always be had: the work they would do is done
 /// on the main thread. `scope.spawn` had panicked (status 101) after the

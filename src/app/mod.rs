@@ -110,7 +110,9 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
         Ok(status) => status,
         Err(e) => {
             let _ = std::io::stdout().flush();
-            eprintln!("{program}: error: {}", e.message);
+            // Not `eprintln!`, which panics when standard error is a pipe
+            // whose reader has gone (exit 101 for a usage error).
+            output::note(&format!("{program}: error: {}\n", e.message));
             e.status
         }
     }
@@ -142,7 +144,7 @@ fn dispatch(
         Config::Run(rc) => {
             drop(stdout);
             for warning in &rc.warnings {
-                eprintln!("{program}: warning: {warning}");
+                output::note(&format!("{program}: warning: {warning}\n"));
             }
             run::run(*rc, command_line)
         }
