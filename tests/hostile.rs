@@ -435,6 +435,16 @@ fn arguments() -> Vec<Case> {
 fn commands() -> Vec<Case> {
     vec![
         case(
+            "a script without #! keeps the old -o file",
+            "bestguess",
+            &["-r", "2", "-i", "-o", "old.csv", "./noshebang"],
+        )
+        .file("old.csv", OLD)
+        .file("noshebang", "echo hi\n")
+        .under("chmod +x noshebang;")
+        .fails(2, "add a #! line")
+        .then("old.csv", After::Unchanged),
+        case(
             "program not found",
             "bestguess",
             &["-o", "raw.csv", "no-such-program-xyz"],

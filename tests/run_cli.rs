@@ -880,8 +880,7 @@ fn runs_without_a_file_survive_an_analysis_that_fails() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("command 1 (true) has no foo values")
-            && stderr.contains("(--metric cpu)"),
+        stderr.contains("command 1 (true) has no foo values") && stderr.contains("(--metric cpu)"),
         "{stderr}"
     );
     assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");

@@ -196,11 +196,21 @@ fn check_streams_once(inputs: &[(&str, &str)]) -> Result<(), AppError> {
 /// (the CSV writer hands over one whole row per write).
 pub enum RawDestination {
     Stdout(io::Stdout),
-    File(File),
+    /// `held`: what was written before the first run's row (the header),
+    /// kept here while the file keeps its old content (see
+    /// [`RawDestination::create`]); `None` once written to the file.
+    File {
+        file: File,
+        held: Option<Vec<u8>>,
+    },
 }
 
 impl RawDestination {
-    /// Create (truncate) `path`, or use standard output for `-`.
+    /// Create `path`, or use standard output for `-`. A file that exists
+    /// with content is opened but not truncated until the first run's row
+    /// ([`RawDestination::start`]): a command the kernel refuses only when
+    /// started (no `#!` line, a missing ELF loader, `ulimit -u`) had left
+    /// nothing of it but a header. Its writability is checked now.
     pub fn create(path: &str) -> Result<RawDestination, AppError> {
         if path == "-" {
             return Ok(RawDestination::Stdout(io::stdout()));
@@ -210,7 +220,35 @@ impl RawDestination {
         if let Some(e) = names_a_directory(path) {
             return Err(fail(e));
         }
-        File::create(path).map(RawDestination::File).map_err(fail)
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() && m.len() > 0 => OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map(|file| RawDestination::File {
+                    file,
+                    held: Some(Vec::new()),
+                })
+                .map_err(fail),
+            _ => File::create(path)
+                .map(|file| RawDestination::File { file, held: None })
+                .map_err(fail),
+        }
+    }
+
+    /// Before the first run's row: the old content goes and what was held
+    /// is written.
+    fn start(&mut self) -> io::Result<()> {
+        if let RawDestination::File { file, held } = self {
+            if let Some(text) = held.take() {
+                file.set_len(0)?;
+                if let Err(e) = file.write_all(&text) {
+                    // No part of a header: the file is empty.
+                    let _ = file.set_len(0);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -227,14 +265,20 @@ impl Write for RawDestination {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             RawDestination::Stdout(s) => s.write(buf),
-            RawDestination::File(f) => f.write(buf),
+            RawDestination::File {
+                held: Some(held), ..
+            } => {
+                held.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            RawDestination::File { file, .. } => file.write(buf),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match self {
             RawDestination::Stdout(s) => s.flush(),
-            RawDestination::File(f) => f.flush(),
+            RawDestination::File { file, .. } => file.flush(),
         }
     }
 }
@@ -300,7 +344,8 @@ impl RawOutput {
         if self.failed {
             return Ok(());
         }
-        match self.writer.write_run(run) {
+        let started = self.writer.get_mut().inner.start();
+        match started.and_then(|()| self.writer.write_run(run)) {
             Ok(()) => {
                 self.complete = self.writer.get_ref().written;
                 self.rows += 1;
@@ -308,9 +353,9 @@ impl RawOutput {
             }
             Err(e) => {
                 self.failed = true;
-                if let RawDestination::File(f) = &self.writer.get_ref().inner {
+                if let RawDestination::File { file, held: None } = &self.writer.get_ref().inner {
                     if self.writer.get_ref().written != self.complete {
-                        let _ = f.set_len(self.complete);
+                        let _ = file.set_len(self.complete);
                     }
                 }
                 Err(e)

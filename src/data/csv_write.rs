@@ -100,6 +100,11 @@ impl<W: Write> RawCsvWriter<W> {
         &self.out
     }
 
+    /// The underlying writer, to change how it writes (not what).
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// Gives back the underlying writer (already flushed).
     pub fn into_inner(self) -> W {
         self.out

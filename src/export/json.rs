@@ -657,7 +657,10 @@ fn settings(analysis: &Analysis<'_>) -> Node<'static> {
         ("super", Node::Num(s.superiority)),
         // The best-case estimate's (`best_case.stable` means nothing
         // without them).
-        ("best", Node::Int(i64::try_from(s.best_case.k).unwrap_or(i64::MAX))),
+        (
+            "best",
+            Node::Int(i64::try_from(s.best_case.k).unwrap_or(i64::MAX)),
+        ),
         ("sigma", Node::Num(s.best_case.max_distance)),
     ])
 }

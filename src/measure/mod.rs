@@ -115,10 +115,28 @@ impl Outcome {
 /// Why a step could not be run at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ExecError {
-    #[error("cannot start '{program}': {source}")]
+    #[error("cannot start '{program}': {source}{}", spawn_hint(source))]
     Spawn { program: String, source: io::Error },
     #[error("lost contact with the launcher process: {0}")]
     Launcher(io::Error),
+}
+
+/// What to do about a program the kernel would not start, where the
+/// error alone does not say (the program was found before any run, so
+/// "No such file" means what it needs is missing).
+fn spawn_hint(e: &io::Error) -> &'static str {
+    match e.raw_os_error() {
+        Some(libc::ENOEXEC) => {
+            "; it is not a program the kernel can run (no #! line, or a binary for another \
+             machine): add a #! line, or run it through a shell with -s \"/bin/sh -c\""
+        }
+        Some(libc::ENOENT) => "; the file exists, so its #! interpreter or ELF loader is missing",
+        Some(libc::EAGAIN) => {
+            "; the limit on processes is reached (ulimit -u): raise it, or end other processes"
+        }
+        Some(libc::ETXTBSY) => "; the file is open for writing",
+        _ => "",
+    }
 }
 
 /// Runs programs and measures them.
@@ -141,4 +159,25 @@ pub trait Executor {
         batch: &Batch<'_>,
         each: &mut dyn FnMut(usize, Outcome) -> bool,
     ) -> Result<(), ExecError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_program_the_kernel_refuses_is_explained() {
+        let said = |errno: i32| {
+            ExecError::Spawn {
+                program: "./x".into(),
+                source: io::Error::from_raw_os_error(errno),
+            }
+            .to_string()
+        };
+        assert!(said(libc::ENOEXEC).contains("add a #! line"));
+        assert!(said(libc::ENOENT).contains("interpreter or ELF loader is missing"));
+        assert!(said(libc::EAGAIN).contains("ulimit -u"));
+        // Others as the kernel says them, nothing added.
+        assert!(said(libc::EACCES).ends_with("(os error 13)"));
+    }
 }

@@ -125,11 +125,7 @@ pub(crate) fn best_case_text(
         .resolving(b.error, 1)
         .resolving(b.error, 2)
         .resolving((early.mean - late.mean).abs(), 1);
-    let estimate = format!(
-        "{} ± {}",
-        scale.number(b.estimate),
-        scale.compact(b.error)
-    );
+    let estimate = format!("{} ± {}", scale.number(b.estimate), scale.compact(b.error));
     let verdict = if b.stable { "stable" } else { "unstable" };
     let apart = match b.distance {
         Some(d) => format!("{} sd apart", super::units::fixed(d, 1)),
