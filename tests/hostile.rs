@@ -811,6 +811,39 @@ fn outputs() -> Vec<Case> {
         .fails(1, "in.csv")
         .then("in.csv", After::Unchanged),
         case(
+            "-o naming a program found on PATH",
+            "bestguess",
+            &["-r", "2", "-o", "bin/mybench", "mybench"],
+        )
+        .file("mybench", "#!/bin/sh\nexit 0\n")
+        .under("mkdir bin; mv mybench bin/; chmod +x bin/mybench; PATH=$PWD/bin:$PATH;")
+        .fails(1, "would overwrite the program file")
+        .then("bin/mybench", After::Contains("exit 0")),
+        case(
+            "-o naming a script a shell runs",
+            "bestguess",
+            &["-r", "2", "-o", "bench.sh", "sh bench.sh"],
+        )
+        .file("bench.sh", "#!/bin/sh\nexit 0\n")
+        .fails(1, "would overwrite the program file bench.sh")
+        .then("bench.sh", After::Unchanged),
+        case(
+            "an export naming a script a hook runs",
+            "bestguess",
+            &[
+                "-r",
+                "2",
+                "-p",
+                "sh prep.sh",
+                "--export-json",
+                "prep.sh",
+                "true",
+            ],
+        )
+        .file("prep.sh", "#!/bin/sh\nexit 0\n")
+        .fails(1, "prep.sh")
+        .then("prep.sh", After::Unchanged),
+        case(
             "an export to ./input",
             "bestreport",
             &["--export-markdown", "./in.csv", "in.csv"],

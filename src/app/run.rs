@@ -89,12 +89,19 @@ fn probe_counters(launcher: &mut Launcher) -> String {
     }
 }
 
-/// The programs the commands and hooks name by a path (`./run.sh`,
-/// `/usr/local/bin/x`, also as the first word under a shell) that are
-/// files: inputs no output may overwrite (`-o run.sh ./run.sh` had
-/// replaced the script by a CSV header).
+/// The files the commands and hooks name: the program each runs (by a
+/// path, `./run.sh`, or found on `PATH`, `mybench`; also as the first word
+/// under a shell) and every other word that names a file (`sh bench.sh`,
+/// `-p "sh bench.sh"`): inputs no output may overwrite (`-o run.sh
+/// ./run.sh` had replaced the script by a CSV header, and so had `-o
+/// bin/mybench mybench` and `-o bench.sh "sh bench.sh"`).
 fn program_files(plan: &crate::experiment::Plan) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let mut keep = |path: String| {
+        if !out.contains(&path) && std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            out.push(path);
+        }
+    };
     for c in &plan.commands {
         let hooks = [
             &c.hooks.prepare,
@@ -103,16 +110,15 @@ fn program_files(plan: &crate::experiment::Plan) -> Vec<String> {
             &c.hooks.cleanup,
         ];
         for hook in std::iter::once(&c.command).chain(hooks.into_iter().flatten()) {
-            let first = crate::measure::split::split(&hook.text)
-                .ok()
-                .and_then(|w| w.into_iter().next());
-            for word in hook.argv.first().cloned().into_iter().chain(first) {
-                if word.contains('/')
-                    && !out.contains(&word)
-                    && std::fs::metadata(&word).is_ok_and(|m| m.is_file())
-                {
-                    out.push(word);
+            let words = crate::measure::split::split(&hook.text).unwrap_or_default();
+            for (k, word) in hook.argv.iter().chain(&words).enumerate() {
+                if k == 0 || k == hook.argv.len() {
+                    // A program: where it is found.
+                    if let Ok(found) = crate::measure::resolve::resolve(word) {
+                        keep(found.to_string_lossy().into_owned());
+                    }
                 }
+                keep(word.clone());
             }
         }
     }
