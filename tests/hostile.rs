@@ -435,6 +435,26 @@ fn arguments() -> Vec<Case> {
 fn commands() -> Vec<Case> {
     vec![
         case(
+            "a command that sends its parent SIGALRM",
+            "bestguess",
+            &[
+                "-r",
+                "5",
+                "-o",
+                "a.csv",
+                "sh -c 'kill -ALRM $PPID; sleep 0.01'",
+            ],
+        )
+        .ok()
+        .then("a.csv", After::Raw(Some(5))),
+        case(
+            "a command that kills its parent",
+            "bestguess",
+            &["-r", "3", "-o", "b.csv", "sh -c 'kill -USR2 $PPID'"],
+        )
+        .fails(2, "the launcher process was killed by SIGUSR2")
+        .then("b.csv", After::Raw(None)),
+        case(
             "a script without #! keeps the old -o file",
             "bestguess",
             &["-r", "2", "-i", "-o", "old.csv", "./noshebang"],

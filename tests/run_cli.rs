@@ -742,7 +742,7 @@ fn a_launcher_that_dies_is_an_error_not_a_hang() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "lost contact with the launcher process",
+            "the launcher process was killed by SIGKILL during the experiment",
         ));
     assert!(start.elapsed() < Duration::from_secs(10));
     assert_eq!(rows(&out).len(), 3, "the first command's runs are kept");

@@ -440,8 +440,13 @@ static void kill_child(void) {
     if (pid > 0) kill(child_group ? -pid : pid, SIGKILL);
 }
 
-static void on_alarm(int sig) {
+/* Only the timer's SIGALRM times a run out (the kernel's, si_code > 0):
+   a command that sent SIGALRM to its parent had been recorded as timed
+   out, killed, without any --timeout. */
+static void on_alarm(int sig, siginfo_t *info, void *context) {
     (void)sig;
+    (void)context;
+    if (info && info->si_code <= 0) return;
     timed_out_flag = 1;
     kill_child();
 }
@@ -822,10 +827,9 @@ int main(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sa.sa_handler = on_alarm;
-    sigaction(SIGALRM, &sa, NULL);
     sa.sa_flags = SA_RESTART | SA_SIGINFO;
+    sa.sa_sigaction = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
     sa.sa_sigaction = on_cancel;
     sigaction(SIGUSR1, &sa, NULL);
     for (int fd = REQ_FD; fd <= RESP_FD; fd++)

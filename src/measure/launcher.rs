@@ -70,6 +70,9 @@ pub struct Launcher {
     cancelled: bool,
     /// Time per step in the last batch: how long to sleep through the next.
     pace: Duration,
+    /// The launcher was reaped already (it ended mid-experiment): not
+    /// to be waited for again.
+    reaped: bool,
 }
 
 impl Launcher {
@@ -171,6 +174,7 @@ impl Launcher {
             metrics_dir: None,
             cancelled: false,
             pace: Duration::ZERO,
+            reaped: false,
         };
         // A round trip proves the program really runs and speaks the protocol.
         launcher
@@ -190,11 +194,39 @@ impl Launcher {
             .requests
             .as_mut()
             .ok_or_else(|| ExecError::Launcher(io::Error::other("launcher closed")))?;
-        protocol::send(requests, request).map_err(ExecError::Launcher)
+        let sent = protocol::send(requests, request);
+        sent.map_err(|e| self.lost(e))
     }
 
     fn receive(&mut self) -> Result<Response, ExecError> {
-        Response::read_from(&mut self.responses).map_err(ExecError::Launcher)
+        let received = Response::read_from(&mut self.responses);
+        received.map_err(|e| self.lost(e))
+    }
+
+    /// A request or response that failed: where the pipe broke or ended,
+    /// the launcher is gone, and how it ended is the error (a command that
+    /// sent its parent SIGUSR2 had read "failed to fill whole buffer").
+    fn lost(&mut self, e: io::Error) -> ExecError {
+        if !matches!(
+            e.kind(),
+            io::ErrorKind::UnexpectedEof | io::ErrorKind::BrokenPipe
+        ) || self.reaped
+        {
+            return ExecError::Launcher(e);
+        }
+        self.requests = None;
+        match sys::wait_pid(self.pid) {
+            Ok(status) => {
+                self.reaped = true;
+                let how = if libc::WIFSIGNALED(status) {
+                    format!("killed by {}", sys::signal_name(libc::WTERMSIG(status)))
+                } else {
+                    format!("ended with exit status {}", libc::WEXITSTATUS(status))
+                };
+                ExecError::LauncherEnded(how)
+            }
+            Err(_) => ExecError::Launcher(e),
+        }
     }
 
     /// The launcher's own peak RSS in bytes: no command's max RSS can be
@@ -221,8 +253,8 @@ impl Launcher {
                 "the launcher rejected the measurement extras",
             )));
         }
-        let reply = SetupReply::read_from(&mut self.responses, config.counters.len())
-            .map_err(ExecError::Launcher)?;
+        let reply = SetupReply::read_from(&mut self.responses, config.counters.len());
+        let reply = reply.map_err(|e| self.lost(e))?;
         self.extras = Some(config.clone());
         Ok(reply)
     }
@@ -351,7 +383,7 @@ impl Executor for Launcher {
                                 config.counters.len(),
                                 config.metrics_file.is_some(),
                             )
-                            .map_err(ExecError::Launcher)?,
+                            .map_err(|e| self.lost(e))?,
                         ),
                         _ => None,
                     };
@@ -394,6 +426,8 @@ impl Drop for Launcher {
         self.requests = None;
         let mut rest = Vec::new();
         let _ = self.responses.read_to_end(&mut rest);
-        let _ = sys::wait_pid(self.pid);
+        if !self.reaped {
+            let _ = sys::wait_pid(self.pid);
+        }
     }
 }

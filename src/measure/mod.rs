@@ -119,6 +119,9 @@ pub enum ExecError {
     Spawn { program: String, source: io::Error },
     #[error("lost contact with the launcher process: {0}")]
     Launcher(io::Error),
+    /// The launcher is gone: how it ended (`killed by SIGUSR2`).
+    #[error("the launcher process was {0} during the experiment (a command that signals its parent process, $PPID, reaches it)")]
+    LauncherEnded(String),
 }
 
 /// What to do about a program the kernel would not start, where the
