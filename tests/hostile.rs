@@ -434,6 +434,30 @@ fn arguments() -> Vec<Case> {
 
 fn commands() -> Vec<Case> {
     vec![
+        case("an empty hook", "bestguess", &["-r", "1", "-p", "", "true"]).fails(
+            1,
+            "--prepare is empty: without a shell there is nothing to run; give it a command",
+        ),
+        case(
+            "runs that can be saved nowhere after a failed analysis",
+            "bestguess",
+            &[
+                "-r",
+                "3",
+                "--randomize-env",
+                "--metric",
+                "env-padding",
+                "--baseline",
+                "base.csv",
+                "true",
+            ],
+        )
+        .file("base.csv", RAW)
+        .under(
+            "chmod 555 .; export TMPDIR=/nonexistent; [ \"$(id -u)\" = 0 ] && \
+             exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$0\" \"$@\";",
+        )
+        .fails(2, "the 3 runs measured could not be saved either"),
         case(
             "a command that sends its parent SIGALRM",
             "bestguess",

@@ -299,7 +299,15 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
                 ),
                 ..e
             },
-            Err(_) => e,
+            Err(save) => AppError {
+                message: format!(
+                    "{}; the {} runs measured could not be saved either ({}): give -o FILE",
+                    e.message,
+                    dataset.run_count(),
+                    save.message
+                ),
+                ..e
+            },
         }
     };
     let finish = |out: &mut ReportStream, exports| {
@@ -309,14 +317,16 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         Ok(()) => finish(&mut out, exports),
         Err(Stop::Interrupted(sig)) => {
             let kept = rows_in_file.unwrap_or(dataset.run_count() as u64);
+            // Without -o nothing outlives the process but the report and
+            // the exports: "kept" would promise more.
             output::note(&format!(
-                "Interrupted by {}: {kept} completed {} kept{}.\n",
+                "Interrupted by {}: {kept} completed {} {}.\n",
                 sys::signal_name(sig),
                 if kept == 1 { "run is" } else { "runs are" },
                 if rows_in_file.is_some() {
-                    " in the raw data file"
+                    "kept in the raw data file"
                 } else {
-                    ""
+                    "reported (give -o FILE to keep every run)"
                 }
             ));
             finish(&mut out, exports)?;
@@ -326,10 +336,11 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
             // The raw data went to a pipe whose reader is gone: stop, as a
             // pipeline expects (status 0), but say so: the report and the
             // exports hold fewer runs than asked for.
+            let n = dataset.run_count();
             output::note(&format!(
-                "Note: the reader of the raw data (-o -) went away after {} runs; \
+                "Note: the reader of the raw data (-o -) went away after {n} run{}; \
                  the experiment stopped there and reports only those.\n",
-                dataset.run_count()
+                if n == 1 { "" } else { "s" }
             ));
             finish(&mut out, exports)?;
             Ok(exit::OK)

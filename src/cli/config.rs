@@ -522,8 +522,15 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
             None => {
                 let argv = split(text).map_err(|e| UsageError(format!("{what}: {e}")))?;
                 if argv.is_empty() {
+                    // Hooks are not measured: shell start-up is no reason
+                    // to give one.
+                    let advice = if what.starts_with("--") {
+                        "give it a command to run, or leave the option out"
+                    } else {
+                        "use -s \"/bin/sh -c\" to measure shell start-up"
+                    };
                     return Err(UsageError(format!(
-                        "{what} is empty: without a shell there is nothing to run; use -s \"/bin/sh -c\" to measure shell start-up"
+                        "{what} is empty: without a shell there is nothing to run; {advice}"
                     )));
                 }
                 // `''`: a program named by nothing (it had failed later, as
