@@ -260,6 +260,14 @@ const OLD: &str = "precious old content\n";
 
 fn arguments() -> Vec<Case> {
     vec![
+        case("a switch given a value", "bestguess", &["--ignore-failure=1,2", "true"])
+            .fails(1, "--ignore-failure takes no value, and '1,2' was given: write --ignore-failure alone (Record"),
+        case(
+            "--metric naming a counter not measured",
+            "bestguess",
+            &["-r", "2", "--metric", "task-clock", "true"],
+        )
+        .fails(1, "measure it with --counters task-clock"),
         case(
             "an empty figure directory writes nothing here",
             "bestreport",

@@ -236,8 +236,17 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
 /// counter or custom metric exists only there) into the ranking settings.
 pub fn choose_metric(output: &mut Output, catalogue: &Catalogue) -> Result<(), AppError> {
     if let Some(name) = &output.metric {
-        output.ranking.metric =
-            resolve_metric(name, catalogue).map_err(|e| AppError::usage(e.to_string()))?;
+        output.ranking.metric = resolve_metric(name, catalogue).map_err(|e| {
+            // A counter is measured only when asked for: say how.
+            let counter = crate::measure::counters::by_name(&name.trim().to_ascii_lowercase());
+            let hint = counter.map_or_else(String::new, |c| {
+                format!(
+                    " ({} is a counter: measure it with --counters {})",
+                    c.name, c.name
+                )
+            });
+            AppError::usage(format!("{e}{hint}"))
+        })?;
     }
     Ok(())
 }

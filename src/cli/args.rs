@@ -111,7 +111,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<
     use lexopt::Arg::{Long, Short, Value};
     let mut parser = lexopt::Parser::from_args(args);
     let mut out = Args::default();
-    while let Some(arg) = parser.next().map_err(|e| UsageError(e.to_string()))? {
+    while let Some(arg) = parser.next().map_err(parse_error)? {
         let flag = match arg {
             Short(c) => flags::by_short(c).ok_or_else(|| unknown(&format!("-{c}")))?,
             Long(name) => flags::by_long(name).ok_or_else(|| unknown(&format!("--{name}")))?,
@@ -150,6 +150,23 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<
         flag.update(&mut out, values)?;
     }
     Ok(out)
+}
+
+/// lexopt's own errors, said as this tool says its others: a switch given
+/// a value (`--ignore-failure=1,2`, a Hyperfine habit) names what the
+/// switch does instead.
+fn parse_error(e: lexopt::Error) -> UsageError {
+    match e {
+        lexopt::Error::UnexpectedValue { option, value } => {
+            let does = flags::by_long(option.trim_start_matches('-'))
+                .map_or_else(String::new, |f| format!(" ({})", f.help));
+            UsageError(format!(
+                "{option} takes no value, and '{}' was given: write {option} alone{does}",
+                value.to_string_lossy()
+            ))
+        }
+        e => UsageError(e.to_string()),
+    }
 }
 
 fn unknown(option: &str) -> UsageError {
