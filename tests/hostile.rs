@@ -822,6 +822,30 @@ fn raw_files() -> Vec<Case> {
 fn outputs() -> Vec<Case> {
     vec![
         case(
+            "-o given twice",
+            "bestguess",
+            &["-r", "2", "-o", "a.csv", "-o", "b.csv", "true"],
+        )
+        .file("a.csv", OLD)
+        .fails(1, "-o is given twice (a.csv and b.csv)")
+        .then("a.csv", After::Unchanged)
+        .then("b.csv", After::Absent),
+        case(
+            "one export format to two files",
+            "bestreport",
+            &[
+                "--export-json",
+                "a.json",
+                "--export-json",
+                "b.json",
+                "in.csv",
+            ],
+        )
+        .file("in.csv", RAW)
+        .ok()
+        .then("a.json", After::Contains("\"results\""))
+        .then("b.json", After::Contains("\"results\"")),
+        case(
             "an export over a file protected from writing",
             "bestreport",
             &["--export-markdown", "mine.md", "in.csv"],

@@ -69,12 +69,14 @@ impl Selection {
 pub struct Exports(pub Vec<(Format, String)>);
 
 impl Exports {
+    /// Every export asked for, each format as often as it is given to
+    /// different paths (`--export-json a.json --export-json b.json` writes
+    /// both: the last had won, silently); the same one twice is one.
     fn from_args(given: &[(Format, String)]) -> Exports {
         let mut out: Vec<(Format, String)> = Vec::new();
         for (format, path) in given {
-            match out.iter_mut().find(|(f, _)| f == format) {
-                Some(slot) => slot.1 = path.clone(),
-                None => out.push((*format, path.clone())),
+            if !out.iter().any(|(f, p)| f == format && p == path) {
+                out.push((*format, path.clone()));
             }
         }
         Exports(out)

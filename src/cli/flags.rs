@@ -295,12 +295,20 @@ fn build() -> Vec<Flag> {
         )
         .short('f')
         .hint(Hint::File),
-        Flag::value(
+        Flag::checked(
             "output",
             "FILE",
             Run,
             "Write every run's raw data as CSV to FILE (- for standard output)",
-            |a, v| a.output = Some(v),
+            |a, v| match a.output.replace(v) {
+                // The first file would get nothing (the last -o had won,
+                // silently).
+                Some(first) if Some(&first) != a.output.as_ref() => Err(UsageError(format!(
+                    "-o is given twice ({first} and {}): the raw data goes to one file; give -o once",
+                    a.output.as_deref().unwrap_or("")
+                ))),
+                _ => Ok(()),
+            },
         )
         .short('o')
         .hint(Hint::File),
