@@ -629,6 +629,17 @@ fn commands() -> Vec<Case> {
 fn command_files() -> Vec<Case> {
     vec![
         case(
+            "commands from standard input",
+            "bestguess",
+            &["-Q", "-r", "2", "-o", "r.csv", "-f", "-"],
+        )
+        .stdin("# a comment, not a command\ntrue\n")
+        .ok()
+        .then("r.csv", After::Raw(Some(2))),
+        case("a bare -n line", "bestguess", &["-r", "2", "-f", "c.txt"])
+            .file("c.txt", "true\n-n\n")
+            .fails(1, "c.txt, line 2: '-n' names nothing"),
+        case(
             "an endless command file of NUL bytes",
             "bestguess",
             &["-f", "/dev/zero"],

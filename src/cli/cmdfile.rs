@@ -1,8 +1,11 @@
 //! Command files (`-f FILE`): one command per line.
 //!
 //! A line `-n NAME`, `--name NAME` or `--name=NAME` (also `-n=NAME`) names
-//! the command on the line before it; quotes around NAME are removed. Blank
-//! lines are skipped; CRLF line ends and a missing final newline are fine.
+//! the command on the line before it; quotes around NAME are removed (a
+//! bare `-n` is an error naming the line). Blank lines and comments (lines
+//! whose first non-blank character is `#`: no command starts so, and one
+//! had been measured as a command under `-s`) are skipped; CRLF line ends
+//! and a missing final newline are fine. `-f -` reads standard input.
 //! Lines are command strings exactly like command-line arguments: they are
 //! split into words (or given to `-s`), never passed to a shell implicitly.
 //!
@@ -68,8 +71,15 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<CommandArg>, UsageError> {
                 describe_control(c)
             )));
         }
-        if line.trim().is_empty() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
+        }
+        if matches!(line.trim(), "-n" | "--name") {
+            return Err(UsageError(format!(
+                "{path}, line {}: '{}' names nothing: give the name after it (-n NAME)",
+                i + 1,
+                line.trim()
+            )));
         }
         if let Some(name) = name_line(line) {
             name_last(&mut commands, name.to_string())
@@ -127,6 +137,19 @@ mod tests {
                 ("true".into(), Some("done".into())),
                 ("false".into(), Some("x y".into())),
             ]
+        );
+    }
+
+    #[test]
+    fn comments_are_skipped_and_a_bare_name_option_is_an_error() {
+        assert_eq!(
+            pairs("# sort benchmarks\nsort a\n  # disabled: sort -r a\n-n s\n"),
+            [("sort a".into(), Some("s".into()))]
+        );
+        let e = parse("cmds.txt", "ls\n-n\n").unwrap_err();
+        assert_eq!(
+            e.0,
+            "cmds.txt, line 2: '-n' names nothing: give the name after it (-n NAME)"
         );
     }
 

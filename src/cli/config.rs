@@ -760,7 +760,15 @@ const COMMAND_FILE_LIMIT: usize = 16 << 20;
 fn read_command_file(path: &str) -> Result<Vec<CommandArg>, ConfigError> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    // `-` is standard input, as for every other file the tools read.
+    let open = || -> std::io::Result<Box<dyn Read>> {
+        Ok(if path == "-" {
+            Box::new(std::io::stdin())
+        } else {
+            Box::new(std::fs::File::open(path)?)
+        })
+    };
+    open()
         .and_then(|f| {
             f.take(COMMAND_FILE_LIMIT as u64 + 1)
                 .read_to_end(&mut bytes)

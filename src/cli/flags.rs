@@ -290,7 +290,7 @@ fn build() -> Vec<Flag> {
             "file",
             "FILE",
             Run,
-            "Read more commands from FILE, one per line (-n NAME lines name them)",
+            "Read more commands from FILE (- for standard input), one per line (-n NAME lines name them, # lines are comments)",
             |a, v| a.files.push(v),
         )
         .short('f')
