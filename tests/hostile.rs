@@ -258,6 +258,10 @@ fn with_column(raw: &str, header: &str, value: &str) -> String {
 
 const OLD: &str = "precious old content\n";
 
+/// A file name of 250 bytes (the limit is 255): the export's temporary
+/// name beside it had been too long.
+const LONG_NAME: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json";
+
 fn arguments() -> Vec<Case> {
     vec![
         case("a switch given a value", "bestguess", &["--ignore-failure=1,2", "true"])
@@ -832,6 +836,14 @@ fn raw_files() -> Vec<Case> {
 
 fn outputs() -> Vec<Case> {
     vec![
+        case(
+            "an export whose name is near the longest a name can be",
+            "bestreport",
+            &["--export-json", LONG_NAME, "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .ok()
+        .then(LONG_NAME, After::Contains("\"results\"")),
         case(
             "-o given twice",
             "bestguess",

@@ -485,6 +485,16 @@ impl Export {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // The temporary name adds about 30 bytes: a name near the 255-byte
+        // limit keeps only its start in it ("File name too long" had been
+        // said of a name that is not).
+        let name: String = {
+            let mut end = name.len().min(160);
+            while !name.is_char_boundary(end) {
+                end -= 1;
+            }
+            name[..end].to_owned()
+        };
         let mut attempt = 0u32;
         let (temp, file) = loop {
             let temp = dir.join(format!(
