@@ -699,6 +699,15 @@ fn command_files() -> Vec<Case> {
 
 fn raw_files() -> Vec<Case> {
     vec![
+        case("a raw file appended to itself", "bestreport", &["-Q", "d.csv"])
+            .file("d.csv", {
+                let (header, rows) = RAW.split_once('\n').unwrap();
+                let numbered: String = (rows.lines().enumerate())
+                    .map(|(k, row)| format!("{row},{}\n", k + 1))
+                    .collect();
+                format!("{header},Sequence\n{numbered}{numbered}")
+            })
+            .fails(2, "d.csv: sequence number 1 is given to two runs of one experiment"),
         case("an endless file of NUL bytes", "bestreport", &["/dev/zero"])
             .fails(2, "without a line end"),
         case("a cbdr file with an endless line", "bestreport", &["-"])

@@ -365,6 +365,53 @@ impl Key<'_> {
 }
 
 impl Dataset {
+    /// A sequence number that two runs of one experiment (a source's
+    /// group) share, with the source: each run has its own, so a repeat
+    /// means rows copied (a file appended to itself had doubled its runs
+    /// and narrowed every interval, without a word). A set of bits up to
+    /// the largest number (bestguess numbers runs from 1), or a sorted
+    /// list where numbers are sparse.
+    fn repeated_sequence(&self) -> Option<(usize, u64)> {
+        let key = |c: &CommandRuns| (c.source, c.group);
+        let mut order: Vec<&CommandRuns> = self.commands.iter().collect();
+        order.sort_by_key(|c| key(c));
+        for members in order.chunk_by(|a, b| key(a) == key(b)) {
+            let source = members[0].source;
+            let (mut count, mut largest) = (0usize, 0u64);
+            for c in members {
+                c.each_sequence(|v| {
+                    count += 1;
+                    largest = largest.max(v);
+                });
+            }
+            let repeated = if largest / 64 <= count as u64 {
+                let mut seen = vec![0u64; largest as usize / 64 + 1];
+                let mut repeated = None;
+                for c in members {
+                    c.each_sequence(|v| {
+                        let (word, bit) = (v as usize / 64, 1u64 << (v % 64));
+                        if seen[word] & bit != 0 {
+                            repeated.get_or_insert(v);
+                        }
+                        seen[word] |= bit;
+                    });
+                }
+                repeated
+            } else {
+                let mut all = Vec::with_capacity(count);
+                for c in members {
+                    c.each_sequence(|v| all.push(v));
+                }
+                all.sort_unstable();
+                all.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+            };
+            if let Some(v) = repeated {
+                return Some((source, v));
+            }
+        }
+        None
+    }
+
     /// Groups records from one experiment or one file into commands, with
     /// the fixed metrics' catalogue.
     pub fn from_records(records: impl IntoIterator<Item = RunRecord>) -> Self {
@@ -420,6 +467,16 @@ impl Dataset {
             sources.push((name.to_owned(), format));
         }
         let mut dataset = builder.finish();
+        if let Some((source, sequence)) = dataset.repeated_sequence() {
+            return Err(DataError::Format {
+                file: sources[source].0.clone(),
+                message: format!(
+                    "sequence number {sequence} is given to two runs of one experiment; each run \
+                     has its own (were rows copied, or two files joined without the second's \
+                     header?)"
+                ),
+            });
+        }
         let names: Vec<&str> = sources.iter().map(|(p, _)| p.as_str()).collect();
         dataset.sources = source_tags(&names)
             .into_iter()
@@ -926,6 +983,24 @@ impl CommandRuns {
             (self.timed_out).read_range(start..(start + RANGE).min(self.len), &mut flags);
             flags.contains(&Some(Value::Int(1)))
         })
+    }
+
+    /// Calls `f` with every recorded sequence number, in file order.
+    fn each_sequence(&self, mut f: impl FnMut(u64)) {
+        let (mut ints, mut raw) = (Vec::new(), Vec::new());
+        for start in (0..self.len).step_by(RANGE) {
+            let range = start..(start + RANGE).min(self.len);
+            ints.clear();
+            if self.sequence.read_ints(range.clone(), &mut ints) {
+                ints.iter().for_each(|&v| f(v as u64));
+            } else {
+                raw.clear();
+                self.sequence.read_range(range, &mut raw);
+                raw.iter()
+                    .filter_map(|v| v.and_then(Value::as_int))
+                    .for_each(|v| f(v as u64));
+            }
+        }
     }
 
     /// Every run's sequence number (as [`CommandRuns::sequence`]), in
