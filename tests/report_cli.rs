@@ -693,3 +693,35 @@ fn the_json_export_holds_the_best_case_settings() {
         assert_eq!(settings["sigma"], 3.0, "{settings}");
     }
 }
+
+/// Labels that look alike in a document are numbered: `ls -l` and `ls -l `
+/// (a trailing blank) had two rows `ls -l`; a right-to-left override is
+/// shown as a space in the terminal and in the documents.
+#[test]
+fn labels_that_look_alike_are_numbered() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("l.csv");
+    let mut text = format!("{HEADER}\n");
+    for i in 0..10 {
+        for (b, c) in [(1, "ls -l"), (2, "ls -l "), (3, "x\u{202E}yz")] {
+            let t = 1500 + b * 10 + (i * 37) % 50;
+            text.push_str(&format!("\"{c}\",,,{b},0,{t},0,0,0,0,1,1,{t},{t},2\n"));
+        }
+    }
+    fs::write(&raw, text).unwrap();
+    let md = stdout_of(
+        &bestreport()
+            .args(["-Q", "--export-markdown", "-"])
+            .arg(&raw)
+            .assert()
+            .success(),
+    );
+    assert!(md.contains("`ls -l` (command 1)"), "{md}");
+    assert!(md.contains("(command 2)"), "{md}");
+    assert!(!md.contains('\u{202E}') && md.contains("`x yz`"), "{md}");
+    let terminal = stdout_of(&bestreport().args(["-Q", "-R"]).arg(&raw).assert().success());
+    assert!(
+        !terminal.contains('\u{202E}') && terminal.contains("x yz"),
+        "{terminal}"
+    );
+}

@@ -115,16 +115,25 @@ impl Labels {
         let own: Vec<_> = (0..analysis.dataset.commands.len())
             .map(|i| analysis.runs(i).label())
             .collect();
+        // Labels that look alike are alike: blanks differ invisibly (`ls
+        // -l` and `ls -l ` had two rows `ls -l`, unnumbered; HTML shows
+        // runs of blanks as one), as do the characters shown as spaces.
+        let look = |label: &str| -> String {
+            let shown = crate::report::text::clean(label);
+            shown.split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        let looks: Vec<String> = own.iter().map(|l| look(l)).collect();
         let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-        for label in &own {
-            *counts.entry(label.as_ref()).or_default() += 1;
+        for label in &looks {
+            *counts.entry(label.as_str()).or_default() += 1;
         }
         let labels = own
             .iter()
+            .zip(&looks)
             .enumerate()
-            .map(|(i, label)| {
+            .map(|(i, (label, looks))| {
                 let mut out = vec![Inline::Code(label.clone().into_owned())];
-                if counts[label.as_ref()] > 1 {
+                if counts[looks.as_str()] > 1 {
                     out.push(text(format!(" (command {})", i + 1)));
                 }
                 out

@@ -48,14 +48,13 @@ fn line(markup: &dyn Markup, line: &Line, in_table: bool) -> String {
         .collect()
 }
 
-/// Control characters inside a label become spaces, as in the terminal's
-/// reports: line breaks (how every markup renders them inside a code span
+/// Control characters (and line separators, bidirectional formatting:
+/// [`crate::report::text::shown_as_space`]) inside a label become spaces,
+/// as in the terminal's reports: line breaks (how every markup renders them inside a code span
 /// anyway), tabs, and ESC, which had reached the file as is (`cat
 /// report.md` then ran the label's terminal escapes).
 fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    crate::report::text::clean(text).into_owned()
 }
 
 /// Writes `document` in `markup`, blocks separated by blank lines.
@@ -109,6 +108,11 @@ mod tests {
                 assert!(!text.chars().any(char::is_control), "{text:?}");
                 assert!(text.contains("red [31m tab  next "), "{text:?}");
             }
+        }
+        // A right-to-left override and a line separator: shown as spaces.
+        let label = vec![Inline::Code("a\u{202E}b\u{2028}c".into())];
+        for markup in [&Markdown as &dyn Markup, &AsciiDoc, &OrgMode] {
+            assert!(line(markup, &label, false).contains("a b c"));
         }
     }
 }

@@ -18,13 +18,33 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 /// The ellipsis that marks a truncated label (one column).
 pub const ELLIPSIS: char = '…';
 
-/// `s` with every control character (newline, tab, escape…) replaced by a
-/// space, so that it prints on one line and its width can be measured.
+/// Whether `c` is shown as a space in a label: a control character
+/// (newline, tab, escape…), a line or paragraph separator (U+2028, U+2029:
+/// line breaks too), or a bidirectional formatting character (U+202A–E,
+/// U+2066–9, U+200E, U+200F, U+061C), which reorders the rest of the line
+/// as displayed (a command named with U+202E printed the ranking's row
+/// backwards).
+pub fn shown_as_space(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}'
+                | '\u{2029}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{061C}'
+        )
+}
+
+/// `s` with every character [`shown_as_space`] replaced by a space, so
+/// that it prints on one line, in order, and its width can be measured.
 pub fn clean(s: &str) -> Cow<'_, str> {
-    if s.chars().any(char::is_control) {
+    if s.chars().any(shown_as_space) {
         Cow::Owned(
             s.chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
+                .map(|c| if shown_as_space(c) { ' ' } else { c })
                 .collect(),
         )
     } else {
