@@ -264,6 +264,17 @@ const LONG_NAME: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 
 fn arguments() -> Vec<Case> {
     vec![
+        case(
+            "a baseline without the ranked metric, before any run",
+            "bestguess",
+            &["-r", "2", "-o", "r.csv", "--baseline", "base.json", "true"],
+        )
+        .file(
+            "base.json",
+            r#"{"results":[{"command":"true","times":[0.001,0.0011,0.0012,0.0013,0.0014]}]}"#,
+        )
+        .fails(1, "the baseline holds no Total CPU time values to compare with; choose another --metric (it has wall)")
+        .then("r.csv", After::Absent),
         case("a switch given a value", "bestguess", &["--ignore-failure=1,2", "true"])
             .fails(1, "--ignore-failure takes no value, and '1,2' was given: write --ignore-failure alone (Record"),
         case(
@@ -464,7 +475,19 @@ fn commands() -> Vec<Case> {
                 "true",
             ],
         )
-        .file("base.csv", RAW)
+        // The baseline has env-padding, but not for `true`: the comparison
+        // fails after the runs.
+        .file("base.csv", {
+            let mut lines = RAW.lines();
+            let header = format!("{},env-padding (bytes)\n", lines.next().unwrap());
+            let rows: String = lines
+                .map(|l| match l.strip_prefix("\"a\"") {
+                    Some(rest) => format!("\"true\"{rest},\n"),
+                    None => format!("{l},100\n"),
+                })
+                .collect();
+            header + &rows
+        })
         .under(
             "chmod 555 .; export TMPDIR=/nonexistent; [ \"$(id -u)\" = 0 ] && \
              exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$0\" \"$@\";",

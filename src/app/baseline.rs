@@ -37,6 +37,25 @@ impl Baseline {
         }))
     }
 
+    /// Refuses (usage error) a metric of which the baseline holds no value
+    /// at all, before anything runs: the comparison had failed only after
+    /// the whole experiment.
+    pub fn check_metric(&self, settings: &RankingSettings) -> Result<(), AppError> {
+        let name = settings.metric.name();
+        let known = self.dataset.catalogue.find(&name);
+        if known.is_some_and(|m| self.dataset.commands.iter().any(|c| c.has(m))) {
+            return Ok(());
+        }
+        let has_wall = (self.dataset.commands.iter()).any(|c| c.has(crate::data::Metric::WALL));
+        Err(AppError::usage(format!(
+            "--baseline {}: the baseline holds no {} values to compare with; choose another \
+             --metric{}, or a baseline measured with it",
+            self.options.baseline,
+            settings.metric.label(),
+            if has_wall { " (it has wall)" } else { "" }
+        )))
+    }
+
     /// Compares `dataset` with the baseline: before any report or export is
     /// written, so that a comparison that cannot be made (a side without
     /// the metric's values) fails with nothing half done.

@@ -188,6 +188,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // --metric may name a counter just registered; a wrong name fails
     // before anything is measured.
     report::choose_metric(&mut rc.output, &catalogue)?;
+    if let Some(b) = &baseline {
+        b.check_metric(&rc.output.ranking)?;
+    }
     // So does a --reference that names no command of the plan.
     if let Some(reference) = &rc.output.ranking.reference {
         let commands: Vec<(&str, &str)> = (rc.plan.commands.iter())
