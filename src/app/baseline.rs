@@ -42,7 +42,7 @@ impl Baseline {
     /// the whole experiment.
     pub fn check_metric(&self, settings: &RankingSettings) -> Result<(), AppError> {
         let name = settings.metric.name();
-        let known = self.dataset.catalogue.find(&name);
+        let known = self.dataset.catalogue.find(name);
         if known.is_some_and(|m| self.dataset.commands.iter().any(|c| c.has(m))) {
             return Ok(());
         }
