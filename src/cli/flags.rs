@@ -331,7 +331,7 @@ fn build() -> Vec<Flag> {
             "timeout",
             "SECONDS",
             Run,
-            "Kill a run (and what it started) after SECONDS; it counts as failed",
+            "Kill a run or hook (and what it started) after SECONDS; it counts as failed",
             |a, v| a.timeout = Some(v),
         ),
         Flag::with_values(
