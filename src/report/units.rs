@@ -405,7 +405,12 @@ pub fn confidence_with(p: f64, least: usize) -> String {
 /// `+45.2 %`, 0.9 → `-10.0 %`.
 pub fn change(ratio: f64) -> String {
     let p = (ratio - 1.0) * 100.0;
-    let text = fixed(p.abs(), 1);
+    let mut text = fixed(p.abs(), 1);
+    if text.len() > LONGEST_NUMBER {
+        // No number past 12 characters, percentages included (a user time
+        // of 9.2e18 μs against 20 μs had printed 20 digits).
+        text = scientific(p.abs(), LONGEST_NUMBER);
+    }
     let sign = if text.trim_start_matches(['0', '.']).is_empty() {
         "±"
     } else if p < 0.0 {
@@ -433,6 +438,12 @@ mod tests {
         assert_eq!(confidence(1.0), "100.0%");
         assert_eq!(confidence_with(0.95026, 2), "95.03%");
         assert_eq!(confidence_with(0.99996, 2), "99.996%");
+    }
+
+    #[test]
+    fn huge_changes_are_scientific() {
+        assert_eq!(change(4.611_686_018_427_376e17), "+4.612e19 %");
+        assert_eq!(change(1.0 + 9_999_999_999.9 / 100.0), "+9999999999.9 %");
     }
 
     #[test]
