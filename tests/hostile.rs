@@ -869,6 +869,18 @@ fn raw_files() -> Vec<Case> {
 fn outputs() -> Vec<Case> {
     vec![
         case(
+            "an export over a writable file in a directory the user cannot write",
+            "bestreport",
+            &["--export-json", "ro/x.json", "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .under(
+            "mkdir ro; echo old > ro/x.json; chmod 666 ro/x.json; chmod 555 ro; chmod 777 .; \
+             [ \"$(id -u)\" = 0 ] && exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$0\" \"$@\";",
+        )
+        .fails(2, "cannot create a temporary file in")
+        .then("ro/x.json", After::Contains("old")),
+        case(
             "an export whose name is near the longest a name can be",
             "bestreport",
             &["--export-json", LONG_NAME, "in.csv"],

@@ -504,6 +504,17 @@ impl Export {
             match OpenOptions::new().write(true).create_new(true).open(&temp) {
                 Ok(f) => break (temp, f),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+                // The file may be writable when its directory is not: say
+                // which one refused (the export is made beside the file
+                // and renamed over it).
+                Err(e) if meta.is_some() && e.kind() == io::ErrorKind::PermissionDenied => {
+                    return Err(AppError::failure(format!(
+                        "{what}: cannot create a temporary file in {}: {e}; the export is \
+                         written beside the file and renamed over it, so give a path in a \
+                         directory you can write",
+                        dir.display()
+                    )))
+                }
                 Err(e) => return Err(fail(e)),
             }
         };
