@@ -63,6 +63,9 @@ pub struct Progress {
     labels: Vec<String>,
     done: u64,
     started: Instant,
+    /// When the first timed run was recorded (the pace is measured from
+    /// there).
+    first: Option<Instant>,
     last: Option<Instant>,
     display: Display,
     /// `--live`: the results so far, under the bar.
@@ -83,6 +86,7 @@ impl Progress {
                 .collect(),
             done: 0,
             started: Instant::now(),
+            first: None,
             last: None,
             display: Display::new(),
             live,
@@ -91,6 +95,7 @@ impl Progress {
 
     pub fn update(&mut self, run: &RunRecord) {
         self.done += 1;
+        let first = *self.first.get_or_insert_with(Instant::now);
         if let Some(live) = &mut self.live {
             live.record(run);
         }
@@ -103,6 +108,7 @@ impl Progress {
             done: self.done,
             total: self.total,
             elapsed: self.started.elapsed(),
+            since_first: (self.done - 1, first.elapsed()),
             command: index
                 .checked_sub(1)
                 .and_then(|i| self.labels.get(i))

@@ -30,6 +30,11 @@ pub struct Status<'a> {
     pub total: u64,
     /// Since the first run started.
     pub elapsed: Duration,
+    /// The pace: the timed runs completed after the first one, and the
+    /// time they took (from the first's end). Setups and warmups before
+    /// the first run are not in it: counted, they had made the first ETA
+    /// several times too long (`--setup "sleep 3"`: 0:10 for 1.5 s).
+    pub since_first: (u64, Duration),
     /// The command of the latest run: its number (1-based), the number of
     /// commands, and its label.
     pub command: Option<(usize, usize, &'a str)>,
@@ -140,14 +145,15 @@ pub fn clock(d: Duration) -> String {
     }
 }
 
-/// Estimated time left, from the average pace so far; `None` before the
-/// first run.
+/// Estimated time left, from the pace since the first run (`None` before
+/// the second).
 pub fn eta(status: &Status<'_>) -> Option<Duration> {
-    if status.done == 0 || status.done > status.total {
+    let (runs, took) = status.since_first;
+    if runs == 0 || status.done > status.total {
         return None;
     }
     let left = (status.total - status.done) as f64;
-    let secs = status.elapsed.as_secs_f64() / status.done as f64 * left;
+    let secs = took.as_secs_f64() / runs as f64 * left;
     secs.is_finite()
         .then(|| Duration::from_secs_f64(secs.min(1e9)))
 }
@@ -286,8 +292,25 @@ mod tests {
             done,
             total,
             elapsed: Duration::from_secs(secs),
+            since_first: (
+                done.saturating_sub(1),
+                Duration::from_secs(secs)
+                    .mul_f64(done.saturating_sub(1) as f64 / done.max(1) as f64),
+            ),
             command: Some((2, 3, "ls -l /usr/lib")),
         }
+    }
+
+    #[test]
+    fn the_eta_is_the_pace_after_the_first_run() {
+        // A setup of 3 s, then runs of 0.5 s: after the first, 0:03
+        // elapsed; after the second, 1.5 s left for two more runs.
+        let mut s = status(1, 4, 3);
+        s.since_first = (0, Duration::ZERO);
+        assert_eq!(eta(&s), None, "one run gives no pace");
+        s.done = 2;
+        s.since_first = (1, Duration::from_millis(500));
+        assert_eq!(eta(&s), Some(Duration::from_secs(1)));
     }
 
     #[test]
