@@ -819,3 +819,28 @@ fn cbdr_names_are_kept_and_own_columns_are_numbers() {
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(stdout.contains("score"), "{stdout}");
 }
+
+/// Two files' commands, exported together and read back, keep their
+/// files' names as tags (they had become `group 1` and `group 2`).
+#[test]
+fn a_json_round_trip_keeps_the_files_tags() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.csv"));
+    fs::copy("tests/data/fixtures/steady.csv", &a).unwrap();
+    fs::copy("tests/data/fixtures/steady.csv", &b).unwrap();
+    let json = dir.path().join("two.json");
+    bestreport()
+        .args(["-Q", "--export-json"])
+        .arg(&json)
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success();
+    let d = read(json.to_str().unwrap());
+    let tags: Vec<&str> = d.commands.iter().map(|c| c.tag.as_str()).collect();
+    assert!(
+        tags.iter().any(|t| *t == "a.csv") && tags.iter().any(|t| *t == "b.csv"),
+        "{tags:?}"
+    );
+    assert!(!tags.iter().any(|t| t.contains("group")), "{tags:?}");
+}

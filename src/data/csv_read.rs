@@ -81,6 +81,9 @@ pub trait RowSink {
     fn catalogue(&mut self) -> &mut Catalogue;
     /// A header row after data rows: what follows is a new group of commands.
     fn new_group(&mut self);
+    /// The tag of the file the current group's runs were first read from,
+    /// where an export says so (a BestGuess JSON's `bestguess.source.tag`).
+    fn origin(&mut self, _tag: &str) {}
     /// One data row. `same_text` says that its command, shell and name are
     /// those of the previous row of the same group (so a sink may skip
     /// comparing them).

@@ -99,6 +99,11 @@ pub struct CommandRuns {
     /// `group N` when it also occurs in another group of its own source;
     /// else empty. [`CommandRuns::label`] shows it.
     pub tag: String,
+    /// The tag its runs had where they were first read, when a BestGuess
+    /// JSON export carries it (`bestguess.source.tag`): read back, the
+    /// commands of two files are told apart by their files' names, not
+    /// `group 1` and `group 2`.
+    pub origin: Option<String>,
     /// The parameter values (`-P`, `-L`) the command ran with, as (name,
     /// value); empty without parameters.
     pub parameters: Vec<(String, String)>,
@@ -127,6 +132,9 @@ pub struct DatasetBuilder {
     runs: usize,
     /// The source (file) the runs pushed now belong to.
     source: usize,
+    /// The tag of the file the current group's runs were first read from
+    /// ([`RowSink::origin`]), if known.
+    origin: Option<String>,
     /// The group within that source (see [`CommandRuns::group`]).
     group: usize,
     /// For the catalogue of this many metrics: its stored metrics, and
@@ -216,6 +224,7 @@ impl DatasetBuilder {
             source: self.source,
             group: self.group,
             parameters: key.parameters.to_vec(),
+            origin: self.origin.clone(),
             ..CommandRuns::default()
         });
         commands.len() - 1
@@ -279,6 +288,11 @@ impl RowSink for DatasetBuilder {
     fn new_group(&mut self) {
         self.next_source();
         self.group += 1;
+        self.origin = None;
+    }
+
+    fn origin(&mut self, tag: &str) {
+        self.origin = (!tag.is_empty()).then(|| tag.to_owned());
     }
 
     fn row(&mut self, run: &RunRecord, same_text: bool) {
@@ -526,7 +540,12 @@ impl Dataset {
                 }
             }
             if (places.iter()).any(|&(source, group)| source == c.source && group != c.group) {
-                parts.push(format!("group {}", c.group + 1));
+                // Read back from an export, the group's original file says
+                // more than its number, where the file is named.
+                parts.push(match &c.origin {
+                    Some(origin) => origin.clone(),
+                    None => format!("group {}", c.group + 1),
+                });
             }
             c.tag = parts.join(", ");
         }

@@ -185,6 +185,17 @@ pub fn read_into(
         if k > 0 && (source != experiment || batch.is_some_and(|b| b <= last_batch)) {
             sink.new_group();
         }
+        // Where the runs were first read, to tell groups apart by it.
+        if let Some(tag) = source
+            .and_then(|s| s.get("tag"))
+            .and_then(Json::as_str)
+            .filter(|t| !t.is_empty())
+        {
+            match source.and_then(|s| s.get("group")).and_then(Json::as_u64) {
+                Some(group) => sink.origin(&format!("{tag}, group {group}")),
+                None => sink.origin(tag),
+            }
+        }
         experiment = source;
         last_batch = batch.unwrap_or(0);
         let command = result
