@@ -839,7 +839,7 @@ fn a_json_round_trip_keeps_the_files_tags() {
     let d = read(json.to_str().unwrap());
     let tags: Vec<&str> = d.commands.iter().map(|c| c.tag.as_str()).collect();
     assert!(
-        tags.iter().any(|t| *t == "a.csv") && tags.iter().any(|t| *t == "b.csv"),
+        tags.contains(&"a.csv") && tags.contains(&"b.csv"),
         "{tags:?}"
     );
     assert!(!tags.iter().any(|t| t.contains("group")), "{tags:?}");
