@@ -285,3 +285,19 @@ fn live_without_a_terminal_says_so_and_runs() {
     assert!(!err.contains('\x1b'));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Command 1"));
 }
+
+/// A setup or warmups before the first run: a line says so at once (the
+/// screen had stayed blank through them), and the first ETA is the runs'
+/// pace, not the setup's.
+#[test]
+fn setups_and_warmups_are_announced() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    let out = under_pty(100, "xterm", "-r 3 -w 2 --setup 'sleep 0.5' 'sleep 0.05'");
+    let raw = String::from_utf8_lossy(&out);
+    assert!(raw.contains("0/3 runs · setups and warmups first (not timed)"), "{raw}");
+    // After the second run (0.05 s each), one run is left: about 0:00,
+    // never the 0:01 or more that the setup's half second would give.
+    assert!(!raw.contains("ETA 0:01") && !raw.contains("ETA 0:02"), "{raw}");
+}

@@ -252,6 +252,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     let mut metadata = provenance::for_run(&rc, command_line);
     metadata.counters = extras_recorded;
     metadata.controls = controls;
+    if let Some(p) = &mut sink.progress {
+        p.start(&rc.plan);
+    }
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
     // From here a termination signal ends the process (the exports'
     // temporary files removed, the raw file complete): the reports and

@@ -93,6 +93,22 @@ impl Progress {
         }
     }
 
+    /// Before the first run: where setups or warmups come first, a line
+    /// that says so (the screen had stayed blank through a 3 s `--setup`).
+    pub fn start(&mut self, plan: &Plan) {
+        let first = (plan.commands.iter()).any(|c| c.hooks.setup.is_some()) || plan.warmup > 0;
+        if !first {
+            return;
+        }
+        let line = format!(
+            "0/{} runs · setups and warmups first (not timed)",
+            self.total
+        );
+        let _ = self
+            .display
+            .redraw(&mut std::io::stderr().lock(), terminal_width(), &[line]);
+    }
+
     pub fn update(&mut self, run: &RunRecord) {
         self.done += 1;
         let first = *self.first.get_or_insert_with(Instant::now);
