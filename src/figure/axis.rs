@@ -244,6 +244,11 @@ pub fn tick_label(v: f64) -> String {
     if !v.is_finite() {
         return "0".to_owned();
     }
+    // No label past 12 characters, as no number in the reports: a tick of
+    // 9.2e18 μs had been 20 digits.
+    if v.abs() >= 1e12 {
+        return format!("{v:.3e}");
+    }
     for decimals in 0..=6 {
         let text = format!("{v:.decimals$}");
         let back: f64 = text.parse().unwrap_or(0.0);
@@ -356,6 +361,9 @@ mod tests {
         assert_eq!(tick_label(0.1 + 0.2), "0.3");
         assert_eq!(tick_label(-1.5e-7), "-1.50e-7");
         assert_eq!(tick_label(1.0 / 3.0), "0.333333");
+        // Past 12 characters, scientific.
+        assert_eq!(tick_label(9.2e18), "9.200e18");
+        assert_eq!(tick_label(999_999_999_999.0), "999999999999");
         assert_eq!(tick_label_pct(100.0 * (1.0 - 0.05 / 3.0)), "98.3");
         assert_eq!(tick_label_pct(95.0), "95");
     }
