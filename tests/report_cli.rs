@@ -725,3 +725,32 @@ fn labels_that_look_alike_are_numbered() {
         "{terminal}"
     );
 }
+
+/// Hyperfine 2.0 measurements with `time_cpu` but no user and system time:
+/// the note on ranking by wall-clock time says where CPU time is read from.
+#[test]
+fn a_hyperfine_2_file_without_user_and_system_time_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cpu.json");
+    let runs: Vec<String> = (0..5)
+        .map(|i| {
+            format!(
+                r#"{{"time_wall_clock":{{"value":0.012{i},"unit":"second"}},"time_cpu":{{"value":0.011{i},"unit":"second"}},"exit_code":0}}"#
+            )
+        })
+        .collect();
+    fs::write(
+        &path,
+        format!(
+            r#"{{"schema_version":2,"results":[{{"command":"a","measurements":[{}]}}]}}"#,
+            runs.join(",")
+        ),
+    )
+    .unwrap();
+    let out = bestreport().arg("-Q").arg(&path).assert().success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("read from Hyperfine 2.0's time_user and time_system, which they lack"),
+        "{stderr}"
+    );
+}

@@ -296,8 +296,14 @@ fn setups_and_warmups_are_announced() {
     }
     let out = under_pty(100, "xterm", "-r 3 -w 2 --setup 'sleep 0.5' 'sleep 0.05'");
     let raw = String::from_utf8_lossy(&out);
-    assert!(raw.contains("0/3 runs · setups and warmups first (not timed)"), "{raw}");
+    assert!(
+        raw.contains("0/3 runs · setups and warmups first (not timed)"),
+        "{raw}"
+    );
     // After the second run (0.05 s each), one run is left: about 0:00,
     // never the 0:01 or more that the setup's half second would give.
-    assert!(!raw.contains("ETA 0:01") && !raw.contains("ETA 0:02"), "{raw}");
+    assert!(
+        !raw.contains("ETA 0:01") && !raw.contains("ETA 0:02"),
+        "{raw}"
+    );
 }

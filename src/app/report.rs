@@ -171,15 +171,16 @@ fn ranked_metric_the_files_have(output: &Output, dataset: &Dataset) -> Output {
         return output.clone();
     }
     // Why, where a format explains it.
-    let hyperfine1 = dataset
-        .sources
-        .iter()
-        .any(|s| s.format == InputFormat::HyperfineJson1);
+    let from = |format| dataset.sources.iter().any(|s| s.format == format);
     output::note(&format!(
         "Note: the files hold no {} per run{}; ranking by wall-clock time instead.\n",
         metric.label(),
-        if hyperfine1 {
+        if from(InputFormat::HyperfineJson1) {
             " (Hyperfine 1.x's JSON keeps only its mean)"
+        } else if from(InputFormat::HyperfineJson2) {
+            // Its `time_cpu` alone is not read: total CPU time is the sum
+            // of user and system time here, never a figure of its own.
+            " (it is read from Hyperfine 2.0's time_user and time_system, which they lack)"
         } else {
             ""
         }
