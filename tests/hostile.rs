@@ -1405,6 +1405,13 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
             "{program}: {err}"
         );
     }
+    // The help and the man page to a reader that is gone before they are
+    // written end the same way (they had said "Broken pipe", status 2).
+    for (program, args) in [("bestguess", "--help"), ("bestreport", "--generate man")] {
+        let (code, err) = piped(dir.path(), program, args, "(exec 0<&-; sleep 0.5)");
+        assert_eq!(code, "0", "{program} {args}: {err}");
+        assert!(err.is_empty(), "{program} {args}: {err}");
+    }
     // The raw data to a pipe that closes early: status 0, as a pipeline
     // expects, but the runs measured are said (the report and exports
     // hold only those).

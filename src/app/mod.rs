@@ -128,9 +128,14 @@ fn dispatch(
 ) -> Result<i32, AppError> {
     let mut stdout = std::io::stdout().lock();
     let print = |out: &mut dyn Write, text: &str| -> Result<i32, AppError> {
-        out.write_all(text.as_bytes())
-            .map_err(|e| AppError::failure(format!("cannot write to standard output: {e}")))?;
-        Ok(exit::OK)
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            // A reader that has read enough (`--help | head`): quietly,
+            // status 0, as the reports end.
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(AppError::failure(
+                format!("cannot write to standard output: {e}"),
+            )),
+            _ => Ok(exit::OK),
+        }
     };
     match config {
         Config::Help { running } => print(&mut stdout, &help::help(program, running)),
