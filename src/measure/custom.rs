@@ -47,6 +47,15 @@ pub fn parse(bytes: &[u8]) -> (Vec<(String, f64)>, Vec<Problem>) {
     if text.trim_start().starts_with('{') {
         match serde_json::from_str::<serde_json::Value>(&text) {
             Ok(serde_json::Value::Object(map)) => {
+                // The map keeps one value per name: say where there were
+                // more, as for lines (the last had won without a word).
+                for name in repeated_keys(&text) {
+                    problems.push(problem(
+                        1,
+                        &name,
+                        "the name was given before; the last value is kept",
+                    ));
+                }
                 for (name, v) in map {
                     match v.as_f64().and_then(Value::real).map(Value::as_f64) {
                         Some(x) if valid_name(&name) => add(1, &name, &name, x, &mut problems),
@@ -83,6 +92,43 @@ pub fn parse(bytes: &[u8]) -> (Vec<(String, f64)>, Vec<Problem>) {
         }
     }
     (out, problems)
+}
+
+/// The names a JSON object (valid: parsed already) gives more than once
+/// at its top level, as written, each once.
+fn repeated_keys(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    let mut keys: Vec<&str> = Vec::new();
+    let mut repeated: Vec<String> = Vec::new();
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                // Valid JSON: a backslash escapes one ASCII character.
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                let end = i.min(bytes.len());
+                let is_key = depth == 1
+                    && (text.get(end..).and_then(|r| r.get(1..)))
+                        .is_some_and(|rest| rest.trim_start().starts_with(':'));
+                if is_key {
+                    let key = text.get(start..end).unwrap_or_default();
+                    if keys.contains(&key) && !repeated.iter().any(|r| r == key) {
+                        repeated.push(key.to_owned());
+                    }
+                    keys.push(key);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    repeated
 }
 
 const NUMBER_RULE: &str =
@@ -179,6 +225,23 @@ mod tests {
         assert!(p[0].why.contains("not a decimal number"));
         let (m, p) = parse(b"{not json");
         assert!(m.is_empty() && p.len() == 1);
+    }
+
+    #[test]
+    fn a_json_name_given_twice_is_a_problem_and_the_last_value_kept() {
+        let (m, p) = parse(br#"{"tok": 5, "x": {"tok": 1}, "tok": 6, "s": "a\"tok\": 1"}"#);
+        assert!(m.contains(&("tok".to_string(), 6.0)), "{m:?}");
+        let twice: Vec<_> = p
+            .iter()
+            .filter(|p| p.why.contains("given before"))
+            .collect();
+        assert_eq!(twice.len(), 1, "{p:?}");
+        assert_eq!(twice[0].text, "tok");
+        // Nested and quoted look-alikes are not top-level names.
+        assert!(parse(br#"{"a": {"b": 1, "b": 2}, "c": "\"a\": 1"}"#)
+            .1
+            .iter()
+            .all(|p| !p.why.contains("given before")));
     }
 
     #[test]
