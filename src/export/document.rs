@@ -323,9 +323,8 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
 /// and, for a command not shown slower, the unmet conditions in `-E`'s
 /// words.
 /// Δ and its interval are in a unit of their own, as `-E` shows the
-/// interval (in
-/// the table's, a shift of 4 μs among medians of milliseconds read
-/// `Δ = 0.00 ms, interval 0.00 … 0.01 ms`).
+/// interval (in the table's, a shift of 4 μs among medians of
+/// milliseconds read `Δ = 0.00 ms, interval 0.00 … 0.01 ms`).
 fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>) -> String {
     let unit = analysis.settings.metric.unit();
     let ratio = c.ratio.map_or_else(
