@@ -75,23 +75,15 @@ pub fn pair(baseline: &Dataset, new: &Dataset) -> Vec<Pairing> {
     let mut used = vec![false; baseline.commands.len()];
     let mut out = Vec::with_capacity(new.commands.len() + baseline.commands.len());
     for (j, c) in new.commands.iter().enumerate() {
-        let free = |i: &usize| !used[*i];
-        let same = (0..baseline.commands.len()).filter(free).find(|&i| {
-            let b = &baseline.commands[i];
-            name(b) == name(c) && b.command == c.command && b.parameters == c.parameters
-        });
-        let by_name = || {
-            name(c).and_then(|n| {
-                (0..baseline.commands.len())
-                    .filter(free)
-                    .find(|&i| name(&baseline.commands[i]) == Some(n))
-            })
+        // The first unused baseline command that `fits`.
+        let first = |fits: &dyn Fn(&CommandRuns) -> bool| {
+            (0..baseline.commands.len()).find(|&i| !used[i] && fits(&baseline.commands[i]))
         };
-        let found = same.or_else(by_name).or_else(|| {
-            (0..baseline.commands.len())
-                .filter(free)
-                .find(|&i| baseline.commands[i].command == c.command)
-        });
+        let found = first(&|b| {
+            name(b) == name(c) && b.command == c.command && b.parameters == c.parameters
+        })
+        .or_else(|| name(c).and_then(|n| first(&|b| name(b) == Some(n))))
+        .or_else(|| first(&|b| b.command == c.command));
         match found {
             Some(i) => {
                 used[i] = true;

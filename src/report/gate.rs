@@ -19,7 +19,7 @@
 
 use std::io::{self, Write};
 
-use super::text::{self, continued, fit, pad, trim_end, width as text_width, Align};
+use super::text::{continued, fit, pad, trim_end, width as text_width, Align};
 use super::units::{self, Scale};
 use crate::data::{Dataset, Unit};
 use crate::gate::{Estimate, GateReport};
@@ -84,7 +84,7 @@ fn row_labels(report: &GateReport, baseline: &Dataset, new: &Dataset) -> Vec<Str
     (labels.iter().zip(&runs))
         .map(|(label, runs)| match runs {
             Some(c) if times[label.as_str()] > 1 => {
-                let command = text::trim_end(&text::clean(&c.command)).to_owned();
+                let command = super::one_line(&c.command);
                 if command == *label {
                     label.clone()
                 } else {

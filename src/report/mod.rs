@@ -299,7 +299,13 @@ impl Write for Fitted<'_> {
 /// How a command is named in every report: [`CommandRuns::label`] on one
 /// line (control characters made spaces, trailing spaces dropped).
 pub(crate) fn label(runs: &CommandRuns) -> String {
-    text::trim_end(&text::clean(&runs.label())).to_owned()
+    one_line(&runs.label())
+}
+
+/// `s` as a report shows it on one line: control characters made spaces,
+/// trailing spaces dropped.
+pub(crate) fn one_line(s: &str) -> String {
+    text::trim_end(&text::clean(s)).to_owned()
 }
 
 /// The `width` setting, within its valid range.
