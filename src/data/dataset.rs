@@ -394,8 +394,10 @@ impl Dataset {
             let (mut count, mut largest) = (0usize, 0u64);
             for c in members {
                 c.each_sequence(|v| {
-                    count += 1;
-                    largest = largest.max(v);
+                    if let Some(v) = v {
+                        count += 1;
+                        largest = largest.max(v);
+                    }
                 });
             }
             let repeated = if largest / 64 <= count as u64 {
@@ -403,6 +405,7 @@ impl Dataset {
                 let mut repeated = None;
                 for c in members {
                     c.each_sequence(|v| {
+                        let Some(v) = v else { return };
                         let (word, bit) = (v as usize / 64, 1u64 << (v % 64));
                         if seen[word] & bit != 0 {
                             repeated.get_or_insert(v);
@@ -414,7 +417,7 @@ impl Dataset {
             } else {
                 let mut all = Vec::with_capacity(count);
                 for c in members {
-                    c.each_sequence(|v| all.push(v));
+                    c.each_sequence(|v| all.extend(v));
                 }
                 all.sort_unstable();
                 all.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
@@ -1004,20 +1007,20 @@ impl CommandRuns {
         })
     }
 
-    /// Calls `f` with every recorded sequence number, in file order.
-    fn each_sequence(&self, mut f: impl FnMut(u64)) {
+    /// Calls `f` with every run's sequence number (as
+    /// [`CommandRuns::sequence`]), in file order, a range of runs at a time.
+    fn each_sequence(&self, mut f: impl FnMut(Option<u64>)) {
         let (mut ints, mut raw) = (Vec::new(), Vec::new());
         for start in (0..self.len).step_by(RANGE) {
             let range = start..(start + RANGE).min(self.len);
             ints.clear();
             if self.sequence.read_ints(range.clone(), &mut ints) {
-                ints.iter().for_each(|&v| f(v as u64));
+                ints.iter().for_each(|&v| f(Some(v as u64)));
             } else {
                 raw.clear();
                 self.sequence.read_range(range, &mut raw);
                 raw.iter()
-                    .filter_map(|v| v.and_then(Value::as_int))
-                    .for_each(|v| f(v as u64));
+                    .for_each(|v| f(v.and_then(Value::as_int).map(|v| v as u64)));
             }
         }
     }
@@ -1026,21 +1029,7 @@ impl CommandRuns {
     /// file order.
     pub fn sequences(&self) -> Vec<Option<u64>> {
         let mut out = Vec::with_capacity(self.len);
-        let (mut ints, mut raw) = (Vec::new(), Vec::new());
-        for start in (0..self.len).step_by(RANGE) {
-            let range = start..(start + RANGE).min(self.len);
-            ints.clear();
-            if self.sequence.read_ints(range.clone(), &mut ints) {
-                out.extend(ints.iter().map(|&v| Some(v as u64)));
-            } else {
-                raw.clear();
-                self.sequence.read_range(range, &mut raw);
-                out.extend(
-                    raw.iter()
-                        .map(|v| v.and_then(Value::as_int).map(|v| v as u64)),
-                );
-            }
-        }
+        self.each_sequence(|v| out.push(v));
         out
     }
 
