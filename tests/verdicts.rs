@@ -20,6 +20,9 @@
 //!   against 17 nearly all at 30 ms, one after the other;
 //!   `ticks_log_midpoint_200.csv` the second at 200 rounds (80 at 50 ms),
 //!   written by `tools/paired_ticks.py`'s `write_rounds` (seeds 3 and 4).
+//! * `five_rounds_tied_estimate.csv`: five rounds whose differences are
+//!   30, −11, 11, 25 and 11 μs: the estimate (11 μs) is itself a
+//!   difference, found by a hostile probe (stop 28).
 
 use std::path::PathBuf;
 
@@ -184,6 +187,41 @@ fn tick_quantised_times_show_the_confidence_achieved_given_the_ties() {
             "{file}"
         );
     }
+}
+
+#[test]
+fn five_rounds_never_claim_a_level_no_five_round_test_reaches() {
+    // The tie pattern at the estimate (two zeros) gave 100 %, and with
+    // an equivalence margin of 50 μs the verdict "equivalent"; no
+    // sign-flip test of five rounds reaches 95 % (its best is 1 − 2/32),
+    // and such intervals covered the truth 88–92 % of the time
+    // (`tools/small_n_ties.py`).
+    let file = fixture("five_rounds_tied_estimate.csv");
+    let doc = json(&["--reference", "ref", "-c", "epsilon=50"], &file);
+    let (_, verdict, c) = &verdicts(&doc)[1];
+    assert_eq!(c["analysis"], "signed_rank");
+    assert_eq!(
+        (c["ci_low_us"].as_f64(), c["ci_high_us"].as_f64()),
+        (Some(-11.0), Some(30.0))
+    );
+    assert_eq!(c["ci_confidence"].as_f64(), Some(0.9375));
+    assert_eq!(
+        doc["bestguess"]["simultaneous_confidence"].as_f64(),
+        Some(0.9375)
+    );
+    assert_eq!(verdict, "inconclusive", "{c}");
+    assert_eq!(c["reasons"], serde_json::json!(["too_few_runs"]));
+    // Six rounds can reach 95 % (1 − 2/64), and keep the level of the
+    // estimate's pattern.
+    let six = std::fs::read_to_string(&file).unwrap()
+        + "\"ref\",\"\",\"\",1,0,1000,0,1000,1,0,1,1,1050,1000,2,11\n\
+           \"new\",\"\",\"\",2,0,1040,0,1000,1,0,1,1,1090,1040,2,12\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("six.csv");
+    std::fs::write(&path, six).unwrap();
+    let doc = json(&["--reference", "ref"], &path);
+    let level = verdicts(&doc)[1].2["ci_confidence"].as_f64().unwrap();
+    assert!(level >= 0.95, "{level}");
 }
 
 #[test]

@@ -17,8 +17,8 @@
 use thiserror::Error;
 
 use super::conditional::{
-    accepts_estimate, choose_ranks, invert, level_of, normal_rank, two_sample_law, two_sample_laws,
-    Candidates, Laws, ScaleRanks, TailLaw, TwoSampleTies,
+    accepts_estimate, choose_ranks, gap_ceiling, invert, level_of, normal_rank, two_sample_law,
+    two_sample_laws, Candidates, Laws, ScaleRanks, TailLaw, TwoSampleTies,
 };
 use super::mann_whitney::{exact_distribution, pooled_ranks, Method, PooledRanks};
 use super::sample::Sample;
@@ -134,7 +134,9 @@ pub(crate) fn hodges_lehmann_with(differences: &Differences) -> f64 {
 ///   both miss probabilities of the test at δ̂: the confidence the interval
 ///   has when the truth ties as the estimate does, not the untied
 ///   formula's, which with lattice data understates it (the interval
-///   covered 98–100 % while reporting 95 %).
+///   covered 98–100 % while reporting 95 %); with exact laws no higher
+///   than the test's in a gap beside the estimate where that falls short
+///   of 1 − α (`conditional::gap_ceiling`).
 pub fn shift_interval(best: &Sample, other: &Sample, alpha: Alpha) -> ShiftInterval {
     let ranks = pooled_ranks(best.sorted(), other.sorted());
     let exact = exact_distribution(best.len(), other.len(), &ranks);
@@ -218,10 +220,17 @@ pub(crate) fn shift_interval_with(
         // The tests' confidence at the middle difference(s), each with
         // its own pattern: from the laws just found (of the scales that
         // keep their inversion; the others have the approximation's).
+        // With exact laws, no higher than a gap beside the estimate allows
+        // where its test cannot reach the level ([`gap_ceiling`]).
+        let ceiling = (scales.iter().zip(&inverts))
+            .filter(|(_, &inverts)| small && inverts)
+            .map(|(&(d, middle), _)| gap_ceiling(&tested(d), middle, alpha))
+            .fold(1.0, f64::min);
         let achieved = (tests.iter().zip(&laws))
             .filter(|((s, _, _), _)| inverts[*s])
             .map(|(_, l)| level_of(m, l, alpha))
-            .fold(fallback.map_or(1.0, |f| f.1), f64::min);
+            .fold(fallback.map_or(1.0, |f| f.1), f64::min)
+            .min(ceiling);
         let per_scale = (scales.iter().enumerate())
             .map(|(s, &(d, _))| ScaleRanks {
                 ranks: match fallback {

@@ -39,8 +39,8 @@
 //!   as R does for tied data.
 
 use super::conditional::{
-    accepts_around, choose_ranks, invert, level_of, normal_rank, paired_law, Candidates, Laws,
-    ScaleRanks, TailLaw, PARALLEL_SWEEP,
+    accepts_around, choose_ranks, gap_ceiling, invert, level_of, normal_rank, paired_law,
+    Candidates, Laws, ScaleRanks, TailLaw, PARALLEL_SWEEP,
 };
 use super::mann_whitney::Method;
 use super::normal::normal_sf;
@@ -412,7 +412,9 @@ impl Iterator for GroupsAbout<'_> {
 /// [`SIGNED_RANK_EXACT_LIMIT`] differences, the rank the largest that
 /// every set allows, as the start of each set's inversion
 /// ([`super::conditional::invert`]); the confidence the lowest of the
-/// tests' at the middle Walsh average(s).
+/// tests' at the middle Walsh average(s), with exact laws no higher than
+/// a gap's beside them that falls short of 1 − α
+/// ([`super::conditional::gap_ceiling`]).
 pub(crate) fn interval_ranks(
     sets: &[&PairedDifferences],
     alpha: Alpha,
@@ -510,11 +512,21 @@ pub(crate) fn interval_ranks(
         // own pattern (from the laws just found), or the approximation's
         // where it bounds an interval (the lower of them).
         let approximated = per_set.iter().filter_map(|p| p.1).fold(1.0, f64::min);
+        // With exact laws, no higher than a gap beside the estimate allows
+        // where its test cannot reach the level ([`gap_ceiling`]).
+        let ceiling = if exact {
+            (sets.iter())
+                .map(|&s| gap_ceiling(&Signed { set: s, exact }, s.middle, alpha))
+                .fold(1.0, f64::min)
+        } else {
+            1.0
+        };
         let achieved = if all_fit {
             (laws.iter())
                 .map(|l| level_of(m, l, alpha))
                 .fold(1.0, f64::min)
                 .min(approximated)
+                .min(ceiling)
         } else {
             approximated
         };
