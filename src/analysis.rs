@@ -391,16 +391,12 @@ impl<'a> Analysis<'a> {
         if let Some(i) = summaries.iter().position(|(_, sample)| sample.is_none()) {
             // Name the command, and a metric that would do.
             let everywhere = |m| summaries.iter().all(|(stats, _)| stats.metric(m).is_some());
-            let instead = [
-                ("cpu", Metric::TOTAL),
-                ("wall", Metric::WALL),
-                ("user", Metric::USER),
-                ("system", Metric::SYSTEM),
-                ("rss", Metric::MAXRSS),
-            ]
-            .into_iter()
-            .find(|&(_, m)| m != settings.metric && everywhere(m))
-            .map(|(name, _)| name);
+            // A time or memory metric (not context switches), by the
+            // name `--metric` lists it under.
+            let instead = (metric_choice::SHORT_NAMES.into_iter())
+                .filter(|&(_, m)| m != Metric::TOTAL_CSW)
+                .find(|&(_, m)| m != settings.metric && everywhere(m))
+                .map(|(name, _)| name);
             return Err(AnalysisError::Missing {
                 command: i + 1,
                 label: dataset.commands[i].label().into_owned(),

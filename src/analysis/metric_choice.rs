@@ -20,6 +20,17 @@ const ALIASES: [(&str, Metric); 4] = [
     ("ctxsw", Metric::TOTAL_CSW),
 ];
 
+/// The short names `--metric` lists first, in that order: the ones a user
+/// reaches for (the time metrics, peak memory, context switches).
+pub const SHORT_NAMES: [(&str, Metric); 6] = [
+    ("cpu", Metric::TOTAL),
+    ("wall", Metric::WALL),
+    ("user", Metric::USER),
+    ("system", Metric::SYSTEM),
+    ("rss", Metric::MAXRSS),
+    ("ctxsw", Metric::TOTAL_CSW),
+];
+
 /// The metric `name` means in `catalogue`, or an error that lists the names
 /// there are.
 pub fn resolve_metric(name: &str, catalogue: &Catalogue) -> Result<Metric, UnknownMetric> {
@@ -37,9 +48,9 @@ pub fn resolve_metric(name: &str, catalogue: &Catalogue) -> Result<Metric, Unkno
 
 /// Every name `--metric` accepts for `catalogue`, the short ones first.
 pub fn known_names(catalogue: &Catalogue) -> Vec<String> {
-    let mut names: Vec<String> = ["cpu", "wall", "user", "system", "rss", "ctxsw"]
+    let mut names: Vec<String> = SHORT_NAMES
         .iter()
-        .map(|s| (*s).to_owned())
+        .map(|(name, _)| (*name).to_owned())
         .collect();
     for (metric, def) in catalogue.iter() {
         let covered = ALIASES.iter().any(|(_, m)| *m == metric)
