@@ -1423,6 +1423,38 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
     );
 }
 
+/// `-o -` with standard output closed: Rust's runtime reopens it on
+/// /dev/null, so the rows went nowhere with status 0 and no word. The
+/// runs still run (a redirection to /dev/null cannot be told from it),
+/// and a warning says where the rows go and what to do.
+#[test]
+fn raw_data_to_a_closed_standard_output_is_warned_of() {
+    let bin = assert_cmd::cargo::cargo_bin("bestguess");
+    for redirect in [">&-", ">/dev/null"] {
+        let out = Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" -Q -r 2 -o - true {redirect}"))
+            .arg(&bin)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{redirect}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("Warning: -o -: standard output is /dev/null")
+                && err.contains("give -o a file to keep them"),
+            "{redirect}: {err}"
+        );
+    }
+    // A pipe is no null device: no warning.
+    let out = Command::new(&bin)
+        .args(["-Q", "-r", "2", "-o", "-", "true"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("Warning"));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+}
+
 /// Standard error a pipe whose reader has gone: an error or a warning is
 /// lost, not a panic (`eprintln!` had made a usage error exit 101).
 #[test]

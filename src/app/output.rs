@@ -213,6 +213,13 @@ impl RawDestination {
     /// nothing of it but a header. Its writability is checked now.
     pub fn create(path: &str) -> Result<RawDestination, AppError> {
         if path == "-" {
+            if stdout_is_null() {
+                note(
+                    "Warning: -o -: standard output is /dev/null (a closed standard output \
+                     is reopened there), so the runs' rows are discarded; give -o a file \
+                     to keep them\n",
+                );
+            }
             return Ok(RawDestination::Stdout(io::stdout()));
         }
         let fail =
@@ -249,6 +256,24 @@ impl RawDestination {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether standard output is the null device: redirected there, or
+/// closed when the program started (Rust's runtime then opens /dev/null in
+/// its place, so the two cannot be told apart).
+fn stdout_is_null() -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    match (File::from(fd).metadata(), std::fs::metadata("/dev/null")) {
+        (Ok(out), Ok(null)) => {
+            use std::os::unix::fs::FileTypeExt;
+            out.file_type().is_char_device() && out.rdev() == null.rdev()
+        }
+        _ => false,
     }
 }
 
