@@ -646,9 +646,9 @@ def invert_scales(walks, start, count, alpha, exact):
 
 def gap_ceiling_py(values, laws_at, count, alpha):
     """The lowest level of the test at the midpoints of the gaps next to the
-    middle value(s) (below the lower, between two, above the upper) that
-    falls short of 1 − α, else 1 (src/stats/conditional.rs,
-    `gap_ceiling`): by brute force over the sorted values."""
+    middle value(s) (below the lower, between two, above the upper), 1
+    without a gap (src/stats/conditional.rs, `gap_ceiling`): by brute
+    force over the sorted values."""
     distinct = sorted(set(float(v) for v in values))
     middle = middle_values(values)
     a, b = middle[0], middle[-1]
@@ -665,9 +665,7 @@ def gap_ceiling_py(values, laws_at, count, alpha):
         g = low + (high - low) / 2
         if not low < g < high:
             continue
-        level = level_py(laws_at, g, count, alpha)
-        if level < (1 - alpha) - 1e-9 * alpha:
-            ceiling = min(ceiling, level)
+        ceiling = min(ceiling, level_py(laws_at, g, count, alpha))
     return ceiling
 
 

@@ -134,9 +134,9 @@ pub(crate) fn hodges_lehmann_with(differences: &Differences) -> f64 {
 ///   both miss probabilities of the test at δ̂: the confidence the interval
 ///   has when the truth ties as the estimate does, not the untied
 ///   formula's, which with lattice data understates it (the interval
-///   covered 98–100 % while reporting 95 %); with exact laws no higher
-///   than the test's in a gap beside the estimate where that falls short
-///   of 1 − α (`conditional::gap_ceiling`).
+///   covered 98–100 % while reporting 95 %); with exact laws (few runs)
+///   no higher than the test's in a gap beside the estimate
+///   (`conditional::gap_ceiling`).
 pub fn shift_interval(best: &Sample, other: &Sample, alpha: Alpha) -> ShiftInterval {
     let ranks = pooled_ranks(best.sorted(), other.sorted());
     let exact = exact_distribution(best.len(), other.len(), &ranks);
@@ -221,7 +221,7 @@ pub(crate) fn shift_interval_with(
         // its own pattern: from the laws just found (of the scales that
         // keep their inversion; the others have the approximation's).
         // With exact laws, no higher than a gap beside the estimate allows
-        // where its test cannot reach the level ([`gap_ceiling`]).
+        // ([`gap_ceiling`]).
         let ceiling = (scales.iter().zip(&inverts))
             .filter(|(_, &inverts)| small && inverts)
             .map(|(&(d, middle), _)| gap_ceiling(&tested(d), middle, alpha))

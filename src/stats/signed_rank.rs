@@ -413,8 +413,7 @@ impl Iterator for GroupsAbout<'_> {
 /// every set allows, as the start of each set's inversion
 /// ([`super::conditional::invert`]); the confidence the lowest of the
 /// tests' at the middle Walsh average(s), with exact laws no higher than
-/// a gap's beside them that falls short of 1 − α
-/// ([`super::conditional::gap_ceiling`]).
+/// a gap's beside them ([`super::conditional::gap_ceiling`]).
 pub(crate) fn interval_ranks(
     sets: &[&PairedDifferences],
     alpha: Alpha,
@@ -513,7 +512,7 @@ pub(crate) fn interval_ranks(
         // where it bounds an interval (the lower of them).
         let approximated = per_set.iter().filter_map(|p| p.1).fold(1.0, f64::min);
         // With exact laws, no higher than a gap beside the estimate allows
-        // where its test cannot reach the level ([`gap_ceiling`]).
+        // ([`gap_ceiling`]).
         let ceiling = if exact {
             (sets.iter())
                 .map(|&s| gap_ceiling(&Signed { set: s, exact }, s.middle, alpha))
