@@ -211,8 +211,8 @@ fn five_rounds_never_claim_a_level_no_five_round_test_reaches() {
     );
     assert_eq!(verdict, "inconclusive", "{c}");
     assert_eq!(c["reasons"], serde_json::json!(["too_few_runs"]));
-    // Six rounds can reach 95 % (1 − 2/64), and keep the level of the
-    // estimate's pattern.
+    // Six rounds can reach 95 % (1 − 2/64 in the gaps beside the
+    // estimate).
     let six = std::fs::read_to_string(&file).unwrap()
         + "\"ref\",\"\",\"\",1,0,1000,0,1000,1,0,1,1,1050,1000,2,11\n\
            \"new\",\"\",\"\",2,0,1040,0,1000,1,0,1,1,1090,1040,2,12\n";

@@ -1285,7 +1285,7 @@ def tie_paired():
     # pattern's law gave 100 %, no five-round test reaches 95 %; the
     # level is the gaps' beside it, 93.75 % (`gap_ceiling`).
     cases.append(("five-rounds-tied-estimate", [1000] * 5, [1030, 989, 1011, 1025, 1011], 0.05))
-    # Six rounds reach 95 % (96.875 %) in the gaps: the estimate's level stays.
+    # Six rounds reach 95 % (96.875 %) in the gaps beside the estimate.
     cases.append(("six-rounds-tied-estimate", [1000] * 6, [1030, 989, 1011, 1025, 1011, 1040], 0.05))
     return cases
 
