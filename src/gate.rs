@@ -217,9 +217,20 @@ pub struct GateReport {
 impl GateReport {
     /// With `--fail-if-slower`: some command is slower beyond the margin,
     /// or some command on both sides could not be compared (too few runs),
-    /// so that the gate cannot tell whether it is.
+    /// or no command has a counterpart at all (another baseline, renamed
+    /// commands), so that the gate cannot tell whether one is: a gate that
+    /// could not look does not pass.
     pub fn failed(&self) -> bool {
-        self.fail_if_slower.is_some() && (self.slower() > 0 || self.unchecked() > 0)
+        self.fail_if_slower.is_some()
+            && (self.slower() > 0 || self.unchecked() > 0 || self.paired() == 0)
+    }
+
+    /// Commands on both sides (compared or not).
+    pub fn paired(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.baseline.is_some() && r.new.is_some())
+            .count()
     }
 
     /// Commands slower beyond the margin (marked ✗).

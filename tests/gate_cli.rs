@@ -323,6 +323,47 @@ fn a_command_too_few_runs_to_compare_does_not_pass_the_gate() {
     assert!(!stdout.contains("Gate"), "{stdout}");
 }
 
+#[test]
+fn a_gate_that_compared_nothing_does_not_pass() {
+    // Another baseline, or renamed commands: every command on one side
+    // only. The gate had passed ("no command is slower"), status 0.
+    let dir = tempfile::tempdir().unwrap();
+    let base = raw_file(dir.path(), "base.csv", &[1000; 9]);
+    let new = raw_file(dir.path(), "new.csv", &[1000; 9]).replace("new.csv", "renamed.csv");
+    let text = std::fs::read_to_string(dir.path().join("new.csv"))
+        .unwrap()
+        .replace("\na,", "\nb,");
+    std::fs::write(&new, text).unwrap();
+    let (status, stdout, stderr) = run(
+        "bestreport",
+        &["-Q", "--baseline", &base, "--fail-if-slower", "5", &new],
+    );
+    assert_eq!(status, 3, "{stdout}{stderr}");
+    assert!(row(&stdout, "a").ends_with("only in baseline"), "{stdout}");
+    assert!(row(&stdout, "b").ends_with("only in new"), "{stdout}");
+    let text = stdout.replace("\n  ", " ");
+    assert!(
+        text.contains("Gate failed: no command has a counterpart in the baseline"),
+        "{stdout}"
+    );
+    assert!(!text.contains("Gate passed"), "{stdout}");
+    // With one pair, the commands on one side only do not fail it.
+    let both = std::fs::read_to_string(&new).unwrap()
+        + &std::fs::read_to_string(&base)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n");
+    std::fs::write(&new, both + "\n").unwrap();
+    let (status, stdout, _) = run(
+        "bestreport",
+        &["-Q", "--baseline", &base, "--fail-if-slower", "5", &new],
+    );
+    assert_eq!(status, 0, "{stdout}");
+    assert!(stdout.contains("Gate passed"), "{stdout}");
+}
+
 /// A raw CSV of commands `./work P` all named `work`, 20 rounds in the
 /// order given, each P's CPU time about P ms.
 fn work_file(path: &std::path::Path, order: &[u32], seed: u64) {

@@ -196,6 +196,11 @@ pub fn write(
             if unchecked == 1 { "it is" } else { "they are" }
         );
         let verdict = match (failing, unchecked) {
+            _ if report.paired() == 0 => "Gate failed: no command has a counterpart in the \
+                 baseline (the same name, or else the same command and parameters), so \
+                 nothing was compared: check the baseline file, or name the commands as \
+                 they were named there."
+                .to_owned(),
             (0, 0) => format!(
                 "Gate passed: no command is slower with the whole interval above {margin}."
             ),
