@@ -937,6 +937,21 @@ fn outputs() -> Vec<Case> {
         .fails(1, "same file")
         .then("x.csv", After::Unchanged),
         case(
+            "two exports to standard output",
+            "bestreport",
+            &["--export-csv", "-", "--hyperfine-csv", "-", "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .fails(1, "--export-csv and --hyperfine-csv both write to standard output (-); give one of them a file name"),
+        case(
+            "an export and the figures' directory on one path",
+            "bestreport",
+            &["--export-markdown", "same", "--export-svg", "same", "in.csv"],
+        )
+        .file("in.csv", RAW)
+        .fails(1, "--export-markdown same and --export-svg same are the same file")
+        .then("same", After::Absent),
+        case(
             "bestreport exporting over its input",
             "bestreport",
             &["--export-json", "in.csv", "in.csv"],

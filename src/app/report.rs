@@ -37,6 +37,10 @@ pub fn output_paths(output: &Output) -> Vec<(String, String)> {
         .map(|(o, p)| (o, p.to_string()))
         .collect();
     if let Some(dir) = &output.svg_dir {
+        // The directory itself too: an export given its path had been
+        // written into a directory made for the figures ("Is a
+        // directory", status 2, an empty directory left behind).
+        paths.push(("--export-svg".into(), dir.to_string()));
         for figure in Figure::ALL {
             let path = Path::new(dir).join(format!("{}.svg", figure.name()));
             paths.push(("--export-svg".into(), path.to_string_lossy().into_owned()));

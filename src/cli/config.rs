@@ -364,8 +364,13 @@ fn check_stdout_once(args: &Args, exports: &Exports) -> Result<(), UsageError> {
         }
     }
     if users.len() > 1 {
+        let (all, but_one) = if users.len() == 2 {
+            ("both", "one of them")
+        } else {
+            ("all", "all but one of them")
+        };
         return Err(UsageError(format!(
-            "{} all write to standard output (-); give all but one of them a file name",
+            "{} {all} write to standard output (-); give {but_one} a file name",
             users.join(" and ")
         )));
     }
