@@ -20,6 +20,9 @@
 //!   against 17 nearly all at 30 ms, one after the other;
 //!   `ticks_log_midpoint_200.csv` the second at 200 rounds (80 at 50 ms),
 //!   written by `tools/paired_ticks.py`'s `write_rounds` (seeds 3 and 4).
+//! * `crash_best.csv`: 10 rounds of a command whose every run ended by
+//!   signal 11 after about 55 μs against one that succeeds in about
+//!   505 μs (a hostile probe, fifth pass).
 //! * `five_rounds_tied_estimate.csv`: five rounds whose differences are
 //!   30, −11, 11, 25 and 11 μs: the estimate (11 μs) is itself a
 //!   difference, found by a hostile probe (stop 28).
@@ -186,6 +189,25 @@ fn tick_quantised_times_show_the_confidence_achieved_given_the_ties() {
             !out.contains("NaN") && !out.split_whitespace().any(|w| w.contains("inf%")),
             "{file}"
         );
+    }
+}
+
+#[test]
+fn a_ranking_shown_alone_says_which_commands_failed() {
+    // Failed runs are ranked with the rest; `-R` and `-E` had crowned a
+    // command whose every run crashed without a word of it.
+    let file = fixture("crash_best.csv");
+    for args in [&["-Q", "-R"][..], &["-Q", "-E"], &[]] {
+        let out = stdout(args, &file);
+        let notes: Vec<&str> = out
+            .lines()
+            .filter(|l| {
+                l.trim_start()
+                    .starts_with("Note: ./crash: 10 of 10 runs failed")
+            })
+            .collect();
+        assert_eq!(notes.len(), 1, "{args:?}: {out}");
+        assert!(!out.contains("Note: ./ok"), "{args:?}: {out}");
     }
 }
 

@@ -142,6 +142,26 @@ pub fn write(
     if explain && ranking.inference {
         writeln!(out, "  {}", explain::MARK_LEGEND)?;
     }
+    // Failed runs are ranked with the rest (as every statistic includes
+    // them): say so here too, for a ranking shown alone (`-R`, `-E`),
+    // where a command whose every run crashed had been crowned the best
+    // without a word of it.
+    for e in &ranking.entries {
+        let Some(stats) = analysis.commands.get(e.index) else {
+            continue;
+        };
+        if stats.failed > 0 {
+            let note = format!(
+                "Note: {}: {} of {} runs failed; they are ranked with the others.",
+                label(e),
+                stats.failed,
+                stats.runs
+            );
+            for line in text::continued(&note, table) {
+                writeln!(out, "  {line}")?;
+            }
+        }
+    }
     Ok(())
 }
 
