@@ -529,27 +529,34 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
         (
             "wall_us",
             serde_json::json!(-5),
-            "wall_us[1] is -5, not a number from 0 to 1e100",
+            "wall_us[1] is -5, not a number from 0 to below 2^63",
         ),
         (
             "wall_us",
             serde_json::json!(-0.5),
-            "wall_us[1] is -0.5, not a number from 0 to 1e100",
+            "wall_us[1] is -0.5, not a number from 0 to below 2^63",
         ),
         (
             "wall_us",
             serde_json::json!("abc"),
-            "wall_us[1] is \"abc\", not a number from 0 to 1e100",
+            "wall_us[1] is \"abc\", not a number from 0 to below 2^63",
         ),
         (
             "wall_us",
             serde_json::json!(true),
-            "wall_us[1] is true, not a number from 0 to 1e100",
+            "wall_us[1] is true, not a number from 0 to below 2^63",
         ),
         (
             "wall_us",
             serde_json::json!(1e300),
-            "wall_us[1] is 1e+300, not a number from 0 to 1e100",
+            "wall_us[1] is 1e+300, not a number from 0 to below 2^63",
+        ),
+        // Past what a raw CSV holds: the summary CSVs had printed
+        // i64::MAX where every other output said 1e19.
+        (
+            "user_us",
+            serde_json::json!(1e19),
+            "user_us[1] is 1e+19, not a number from 0 to below 2^63",
         ),
         (
             "exit_code",

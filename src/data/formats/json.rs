@@ -567,8 +567,11 @@ fn bestguess_runs(
                 // ones (cbdr's, Hyperfine's ns) reals.
                 let measured = def.unit != Unit::Number;
                 let integer = def.integer && !measured;
+                // A measurement beyond what a raw CSV's integer holds
+                // (2^63) had been read as a real, and the summary CSVs,
+                // whose columns are integers, printed i64::MAX instead.
                 let expected = match (measured, integer) {
-                    (true, _) => "a number from 0 to 1e100",
+                    (true, _) => "a number from 0 to below 2^63 (what a raw CSV holds)",
                     (false, true) => "an integer",
                     (false, false) => "a number within ±1e100",
                 };
@@ -581,7 +584,13 @@ fn bestguess_runs(
                                 (None, Some(x)) if !integer => Value::real(x),
                                 _ => None,
                             }
-                            .filter(|value| !measured || value.as_f64() >= 0.0);
+                            .filter(|value| {
+                                !measured
+                                    || match value {
+                                        Value::Int(x) => *x >= 0,
+                                        real => (0.0..i64::MAX as f64).contains(&real.as_f64()),
+                                    }
+                            });
                             Some(value.ok_or_else(|| {
                                 format!(
                                     "{} is {v}, not {expected}",
