@@ -937,6 +937,23 @@ fn outputs() -> Vec<Case> {
         .fails(1, "same file")
         .then("x.csv", After::Unchanged),
         case(
+            "a spreadsheet's separator hint above the header",
+            "bestreport",
+            &["in.csv"],
+        )
+        .file("in.csv", format!("sep=,\n{RAW}"))
+        .fails(2, "line 1 (sep=,) is a spreadsheet's separator hint, not the header; delete that line")
+        .then("in.csv", After::Unchanged),
+        case(
+            "rows a spreadsheet left empty",
+            "bestreport",
+            &["-Q", "--export-csv", "s.csv", "in.csv"],
+        )
+        .file("in.csv", format!("{RAW},,,,,,,,,,,,,,\n , ,,\t,,,,,,,,,,,\n"))
+        .ok()
+        .then("s.csv", After::Contains("\na,,5,0,"))
+        .then("s.csv", After::Contains("\nb,,5,0,")),
+        case(
             "two exports to standard output",
             "bestreport",
             &["--export-csv", "-", "--hyperfine-csv", "-", "in.csv"],

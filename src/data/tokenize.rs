@@ -58,12 +58,17 @@ impl Row {
         self.fields.get(i)
     }
 
-    /// A line holding nothing but spaces and tabs.
+    /// A line holding nothing but spaces and tabs, or only empty unquoted
+    /// fields (`,,,,`: a row a spreadsheet left empty, which had failed
+    /// at its Batch column).
     pub fn is_blank(&self) -> bool {
-        match self.fields.as_slice() {
-            [only] => !only.quoted && self.bytes.iter().all(|&b| b == b' ' || b == b'\t'),
-            _ => false,
-        }
+        !self.fields.is_empty()
+            && self.fields.iter().all(|f| {
+                !f.quoted
+                    && self.bytes[f.start..f.end]
+                        .iter()
+                        .all(|&b| b == b' ' || b == b'\t')
+            })
     }
 
     fn clear(&mut self) {
@@ -479,6 +484,13 @@ mod tests {
         // A quoted empty field is not a blank line.
         assert!(t.next_row(&mut row).unwrap() && !row.is_blank());
         assert!(!t.next_row(&mut row).unwrap());
+        // Empty fields alone are (a spreadsheet's empty row), unless quoted
+        // or holding anything.
+        let mut t = Tokenizer::new(&b",,,\n , ,\t\n,\"\",\n,0,\n"[..]);
+        for blank in [true, true, false, false] {
+            assert!(t.next_row(&mut row).unwrap());
+            assert_eq!(row.is_blank(), blank, "{:?}", row.bytes);
+        }
     }
 
     #[test]

@@ -113,6 +113,15 @@ pub fn read_into<R: Read>(
             message,
         })
     };
+    // A spreadsheet's separator hint (Excel writes `sep=,` above the
+    // header): its advice had been to add a header the file has.
+    if lower.starts_with("sep=") {
+        return refuse(format!(
+            "line 1 ({first_line}) is a spreadsheet's separator hint, not the header; \
+             delete that line, so that the file starts with the header line \
+             Command,Shell,Name,Batch,… (and keep commas as separators)"
+        ));
+    }
     if lower.starts_with("command,mean,stddev,median,user,system,min,max") {
         return refuse(
             "this is Hyperfine's summary CSV (--export-csv), which has no per-run times; \
