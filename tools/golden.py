@@ -646,20 +646,20 @@ def invert_scales(walks, start, count, alpha, exact):
 
 def gap_ceiling_py(values, laws_at, count, alpha):
     """The lowest level of the test at the midpoints of the gaps next to the
-    middle value(s) (below the lower, between two, above the upper), 1
-    without a gap (src/stats/conditional.rs, `gap_ceiling`): by brute
-    force over the sorted values."""
+    middle value(s) (below the lower, between two, above the upper; past
+    the smallest or largest value, a step beyond it), as
+    src/stats/conditional.rs's `gap_ceiling`: by brute force over the
+    sorted values."""
     distinct = sorted(set(float(v) for v in values))
     middle = middle_values(values)
     a, b = middle[0], middle[-1]
     i, j = distinct.index(a), distinct.index(b)
-    edges = []
-    if i > 0:
-        edges.append((distinct[i - 1], a))
+    # Past the smallest or largest value, a point a step beyond it (all
+    # such points share a gap's pattern).
+    edges = [(distinct[i - 1], a) if i > 0 else (a - max(abs(a), 1.0), a)]
     if a < b:
         edges.append((a, b))
-    if j + 1 < len(distinct):
-        edges.append((b, distinct[j + 1]))
+    edges.append((b, distinct[j + 1]) if j + 1 < len(distinct) else (b, b + max(abs(b), 1.0)))
     ceiling = 1.0
     for low, high in edges:
         g = low + (high - low) / 2

@@ -262,7 +262,8 @@ pub(crate) fn level_of(count: u128, laws: &Laws, alpha: f64) -> f64 {
 /// exact (decision, DESIGN.md, "Ties"): the lowest level of the test at a
 /// point strictly inside a gap next to the estimate — between its middle
 /// value(s) `middle` and the distinct values next to them, and between
-/// the two middle values when they differ; 1 when there is no gap.
+/// the two middle values when they differ; past the smallest or largest
+/// value, a point beyond it (all such points share a gap's pattern).
 ///
 /// The level reported is the test's at the estimate's own tie pattern,
 /// which with many runs on a lattice is the better proxy for the truth's.
@@ -283,17 +284,28 @@ pub(crate) fn gap_ceiling(scale: &impl Candidates, middle: (f64, f64), alpha: f6
     };
     let at_low = scale.around(a);
     let at_high = if a == b { at_low } else { scale.around(b) };
-    let before = (at_low.below >= 1)
-        .then(|| at_low.next_below.unwrap_or_else(|| scale.kth(at_low.below)))
-        .and_then(|prev| inside(prev, a));
+    // Past the smallest or the largest value, any point has the pattern
+    // of a gap (no value ties it): one a step away stands for them all.
+    let step = |v: f64| v.abs().max(1.0);
+    let before = if at_low.below >= 1 {
+        inside(
+            at_low.next_below.unwrap_or_else(|| scale.kth(at_low.below)),
+            a,
+        )
+    } else {
+        inside(a - step(a), a)
+    };
     let between = if a < b { inside(a, b) } else { None };
-    let after = (at_high.at_most < m)
-        .then(|| {
+    let after = if at_high.at_most < m {
+        inside(
+            b,
             at_high
                 .next_above
-                .unwrap_or_else(|| scale.kth(at_high.at_most + 1))
-        })
-        .and_then(|next| inside(b, next));
+                .unwrap_or_else(|| scale.kth(at_high.at_most + 1)),
+        )
+    } else {
+        inside(b, b + step(b))
+    };
     [before, between, after]
         .into_iter()
         .flatten()
