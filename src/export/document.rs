@@ -347,6 +347,7 @@ fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>) -> String 
             *r,
             &analysis.ranking,
             analysis.settings.metric.unit(),
+            c.ratio.is_some(),
         ));
     }
     text

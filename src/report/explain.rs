@@ -138,13 +138,16 @@ fn method(m: Method) -> &'static str {
 /// A condition of a verdict that a comparison did not meet, in a few
 /// words with the bound it was compared with. `-E` prints it beside the
 /// numbers that show it, and the markup exports
-/// ([`crate::export::document`]) use the same words.
-pub fn reason(r: Reason, ranking: &Ranking, unit: Unit) -> String {
+/// ([`crate::export::document`]) use the same words. `has_ratio`: the
+/// comparison has a ratio, against which a relative effect is held;
+/// without one (a value ≤ 0) the effect is its amount in the unit, as the
+/// verdict used it (the documents had said `+1%` where `-E` said `0 μs`).
+pub fn reason(r: Reason, ranking: &Ranking, unit: Unit, has_ratio: bool) -> String {
     match (r, ranking.settings.effect) {
-        (Reason::WithinEffect, Threshold::Percent(p)) => {
+        (Reason::WithinEffect, Threshold::Percent(p)) if has_ratio => {
             format!("low end ≤ effect +{}%", units::plain(p))
         }
-        (Reason::WithinEffect, Threshold::Absolute(_)) => {
+        (Reason::WithinEffect, _) => {
             format!("low end ≤ effect {}", units::amount(ranking.effect, unit))
         }
         (Reason::Superiority, _) => format!(
@@ -180,7 +183,9 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
         }
         return lines;
     };
-    let flag = |r: Reason| (entry.reasons.contains(&r)).then(|| reason(r, ranking, unit));
+    let flag = |r: Reason| {
+        (entry.reasons.contains(&r)).then(|| reason(r, ranking, unit, c.ratio.is_some()))
+    };
     lines.push(line(
         "Timed observations",
         &format!("N = {}", entry.n),
