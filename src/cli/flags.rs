@@ -456,7 +456,7 @@ fn build() -> Vec<Flag> {
             "set",
             "NAME=VALUE",
             Both,
-            "Settings: width, alpha, epsilon, effect, super, best, sigma",
+            "Settings: width, graph, alpha, epsilon, effect, super, best, sigma",
             |a, v| a.settings.push(v),
         )
         .short('c')
