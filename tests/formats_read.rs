@@ -223,7 +223,7 @@ fn a_custom_metric_keeps_its_unit_through_our_json() {
 }
 
 /// Two exports of `bestguess` put into one document (`jq -s`) are two
-/// experiments: batch numbers start again, so a new group starts (they
+/// experiments: a batch number comes again, so a new group starts (they
 /// had been merged into one command `true` of both experiments' runs).
 #[test]
 fn two_exports_in_one_document_stay_apart() {
@@ -249,6 +249,35 @@ fn two_exports_in_one_document_stay_apart() {
     let d = read(path.to_str().unwrap());
     let runs: Vec<usize> = d.commands.iter().map(|c| c.len()).collect();
     assert_eq!(runs, [5, 7]);
+}
+
+/// Results of one export in another order (`jq '.results |=
+/// sort_by(.median)'`) are still one experiment: its rounds stay paired.
+/// A falling batch number had started a new group per result.
+#[test]
+fn an_export_with_its_results_reordered_stays_one_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("e.json");
+    bestguess()
+        .args(["-Q", "-r", "6", "--seed", "5", "--export-json"])
+        .arg(&path)
+        .args(["true", "echo x", "echo y"])
+        .assert()
+        .success();
+    let mut doc: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    doc["results"].as_array_mut().unwrap().reverse();
+    let reordered = dir.path().join("reversed.json");
+    fs::write(&reordered, serde_json::to_vec(&doc).unwrap()).unwrap();
+    for file in [&path, &reordered] {
+        let (out, _) = report(&["-Q", "-R", file.to_str().unwrap()]);
+        let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains("paired by round (6 complete rounds)"),
+            "{out}"
+        );
+    }
+    let d = read(reordered.to_str().unwrap());
+    assert_eq!(d.commands.len(), 3);
 }
 
 #[test]

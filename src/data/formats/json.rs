@@ -171,7 +171,7 @@ pub fn read_into(
         .unwrap_or_default();
     let mut sequence = 0u64;
     let mut experiment = None;
-    let mut last_batch = 0u64;
+    let mut batches = std::collections::HashSet::new();
     for (k, result) in results.iter().enumerate() {
         let at = |what: &str| format!("results[{k}]{what}");
         // Results BestGuess read from different files, or from different
@@ -179,12 +179,17 @@ pub fn read_into(
         // as the files were: a new group, never paired by round with the
         // ones before.
         // So are the results of two exports put in one document: in one
-        // experiment, batch numbers grow from result to result.
+        // experiment each batch number appears once, so a number seen
+        // again starts a new group. (Any order is one experiment's: results
+        // sorted by their medians had been split into one group each, and
+        // their rounds compared as independent samples.)
         let source = result.pointer("/bestguess/source");
         let batch = result.pointer("/bestguess/batch").and_then(Json::as_u64);
-        if k > 0 && (source != experiment || batch.is_some_and(|b| b <= last_batch)) {
+        if k > 0 && (source != experiment || batch.is_some_and(|b| batches.contains(&b))) {
             sink.new_group();
+            batches.clear();
         }
+        batches.extend(batch);
         // Where the runs were first read, to tell groups apart by it.
         if let Some(tag) = source
             .and_then(|s| s.get("tag"))
@@ -197,7 +202,6 @@ pub fn read_into(
             }
         }
         experiment = source;
-        last_batch = batch.unwrap_or(0);
         let command = result
             .get("command")
             .and_then(Json::as_str)
