@@ -333,6 +333,29 @@ fn the_same_command_from_two_files_is_tagged_with_its_file() {
     );
     assert_eq!(doc["metadata"]["sources"][1]["tag"], "b.csv");
     assert_eq!(doc["metadata"]["sources"][1]["format"], "bestguess-raw-csv");
+    // The two summary CSVs tell them apart too (their rows had been
+    // identical but for the numbers).
+    for option in ["--export-csv", "--hyperfine-csv"] {
+        let out = bestreport()
+            .current_dir(dir.path())
+            .args(["-Q", option, "-", "a.csv", "b.csv"])
+            .assert()
+            .success();
+        let out = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let first: Vec<&str> = (out.lines().skip(1))
+            .map(|l| l.split(',').next().unwrap())
+            .collect();
+        assert_eq!(
+            first,
+            [
+                "true [a.csv]",
+                "echo x [a.csv]",
+                "true [b.csv]",
+                "echo x [b.csv]"
+            ],
+            "{option}"
+        );
+    }
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //!
 //! | column  | value (seconds, 6 decimals)                  |
 //! |---------|----------------------------------------------|
-//! | command | the command, or the shell if it is empty      |
+//! | command | the command, or the shell if it is empty, and its source's tag (`true [a.csv]`) where the data come from several |
 //! | mode    | half-sample mode of total CPU time            |
 //! | iqr     | Q₃ − Q₁ of total CPU time                     |
 //! | median  | median total CPU time                         |
@@ -57,6 +57,13 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()>
         } else {
             &runs.command
         };
+        // The same command from two files (or two experiments of one) is
+        // told apart as every report and export tells it: by its tag.
+        let command = if runs.tag.is_empty() {
+            command.clone()
+        } else {
+            format!("{command} [{}]", runs.tag)
+        };
         // A metric the data lacks leaves its cells empty.
         let total = stats.metric(metric);
         let q = total.map(|t| t.quantiles);
@@ -70,7 +77,7 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()>
             q.map(|q| q.min),
             q.map(|q| q.max),
         ];
-        let mut row = vec![command.clone()];
+        let mut row = vec![command];
         row.extend(numbers.map(|x| x.map(seconds).unwrap_or_default()));
         csv.write_record(&row)?;
     }

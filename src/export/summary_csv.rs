@@ -120,7 +120,13 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()>
     for (i, stats) in analysis.commands.iter().enumerate() {
         let runs = analysis.runs(i);
         let mut row: Vec<String> = Vec::with_capacity(HEADER.len());
-        row.push(runs.command.clone());
+        // Tagged with its source where the data come from several, as
+        // every report and export tells the same command apart.
+        row.push(if runs.tag.is_empty() {
+            runs.command.clone()
+        } else {
+            format!("{} [{}]", runs.command, runs.tag)
+        });
         row.push(runs.shell.clone());
         row.push(stats.runs.to_string());
         row.push(stats.failed.to_string());
