@@ -286,11 +286,21 @@ fn round_to(x: f64, decimals: usize) -> f64 {
     (x * f).round() / f
 }
 
-/// `x` with `decimals` decimals; never `-0.00`, never NaN or inf.
+/// `x` with `decimals` decimals; never `-0.00`, never NaN or inf. A whole
+/// number's half (600.5) rounds away from zero, as the CSV exports round
+/// (`format!` rounds it to even: the text said 600 μs where the CSV said
+/// 601).
 pub fn fixed(x: f64, decimals: usize) -> String {
     if !x.is_finite() {
         return "--".to_owned();
     }
+    // (Below 1 the tie stays 0, so that 0.5 is shown with a decimal
+    // instead: see [`not_zero`].)
+    let x = if decimals == 0 && x.abs() > 1.0 && x.fract().abs() == 0.5 {
+        x.round()
+    } else {
+        x
+    };
     let text = format!("{x:.decimals$}");
     match text.strip_prefix('-') {
         Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_owned(),
@@ -560,6 +570,17 @@ mod tests {
         // shown as 0.00.
         let plain = Scale::choose(Unit::Number, 1.0);
         assert_eq!((plain.symbol(), plain.number(0.001)), ("", "0.001".into()));
+    }
+
+    #[test]
+    fn whole_numbers_round_their_halves_away_from_zero_as_the_csvs_do() {
+        // `format!` rounds these to even (2.5 → 2, 600.5 → 600).
+        for (x, shown) in [(2.5, "3"), (600.5, "601"), (-600.5, "-601"), (601.5, "602")] {
+            assert_eq!(fixed(x, 0), shown, "{x}");
+        }
+        assert_eq!(fixed(600.49, 0), "600");
+        assert_eq!(fixed(0.5, 0), "0", "below 1, `not_zero` shows the decimal");
+        assert_eq!(fixed(2.25, 1), "2.2", "only whole numbers' halves");
     }
 
     #[test]
