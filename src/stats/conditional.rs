@@ -245,10 +245,15 @@ struct Tested {
 /// probability at most α/2 under `laws` (kept at or outside the middle of
 /// `count` values).
 fn end_ranks(count: u128, laws: &Laws, alpha: f64) -> (u128, u128) {
-    let middle = count.div_ceil(2).max(1);
-    let k = laws.0.rank(alpha / 2.0).clamp(1, middle);
-    let k_high = laws.1.rank(alpha / 2.0).clamp(1, middle);
-    (k, k_high)
+    (
+        end_rank(count, &laws.0, alpha),
+        end_rank(count, &laws.1, alpha),
+    )
+}
+
+/// One end's rank of [`end_ranks`], from that end's law alone.
+fn end_rank(count: u128, law: &TailLaw, alpha: f64) -> u128 {
+    law.rank(alpha / 2.0).clamp(1, count.div_ceil(2).max(1))
 }
 
 /// The conditional coverage 1 − P(low misses) − P(high misses) of the
@@ -315,9 +320,7 @@ pub(crate) fn gap_ceiling(scale: &impl Candidates, middle: (f64, f64), alpha: f6
 
 fn test_at(scale: &impl Candidates, v: f64, low_side: bool, alpha: f64) -> Tested {
     let around = scale.around(v);
-    // The side's rank as [`end_ranks`] finds it, from that side's law only.
-    let middle = scale.count().div_ceil(2).max(1);
-    let k = scale.law(v, low_side).rank(alpha / 2.0).clamp(1, middle);
+    let k = end_rank(scale.count(), &scale.law(v, low_side), alpha);
     // The lower end misses v when #{≤ v} ≤ k − 1, the upper end when
     // #{< v} ≥ M − k′ + 1: the test at v rejects on that side.
     let accepts = if low_side {
