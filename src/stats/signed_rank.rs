@@ -511,16 +511,13 @@ pub(crate) fn interval_ranks(
         // own pattern (from the laws just found), or the approximation's
         // where it bounds an interval (the lower of them).
         let approximated = per_set.iter().filter_map(|p| p.1).fold(1.0, f64::min);
-        // With exact laws, no higher than a gap beside the estimate allows
-        // ([`gap_ceiling`]).
-        let ceiling = if exact {
-            (sets.iter())
-                .map(|&s| gap_ceiling(&Signed { set: s, exact }, s.middle, alpha))
-                .fold(1.0, f64::min)
-        } else {
-            1.0
-        };
         let achieved = if all_fit {
+            // With exact laws, no higher than a gap beside the estimate
+            // allows ([`gap_ceiling`]).
+            let ceiling = (sets.iter())
+                .filter(|_| exact)
+                .map(|&s| gap_ceiling(&Signed { set: s, exact }, s.middle, alpha))
+                .fold(1.0, f64::min);
             (laws.iter())
                 .map(|l| level_of(m, l, alpha))
                 .fold(1.0, f64::min)
