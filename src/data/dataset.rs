@@ -635,11 +635,16 @@ impl CommandRuns {
     /// When the same command was read from several files, the label ends
     /// with the file's tag in brackets: `ls -l [a.csv]`.
     pub fn label(&self) -> Cow<'_, str> {
-        let base = self.base_label();
+        self.tagged(self.base_label())
+    }
+
+    /// `text` (the label, or the command string in the CSV exports)
+    /// followed by the source tag where there is one: `true [a.csv]`.
+    pub fn tagged<'a>(&self, text: Cow<'a, str>) -> Cow<'a, str> {
         if self.tag.is_empty() {
-            base
+            text
         } else {
-            Cow::Owned(format!("{base} [{}]", self.tag))
+            Cow::Owned(format!("{text} [{}]", self.tag))
         }
     }
 

@@ -59,11 +59,7 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()>
         };
         // The same command from two files (or two experiments of one) is
         // told apart as every report and export tells it: by its tag.
-        let command = if runs.tag.is_empty() {
-            command.clone()
-        } else {
-            format!("{command} [{}]", runs.tag)
-        };
+        let command = runs.tagged(command.into()).into_owned();
         // A metric the data lacks leaves its cells empty.
         let total = stats.metric(metric);
         let q = total.map(|t| t.quantiles);
