@@ -7,7 +7,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use bestguess::data::{
     read_raw_csv, Catalogue, DataError, Dataset, Metric, RawCsvWriter, RowProblem, RunRecord,
@@ -599,23 +598,17 @@ fn errors_in_a_second_file_name_that_file() {
 }
 
 // ---------------------------------------------------------------------------
-// Speed: the writer must keep up with fast commands, the reader with big
-// files. Bounds are loose (debug build, shared machine); they catch
-// accidental quadratic behaviour, not regressions of a few percent.
+// Many rows. Speed is measured by benchmarks, never here: reading by
+// `cargo bench --bench read` and `bench/scale.sh`, writing by
+// `bench/overhead.sh` (the writer is on the measurement path).
 
 #[test]
-fn writing_and_reading_many_rows_is_fast() {
+fn many_rows_round_trip() {
     let n = 50_000;
     let records: Vec<RunRecord> = (0..n).map(|i| run("sleep 0.001", 1 + i % 3, i)).collect();
-    let start = Instant::now();
     let bytes = write_all(&records);
-    let wrote = start.elapsed();
-    let start = Instant::now();
     let back = read_raw_csv(&bytes[..], "big.csv").unwrap();
-    let read = start.elapsed();
     assert_eq!(back, records);
-    assert!(wrote < Duration::from_secs(5), "writing took {wrote:?}");
-    assert!(read < Duration::from_secs(5), "reading took {read:?}");
 }
 
 // ---------------------------------------------------------------------------
