@@ -233,6 +233,19 @@ pub(crate) fn normal_rank(count: u128, sigma: f64, alpha: f64) -> (u128, f64) {
     (k as u128 + 1, achieved)
 }
 
+/// The confidence 1 − 2Φ((r − 1 − count/2)/σ) of the lower rank r (and
+/// its mirror) among `count` ordered values whose count below the truth is
+/// normal with mean count/2 and sd `sigma` ([`normal_rank`]'s achieved
+/// confidence, at any rank); 1 when σ is 0.
+pub(crate) fn normal_level(count: u128, sigma: f64, rank: u128) -> f64 {
+    if sigma > 0.0 {
+        let below = rank.saturating_sub(1) as f64;
+        (1.0 - 2.0 * normal_cdf((below - count as f64 / 2.0) / sigma)).clamp(0.0, 1.0)
+    } else {
+        1.0
+    }
+}
+
 /// One tested candidate: whether the test at δ = v accepts on the side
 /// asked for, the rank block of v and the values next to it.
 #[derive(Clone, Copy)]

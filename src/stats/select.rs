@@ -423,6 +423,12 @@ impl Differences {
         self.rows() + self.y.len()
     }
 
+    /// The sizes of the two samples (n1, n2). Not for Walsh sums.
+    pub(crate) fn sample_sizes(&self) -> (usize, usize) {
+        let n1 = (0..self.rows()).map(|i| self.row_weight(i)).sum();
+        (n1, self.y.cumulative[self.y.len()])
+    }
+
     /// Number of elements, n1·n2 (or R(R+1)/2 Walsh sums).
     pub(crate) fn count(&self) -> u128 {
         self.count
@@ -467,6 +473,70 @@ impl Differences {
             }
         }
         groups
+    }
+
+    /// The placements of both samples at δ, for the variance of the
+    /// fraction F(δ) of differences below δ (ties counting half) without a
+    /// shift model: per x value, p = (#{y − x < δ} + ½#{y − x = δ})/n2;
+    /// per y value, q = (#{y − x < δ} + ½#{y − x = δ})/n1. Returns their
+    /// sample variances (weighted by the copies, divisors n1 − 1 and
+    /// n2 − 1), `None` when a sample has fewer than two values. Compared
+    /// as [`Differences::pooled_groups`] compares, so ties agree with the
+    /// counts. Two merges over the distinct values. Not for Walsh sums.
+    pub(crate) fn placement_variances(&self, delta: f64) -> Option<(f64, f64)> {
+        let (rows, y) = (self.rows(), &self.y);
+        let (n1, n2) = self.sample_sizes();
+        if n1 < 2 || n2 < 2 {
+            return None;
+        }
+        // y − x rises with y and falls with x: for each row the columns
+        // below (at or below) δ are a prefix that grows with the row, and
+        // for each column the rows below δ are a suffix that shrinks.
+        let half_count = |lt: usize, le: usize| lt as f64 + (le - lt) as f64 / 2.0;
+        let (mut lt, mut le) = (0, 0);
+        let mut p = Vec::with_capacity(rows);
+        for i in 0..rows {
+            let x = self.row(i);
+            while lt < y.len() && y.values[lt] - x < delta {
+                lt += 1;
+            }
+            le = le.max(lt);
+            while le < y.len() && y.values[le] - x <= delta {
+                le += 1;
+            }
+            let value = half_count(y.cumulative[lt], y.cumulative[le]) / n2 as f64;
+            p.push((value, self.row_weight(i)));
+        }
+        let mut row_cumulative = Vec::with_capacity(rows + 1);
+        row_cumulative.push(0);
+        for i in 0..rows {
+            row_cumulative.push(row_cumulative[i] + self.row_weight(i));
+        }
+        // Rows from `gt` on have y − x < δ, from `ge` on y − x ≤ δ.
+        let (mut gt, mut ge) = (0, 0);
+        let mut q = Vec::with_capacity(y.len());
+        for j in 0..y.len() {
+            let v = y.values[j];
+            while ge < rows && v - self.row(ge) > delta {
+                ge += 1;
+            }
+            gt = gt.max(ge);
+            while gt < rows && v - self.row(gt) >= delta {
+                gt += 1;
+            }
+            let below = n1 - row_cumulative[gt];
+            let at_most = n1 - row_cumulative[ge];
+            q.push((half_count(below, at_most) / n1 as f64, y.weight(j)));
+        }
+        let variance = |values: &[(f64, usize)], n: usize| {
+            let mean = values.iter().map(|&(v, w)| v * w as f64).sum::<f64>() / n as f64;
+            let squares: f64 = values
+                .iter()
+                .map(|&(v, w)| (v - mean).powi(2) * w as f64)
+                .sum();
+            squares / (n - 1) as f64
+        };
+        Some((variance(&p, n1), variance(&q, n2)))
     }
 
     /// (#{elements < t}, #{elements ≤ t}), counted as the selection
@@ -1272,6 +1342,56 @@ mod tests {
             sorted.iter().rev().find(|&&v| v < t).copied(),
             sorted.iter().find(|&&v| v > t).copied(),
         )
+    }
+
+    #[test]
+    fn placement_variances_agree_with_counting_every_pair() {
+        let mut rng = SplitMix64::new(37);
+        for round in 0..60 {
+            let n1 = 1 + rng.below(12);
+            let n2 = 1 + rng.below(12);
+            let draw = |rng: &mut SplitMix64| {
+                if round % 2 == 0 {
+                    rng.below(5) as f64
+                } else {
+                    rng.uniform() * 8.0 - 4.0
+                }
+            };
+            let mut x: Vec<f64> = (0..n1).map(|_| draw(&mut rng)).collect();
+            let mut y: Vec<f64> = (0..n2).map(|_| draw(&mut rng)).collect();
+            x.sort_unstable_by(f64::total_cmp);
+            y.sort_unstable_by(f64::total_cmp);
+            let differences = Differences::new(&x, &y);
+            assert_eq!(differences.sample_sizes(), (n1, n2));
+            let half = |pairs: &mut dyn Iterator<Item = f64>, t: f64, n: usize| {
+                let (mut below, mut at) = (0.0, 0.0);
+                for d in pairs {
+                    below += f64::from(u8::from(d < t));
+                    at += f64::from(u8::from(d == t));
+                }
+                (below + at / 2.0) / n as f64
+            };
+            let variance = |v: &[f64]| {
+                let mean = v.iter().sum::<f64>() / v.len() as f64;
+                v.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / (v.len() - 1) as f64
+            };
+            for t in brute(&x, &y).into_iter().flat_map(|v| [v, v + 0.5]) {
+                let got = differences.placement_variances(t);
+                if n1 < 2 || n2 < 2 {
+                    assert_eq!(got, None);
+                    continue;
+                }
+                let p: Vec<f64> = (x.iter())
+                    .map(|&a| half(&mut y.iter().map(|&b| b - a), t, n2))
+                    .collect();
+                let q: Vec<f64> = (y.iter())
+                    .map(|&b| half(&mut x.iter().map(|&a| b - a), t, n1))
+                    .collect();
+                let (vp, vq) = got.unwrap();
+                assert!((vp - variance(&p)).abs() < 1e-12, "{x:?} {y:?} {t}");
+                assert!((vq - variance(&q)).abs() < 1e-12, "{x:?} {y:?} {t}");
+            }
+        }
     }
 
     #[test]
