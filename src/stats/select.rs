@@ -1344,23 +1344,28 @@ mod tests {
         )
     }
 
+    /// Two sorted samples of 1 to 12 values: integers below `tied` (few
+    /// distinct values, ties) or, without it, fractions (no ties).
+    fn two_small_samples(rng: &mut SplitMix64, tied: Option<usize>) -> (Vec<f64>, Vec<f64>) {
+        let n1 = 1 + rng.below(12);
+        let n2 = 1 + rng.below(12);
+        let draw = |rng: &mut SplitMix64| match tied {
+            Some(values) => rng.below(values) as f64,
+            None => rng.uniform() * 8.0 - 4.0,
+        };
+        let mut x: Vec<f64> = (0..n1).map(|_| draw(rng)).collect();
+        let mut y: Vec<f64> = (0..n2).map(|_| draw(rng)).collect();
+        x.sort_unstable_by(f64::total_cmp);
+        y.sort_unstable_by(f64::total_cmp);
+        (x, y)
+    }
+
     #[test]
     fn placement_variances_agree_with_counting_every_pair() {
         let mut rng = SplitMix64::new(37);
         for round in 0..60 {
-            let n1 = 1 + rng.below(12);
-            let n2 = 1 + rng.below(12);
-            let draw = |rng: &mut SplitMix64| {
-                if round % 2 == 0 {
-                    rng.below(5) as f64
-                } else {
-                    rng.uniform() * 8.0 - 4.0
-                }
-            };
-            let mut x: Vec<f64> = (0..n1).map(|_| draw(&mut rng)).collect();
-            let mut y: Vec<f64> = (0..n2).map(|_| draw(&mut rng)).collect();
-            x.sort_unstable_by(f64::total_cmp);
-            y.sort_unstable_by(f64::total_cmp);
+            let (x, y) = two_small_samples(&mut rng, (round % 2 == 0).then_some(5));
+            let (n1, n2) = (x.len(), y.len());
             let differences = Differences::new(&x, &y);
             assert_eq!(differences.sample_sizes(), (n1, n2));
             let half = |pairs: &mut dyn Iterator<Item = f64>, t: f64, n: usize| {
@@ -1398,20 +1403,7 @@ mod tests {
     fn neighbours_are_the_elements_next_to_a_value() {
         let mut rng = SplitMix64::new(21);
         for round in 0..40 {
-            let n1 = 1 + rng.below(12);
-            let n2 = 1 + rng.below(12);
-            // Few distinct values (ties) or fractions (none).
-            let draw = |rng: &mut SplitMix64| {
-                if round % 2 == 0 {
-                    rng.below(6) as f64
-                } else {
-                    rng.uniform() * 8.0 - 4.0
-                }
-            };
-            let mut x: Vec<f64> = (0..n1).map(|_| draw(&mut rng)).collect();
-            let mut y: Vec<f64> = (0..n2).map(|_| draw(&mut rng)).collect();
-            x.sort_unstable_by(f64::total_cmp);
-            y.sort_unstable_by(f64::total_cmp);
+            let (x, y) = two_small_samples(&mut rng, (round % 2 == 0).then_some(6));
             let all = brute(&x, &y);
             let differences = Differences::new(&x, &y);
             let walsh = brute_walsh_sums(&y);
