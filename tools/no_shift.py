@@ -12,6 +12,7 @@ the shapes. That median is computed exactly from the two distributions
 with sum_x P(X = x) P(Y <= t + x) >= 1/2.
 
 Usage: tools/no_shift.py [BESTREPORT] [REPLICATIONS]
+       (NO_SHIFT_UNEQUAL=1: the unequal-spread cases instead)
        (default target/release/bestreport, 300). Needs numpy and scipy.
 """
 import collections
@@ -97,6 +98,24 @@ def main():
     lattice_pmf, draw_lattice = lattice
     shifted_lattice = (lambda k: sum(p for v, p in lattice_pmf.items() if v + 20 <= k),
                        lambda rng, n: [v + 20 for v in draw_lattice(rng, n)])
+    def rounded_normal(mean, sd):
+        """Y = round(N(mean, sd))."""
+        def cdf(k):
+            return float(stats.norm.cdf((k + 0.5 - mean) / sd))
+        def draw(rng, n):
+            return [int(v) for v in np.round(rng.normal(mean, sd, n))]
+        return cdf, draw
+    steady = discrete({k: float(stats.norm.cdf((k + 0.5 - 1000) / 5) - stats.norm.cdf((k - 0.5 - 1000) / 5))
+                       for k in range(960, 1041)})
+    unequal = [
+        ("unequal spreads (sd 5 and 200 μs), 30 v 30", steady, rounded_normal(1000, 200), 30, 30),
+        ("unequal spreads, 200 steady v 10 spread", steady, rounded_normal(1000, 200), 200, 10),
+        ("unequal spreads, 10 steady v 200 spread", steady, rounded_normal(1000, 200), 10, 200),
+    ]
+    if os.environ.get("NO_SHIFT_UNEQUAL"):
+        for i, (name, x, y, n_x, n_y) in enumerate(unequal):
+            simulate(bestreport, name, x, y, n_x, n_y, reps, seed=100 + i)
+        return
     cases = [
         ("one value", discrete({100: 1.0}), spread, 30, 30),
         ("one value, 30 runs against 5", discrete({100: 1.0}), spread, 30, 5),
