@@ -224,19 +224,14 @@ pub(crate) fn normal_rank(count: u128, sigma: f64, alpha: f64) -> (u128, f64) {
     // so the quantile exists; 0 would only widen it.
     let z = normal_quantile(alpha / 2.0).map_or(0.0, |q| -q);
     // z > 0 makes k < count/2, so k + 1 ≤ count − k.
-    let k = (half - z * sigma).floor().max(0.0);
-    let achieved = if sigma > 0.0 {
-        1.0 - 2.0 * normal_cdf((k - half) / sigma)
-    } else {
-        1.0
-    };
-    (k as u128 + 1, achieved)
+    let rank = (half - z * sigma).floor().max(0.0) as u128 + 1;
+    (rank, normal_level(count, sigma, rank))
 }
 
 /// The confidence 1 − 2Φ((r − 1 − count/2)/σ) of the lower rank r (and
 /// its mirror) among `count` ordered values whose count below the truth is
-/// normal with mean count/2 and sd `sigma` ([`normal_rank`]'s achieved
-/// confidence, at any rank); 1 when σ is 0.
+/// normal with mean count/2 and sd `sigma` (what [`normal_rank`] reports
+/// for its rank, at any rank); 1 when σ is 0.
 pub(crate) fn normal_level(count: u128, sigma: f64, rank: u128) -> f64 {
     if sigma > 0.0 {
         let below = rank.saturating_sub(1) as f64;
