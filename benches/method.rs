@@ -139,7 +139,6 @@ fn p_value_alone() -> RankingSettings {
     RankingSettings {
         effect: Threshold::Absolute(0.0),
         epsilon: Threshold::Absolute(0.0),
-        superiority: 0.5,
         ..RankingSettings::default()
     }
 }
@@ -184,9 +183,9 @@ fn run(rng: &mut Rng, d: &Design, factors: &[f64], settings: &RankingSettings) -
             out.second_slower = true;
         }
         if let Some(c) = e.comparison {
-            out.reported = out.reported.min(c.interval.achieved_confidence);
+            out.reported = out.reported.min(c.contrast.confidence());
         }
-        if let Some(q) = e.comparison.and_then(|c| c.ratio) {
+        if let Some(q) = e.comparison.map(|c| c.contrast) {
             let truth = factors[e.index] / factors[reference];
             if !(q.low <= truth && truth <= q.high) {
                 out.all_cover = false;

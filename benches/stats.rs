@@ -104,7 +104,7 @@ fn analyse(commands: &[Runs]) -> (usize, f64) {
         rank(&totals, &RankingSettings::default().rule()).expect("default settings are valid");
     for e in &ranking.entries {
         if let Some(c) = &e.comparison {
-            checksum += c.shift + c.interval.low + c.mann_whitney.p_value;
+            checksum += c.contrast.estimate + c.contrast.low + c.classic.mann_whitney.p_value;
         }
         if matches!(e.verdict, Verdict::Slower) {
             checksum += 1.0;
@@ -152,9 +152,11 @@ fn worst_case_ranking(runs: usize) -> Duration {
     let ranking =
         rank(&samples, &RankingSettings::default().rule()).expect("default settings are valid");
     let elapsed = start.elapsed();
-    let shift = ranking.entries[1].comparison.map_or(0.0, |c| c.shift);
+    let shift = ranking.entries[1]
+        .comparison
+        .map_or(0.0, |c| c.contrast.estimate);
     println!(
-        "  worst case: shift {shift:.1} in {:.3} s",
+        "  worst case: estimate {shift:.4} in {:.3} s",
         elapsed.as_secs_f64()
     );
     elapsed

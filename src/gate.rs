@@ -7,33 +7,32 @@
 //! ([`pair`]); each pair is compared on the metric of interest by the
 //! ranking itself, as a ranking of two with the baseline as the fixed
 //! reference ([`compare_with_baseline`]), so the estimators, intervals and
-//! verdict rule are the ranking's: the ratio new / baseline of locations
-//! (the Hodges–Lehmann shift of the logarithms, exponentiated, with the
-//! interval from the same order statistics as Δ's; Δ relative to the
-//! baseline's median when some value is not positive), and the verdict
-//! *slower* (the whole interval above +effect), *faster* (below −effect),
+//! verdict rule are the ranking's: the ratio new / baseline of medians
+//! with its distribution-free bounds (the difference of medians relative
+//! to the baseline's median when some value is not positive), and the
+//! verdict *slower* (the lower bound above +effect), *faster* (the upper
+//! bound below −effect),
 //! *no change* (within ±epsilon: the ranking's "equivalent") or
 //! *inconclusive* (neither: more runs could tell). A command present on
 //! one side only is listed, not an error.
 //!
 //! The pairs are a family fixed in advance (nothing is selected from the
-//! data), so each interval is at level 1 − α/m over the m pairs compared
-//! (Bonferroni): all of them cover together with probability at least
-//! 1 − α, and a CI job that fails when *any* command is slower keeps its
-//! false-alarm rate at most α. The two sides come from different
+//! data), so each bound misses with chance at most α/m over the m pairs
+//! compared (Bonferroni): all lower bounds hold together with probability
+//! at least 1 − α, and a CI job that fails when *any* command is slower
+//! keeps its false-alarm rate at most α. The two sides come from different
 //! experiments, so they are compared as independent samples.
 //!
 //! `--fail-if-slower PCT` turns the comparison into a gate:
-//! [`GateReport::failed`] when some command is slower with the whole
-//! interval of its change above +PCT % and its test showing it slower
-//! (the user's margin for this gate; the verdict column keeps the
+//! [`GateReport::failed`] when some command is slower with the lower
+//! bound of its change above +PCT % (the user's margin for this gate; the verdict column keeps the
 //! ranking's `effect`). The program then
 //! exits with status 3 (`crate::app::exit::REGRESSION`).
 
 use crate::analysis::RankingSettings;
 use crate::data::{CommandRuns, Dataset};
 use crate::stats::{
-    rank_with, Quantiles, RankOptions, RankSettings, Sample, SampleError, Verdict,
+    rank_with, Contrast, Quantiles, RankOptions, RankSettings, Sample, SampleError, Scale, Verdict,
     MIN_VALUES_FOR_INFERENCE,
 };
 
@@ -142,38 +141,32 @@ pub struct Estimate {
 /// The change from baseline to new of one pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Change {
-    /// Hodges–Lehmann shift Δ, new − baseline, in the metric's unit.
-    pub shift: Estimate,
-    /// new / baseline, when every value on both sides is positive.
-    pub ratio: Option<Estimate>,
-    /// The interval's achieved confidence (the Δ and ratio intervals are
-    /// the same order statistics, so they share it).
-    pub confidence: f64,
-    /// The comparison's test shows the new command slower at the pair's
-    /// level (its p-value below α/m, its statistic leaning that way). A
-    /// change is a regression only then: with tied values an interval
-    /// can lie above the margin while the test rejects nothing, or
-    /// rejects the other way.
-    pub test_shows_slower: bool,
+    /// The ranking's estimate with its bounds: new / baseline (the ratio
+    /// of medians) when every value on both sides is positive, else the
+    /// difference of medians in the metric's unit.
+    pub contrast: Contrast,
 }
 
 impl Change {
     /// The change relative to the baseline, as a fraction (0.1 is +10 %):
-    /// ratio − 1, or Δ over the baseline's median when there is no ratio;
-    /// `None` when neither exists (a zero median).
+    /// ratio − 1, or the difference over the baseline's median when there
+    /// is no ratio; `None` when neither exists (a zero median).
     pub fn relative(&self, baseline_median: f64) -> Option<Estimate> {
-        if let Some(r) = self.ratio {
-            return Some(Estimate {
-                value: r.value - 1.0,
-                low: r.low - 1.0,
-                high: r.high - 1.0,
-            });
-        }
-        let m = baseline_median.abs();
+        let c = &self.contrast;
+        let m = match c.scale {
+            Scale::Ratio => {
+                return Some(Estimate {
+                    value: c.estimate - 1.0,
+                    low: c.low - 1.0,
+                    high: c.high - 1.0,
+                })
+            }
+            Scale::Difference => baseline_median.abs(),
+        };
         (m > 0.0).then(|| Estimate {
-            value: self.shift.value / m,
-            low: self.shift.low / m,
-            high: self.shift.high / m,
+            value: c.estimate / m,
+            low: c.low / m,
+            high: c.high / m,
         })
     }
 }
@@ -293,18 +286,7 @@ fn compare_pair(
         _ => GateVerdict::NotCompared,
     };
     let change = entry.and_then(|e| e.comparison).map(|c| Change {
-        shift: Estimate {
-            value: c.shift,
-            low: c.interval.low,
-            high: c.interval.high,
-        },
-        ratio: c.ratio.map(|r| Estimate {
-            value: r.estimate,
-            low: r.low,
-            high: r.high,
-        }),
-        confidence: c.interval.achieved_confidence,
-        test_shows_slower: c.p_adjusted < settings.alpha && c.test_leaning() > 0.0,
+        contrast: c.contrast,
     });
     match change {
         Some(c) => Ok((c, verdict)),
@@ -378,12 +360,12 @@ pub fn compare_with_baseline(
             if enough(&b) && enough(&n) {
                 let (c, v) = compare_pair(bsample, nsample, &rule)?;
                 // The gate's margin is the user's, independent of effect.
-                row.fails = c.test_shows_slower
+                row.fails = c.contrast.reached
                     && fail_if_slower.is_some_and(|pct| match c.relative(bs.median) {
                         Some(r) => r.low > pct / 100.0,
                         // A baseline median of 0: any increase is beyond
                         // every percentage.
-                        None => c.shift.low > 0.0,
+                        None => c.contrast.low > 0.0,
                     });
                 row.change = Some(c);
                 row.verdict = Some(v);
@@ -521,8 +503,9 @@ mod tests {
         let g = compare_with_baseline(&old, &new, &s, Some(5.0)).unwrap();
         let row = &g.rows[0];
         assert_eq!(row.verdict, Some(GateVerdict::Slower));
-        let r = row.change.unwrap().ratio.unwrap();
-        assert!((r.value - 1.1).abs() < 0.005 && r.low > 1.05, "{r:?}");
+        let r = row.change.unwrap().contrast;
+        assert_eq!(r.scale, Scale::Ratio);
+        assert!((r.estimate - 1.1).abs() < 0.005 && r.low > 1.05, "{r:?}");
         assert!(g.failed());
         // A 15 % margin is beyond the interval: slower, but the gate holds.
         let g = compare_with_baseline(&old, &new, &s, Some(15.0)).unwrap();
@@ -572,7 +555,7 @@ mod tests {
         let old = dataset(&[("z", "", &zeros)]);
         let g = compare_with_baseline(&old, &old, &RankingSettings::default(), Some(1.0)).unwrap();
         let c = g.rows[0].change.unwrap();
-        assert_eq!(c.ratio, None);
+        assert_eq!(c.contrast.scale, Scale::Difference);
         assert_eq!(c.relative(0.0), None);
         assert_eq!(g.rows[0].verdict, Some(GateVerdict::NoChange));
     }

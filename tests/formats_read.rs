@@ -272,7 +272,7 @@ fn an_export_with_its_results_reordered_stays_one_experiment() {
         let (out, _) = report(&["-Q", "-R", file.to_str().unwrap()]);
         let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
-            words.contains("paired by round (6 complete rounds)"),
+            words.contains("Median of within-round ratios, 6 rounds"),
             "{out}"
         );
     }

@@ -252,7 +252,6 @@ fn explained_ranking_with_relative_thresholds() {
         effect: Threshold::Percent(2.0),
         epsilon: Threshold::Percent(1.0),
         alpha: 0.01,
-        superiority: 0.25,
         ..RankingSettings::default()
     };
     let settings = Settings {

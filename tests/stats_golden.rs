@@ -2,7 +2,9 @@
 //!
 //! `tools/golden.py` computed the expected values with numpy, scipy,
 //! statsmodels and mpmath (see its docstring for which library backs which
-//! number) and stored them, with the input data, in `tests/data/golden/`.
+//! number; the bounds of medians are cross-checked there with
+//! `scipy.stats.quantile_test`) and stored them, with the input data, in
+//! `tests/data/golden/`.
 //! Every statistic is compared through one tolerance helper: 1e-9 relative
 //! (1e-12 absolute floor) for statistics and asymptotic p-values, 1e-12
 //! relative for exact p-values; ranks and methods must match exactly.
@@ -10,7 +12,8 @@
 use std::path::PathBuf;
 
 use bestguess::stats::{
-    compare, compare_paired, holm_adjust, Alpha, Comparison, Method, NotApplicable, Sample, Summary,
+    compare, holm_adjust, paired, Alpha, CompareOptions, Contrast, Method, NotApplicable, Sample,
+    Scale, Summary,
 };
 use serde_json::Value;
 
@@ -219,34 +222,76 @@ fn per_sample_statistics_match_numpy_scipy_statsmodels() {
     c.finish(datasets.len() * 15);
 }
 
+/// A contrast against the golden `contrast` object: scale, estimate,
+/// bounds, miss chances and whether the level was reached.
+fn check_contrast(c: &mut Checker, name: &str, b: &Contrast, e: &Value) {
+    let scale = match e["scale"].as_str().unwrap() {
+        "ratio" => Scale::Ratio,
+        _ => Scale::Difference,
+    };
+    c.equal(&format!("{name} scale"), b.scale, scale);
+    c.equal(&format!("{name} reached"), b.reached, flag(e, "reached"));
+    c.close(
+        &format!("{name} estimate"),
+        b.estimate,
+        num(e, "estimate"),
+        STATISTIC,
+    );
+    c.close(&format!("{name} low"), b.low, num(e, "low"), STATISTIC);
+    c.close(&format!("{name} high"), b.high, num(e, "high"), STATISTIC);
+    c.close(
+        &format!("{name} low miss"),
+        b.low_miss,
+        num(e, "miss"),
+        STATISTIC,
+    );
+    c.close(
+        &format!("{name} high miss"),
+        b.high_miss,
+        num(e, "miss"),
+        STATISTIC,
+    );
+}
+
+fn scale_of(best: &[f64], other: &[f64]) -> Scale {
+    let positive = |v: &[f64]| v.iter().all(|&x| x > 0.0);
+    if positive(best) && positive(other) {
+        Scale::Ratio
+    } else {
+        Scale::Difference
+    }
+}
+
 #[test]
 fn two_sample_statistics_match_scipy_and_brute_force() {
     let golden = load("pairs.json");
     let datasets = golden["pairs"].as_array().unwrap();
     let mut c = Checker::default();
     let mut methods = [0, 0];
-    let mut ratios = 0;
+    let mut reached = [0, 0];
     for d in datasets {
         let name = d["name"].as_str().unwrap();
         let e = &d["expected"];
-        let alpha = Alpha::new(num(d, "alpha")).unwrap();
-        let r = compare(&sample(&d["best"]), &sample(&d["other"]), alpha);
+        let alpha = num(d, "alpha");
+        let (best, other) = (numbers(&d["best"]), numbers(&d["other"]));
+        let (bs, os) = (sample(&d["best"]), sample(&d["other"]));
+        let options = CompareOptions {
+            rounds: None,
+            scale: scale_of(&best, &other),
+            gamma: alpha,
+            alpha: Alpha::new(alpha).unwrap(),
+            family: 1,
+        };
+        let r = compare(&bs, &os, options).unwrap();
         let expected_method = match e["method"].as_str().unwrap() {
             "exact" => Method::Exact,
             "asymptotic" => Method::Asymptotic,
             m => panic!("unknown method {m}"),
         };
         methods[usize::from(expected_method == Method::Exact)] += 1;
-        let mw = &r.mann_whitney;
+        let k = &r.classic;
+        let mw = &k.mann_whitney;
         c.equal(&format!("{name} p method"), mw.method, expected_method);
-        // With ties the test stays asymptotic while the interval's law,
-        // conditional on the tie pattern, is exact for small samples.
-        let ci_method = match e["ci_method"].as_str().unwrap() {
-            "exact" => Method::Exact,
-            _ => Method::Asymptotic,
-        };
-        c.equal(&format!("{name} CI method"), r.interval.method, ci_method);
-        c.equal(&format!("{name} fits"), r.interval.fits, flag(e, "fits"));
         c.close(&format!("{name} U"), mw.u, num(e, "u"), STATISTIC);
         c.close(&format!("{name} W"), mw.w, num(e, "w"), STATISTIC);
         let p_tolerance = if expected_method == Method::Exact {
@@ -262,188 +307,48 @@ fn two_sample_statistics_match_scipy_and_brute_force() {
         );
         c.close(
             &format!("{name} p adjusted"),
-            r.p_adjusted,
+            k.p_adjusted,
             num(e, "p_value"),
             p_tolerance,
         );
-        c.close(
-            &format!("{name} shift"),
-            r.shift,
-            num(e, "shift"),
-            STATISTIC,
-        );
-        c.close(
-            &format!("{name} CI low"),
-            r.interval.low,
-            num(e, "ci_low"),
-            STATISTIC,
-        );
-        c.close(
-            &format!("{name} CI high"),
-            r.interval.high,
-            num(e, "ci_high"),
-            STATISTIC,
-        );
-        c.equal(
-            &format!("{name} CI ranks"),
-            (r.interval.low_rank, r.interval.high_rank),
-            (
-                u128::from(e["ci_low_rank"].as_u64().unwrap()),
-                u128::from(e["ci_high_rank"].as_u64().unwrap()),
-            ),
-        );
-        c.close(
-            &format!("{name} achieved confidence"),
-            r.interval.achieved_confidence,
-            num(e, "achieved_confidence"),
-            STATISTIC,
-        );
-        c.close(
-            &format!("{name} nominal confidence"),
-            r.interval.nominal_confidence,
-            1.0 - num(d, "alpha"),
-            STATISTIC,
-        );
-        c.close(
-            &format!("{name} superiority"),
-            r.superiority,
-            num(e, "superiority"),
-            STATISTIC,
-        );
-        c.close(
-            &format!("{name} superiority CI low"),
-            r.superiority_interval.low,
-            num(e, "superiority_ci_low"),
-            STATISTIC,
-        );
-        c.close(
-            &format!("{name} superiority CI high"),
-            r.superiority_interval.high,
-            num(e, "superiority_ci_high"),
-            STATISTIC,
-        );
-        ratios += usize::from(check_ratio(&mut c, name, &r, e));
+        for (what, actual) in [
+            ("shift", k.shift),
+            ("shift_low", k.shift_low),
+            ("shift_high", k.shift_high),
+            ("shift_confidence", k.shift_confidence),
+            ("superiority", k.superiority),
+        ] {
+            c.close(&format!("{name} {what}"), actual, num(e, what), STATISTIC);
+        }
+        check_contrast(&mut c, name, &r.contrast, &e["contrast"]);
+        reached[usize::from(r.contrast.reached)] += 1;
     }
-    assert!(ratios >= 20, "only {ratios} pairs with a ratio");
     assert!(datasets.len() >= 20, "golden pairs look incomplete");
     assert!(
         methods[0] >= 5 && methods[1] >= 5,
         "need exact and asymptotic cases: {methods:?}"
     );
-    c.finish(datasets.len() * 13);
-}
-
-/// The ratio and its interval (or their absence); true when present.
-fn check_ratio(c: &mut Checker, name: &str, r: &Comparison, e: &Value) -> bool {
-    match (r.ratio, e["ratio"].as_f64()) {
-        (Some(q), Some(expected)) => {
-            c.close(&format!("{name} ratio"), q.estimate, expected, STATISTIC);
-            c.close(
-                &format!("{name} ratio CI low"),
-                q.low,
-                num(e, "ratio_ci_low"),
-                STATISTIC,
-            );
-            c.close(
-                &format!("{name} ratio CI high"),
-                q.high,
-                num(e, "ratio_ci_high"),
-                STATISTIC,
-            );
-            c.equal(&format!("{name} ratio fits"), q.fits, flag(e, "ratio_fits"));
-            true
-        }
-        (actual, expected) => {
-            c.equal(
-                &format!("{name} ratio exists"),
-                actual.is_some(),
-                expected.is_some(),
-            );
-            false
-        }
-    }
+    assert!(
+        reached[0] >= 3 && reached[1] >= 10,
+        "need cases short of the level and cases reaching it: {reached:?}"
+    );
+    c.finish(datasets.len() * 17);
 }
 
 #[test]
-fn paired_statistics_match_scipy_wilcoxon_and_brute_force() {
+fn paired_contrasts_match_the_sign_test_and_scipy() {
     let golden = load("paired.json");
     let datasets = golden["paired"].as_array().unwrap();
     let mut c = Checker::default();
-    let mut methods = [0, 0];
     for d in datasets {
         let name = d["name"].as_str().unwrap();
-        let e = &d["expected"];
-        let alpha = Alpha::new(num(d, "alpha")).unwrap();
-        let r = compare_paired(&numbers(&d["best"]), &numbers(&d["other"]), alpha).unwrap();
-        let sr = r.signed_rank.unwrap();
-        let method = |key: &str| match e[key].as_str().unwrap() {
-            "exact" => Method::Exact,
-            _ => Method::Asymptotic,
-        };
-        methods[usize::from(method("ci_method") == Method::Exact)] += 1;
-        c.equal(&format!("{name} p method"), sr.method, method("method"));
-        c.equal(
-            &format!("{name} CI method"),
-            r.interval.method,
-            method("ci_method"),
-        );
-        c.equal(&format!("{name} fits"), r.interval.fits, flag(e, "fits"));
-        c.close(
-            &format!("{name} T+"),
-            sr.t_plus,
-            num(e, "t_plus"),
-            STATISTIC,
-        );
-        let tolerance = if sr.method == Method::Exact {
-            EXACT_P
-        } else {
-            STATISTIC
-        };
-        c.close(
-            &format!("{name} p"),
-            sr.p_value,
-            num(e, "p_value"),
-            tolerance,
-        );
-        c.close(
-            &format!("{name} shift"),
-            r.shift,
-            num(e, "shift"),
-            STATISTIC,
-        );
-        c.close(
-            &format!("{name} CI low"),
-            r.interval.low,
-            num(e, "ci_low"),
-            STATISTIC,
-        );
-        c.close(
-            &format!("{name} CI high"),
-            r.interval.high,
-            num(e, "ci_high"),
-            STATISTIC,
-        );
-        c.equal(
-            &format!("{name} CI ranks"),
-            (r.interval.low_rank, r.interval.high_rank),
-            (
-                u128::from(e["ci_low_rank"].as_u64().unwrap()),
-                u128::from(e["ci_high_rank"].as_u64().unwrap()),
-            ),
-        );
-        c.close(
-            &format!("{name} achieved confidence"),
-            r.interval.achieved_confidence,
-            num(e, "achieved_confidence"),
-            STATISTIC,
-        );
-        check_ratio(&mut c, name, &r, e);
+        let e = &d["expected"]["contrast"];
+        let (best, other) = (numbers(&d["best"]), numbers(&d["other"]));
+        let b = paired(&best, &other, scale_of(&best, &other), num(d, "alpha")).unwrap();
+        check_contrast(&mut c, name, &b, e);
     }
-    assert!(
-        methods[0] >= 2 && methods[1] >= 2,
-        "need exact and asymptotic cases: {methods:?}"
-    );
-    c.finish(datasets.len() * 10);
+    assert!(datasets.len() >= 15, "golden paired cases look incomplete");
+    c.finish(datasets.len() * 7);
 }
 
 #[test]

@@ -4,8 +4,9 @@
 
 use bestguess::analysis::RankingSettings;
 use bestguess::stats::{
-    compare, hodges_lehmann, holm_adjust, kth_pairwise_difference, mann_whitney,
-    pairwise_difference_count, quantile, rank, Alpha, Sample, Summary, Verdict,
+    compare, hodges_lehmann, holm_adjust, independent, kth_pairwise_difference, mann_whitney,
+    paired, pairwise_difference_count, quantile, rank_with, Alpha, CompareOptions, RankOptions,
+    Sample, Scale, Summary, Verdict,
 };
 use proptest::prelude::*;
 
@@ -31,6 +32,16 @@ fn any_value() -> impl Strategy<Value = f64> {
         (0i32..20).prop_map(f64::from),
         -1e-300..1e-300f64,
     ]
+}
+
+fn options(alpha: f64) -> CompareOptions<'static> {
+    CompareOptions {
+        rounds: None,
+        scale: Scale::Difference,
+        gamma: alpha,
+        alpha: Alpha::new(alpha).unwrap(),
+        family: 1,
+    }
 }
 
 fn brute_differences(best: &[f64], other: &[f64]) -> Vec<f64> {
@@ -77,20 +88,45 @@ proptest! {
     }
 
     #[test]
-    fn confidence_interval_contains_the_estimate(
-        x in int_sample(0..50, 70), y in int_sample(0..60, 70), alpha in 0.001..0.5f64
+    fn bounds_contain_the_estimate_and_their_misses_are_levels(
+        x in int_sample(0..50, 70), y in int_sample(1..60, 70), gamma in 0.001..0.5f64
     ) {
-        let c = compare(&sample(&x), &sample(&y), Alpha::new(alpha).unwrap());
-        let ci = c.interval;
-        prop_assert!(ci.low <= c.shift && c.shift <= ci.high, "{:?}", c);
-        prop_assert!(ci.low_rank <= ci.high_rank);
-        // Symmetric ranks without ties; with ties each end has its own,
-        // but the interval always spans the middle difference(s).
-        let m = (x.len() * y.len()) as u128;
-        prop_assert!(ci.low_rank >= 1 && ci.low_rank <= m.div_ceil(2));
-        prop_assert!(ci.high_rank > m / 2 && ci.high_rank <= m);
-        prop_assert!((0.0..=1.0).contains(&ci.achieved_confidence));
-        prop_assert!((0.0..=1.0).contains(&c.superiority));
+        let (a, b) = (sample(&x), sample(&y));
+        for scale in [Scale::Difference, Scale::Ratio] {
+            if scale == Scale::Ratio && a.min() <= 0.0 {
+                continue;
+            }
+            let c = independent(a.sorted(), b.sorted(), scale, gamma).unwrap();
+            prop_assert!(c.low <= c.estimate && c.estimate <= c.high, "{:?}", c);
+            prop_assert!(c.low_miss > 0.0 && c.low_miss < 1.0);
+            prop_assert!(!c.reached || c.low_miss <= gamma);
+            prop_assert!(c.confidence() < 1.0);
+            if x.len() == y.len() {
+                let p = paired(&x, &y, scale, gamma).unwrap();
+                prop_assert!(p.low <= p.estimate && p.estimate <= p.high, "{:?}", p);
+                prop_assert!(!p.reached || p.low_miss <= gamma);
+            }
+        }
+        let k = compare(&a, &b, options(gamma)).unwrap().classic;
+        prop_assert!(k.shift_low <= k.shift && k.shift <= k.shift_high);
+        prop_assert!((0.0..=1.0).contains(&k.superiority));
+    }
+
+    #[test]
+    fn scaling_both_commands_leaves_the_ratio_alone(
+        x in int_sample(1..500, 40), factor in 1u32..1000
+    ) {
+        let y: Vec<f64> = x.iter().rev().map(|v| v * 3.0).collect();
+        let f = f64::from(factor);
+        let xs: Vec<f64> = x.iter().map(|v| v * f).collect();
+        let ys: Vec<f64> = y.iter().map(|v| v * f).collect();
+        let before = paired(&x, &y, Scale::Ratio, 0.05).unwrap();
+        let after = paired(&xs, &ys, Scale::Ratio, 0.05).unwrap();
+        prop_assert!((before.estimate - after.estimate).abs() <= 1e-12 * before.estimate);
+        prop_assert!((before.low - after.low).abs() <= 1e-12 * before.low);
+        let before = independent(sample(&x).sorted(), sample(&y).sorted(), Scale::Ratio, 0.05).unwrap();
+        let after = independent(sample(&xs).sorted(), sample(&ys).sorted(), Scale::Ratio, 0.05).unwrap();
+        prop_assert!((before.high - after.high).abs() <= 1e-12 * before.high);
     }
 
     #[test]
@@ -118,9 +154,8 @@ proptest! {
     ) {
         let (a, b) = (sample(&x), sample(&shuffled));
         prop_assert_eq!(Summary::of(&a), Summary::of(&b));
-        let alpha = Alpha::new(0.05).unwrap();
         let other = sample(&y);
-        prop_assert_eq!(compare(&a, &other, alpha), compare(&b, &other, alpha));
+        prop_assert_eq!(compare(&a, &other, options(0.05)), compare(&b, &other, options(0.05)));
     }
 
     #[test]
@@ -165,11 +200,14 @@ proptest! {
         if let Ok(ad) = s.normality {
             all.extend([ad.a2, ad.a2_star, ad.p_value]);
         }
-        let c = compare(&a, &b, Alpha::new(0.05).unwrap());
-        all.extend([
-            c.mann_whitney.u, c.mann_whitney.w, c.mann_whitney.p_value, c.shift,
-            c.interval.low, c.interval.high, c.interval.achieved_confidence, c.superiority,
-        ]);
+        if let Some(c) = compare(&a, &b, options(0.05)) {
+            let k = c.classic;
+            all.extend([
+                k.mann_whitney.u, k.mann_whitney.w, k.mann_whitney.p_value, k.shift,
+                k.shift_low, k.shift_high, k.shift_confidence, k.superiority,
+                c.contrast.estimate, c.contrast.low, c.contrast.high, c.contrast.confidence(),
+            ]);
+        }
         prop_assert!(all.iter().all(|v| v.is_finite()), "{:?}", all);
     }
 
@@ -188,40 +226,56 @@ proptest! {
     }
 
     #[test]
-    fn ranking_never_shows_a_command_faster_than_the_best_and_never_panics(
-        commands in prop::collection::vec(int_sample(1..20_000, 30), 0..6)
+    fn ranking_never_shows_a_slower_command_faster_than_the_best(
+        commands in prop::collection::vec(int_sample(1..20_000, 30), 0..6),
+        paired_rounds in any::<bool>(),
+        reference in prop::option::of(0usize..6)
     ) {
         let samples: Vec<Sample> = commands.iter().map(|v| sample(v)).collect();
-        let r = rank(&samples, &RankingSettings::default().rule()).unwrap();
+        // Rounds exist only when every command has the same number of runs.
+        let rounds: Vec<Vec<f64>> = commands.clone();
+        let complete = paired_rounds && commands.windows(2).all(|w| w[0].len() == w[1].len());
+        let options = RankOptions {
+            rounds: complete.then_some(&rounds[..]),
+            reference,
+        };
+        let r = rank_with(&samples, options, &RankingSettings::default().rule()).unwrap();
         let mut order = r.order();
         order.sort_unstable();
         prop_assert_eq!(order, (0..samples.len()).collect::<Vec<_>>());
-        prop_assert!(r.winners() <= samples.len());
         prop_assert_eq!(r.winners() >= 1, !samples.is_empty());
-        let mut last = 0.0;
+        let best = r.best().map_or(0.0, |b| b.median);
+        let mut last = f64::NEG_INFINITY;
         for e in r.entries.iter().skip(1) {
             let compared = r.inference && e.n >= 5;
             prop_assert_eq!(e.comparison.is_some(), compared);
-            prop_assert_eq!(matches!(e.verdict, Verdict::NotCompared { .. }), !compared);
             if let Some(c) = e.comparison {
-                // Under the best: never faster, never a ratio below 1 (the
-                // deciding scale), and the order follows the ratio.
-                // (Unless the pairwise estimates are intransitive, which
-                // the ranking says, and then nothing is shown slower.)
-                let ratio = c.ratio.unwrap().estimate;
-                if r.ambiguous_best {
-                    prop_assert!(e.verdict != Verdict::Slower || ratio > 1.0);
-                } else {
-                    // The ratio decides; Δ below 0 only where it disagrees
-                    // with a ratio above 1.
-                    prop_assert!(ratio >= 1.0 && (c.shift >= 0.0 || ratio > 1.0), "{:?}", c);
+                let b = c.contrast;
+                prop_assert!(b.low <= b.estimate && b.estimate <= b.high);
+                prop_assert!(b.confidence() < 1.0);
+                if e.verdict == Verdict::Slower {
+                    // Slower: above the best in what the table shows too.
+                    prop_assert!(e.median >= best && b.low > 1.0, "{:?}", e);
                 }
-                prop_assert!(ratio >= last);
-                last = ratio;
-                prop_assert!(e.verdict != Verdict::Faster);
-                let i = c.interval;
-                prop_assert!(i.low <= c.shift && c.shift <= i.high);
+                if !r.fixed_reference {
+                    prop_assert!(e.verdict != Verdict::Faster);
+                    prop_assert!(e.median >= last);
+                    last = e.median;
+                }
             }
+        }
+        // The same data and reference give the same verdicts, fixed or chosen.
+        if let (false, Some(b)) = (r.fixed_reference, r.best()) {
+            let fixed = rank_with(
+                &samples,
+                RankOptions { reference: Some(b.index), ..options },
+                &RankingSettings::default().rule(),
+            )
+            .unwrap();
+            let verdicts = |r: &bestguess::stats::Ranking| {
+                r.entries.iter().map(|e| (e.index, e.verdict)).collect::<Vec<_>>()
+            };
+            prop_assert_eq!(verdicts(&fixed), verdicts(&r));
         }
     }
 }

@@ -68,7 +68,6 @@ import numpy as np
 import scipy
 import scipy.stats as st
 import statsmodels
-from scipy.stats._mannwhitneyu import _MWU
 from statsmodels.stats.diagnostic import normal_ad
 from statsmodels.stats.multitest import multipletests
 
@@ -240,6 +239,9 @@ def u_counts(n1, n2):
 
 
 def pair_expected(best, other, alpha):
+    """Mann-Whitney (scipy), the C tool's Hodges-Lehmann interval and A-hat
+    by brute force over all differences, and the independent-samples
+    contrast (`contrast_independent`)."""
     x = np.sort(np.asarray(best, dtype=float))
     y = np.sort(np.asarray(other, dtype=float))
     n1, n2 = len(x), len(y)
@@ -254,7 +256,6 @@ def pair_expected(best, other, alpha):
     u_def = sum(float(np.sum(v > y)) + 0.5 * float(np.sum(v == y)) for v in x)
     check_close("U by definition", u_def, u, 0.0)
     p = float(res.pvalue)
-    counts = None
     if exact:
         counts = u_counts(n1, n2)
         total = math.comb(n1 + n2, n1)
@@ -262,894 +263,138 @@ def pair_expected(best, other, alpha):
         p_int = min(Fraction(1), 2 * Fraction(sum(counts[: u_min + 1]), total))
         check_close("exact p vs scipy", float(p_int), p, 1e-12)
         p = float(p_int)
-
     diffs = np.sort(np.subtract.outer(y, x).ravel())
-    shift = float(np.median(diffs))
-
-    if ties:
-        # Conditional distribution given the tie pattern at the middle
-        # difference(s), on both scales (differences and, when every value
-        # is positive, differences of logarithms); the ranks are the
-        # largest every pattern allows (src/stats/conditional.rs).
-        small = n1 < EXACT_LIMIT and n2 < EXACT_LIMIT
-        scales = [(x, y)]
-        if x.min() > 0 and y.min() > 0:
-            scales.append((np.log(x), np.log(y)))
-        laws = []
-        for sx, sy in scales:
-            for delta in middle_values(np.sort(np.subtract.outer(sy, sx).ravel())):
-                sizes = two_sample_groups(sx, sy, delta)
-                laws.append(two_sample_law_pair(sizes, n1, n2, small, alpha))
-        start = choose_ranks(m, laws, alpha)
-        # Then each scale's ends by inverting the conditional test at the
-        # distinct differences next to the start ranks, each with its own
-        # tie pattern (the walk of `invert_py`).
-        walks = []
-        for sx, sy in scales:
-
-            def laws_at(v, sx=sx, sy=sy):
-                return two_sample_law_pair(two_sample_groups(sx, sy, v), n1, n2, small, alpha)
-
-            walks.append((np.sort(np.subtract.outer(sy, sx).ravel()), laws_at))
-        # A scale whose test, with the tie pattern at its own estimate,
-        # rejects that estimate on either side (the ends' ranks not clamped
-        # to the middle) is no shift model of the data: its interval is the
-        # tie-corrected normal approximation's, as R's wilcox.test(correct =
-        # FALSE) inverts it, and the achieved confidence that formula's.
-        # So is a sample of one value: it sits in one tie group at every
-        # shift, and the conditional law there is all but a point.
-        one_value = (x.min() == x.max()) != (y.min() == y.max())
-        # Whether each scale's test accepts its own estimate: reported
-        # (`fits`), as a scale that does not cannot show the samples
-        # equivalent (the ranking's NoShift).
-        accepted = [any(accepts_estimate(values, laws_at, v, m, alpha)
-                        for v in middle_values(values)) for values, laws_at in walks]
-        fits = [not one_value and a for a in accepted]
-        # Each fitting scale's inverted ranks; a scale keeps them unless
-        # they span less than half the ranks of the interval without a
-        # shift model (`too_narrow_py`). The others take the wider of the
-        # tie-corrected approximation and that interval (`wider_py`).
-        free = [free_sigma_py(sx, sy) for sx, sy in scales]
-        inverted = [invert_py(values, laws_at, start, alpha) if f else None
-                    for (values, laws_at), f in zip(walks, fits)]
-        tie_sigma = tie_corrected_sigma(m, n1, n2, pooled)
-        kept, levels, ranks_out = [], [], []
-        for (values, laws_at), ranks, sigma in zip(walks, inverted, free):
-            if ranks is not None and not too_narrow_py(m, ranks, sigma, alpha):
-                kept.append(True)
-                ranks_out.append(ranks)
-                levels.extend(level_py(laws_at, v, m, alpha) for v in middle_values(values))
-                if small:
-                    levels.append(gap_ceiling_py(values, laws_at, m, alpha))
-            else:
-                kept.append(False)
-                k, level = wider_py(m, tie_sigma, sigma, alpha)
-                ranks_out.append((k, m + 1 - k))
-                levels.append(level)
-        inverted, achieved = ranks_out, min(levels)
-        fits = kept
-        low_rank, high_rank = inverted[0]
-        log_ranks = inverted[-1]
-        ci_method = "exact" if small and fits[0] else "asymptotic"
-        return finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha,
-                           ci_method=ci_method, log_ranks=log_ranks,
-                           fits=(accepted[0], accepted[-1]))
-
-    if exact:
-        target = alpha / 2 - 10 * sys.float_info.epsilon
-        cumulative, k = 0, None
-        for q, c in enumerate(counts):
-            cumulative += c
-            if Fraction(cumulative, total) >= Fraction(target):
-                k = q
-                break
-        k = max(k, 1)
-        low_rank = k
-        achieved = 1 - 2 * Fraction(sum(counts[:k]), total)
-        achieved = float(achieved)
-        # scipy's distribution must agree on the probability used.
-        dist = _MWU(n1, n2)
-        check_close("P(U <= k-1) vs scipy", (1 - achieved) / 2, float(dist.cdf(np.asarray(k - 1))), 1e-10, 1e-300)
-    else:
-        total_n = n1 + n2
-        var = m / 12 * (total_n + 1)
-        sigma = math.sqrt(var)
-        z = -float(st.norm.ppf(alpha / 2))
-        raw = m / 2 - z * sigma
-        if abs(raw - round(raw)) < 1e-6 and raw > 0:
-            fail(f"asymptotic k is {raw}, too close to an integer to be a stable golden value")
-        k = max(0, math.floor(raw))
-        low_rank = k + 1
-        achieved = 1 - 2 * float(st.norm.cdf((k - m / 2) / sigma))
-    low_rank = min(low_rank, (m + 1) // 2)
-    return finish_pair(x, y, u, p, method, shift, diffs, low_rank, m + 1 - low_rank, achieved, alpha)
-
-
-# ---------------------------------------------------------------- ties
-
-
-def middle_values(sorted_values):
-    """The middle value (odd count) or the two middle values (even), distinct."""
-    k = len(sorted_values)
-    if k % 2 == 1:
-        return [float(sorted_values[k // 2])]
-    a, b = float(sorted_values[k // 2 - 1]), float(sorted_values[k // 2])
-    return [a] if a == b else [a, b]
-
-
-def components(count, joins):
-    """Connected components (union-find) of 0..count-1 under the pairs `joins`."""
-    parent = list(range(count))
-
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for a, b in joins:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    groups = {}
-    for i in range(count):
-        groups.setdefault(find(i), []).append(i)
-    return list(groups.values())
-
-
-def two_sample_groups(x, y, delta):
-    """Tie groups of {x} ∪ {y − delta}, ascending, by brute force: x's equal
-    to each other, y's likewise, and x_i with y_j when the computed
-    difference y_j − x_i equals delta."""
-    m, n = len(x), len(y)
-    d = np.subtract.outer(y, x)  # d[j, i]
-    # Ties are decided on the computed differences, as src/stats does (the
-    # logarithms of 800/900 and 1600/1800 may differ in the last bit).
-    exact = d == delta
-    # x and y are sorted: equal values are neighbours.
-    joins = [(i, i + 1) for i in range(m - 1) if x[i] == x[i + 1]]
-    joins += [(m + j, m + j + 1) for j in range(n - 1) if y[j] == y[j + 1]]
-    joins += [(int(i), m + int(j)) for j, i in zip(*np.nonzero(exact))]
-    key = list(x) + list(y - delta)
-    comps = components(m + n, joins)
-    comps.sort(key=lambda c: min(key[i] for i in c))
-    return [len(c) for c in comps]
-
-
-def u_le_counts_brute(sizes, m):
-    """Counts of U≤ = #{(x, y): group(y) ≤ group(x)} over every choice of
-    the m x-positions, by enumeration."""
-    from itertools import combinations
-    group = [g for g, t in enumerate(sizes) for _ in range(t)]
-    big_n = len(group)
-    counts = {}
-    for xs in combinations(range(big_n), m):
-        chosen = set(xs)
-        ys = [group[j] for j in range(big_n) if j not in chosen]
-        u = sum(1 for i in xs for gy in ys if gy <= group[i])
-        counts[u] = counts.get(u, 0) + 1
-    return counts
-
-
-def u_le_counts_dp(sizes, m):
-    """The same counts by dynamic programming over the groups (Python
-    integers), for samples too large to enumerate."""
-    n = sum(sizes) - m
-    state = {(0, 0): 1}
-    seen = 0
-    for t in sizes:
-        nxt = {}
-        for (xs, u), c in state.items():
-            ys_below = seen - xs
-            for a in range(0, min(t, m - xs) + 1):
-                b = t - a
-                if ys_below + b > n:
-                    continue
-                key = (xs + a, u + a * (ys_below + b))
-                nxt[key] = nxt.get(key, 0) + c * math.comb(t, a)
-        state = nxt
-        seen += t
-    out = {}
-    for (xs, u), c in state.items():
-        if xs == m:
-            out[u] = out.get(u, 0) + c
-    return out
-
-
-def falling(v, r):
-    """The falling factorial v (v − 1) … (v − r + 1), in Python integers."""
-    out = 1
-    for i in range(r):
-        out *= v - i
-    return out
-
-
-def u_moments_from_sums(m, n, total, s_a, s_b, s4):
-    """Mean and variance of a two-sample U-statistic from its kernel sums
-    over ordered distinct pairs (total = the sum of pairs, also the sum of
-    squares of a 0/1 kernel), shared rows, shared columns and disjoint
-    pairs, as exact fractions."""
-    big_n = m + n
-    p2 = Fraction(m * n, falling(big_n, 2))
-    p3a = Fraction(m * falling(n, 2), falling(big_n, 3))
-    p3b = Fraction(falling(m, 2) * n, falling(big_n, 3))
-    p4 = Fraction(falling(m, 2) * falling(n, 2), falling(big_n, 4))
-    mean = p2 * total
-    second = p2 * total + p3a * s_a + p3b * s_b + p4 * s4
-    return mean, second - mean * mean
-
-
-def u_le_moments(sizes, m):
-    """Exact mean and variance of U≤ for x of size m under random labelling,
-    from the general finite-population formula for a two-sample U-statistic
-    with kernel H(a, b) = [group(b) ≤ group(a)] (sums over ordered distinct
-    population elements, compressed to groups), in exact fractions."""
-    big_n = sum(sizes)
-    n = big_n - m
-    t = np.array(sizes, dtype=np.int64)
-    g_count = len(sizes)
-    # H[g, k] = [k ≤ g]; mult[g, k] = ordered pairs of distinct elements.
-    h = np.tril(np.ones((g_count, g_count), dtype=np.int64))
-    mult = np.outer(t, t) - np.diag(t)
-    # Row sum of an element of group g (over b ≠ a), column sum likewise.
-    row = h @ t - 1
-    col = h.T @ t - 1
-    total = int(np.sum(mult * h))
-    s1 = total
-    s_a = int(np.sum(t * row * row)) - s1
-    s_b = int(np.sum(t * col * col)) - s1
-    inner = total - row[:, None] - row[None, :] - col[:, None] - col[None, :] + h + h.T
-    s4 = int(np.sum(mult * h * inner))
-    return u_moments_from_sums(m, n, total, s_a, s_b, s4)
-
-
-def exact_law(counts, total, limit):
-    """cdf[q] = P(S ≤ q) for q = 0..limit, as fractions."""
-    cdf, cumulative = [], 0
-    for q in range(limit + 1):
-        cumulative += counts.get(q, 0)
-        cdf.append(Fraction(cumulative, total))
-    return ("exact", cdf)
-
-
-def law_rank(law, alpha):
-    """The rank whose miss probability P(S ≤ k − 1) stays below α/2."""
-    if law[0] == "exact":
-        target = Fraction(alpha / 2 - 10 * sys.float_info.epsilon)
-        cdf = law[1]
-        q = next((i for i, c in enumerate(cdf) if c >= target), len(cdf))
-        return max(q, 1)
-    _, mean, sd = law
-    if sd == 0:
-        return max(1, math.ceil(mean))
-    z = -float(st.norm.ppf(alpha / 2))
-    raw = mean - z * sd
-    if abs(raw - round(raw)) < 1e-6:
-        fail(f"tied asymptotic rank {raw} too close to an integer")
-    return max(0, math.floor(raw)) + 1
-
-
-def law_miss(law, k):
-    if k == 0:
-        return 0.0
-    if law[0] == "exact":
-        cdf = law[1]
-        return float(cdf[min(k - 1, len(cdf) - 1)])
-    _, mean, sd = law
-    if sd == 0:
-        return 1.0 if k - 1 >= mean else 0.0
-    return float(st.norm.cdf((k - 1 - mean) / sd))
-
-
-def choose_ranks(count, laws, alpha):
-    middle = max(1, (count + 1) // 2)
-    low = min(max(1, min(law_rank(l[0], alpha) for l in laws)), middle)
-    high = min(max(1, min(law_rank(l[1], alpha) for l in laws)), middle)
-    achieved = min(1 - law_miss(l[0], low) - law_miss(l[1], high) for l in laws)
-    return low, count + 1 - high, min(1.0, max(0.0, achieved))
-
-
-WALK_LIMIT = 32
-REJECTIONS_TO_STOP = 3
-
-
-def invert_py(values, laws_at, start, alpha):
-    """The inverted interval's ranks (src/stats/conditional.rs, `invert`),
-    by brute force over the sorted values: at a candidate v the test with
-    v's own laws accepts on the low side when #{≤ v} ≥ k(v), on the high
-    side when M − #{< v} ≥ k′(v). Each end walks from its start value
-    outwards until REJECTIONS_TO_STOP candidates in a row reject and keeps
-    the outermost accepted one; when none accepts (the start included), it
-    walks inwards (not past the middle) until one does. The low rank is the
-    first of its value's block, the high rank the last. Past WALK_LIMIT
-    candidates an end keeps its start rank."""
-    values = list(values)
-    count = len(values)
-    middle = max(1, (count + 1) // 2)
-    distinct = sorted(set(values))
-
-    def test(v, low_side):
-        below = sum(1 for w in values if w < v)
-        at_most = sum(1 for w in values if w <= v)
-        low_law, high_law = laws_at(v)
-        k = min(max(1, law_rank(low_law, alpha)), middle)
-        k_high = min(max(1, law_rank(high_law, alpha)), middle)
-        accepts = at_most >= k if low_side else count - below >= k_high
-        return accepts, below, at_most
-
-    def walk(start_rank, low_side, limit):
-        def rank_of(t):
-            return t[1] + 1 if low_side else t[2]
-
-        out_step = -1 if low_side else 1
-        i0 = distinct.index(values[start_rank - 1])
-        first = test(distinct[i0], low_side)
-        accepted = rank_of(first) if first[0] else None
-        rejections = 0 if first[0] else 1
-        i, steps = i0, 0
-        while rejections < REJECTIONS_TO_STOP:
-            j = i + out_step
-            if j < 0 or j >= len(distinct):
-                break
-            steps += 1
-            if steps > WALK_LIMIT:
-                return None
-            i = j
-            t = test(distinct[i], low_side)
-            if t[0]:
-                accepted, rejections = rank_of(t), 0
-            else:
-                rejections += 1
-        if accepted is not None:
-            return accepted
-        i, current = i0, first
-        for _ in range(WALK_LIMIT):
-            # The inward candidate's first (low) or last (high) rank.
-            r = current[2] + 1 if low_side else current[1]
-            if r < 1 or r > count or (low_side and r > limit) or (not low_side and r < limit):
-                return None
-            i -= out_step
-            current = test(distinct[i], low_side)
-            if current[0]:
-                return rank_of(current)
-        return None
-
-    low0, high0, _ = start
-    low = walk(low0, True, middle) or low0
-    high = walk(high0, False, count + 1 - middle) or high0
-    return low, high
-
-
-def accepts_estimate(values, laws_at, v, count, alpha):
-    """Whether the conditional test at the estimate v, with v's own laws,
-    accepts v on both sides, its ranks not clamped to the middle."""
-    below = sum(1 for w in values if w < v)
-    at_most = sum(1 for w in values if w <= v)
-    low_law, high_law = laws_at(v)
-    k = max(1, law_rank(low_law, alpha))
-    k_high = max(1, law_rank(high_law, alpha))
-    return at_most >= k and count - below >= k_high
-
-
-def tie_corrected_sigma(m, n1, n2, pooled):
-    """sigma of the tie-corrected normal law of the count below the shift:
-    sigma^2 = M/12 ((N + 1) - sum(t^3 - t)/(N (N - 1))) of the pooled
-    sample (untied when that is not positive)."""
-    n = n1 + n2
-    _, counts = np.unique(pooled, return_counts=True)
-    tie_term = float(sum(int(t) ** 3 - int(t) for t in counts))
-    var = m / 12 * ((n + 1) - tie_term / (n * (n - 1)))
-    return math.sqrt(var) if var > 0 else math.sqrt(m / 12 * (n + 1))
-
-
-def normal_rank_py(count, sigma, alpha):
-    """The lower rank k + 1, k = floor(M/2 - z sigma), as
-    src/stats/conditional.rs's `normal_rank`; refuses a k too close to an
-    integer to be a stable golden value."""
-    z = -float(st.norm.ppf(alpha / 2))
-    raw = count / 2 - z * sigma
-    if raw > 0 and abs(raw - round(raw)) < 1e-6:
-        fail(f"normal rank {raw} is too close to an integer to be a stable golden value")
-    return int(max(0.0, math.floor(raw))) + 1
-
-
-def normal_level_py(count, sigma, rank):
-    """1 - 2 Phi((rank - 1 - M/2)/sigma), 1 when sigma is 0."""
-    if sigma <= 0:
-        return 1.0
-    return min(1.0, max(0.0, 1 - 2 * float(st.norm.cdf((rank - 1 - count / 2) / sigma))))
-
-
-def free_sigma_py(sx, sy):
-    """The sd of the count of differences below the estimate without a
-    shift model, M sqrt(var p/n1 + var q/n2), from the placements at the
-    estimate (the mean of the middle pair), counted over every pair: p_i
-    = (#{y - x_i < t} + #{= t}/2)/n2, q_j the same over the x for y_j
-    (sample variances). None with fewer than two values in a sample or no
-    spread."""
-    n1, n2 = len(sx), len(sy)
-    if n1 < 2 or n2 < 2:
-        return None
-    middle = middle_values(np.sort(np.subtract.outer(sy, sx).ravel()))
-    a, b = middle[0], middle[-1]
-    t = a + (b - a) / 2
-    d = sy[None, :] - sx[:, None]  # d[i, j] = y_j - x_i
-    below, at = (d < t), (d == t)
-    p = (below.sum(axis=1) + at.sum(axis=1) / 2) / n2
-    q = (below.sum(axis=0) + at.sum(axis=0) / 2) / n1
-    sigma = n1 * n2 * math.sqrt(float(np.var(p, ddof=1)) / n1 + float(np.var(q, ddof=1)) / n2)
-    return sigma if math.isfinite(sigma) and sigma > 0 else None
-
-
-def too_narrow_py(count, ranks, sigma, alpha):
-    """Whether inverted ranks span less than half the ranks of the
-    interval without a shift model (src/stats/shift.rs, `too_narrow`)."""
-    if sigma is None:
-        return False
-    k = min(normal_rank_py(count, sigma, alpha), (count + 1) // 2)
-    return 2 * (ranks[1] - ranks[0]) < max(0, count + 1 - 2 * k)
-
-
-def wider_py(count, tie_sigma, sigma, alpha):
-    """The fallback's lower rank, the wider of the tie-corrected and the
-    shift-free intervals', and the lower of their levels there."""
-    sigmas = [tie_sigma] + ([sigma] if sigma is not None else [])
-    k = min(normal_rank_py(count, s, alpha) for s in sigmas)
-    k = max(1, min(k, max(1, (count + 1) // 2)))
-    return k, min(normal_level_py(count, s, k) for s in sigmas)
-
-
-def invert_scales(walks, start, count, alpha, exact):
-    """Per scale, given as (sorted candidate values, their laws), the
-    inverted ranks (`invert_py`); and the achieved confidence: the test's
-    conditional coverage at the middle value(s), the lowest over the
-    scales, and with exact laws no higher than a gap's (`gap_ceiling_py`)."""
-    inverted, levels = [], []
-    for values, laws_at in walks:
-        inverted.append(invert_py(values, laws_at, start, alpha))
-        levels.extend(level_py(laws_at, v, count, alpha) for v in middle_values(values))
-        if exact:
-            levels.append(gap_ceiling_py(values, laws_at, count, alpha))
-    return inverted, min(levels)
-
-
-def gap_ceiling_py(values, laws_at, count, alpha):
-    """The lowest level of the test at the midpoints of the gaps next to the
-    middle value(s) (below the lower, between two, above the upper; past
-    the smallest or largest value, a step beyond it), as
-    src/stats/conditional.rs's `gap_ceiling`: by brute force over the
-    sorted values."""
-    distinct = sorted(set(float(v) for v in values))
-    middle = middle_values(values)
-    a, b = middle[0], middle[-1]
-    i, j = distinct.index(a), distinct.index(b)
-    # Past the smallest or largest value, a point a step beyond it (all
-    # such points share a gap's pattern).
-    edges = [(distinct[i - 1], a) if i > 0 else (a - max(abs(a), 1.0), a)]
-    if a < b:
-        edges.append((a, b))
-    edges.append((b, distinct[j + 1]) if j + 1 < len(distinct) else (b, b + max(abs(b), 1.0)))
-    ceiling = 1.0
-    for low, high in edges:
-        g = low + (high - low) / 2
-        if not low < g < high:
-            continue
-        ceiling = min(ceiling, level_py(laws_at, g, count, alpha))
-    return ceiling
-
-
-def level_py(laws_at, v, count, alpha):
-    """The conditional coverage of the test at δ = v with v's own laws:
-    1 − P(low misses) − P(high misses) at v's ranks."""
-    middle = max(1, (count + 1) // 2)
-    low_law, high_law = laws_at(v)
-    k = min(max(1, law_rank(low_law, alpha)), middle)
-    k_high = min(max(1, law_rank(high_law, alpha)), middle)
-    return min(1.0, max(0.0, 1 - law_miss(low_law, k) - law_miss(high_law, k_high)))
-
-
-def two_sample_law_pair(sizes, m, n, small, alpha):
-    """Laws of the lower end's count U≤ (x, m values) and of the upper
-    end's count (the same statistic with the roles swapped)."""
-    pairs = m * n
-    if len(sizes) <= 1:
-        point = ("normal", float(pairs), 0.0)
-        return point, point
-    if small or m + n < 4:
-        limit = (pairs + 1) // 2
-        total = math.comb(m + n, m)
-        out = []
-        for first, second in ((m, n), (n, m)):
-            counts = u_le_counts_dp(sizes, first)
-            if sum(sizes) <= 14:
-                if counts != u_le_counts_brute(sizes, first):
-                    fail("tie DP disagrees with enumeration")
-            out.append(exact_law(counts, total, limit))
-        return tuple(out)
-    out = []
-    for first in (m, n):
-        mean, var = u_le_moments(sizes, first)
-        out.append(("normal", float(mean), math.sqrt(float(var))))
-    return tuple(out)
-
-
-def tie_moment_cases():
-    """Exact conditional moments of the two-sample tie statistic for large
-    tie patterns (tests/data/golden/tie_moments.json, checked by a unit
-    test in src/stats/conditional.rs): the general U-statistic formula in
-    Python integers, no floating point until the end."""
-    cases = []
-    for sizes, m in (
-        ([250_000, 300_000, 200_000, 150_000, 100_000], 400_000),
-        ([999_990, 5, 5, 1_000_000], 1_000_000),
-        ([3, 1_999_990, 7], 1_500_000),
-        ([52_000, 251_000, 383_000, 232_000, 68_000, 13_000, 1_000], 500_000),
-        ([10, 20, 30, 40, 50, 60, 70], 100),
-        ([1] * 20 + [500_000] + [1] * 20, 250_020),
-    ):
-        n = sum(sizes) - m
-        mean, var_low = u_le_moments_exact(sizes, m)
-        _, var_high = u_le_moments_exact(sizes, n)
-        cases.append({"sizes": sizes, "m": m, "n": n, "mean": float(mean),
-                      "var_low": float(var_low), "var_high": float(var_high)})
-    return cases
-
-
-def u_le_moments_exact(sizes, m):
-    """As u_le_moments, in Python integers throughout (no int64 overflow)."""
-    big_n = sum(sizes)
-    n = big_n - m
-    g_count = len(sizes)
-    t = sizes
-    prefix = [0]
-    for v in t:
-        prefix.append(prefix[-1] + v)
-    # H[g, k] = [k ≤ g]: row sum over k ≤ g, column sum over g ≥ k.
-    row = [prefix[g + 1] - 1 for g in range(g_count)]
-    col = [big_n - prefix[g] - 1 for g in range(g_count)]
-
-    def h(g, k):
-        return 1 if k <= g else 0
-
-    def mult(g, k):
-        return t[g] * t[k] if g != k else t[g] * (t[g] - 1)
-
-    total = sum(mult(g, k) for g in range(g_count) for k in range(g + 1))
-    s1 = total
-    s_a = sum(t[g] * row[g] ** 2 for g in range(g_count)) - s1
-    s_b = sum(t[g] * col[g] ** 2 for g in range(g_count)) - s1
-    s4 = sum(
-        mult(g, k) * (total - row[g] - row[k] - col[g] - col[k] + 1 + h(k, g))
-        for g in range(g_count)
-        for k in range(g + 1)
-    )
-    return u_moments_from_sums(m, n, total, s_a, s_b, s4)
-
-
-def self_check_ties():
-    """The three independent routes agree where all apply."""
-    for sizes, m in (([1, 3, 2, 1, 4], 5), ([2, 2, 2, 2, 2], 4), ([6, 1, 5], 3), ([3, 4, 1, 2, 2], 6)):
-        brute = u_le_counts_brute(sizes, m)
-        if brute != u_le_counts_dp(sizes, m):
-            fail("two-sample DP vs enumeration")
-        total = sum(brute.values())
-        mean = Fraction(sum(u * c for u, c in brute.items()), total)
-        var = Fraction(sum(u * u * c for u, c in brute.items()), total) - mean * mean
-        if (mean, var) != u_le_moments(sizes, m) or (mean, var) != u_le_moments_exact(sizes, m):
-            fail("two-sample moments vs enumeration")
-    for zeros, sizes in ((2, [1, 3, 2]), (0, [2, 2, 1, 3]), (1, [4])):
-        brute = signed_counts_brute(zeros, sizes)
-        if brute != signed_counts_dp(zeros, sizes):
-            fail("paired DP vs enumeration")
-
-
-def delong(x, y, u, alpha):
-    """Superiority with DeLong's interval (placements), clamped to [0, 1]."""
-    n1, n2 = len(x), len(y)
-    a = u / (n1 * n2)
-    if n1 < 2 or n2 < 2:
-        return a, 0.0, 1.0
-    v = np.array([(np.sum(y < xi) + 0.5 * np.sum(y == xi)) / n2 for xi in x])
-    w = np.array([(np.sum(x > yj) + 0.5 * np.sum(x == yj)) / n1 for yj in y])
-    sigma = math.sqrt(max(0.0, float(np.var(v, ddof=1)) / n1 + float(np.var(w, ddof=1)) / n2))
-    z = -float(st.norm.ppf(alpha / 2))
-    return a, min(1.0, max(0.0, a - z * sigma)), min(1.0, max(0.0, a + z * sigma))
-
-
-def finish_pair(x, y, u, p, method, shift, diffs, low_rank, high_rank, achieved, alpha, ci_method=None,
-                log_ranks=None, fits=(True, True)):
-    n1, n2 = len(x), len(y)
-    m = n1 * n2
+    # The C tool's interval (its section 7.7, without its tie quirk).
+    sigma = math.sqrt(m * (n1 + n2 + 1) / 12)
+    z = float(st.norm.ppf(1 - alpha / 2))
+    raw = m / 2 - z * sigma
+    if abs(raw - round(raw)) < 1e-6 and raw > 0:
+        fail(f"C is {raw}, too close to an integer to be a stable golden value")
+    c = min(max(0, math.floor(raw)), (m - 1) // 2)
     out = {
         "u": u,
         "w": u + n1 * (n1 + 1) / 2,
         "p_value": p,
         "method": method,
-        "shift": shift,
-        "ci_low": float(diffs[low_rank - 1]),
-        "ci_high": float(diffs[high_rank - 1]),
-        "ci_low_rank": low_rank,
-        "ci_high_rank": high_rank,
-        "achieved_confidence": achieved,
-        "ci_method": ci_method or method,
-        "fits": fits[0],
+        "shift": float(np.median(diffs)),
+        "shift_low": float(diffs[c]),
+        "shift_high": float(diffs[m - c - 1]),
+        "shift_confidence": float(2 * st.norm.cdf((m - 2 * c - 1) / (2 * sigma)) - 1),
         "superiority": u / m,
     }
-    a, lo, hi = delong(x, y, u, alpha)
-    out["superiority_ci_low"] = lo
-    out["superiority_ci_high"] = hi
-    if x.min() > 0 and y.min() > 0:
-        logs = np.sort(np.subtract.outer(np.log(y), np.log(x)).ravel())
-        out["ratio"] = float(np.exp(np.median(logs)))
-        log_low, log_high = log_ranks or (low_rank, high_rank)
-        out["ratio_ci_low"] = float(np.exp(logs[log_low - 1]))
-        out["ratio_ci_high"] = float(np.exp(logs[log_high - 1]))
-        out["ratio_fits"] = fits[1]
-    else:
-        out["ratio"] = None
+    out["contrast"] = contrast_independent(x, y, alpha)
     return out
 
 
-# ---------------------------------------------------------------- paired
+# ---------------------------------------------------------------- medians
 
 
-def signed_rank_counts(n):
-    """Counts of T+ over the 2^n sign assignments, with Python integers."""
-    counts = [1] + [0] * (n * (n + 1) // 2)
-    for r in range(1, n + 1):
-        for t in range(len(counts) - 1, r - 1, -1):
-            counts[t] += counts[t - r]
-    if sum(counts) != 2**n:
-        fail("signed_rank_counts does not sum to 2^n")
-    return counts
+TAILS = {}
 
 
-def paired_groups(v, total_sum):
-    """Zeros (2v = total_sum) and the groups of equal |v − total_sum/2| > 0,
-    ascending, by brute force: equal values, or two values whose computed
-    sum equals total_sum (one above, one below the centre)."""
-    r = len(v)
-    zero = [bool(v[i] + v[i] == total_sum) for i in range(r)]
-    rest = [i for i in range(r) if not zero[i]]
-    joins = []
-    for a_i, i in enumerate(rest):
-        for j in rest[a_i + 1 :]:
-            s_ij = v[i] + v[j]
-            if v[i] == v[j] or s_ij == total_sum:
-                joins.append((rest.index(i), rest.index(j)))
-    comps = components(len(rest), joins)
-    comps.sort(key=lambda c: min(abs(2 * v[rest[i]] - total_sum) for i in c))
-    return sum(zero), [len(c) for c in comps]
+def tails(n):
+    """P(Bin(n, 1/2) <= k - 1) for k = 1 .. ceil(n/2), by scipy."""
+    if n not in TAILS:
+        TAILS[n] = st.binom.cdf(np.arange((n + 1) // 2), n, 0.5)
+    return TAILS[n]
 
 
-def signed_counts_brute(zeros, sizes):
-    """Counts of U≤ = #{i ≤ j: e_i + e_j ≤ 0} over every sign assignment of
-    the non-zero e (|e| = group number), by enumeration."""
-    mags = [0] * zeros + [g + 1 for g, t in enumerate(sizes) for _ in range(t)]
-    r = len(mags)
-    signed = [i for i in range(r) if mags[i] > 0]
-    counts = {}
-    for mask in range(1 << len(signed)):
-        e = list(mags)
-        for bit, i in enumerate(signed):
-            if mask >> bit & 1:
-                e[i] = -e[i]
-        u = sum(1 for i in range(r) for j in range(i, r) if e[i] + e[j] <= 0)
-        counts[u] = counts.get(u, 0) + 1
-    return counts
+def tail(n, k):
+    """The miss chance of a median's k-th bound."""
+    return float(tails(n)[k - 1])
 
 
-def signed_counts_dp(zeros, sizes):
-    """The same counts from the distribution of T> = #{Walsh > 0}: each
-    group's positives p contribute p·(smaller |e|) + p(p + 1)/2."""
-    r = zeros + sum(sizes)
-    m = r * (r + 1) // 2
-    dist = [1]
-    below = zeros
-    for t in sizes:
-        top = len(dist) - 1 + t * below + t * (t + 1) // 2
-        nxt = [0] * (top + 1)
-        for p in range(t + 1):
-            step = p * below + p * (p + 1) // 2
-            w = math.comb(t, p)
-            for u, c in enumerate(dist):
-                if c:
-                    nxt[u + step] += w * c
-        dist = nxt
-        below += t
-    return {m - u: c for u, c in enumerate(dist) if c}
+def bound_rank(n, gamma):
+    """The largest k (at most ceil(n/2)) whose miss is at most gamma, or None."""
+    k = int(np.sum(tails(n) <= gamma))
+    return k or None
 
 
-def paired_law_py(zeros, sizes, exact):
-    r = zeros + sum(sizes)
-    m = r * (r + 1) // 2
-    counts = signed_counts_dp(zeros, sizes)
-    if r - zeros <= 14 and counts != signed_counts_brute(zeros, sizes):
-        fail("paired DP vs enumeration")
-    total = 2 ** (r - zeros)
-    if exact:
-        # Every q (not only to the middle): accepts_estimate needs the
-        # rank unclamped.
-        return exact_law(counts, total, m)
-    mean = Fraction(sum(u * c for u, c in counts.items()), total)
-    var = Fraction(sum(u * u * c for u, c in counts.items()), total) - mean * mean
-    return ("normal", float(mean), math.sqrt(float(var)))
+def check_bound_with_scipy(values, k, miss):
+    """scipy.stats.quantile_test's one-sided bounds of the median at the
+    confidence 1 - miss must be the k-th order statistics from each end."""
+    v = np.sort(np.asarray(values, dtype=float))
+    n = len(v)
+    level = 1 - miss * (1 + 1e-9)
+    low = st.quantile_test(v, q=float(np.median(v)), p=0.5, alternative="greater").confidence_interval(level).low
+    high = st.quantile_test(v, q=float(np.median(v)), p=0.5, alternative="less").confidence_interval(level).high
+    check_close("lower bound vs quantile_test", float(v[k - 1]), float(low), 0.0)
+    check_close("upper bound vs quantile_test", float(v[n - k]), float(high), 0.0)
+
+
+def scale_of(x, y, thresholds_relative=True):
+    return "ratio" if (min(x) > 0 and min(y) > 0 and thresholds_relative) else "difference"
+
+
+def combine(scale, other, reference):
+    return other / reference if scale == "ratio" else other - reference
+
+
+def contrast_independent(x, y, gamma):
+    """The ratio (or difference) of the medians of x (reference) and y
+    with the allocation of src/stats/medians.rs, written from its
+    definition: over every rank of y's bounds whose miss is at most gamma,
+    x's largest rank whose miss keeps 1 - (1 - e_x)(1 - e_y) <= gamma, the
+    pair minimising (1 - (2k_y - 1)/n_y) + (1 - (2k_x - 1)/n_x)."""
+    nx, ny = len(x), len(y)
+    scale = scale_of(x, y)
+    best = None
+    for ky in range(1, (ny + 1) // 2 + 1):
+        ey = tail(ny, ky)
+        if ey > gamma:
+            break
+        allowed = 1 - (1 - gamma) / (1 - ey)
+        kx = bound_rank(nx, allowed)
+        if kx is None:
+            continue
+        score = (1 - (2 * ky - 1) / ny) + (1 - (2 * kx - 1) / nx)
+        if best is None or score < best[0]:
+            best = (score, kx, ky)
+    reached = best is not None
+    _, kx, ky = best if reached else (None, 1, 1)
+    ex, ey = tail(nx, kx), tail(ny, ky)
+    for values, k, e in ((x, kx, ex), (y, ky, ey)):
+        if k > 1 or e < 0.5:
+            check_bound_with_scipy(values, k, e)
+    miss = 1 - (1 - ex) * (1 - ey)
+    return {
+        "gamma": gamma,
+        "scale": scale,
+        "estimate": float(combine(scale, np.median(y), np.median(x))),
+        "low": float(combine(scale, y[ky - 1], x[nx - kx])),
+        "high": float(combine(scale, y[ny - ky], x[kx - 1])),
+        "miss": miss,
+        "reached": reached,
+    }
+
+
+def contrast_paired(best, other, gamma):
+    """The median of the within-round ratios (or differences) with the
+    sign test's bounds, cross-checked with scipy.stats.quantile_test."""
+    x = np.asarray(best, dtype=float)
+    y = np.asarray(other, dtype=float)
+    scale = scale_of(x, y)
+    v = np.sort(combine(scale, y, x))
+    n = len(v)
+    k = bound_rank(n, gamma)
+    reached = k is not None
+    k = k or 1
+    miss = tail(n, k)
+    if reached:
+        check_bound_with_scipy(v, k, miss)
+    return {
+        "gamma": gamma,
+        "scale": scale,
+        "estimate": float(np.median(v)),
+        "low": float(v[k - 1]),
+        "high": float(v[n - k]),
+        "miss": miss,
+        "reached": reached,
+    }
 
 
 def paired_expected(best, other, alpha):
-    b = np.asarray(best, dtype=float)
-    o = np.asarray(other, dtype=float)
-    d = o - b
-    r = len(d)
-    nz = d[d != 0]
-    absd = np.abs(d)
-    _, tc = np.unique(absd, return_counts=True)
-    tie_all = float(sum(int(t) ** 3 - int(t) for t in tc))
-    _, tcn = np.unique(np.abs(nz), return_counts=True)
-    ties_nz = any(int(t) > 1 for t in tcn)
-    exact_p = len(nz) <= 50 and not ties_nz and len(nz) > 0
-    # Test.
-    if len(nz) == 0:
-        p, method, t_plus = 1.0, "asymptotic", 0.0
-    else:
-        res = st.wilcoxon(o, b, zero_method="wilcox", correction=True, alternative="two-sided",
-                          method="exact" if exact_p else "approx")
-        p = float(res.pvalue)
-        ranks = st.rankdata(np.abs(nz))
-        t_plus = float(np.sum(ranks[nz > 0]))
-        method = "exact" if exact_p else "asymptotic"
-        if exact_p:
-            counts = signed_rank_counts(len(nz))
-            t = int(t_plus)
-            low = Fraction(sum(counts[: t + 1]), 2 ** len(nz))
-            high = 1 - Fraction(sum(counts[:t]), 2 ** len(nz))
-            p_int = float(min(Fraction(1), 2 * min(low, high)))
-            check_close("exact signed-rank p vs scipy", p_int, p, 1e-12)
-            p = p_int
-    # Estimate and interval: all Walsh averages.
-    walsh = np.sort(np.array([(d[i] + d[j]) / 2 for i in range(r) for j in range(i, r)]))
-    m = len(walsh)
-    est = float(np.median(walsh))
-    positive = b.min() > 0 and o.min() > 0
-    logs = np.log(o) - np.log(b) if positive else None
-
-    def tied(v):
-        return bool(np.any(v == 0)) or len(np.unique(np.abs(v))) < len(v)
-
-    high = None
-    log_ranks = None
-    set_fits = (True, True)
-    if tied(d) or (logs is not None and tied(logs)):
-        # Conditional sign-flip distribution given the tie pattern about the
-        # middle Walsh average(s), on both scales; common ranks.
-        exact_law_wanted = r <= 50
-        laws = []
-        sets = [d] + ([logs] if logs is not None else [])
-        for v in sets:
-            sums = np.sort(np.array([v[i] + v[j] for i in range(r) for j in range(i, r)]))
-            for total_sum in middle_values(sums):
-                zeros, sizes = paired_groups(v, total_sum)
-                law = paired_law_py(zeros, sizes, exact_law_wanted)
-                laws.append((law, law))
-        start = choose_ranks(m, laws, alpha)
-        # Per set: whether its test at its middle Walsh sum(s) accepts the
-        # estimate (ranks unclamped); a set that does not takes the
-        # tie-corrected normal rank, sigma^2 = r(r+1)(2r+1)/24 -
-        # sum(t^3 - t)/48 over the groups of equal |v| (zeros one of them).
-        # When either set does not fit, both take the approximation (one
-        # set of rounds on two scales).
-        ranks, levels, scales = [], [], []
-        for v in sets:
-
-            def laws_at(total_sum, v=v):
-                law = paired_law_py(*paired_groups(v, total_sum), exact_law_wanted)
-                return law, law
-
-            sums = np.sort(np.array([v[i] + v[j] for i in range(r) for j in range(i, r)]))
-            fits = any(accepts_estimate(sums, laws_at, t, m, alpha) for t in middle_values(sums))
-            scales.append((v, sums, laws_at, fits))
-        all_fit = all(f for *_, f in scales)
-        set_fits = (scales[0][3], scales[-1][3])
-        def tie_corrected(v):
-            _, counts = np.unique(np.abs(v), return_counts=True)
-            ties = float(sum(int(t) ** 3 - int(t) for t in counts))
-            var = r * (r + 1) * (2 * r + 1) / 24 - ties / 48
-            sigma = math.sqrt(max(var, 0.0))
-            z = -float(st.norm.ppf(alpha / 2))
-            raw = m / 2 - z * sigma
-            if abs(raw - round(raw)) < 1e-6:
-                fail(f"paired tie-corrected k is {raw}, too close to an integer")
-            k0 = max(0.0, math.floor(raw))
-            level = 1 - 2 * float(st.norm.cdf((k0 - m / 2) / sigma)) if sigma > 0 else 1.0
-            return min(int(k0) + 1, (m + 1) // 2), level
-
-        def credited(v, sums, laws_at):
-            # The Walsh averages the normal law expects exactly at the
-            # estimate (twice its mean of U<= less M: each tie group's
-            # random signs) against those the data hold there: no credit
-            # where it would move the ranks by more than half the law's sd.
-            for total_sum in middle_values(sums):
-                law = laws_at(total_sum)[0]
-                if law[0] != "normal":
-                    continue
-                _, mean, sd = law
-                expected = 2 * mean - m
-                observed = int(np.sum(sums == total_sum))
-                if (expected - observed) / 2 > 0.5 * sd:
-                    return False
-            return True
-
-        for v, sums, laws_at, _ in scales:
-            if all_fit:
-                inverted, level = invert_scales([(sums, laws_at)], start, m, alpha, exact_law_wanted)
-                low, high_rank = inverted[0]
-                if not credited(v, sums, laws_at):
-                    # At least as wide as the tie-corrected approximation,
-                    # and its level where it is the wider.
-                    kk, level_fb = tie_corrected(v)
-                    if kk < low or m + 1 - kk > high_rank:
-                        level = min(level, level_fb)
-                    low, high_rank = min(low, kk), max(high_rank, m + 1 - kk)
-                ranks.append((low, high_rank))
-                levels.append(level)
-            else:
-                kk, level = tie_corrected(v)
-                ranks.append((kk, m + 1 - kk))
-                levels.append(level)
-        achieved = min(levels)
-        k, high = ranks[0]
-        log_ranks = ranks[-1]
-        ci_method = "exact" if exact_law_wanted and all_fit else "asymptotic"
-    elif r <= 50:
-        counts = signed_rank_counts(r)
-        total = 2**r
-        target = alpha / 2 - 10 * sys.float_info.epsilon
-        cumulative, k = 0, None
-        for q, c in enumerate(counts):
-            cumulative += c
-            if Fraction(cumulative, total) >= Fraction(target):
-                k = q
-                break
-        k = max(k, 1)
-        achieved = float(1 - 2 * Fraction(sum(counts[:k]), total))
-        ci_method = "exact"
-    else:
-        sigma = math.sqrt(r * (r + 1) * (2 * r + 1) / 24)
-        z = -float(st.norm.ppf(alpha / 2))
-        raw = m / 2 - z * sigma
-        if abs(raw - round(raw)) < 1e-6 and raw > 0:
-            fail(f"paired asymptotic k is {raw}, too close to an integer")
-        k0 = max(0, math.floor(raw))
-        achieved = 1 - 2 * float(st.norm.cdf((k0 - m / 2) / sigma))
-        k = k0 + 1
-        ci_method = "asymptotic"
-    if high is None:
-        k = max(1, min(k, (m + 1) // 2))
-        high = m + 1 - k
-    out = {
-        "t_plus": t_plus,
-        "p_value": p,
-        "method": method,
-        "shift": est,
-        "ci_low": float(walsh[k - 1]),
-        "ci_high": float(walsh[high - 1]),
-        "ci_low_rank": k,
-        "ci_high_rank": high,
-        "achieved_confidence": achieved,
-        "ci_method": ci_method,
-        "fits": set_fits[0],
-    }
-    if b.min() > 0 and o.min() > 0:
-        ld = np.log(o) - np.log(b)
-        lw = np.sort(np.array([(ld[i] + ld[j]) / 2 for i in range(r) for j in range(i, r)]))
-        out["ratio"] = float(np.exp(np.median(lw)))
-        log_low, log_high = log_ranks or (k, high)
-        out["ratio_ci_low"] = float(np.exp(lw[log_low - 1]))
-        out["ratio_ci_high"] = float(np.exp(lw[log_high - 1]))
-        out["ratio_fits"] = set_fits[1]
-    else:
-        out["ratio"] = None
-    return out
+    return {"contrast": contrast_paired(best, other, alpha)}
 
 
 def paired_datasets():
@@ -1399,7 +644,6 @@ def main():
             "mpmath": mpmath.__version__,
         },
     }
-    self_check_ties()
     samples, pairs = datasets()
     pairs += tie_pairs()
     names = [s[0] for s in samples] + [p[0] for p in pairs]
@@ -1428,7 +672,6 @@ def main():
     # The first Holm case adjusts the p-values of all the pairs above.
     pair_p_values = [r["expected"]["p_value"] for r in pair_records]
     write("holm.json", {**about, "cases": holm_cases(pair_p_values)})
-    write("tie_moments.json", {**about, "cases": tie_moment_cases()})
     print(f"{len(samples)} samples, {len(pairs)} pairs")
 
 

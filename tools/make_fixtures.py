@@ -114,3 +114,20 @@ def tick_runs(n):
 
 
 write("ticks_sequential.csv", [("/bin/ls", "", "", tick_runs(100)), ("/bin/ls ", "", "", tick_runs(100))])
+
+
+# The ratio of medians at the run counts people type: a 2x difference in
+# five random-order rounds (`two_x_5_rounds.csv`), and ten commands in ten
+# rounds, the other nine 14x to 50x the fastest (`ten_commands_10.csv`).
+counts_rng = random.Random(48)
+
+
+def around(n, median, sigma=0.05):
+    return [int(round(median * counts_rng.lognormvariate(0, sigma))) for _ in range(n)]
+
+
+write_rounds("two_x_5_rounds.csv", [("gzip -9 -c big.txt", around(5, 12_000)),
+                                    ("bzip2 -9 -c big.txt", around(5, 24_000))])
+write_rounds("ten_commands_10.csv",
+             [("fastest", around(10, 1_000))]
+             + [(f"times {f}", around(10, 1_000 * f)) for f in (14, 18, 22, 26, 30, 34, 38, 42, 50)])

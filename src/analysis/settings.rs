@@ -1,7 +1,7 @@
 //! The ranking's settings: one type, one set of defaults, one validation.
 //!
 //! Everything that changes what the ranking concludes lives here: the
-//! significance level, the thresholds, the superiority bound, the metric
+//! significance level, the thresholds, the metric
 //! of interest and the reference command. The command line (`-c`,
 //! `--metric`, `--reference`) only turns strings into this type; the
 //! analysis, the reports and the exports read it from the [`Analysis`]
@@ -38,7 +38,6 @@ pub mod meaning {
     pub const EFFECT: &str = "Slower beyond (whole interval above)";
     pub const EPSILON: &str = "Equivalent within ± (whole interval)";
     pub const ALPHA: &str = "Family-wise error rate, α";
-    pub const SUPER: &str = "Superiority bound (Â interval ≤)";
 }
 
 /// The ranking's settings.
@@ -50,8 +49,6 @@ pub struct RankingSettings {
     pub effect: Threshold,
     /// The margin of a confidence interval's ends around zero (`epsilon`).
     pub epsilon: Threshold,
-    /// The superiority bound (`super`).
-    pub superiority: f64,
     /// The metric the ranking compares.
     pub metric: Metric,
     /// The command to compare with; `None` is the best (chosen from the
@@ -63,17 +60,14 @@ pub struct RankingSettings {
 }
 
 impl Default for RankingSettings {
-    /// α = 0.05; effect and epsilon 1 % of the reference's location (on
-    /// the ratio's interval); super 0.5 (no condition beyond the
-    /// intervals); total CPU time; against the best. Why these values:
-    /// `docs/DESIGN.md` ("Thresholds") and `BENCHMARKS.md`. `-c
-    /// effect=500,epsilon=250,super=0.333` gives the C tool's numbers.
+    /// α = 0.05; effect and epsilon 1 % of the reference's median (on the
+    /// ratio of medians); total CPU time; against the best. Why these
+    /// values: `docs/statistics.md` ("Thresholds").
     fn default() -> Self {
         RankingSettings {
             alpha: 0.05,
             effect: Threshold::Percent(1.0),
             epsilon: Threshold::Percent(1.0),
-            superiority: 0.5,
             metric: Metric::TOTAL,
             reference: None,
             best_case: BestCaseSettings::default(),
@@ -88,12 +82,10 @@ impl RankingSettings {
             alpha: self.alpha,
             epsilon: self.epsilon,
             effect: self.effect,
-            superiority: self.superiority,
         }
     }
 
-    /// Checks every range (alpha in (0, 1), thresholds finite and ≥ 0,
-    /// super in [0, 1]). A reference is checked against the data when the
+    /// Checks every range (alpha in (0, 1), thresholds finite and ≥ 0). A reference is checked against the data when the
     /// analysis resolves it.
     pub fn validate(&self) -> Result<(), SettingsError> {
         self.rule().validate()
@@ -108,11 +100,10 @@ impl RankingSettings {
             .as_ref()
             .map_or_else(|| "the best".to_owned(), |r| r.to_string());
         format!(
-            "  alpha = {}\n effect = {}\nepsilon = {}\n  super = {}\n metric = {}\n    ref = {reference}\n   best = {}\n  sigma = {}\n",
+            "  alpha = {}\n effect = {}\nepsilon = {}\n metric = {}\n    ref = {reference}\n   best = {}\n  sigma = {}\n",
             self.alpha,
             threshold(self.effect),
             threshold(self.epsilon),
-            self.superiority,
             self.metric.label(),
             self.best_case.k,
             self.best_case.max_distance,
@@ -138,7 +129,7 @@ mod tests {
         assert_eq!(s.validate(), Ok(()));
         assert_eq!(
             s.describe(),
-            "  alpha = 0.05\n effect = 1%\nepsilon = 1%\n  super = 0.5\n metric = Total CPU time\n    ref = the best\n   best = 3\n  sigma = 9\n"
+            "  alpha = 0.05\n effect = 1%\nepsilon = 1%\n metric = Total CPU time\n    ref = the best\n   best = 3\n  sigma = 9\n"
         );
     }
 
@@ -160,13 +151,6 @@ mod tests {
                 ..d.clone()
             }),
             SettingsError::Effect(e)
-        );
-        assert_eq!(
-            bad(RankingSettings {
-                superiority: 2.0,
-                ..d
-            }),
-            SettingsError::Superiority(2.0)
         );
     }
 

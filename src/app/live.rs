@@ -178,13 +178,7 @@ fn analyse(
         };
         row.difference = match (&entry.comparison, &entry.verdict) {
             (_, Verdict::Best) => "reference".to_owned(),
-            (Some(c), _) => match c.ratio {
-                Some(r) => units::change_interval(r.estimate, r.low, r.high),
-                None => format!(
-                    "Δ {}",
-                    Scale::choose(metric.unit(), c.shift.abs()).compact(c.shift)
-                ),
-            },
+            (Some(c), _) => units::contrast(&c.contrast, metric.unit()),
             (None, _) => String::new(),
         };
     }

@@ -68,7 +68,11 @@ impl Settings {
                     }
                     ranking.alpha = alpha;
                 }
-                "super" => ranking.superiority = number(name, value, "a number from 0 to 1")?,
+                "super" => {
+                    return Err(UsageError(format!(
+                        "setting super={value} is no longer used: verdicts are decided on the ratio of medians, and the probability of superiority is shown by -E without deciding; remove the setting"
+                    )))
+                }
                 "epsilon" => ranking.epsilon = amount(name, value)?,
                 "effect" => ranking.effect = amount(name, value)?,
                 "best" | "sigma" => {
@@ -221,12 +225,12 @@ mod tests {
         let mut s = Settings::default();
         s.apply("width=100,alpha=\".01\"").unwrap();
         s.apply("effect=2%, epsilon=100us").unwrap();
-        s.apply("super=1").unwrap();
+        let e = s.apply("super=1").unwrap_err();
+        assert!(e.0.contains("no longer used"), "{e}");
         assert_eq!(s.width, Some(100));
         assert_eq!(s.ranking.alpha, 0.01);
         assert_eq!(s.ranking.effect, Threshold::Percent(2.0));
         assert_eq!(s.ranking.epsilon, Threshold::Absolute(100.0));
-        assert_eq!(s.ranking.superiority, 1.0);
         s.apply("best=5,sigma=4.5").unwrap();
         assert_eq!(s.ranking.best_case.k, 5);
         assert_eq!(s.ranking.best_case.max_distance, 4.5);

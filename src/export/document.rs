@@ -25,8 +25,8 @@
 use crate::analysis::Analysis;
 use crate::data::Unit;
 use crate::report::explain;
-use crate::report::units::{change_interval, confidence as percent, Scale};
-use crate::stats::{Comparison, Design, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
+use crate::report::units::{confidence as percent, Scale};
+use crate::stats::{Comparison, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
 
 /// A piece of running text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -243,23 +243,9 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
         ]
         .concat(),
     ));
-    let design = match ranking.design {
-        Design::Paired { rounds } => format!("paired by round ({rounds} complete rounds)"),
-        Design::Independent => "independent samples".to_owned(),
-    };
-    let family = if ranking.family > 1 {
-        format!(
-            " (Bonferroni over {} {})",
-            ranking.family,
-            if fixed { "comparisons" } else { "pairs" }
-        )
-    } else {
-        String::new()
-    };
-    blocks.push(Block::Paragraph(vec![text(format!(
-        "Intervals hold together at {} confidence{family}; {design}.",
-        percent(ranking.simultaneous_confidence),
-    ))]));
+    blocks.push(Block::Paragraph(vec![text(
+        crate::report::ranking::method_line(ranking),
+    )]));
 
     let group = |wanted: fn(&Verdict) -> bool| -> Vec<&RankedEntry> {
         ranking
@@ -319,59 +305,23 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
     }
 }
 
-/// The ratio with its interval, Δ with its interval, the adjusted p-value
+/// The estimate the verdict used with its bounds and their confidence
 /// and, for a command not shown slower, the unmet conditions in `-E`'s
 /// words.
-/// Δ and its interval are in a unit of their own, as `-E` shows the
-/// interval (in the table's, a shift of 4 μs among medians of
-/// milliseconds read `Δ = 0.00 ms, interval 0.00 … 0.01 ms`).
 fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>) -> String {
     let unit = analysis.settings.metric.unit();
-    let ratio = c.ratio.map_or_else(
-        || "no ratio (a value ≤ 0)".to_owned(),
-        |r| change_interval(r.estimate, r.low, r.high),
-    );
-    let (low, high) = (c.interval.low, c.interval.high);
-    let scale = Scale::choose(unit, low.abs().max(high.abs()).max(c.shift.abs()));
+    let b = &c.contrast;
     let mut text = format!(
-        "{ratio}; Hodges–Lehmann shift Δ = {}, {} interval {} … {}; {}",
-        scale.compact(c.shift),
-        confidence(c),
-        scale.number(low),
-        scale.compact(high),
-        p_value(c.p_adjusted, analysis),
+        "{}: {}, {} confidence",
+        explain::estimate_name(&analysis.ranking).to_lowercase(),
+        crate::report::units::contrast(b, unit),
+        percent(b.confidence()),
     );
     for r in &e.reasons {
         text.push_str("; ");
-        text.push_str(&explain::reason(
-            *r,
-            &analysis.ranking,
-            analysis.settings.metric.unit(),
-            c.ratio.is_some(),
-        ));
+        text.push_str(&explain::reason(*r, e, &analysis.ranking, unit));
     }
     text
-}
-
-/// The confidence actually achieved, e.g. `95.2%`.
-/// One decimal, more only where rounding would claim 100 %.
-fn confidence(c: &Comparison) -> String {
-    percent(c.interval.achieved_confidence)
-}
-
-/// A comparison's p-value, said to be adjusted when the adjustment changed
-/// anything (a family of more than one comparison).
-fn p_value(p: f64, analysis: &Analysis<'_>) -> String {
-    let name = if analysis.ranking.family > 1 {
-        "adjusted p"
-    } else {
-        "p"
-    };
-    if p < 0.001 {
-        format!("{name} < 0.001")
-    } else {
-        format!("{name} = {p:.3}")
-    }
 }
 
 /// A note on failed runs, which are part of every statistic above.

@@ -159,7 +159,6 @@ fn settings_table(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()
                 report::units::amount(r.effect, s.metric.unit())
             ),
         ),
-        ("super", meaning::SUPER, s.superiority.to_string()),
     ];
     writeln!(out, "<table>\n<tr><th class=\"text\">Setting</th><th class=\"text\">Meaning</th><th class=\"text\">Value</th></tr>")?;
     for (name, meaning, value) in rows {

@@ -58,7 +58,8 @@ use super::metadata::{rfc3339, Metadata};
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
 use crate::data::{CommandRuns, Metric};
 use crate::stats::{
-    Comparison, Design, Method, RankedEntry, Reason, Summary, Verdict, MIN_VALUES_FOR_INFERENCE,
+    Comparison, Design, Method, RankedEntry, Reason, Scale, Summary, Verdict,
+    MIN_VALUES_FOR_INFERENCE,
 };
 
 /// The version of this document's schema (`bestguess.schema_version`),
@@ -537,42 +538,36 @@ fn summary(s: &Summary) -> Node<'static> {
 }
 
 fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static> {
-    let mw = &c.mann_whitney;
+    let k = &c.classic;
+    let mw = &k.mann_whitney;
+    let b = &c.contrast;
     let (analysis, rounds) = match c.design {
-        Design::Paired { rounds } => ("signed_rank", Node::Int(rounds as i64)),
-        Design::Independent => ("mann_whitney", Node::Null),
+        Design::Paired { rounds } => ("paired", Node::Int(rounds as i64)),
+        Design::Independent => ("independent", Node::Null),
     };
-    let ratio = c.ratio;
+    let ratio = |v: f64| match b.scale {
+        Scale::Ratio => Node::Num(v),
+        Scale::Difference => Node::Null,
+    };
+    let difference = |v: f64| match b.scale {
+        Scale::Ratio => Node::Null,
+        Scale::Difference => Node::Num(v),
+    };
     object(vec![
         ("against", count(best)),
         ("analysis", text(analysis)),
         ("rounds", rounds),
-        ("u", Node::Num(mw.u)),
-        ("w", Node::Num(mw.w)),
-        (
-            "t_plus",
-            c.signed_rank.map_or(Node::Null, |s| Node::Num(s.t_plus)),
-        ),
-        ("p_value", Node::Num(c.p_value())),
-        ("p_value_adjusted", Node::Num(c.p_adjusted)),
-        ("method", text(method(c.test_method()))),
-        ("hl_shift_us", Node::Num(c.shift)),
-        ("ci_low_us", Node::Num(c.interval.low)),
-        ("ci_high_us", Node::Num(c.interval.high)),
-        ("ci_confidence", Node::Num(c.interval.achieved_confidence)),
-        ("ci_method", text(method(c.interval.method))),
-        ("ratio", optional(ratio.map(|r| r.estimate))),
-        ("ratio_ci_low", optional(ratio.map(|r| r.low))),
-        ("ratio_ci_high", optional(ratio.map(|r| r.high))),
-        ("prob_superiority", Node::Num(c.superiority)),
-        (
-            "prob_superiority_ci_low",
-            Node::Num(c.superiority_interval.low),
-        ),
-        (
-            "prob_superiority_ci_high",
-            Node::Num(c.superiority_interval.high),
-        ),
+        ("ratio", ratio(b.estimate)),
+        ("ratio_ci_low", ratio(b.low)),
+        ("ratio_ci_high", ratio(b.high)),
+        ("difference", difference(b.estimate)),
+        ("difference_ci_low", difference(b.low)),
+        ("difference_ci_high", difference(b.high)),
+        ("ci_confidence", Node::Num(b.confidence())),
+        ("ci_low_confidence", Node::Num(1.0 - b.low_miss)),
+        ("ci_high_confidence", Node::Num(1.0 - b.high_miss)),
+        ("ci_reached", Node::Bool(b.reached)),
+        ("runs_needed", entry.runs_needed.map_or(Node::Null, count)),
         ("verdict", text(entry.verdict.word())),
         // Kept for readers of earlier versions: "not shown to be slower".
         (
@@ -583,6 +578,17 @@ fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static>
             "reasons",
             Node::Array(entry.reasons.iter().map(|r| text(reason(*r))).collect()),
         ),
+        // The C tool's statistics, deciding nothing.
+        ("u", Node::Num(mw.u)),
+        ("w", Node::Num(mw.w)),
+        ("p_value", Node::Num(mw.p_value)),
+        ("p_value_adjusted", Node::Num(k.p_adjusted)),
+        ("method", text(method(mw.method))),
+        ("hl_shift_us", Node::Num(k.shift)),
+        ("hl_ci_low_us", Node::Num(k.shift_low)),
+        ("hl_ci_high_us", Node::Num(k.shift_high)),
+        ("hl_ci_confidence", Node::Num(k.shift_confidence)),
+        ("prob_superiority", Node::Num(k.superiority)),
     ])
 }
 
@@ -596,11 +602,8 @@ fn method(m: Method) -> &'static str {
 fn reason(r: Reason) -> &'static str {
     match r {
         Reason::WithinEffect => "within_effect",
-        Reason::Superiority => "superiority",
         Reason::TooFewRuns => "too_few_runs",
-        Reason::NotSignificant => "not_significant",
-        Reason::TestOpposes => "test_opposes",
-        Reason::NoShift => "no_shift",
+        Reason::OrderDisagrees => "order_disagrees",
     }
 }
 
@@ -618,12 +621,19 @@ fn top_level<'a>(analysis: &'a Analysis<'_>, layouts: JsonRuns) -> Node<'a> {
         (
             "analysis",
             text(match r.design {
-                Design::Paired { .. } => "signed_rank",
-                Design::Independent => "mann_whitney",
+                Design::Paired { .. } => "paired",
+                Design::Independent => "independent",
+            }),
+        ),
+        (
+            "estimand",
+            text(match r.scale {
+                Scale::Ratio => "ratio_of_medians",
+                Scale::Difference => "difference_of_medians",
             }),
         ),
         ("comparisons_family", count(r.family)),
-        ("confidence_each", Node::Num(r.confidence_each)),
+        ("confidence_each", Node::Num(r.bound_confidence)),
         (
             "simultaneous_confidence",
             Node::Num(r.simultaneous_confidence),
@@ -654,7 +664,6 @@ fn settings(analysis: &Analysis<'_>) -> Node<'static> {
         ("alpha", Node::Num(s.alpha)),
         ("epsilon", Node::Str(threshold(s.epsilon).into())),
         ("effect", Node::Str(threshold(s.effect).into())),
-        ("super", Node::Num(s.superiority)),
         // The best-case estimate's (`best_case.stable` means nothing
         // without them).
         (

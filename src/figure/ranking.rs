@@ -19,7 +19,7 @@ use super::axis::{self, Axis, Extent};
 use super::svg::{Anchor, PathData, Svg};
 use super::{colour, legend, legend_height, note, shorten, title, x_axis, Input, LegendEntry};
 use super::{Swatch, LEFT, RIGHT, TOP, WIDTH};
-use crate::stats::{Threshold, Verdict};
+use crate::stats::{Scale, Threshold, Verdict};
 
 /// Height of one command's row.
 const ROW: f64 = 44.0;
@@ -69,16 +69,22 @@ pub fn render(input: &Input<'_>) -> String {
         .map(|e| {
             let (point, interval) = match (&e.verdict, &e.comparison) {
                 (Verdict::Best, _) => (Some(0.0), None),
-                (_, Some(c)) => match c.ratio {
-                    Some(r) if by_ratio => (
-                        Some((r.estimate - 1.0) * 100.0),
-                        Some(((r.low - 1.0) * 100.0, (r.high - 1.0) * 100.0)),
-                    ),
-                    _ => (
-                        Some(show(c.shift)),
-                        Some((show(c.interval.low), show(c.interval.high))),
-                    ),
-                },
+                (_, Some(c)) => {
+                    let b = &c.contrast;
+                    match b.scale {
+                        Scale::Ratio if by_ratio => (
+                            Some((b.estimate - 1.0) * 100.0),
+                            Some(((b.low - 1.0) * 100.0, (b.high - 1.0) * 100.0)),
+                        ),
+                        Scale::Ratio => {
+                            let d = |r: f64| show((r - 1.0) * ref_median);
+                            (Some(d(b.estimate)), Some((d(b.low), d(b.high))))
+                        }
+                        Scale::Difference => {
+                            (Some(show(b.estimate)), Some((show(b.low), show(b.high))))
+                        }
+                    }
+                }
                 _ => (None, None),
             };
             Row {
@@ -91,7 +97,7 @@ pub fn render(input: &Input<'_>) -> String {
         .collect();
     let effect = band(settings.effect, ranking.effect);
     let epsilon = band(settings.epsilon, ranking.epsilon);
-    let confidence = 100.0 * ranking.confidence_each;
+    let confidence = 100.0 * ranking.bound_confidence;
     let reference_word = if ranking.fixed_reference {
         "the reference"
     } else {
@@ -163,7 +169,7 @@ pub fn render(input: &Input<'_>) -> String {
         &if compared {
             format!(
                 "For each command, its difference in {metric} from {reference_word}, \
-                 with its {}% confidence interval, and the ranking's verdict.",
+                 with its bounds (each at {}%), and the ranking's verdict.",
                 axis::tick_label_pct(confidence)
             )
         } else {
@@ -264,11 +270,11 @@ pub fn render(input: &Input<'_>) -> String {
             &mut svg,
             at,
             &format!(
-                "Dot: {}; bar: its {}% confidence interval (each, Bonferroni); diamond: {reference_word}.",
+                "Dot: {}; bar: its bounds, each at {}% (Bonferroni); diamond: {reference_word}.",
                 if by_ratio {
-                    "ratio of locations − 1"
+                    "ratio of medians − 1"
                 } else {
-                    "Hodges–Lehmann shift"
+                    "difference of medians"
                 },
                 axis::tick_label_pct(confidence)
             ),

@@ -299,7 +299,7 @@ fn ranking_follows_the_reference_and_the_thresholds_scale() {
     let analysis = Analysis::new(&d, absolute).unwrap();
     let svg = Figure::Ranking.render(&Input::new(&analysis));
     check(&svg);
-    assert!(svg.contains("Dot: Hodges–Lehmann shift"));
+    assert!(svg.contains("Dot: difference of medians"));
     assert!(svg.contains("practical-effect band (± effect = 0.50 ms)"));
 }
 

@@ -3,27 +3,26 @@
 //!
 //! A ranking is only as credible as the evidence behind it, so `-E` shows
 //! it: the settings in force (relative thresholds with their value in the
-//! metric's unit), the reference, the simultaneous confidence of the
-//! intervals; then per command the analysis used (independent samples or
-//! paired by round), the test statistic, the raw and the adjusted p-value,
-//! each labelled as such, the Hodges–Lehmann shift Δ with its interval and
-//! the confidence actually achieved, the ratio with its interval, Â with
-//! its interval, and the verdict. A condition of a verdict that a
-//! comparison did not meet is marked `✗` on the line of the numbers that
-//! show it, with the bound they were compared with; the conditions come
-//! from the ranking (nothing is recomputed here), and the legend under the
-//! table says what the mark means.
+//! metric's unit) and the reference; then per command the analysis used
+//! (independent samples or paired by round), the deciding estimate with
+//! its bounds and their confidence, and the verdict. A condition of a
+//! verdict that a comparison did not meet is marked `✗` on the line of
+//! the numbers that show it; the conditions come from the ranking
+//! (nothing is recomputed here), and the legend under the table says what
+//! the mark means. Below, the C BestGuess tool's statistics, which decide
+//! nothing: Mann–Whitney with its raw and adjusted p-values, the
+//! Hodges–Lehmann shift Δ with the C tool's interval, and Â.
 //!
 //! Layout as in the reference: a 78-column legend frame, then rows of a
 //! 22-column label, a 26-column value, `✗` and the reason.
 
 use super::frame::Frame;
 use super::text::{pad, trim_end, Align};
-use super::units::{self, Scale};
+use super::units::{self, Scale as Amounts};
 use crate::analysis::{meaning, Analysis};
 use crate::data::Unit;
 use crate::stats::{
-    Comparison, Design, Method, RankedEntry, Ranking, Reason, Threshold, Verdict,
+    Classic, Design, Method, RankedEntry, Ranking, Reason, Scale, Threshold, Verdict,
     MIN_VALUES_FOR_INFERENCE,
 };
 
@@ -47,11 +46,6 @@ pub fn legend(analysis: &Analysis<'_>, width: usize) -> Frame {
             Some(format!("(= {})", units::amount(resolved, unit))),
         ),
     };
-    let superiority = if s.superiority < 0.5 {
-        units::plain(s.superiority)
-    } else {
-        format!("{} (off)", units::plain(s.superiority))
-    };
     let reference = match (r.fixed_reference, r.best()) {
         (true, Some(b)) => format!("command {}", b.index + 1),
         _ => "the best".to_owned(),
@@ -60,7 +54,6 @@ pub fn legend(analysis: &Analysis<'_>, width: usize) -> Frame {
         (meaning::EFFECT, "effect", amount(s.effect, r.effect)),
         (meaning::EPSILON, "epsilon", amount(s.epsilon, r.epsilon)),
         (meaning::ALPHA, "alpha", (units::plain(s.alpha), None)),
-        (meaning::SUPER, "super", (superiority, None)),
         ("Compared with", "ref", (reference, None)),
     ];
     let inner = super::frame::inner_for(width, 2);
@@ -135,34 +128,34 @@ fn method(m: Method) -> &'static str {
     }
 }
 
-/// A condition of a verdict that a comparison did not meet, in a few
-/// words with the bound it was compared with. `-E` prints it beside the
-/// numbers that show it, and the markup exports
-/// ([`crate::export::document`]) use the same words. `has_ratio`: the
-/// comparison has a ratio, against which a relative effect is held;
-/// without one (a value ≤ 0) the effect is its amount in the unit, as the
-/// verdict used it (the documents had said `+1%` where `-E` said `0 μs`).
-pub fn reason(r: Reason, ranking: &Ranking, unit: Unit, has_ratio: bool) -> String {
-    match (r, ranking.settings.effect) {
-        (Reason::WithinEffect, Threshold::Percent(p)) if has_ratio => {
+/// Why a compared command is neither slower nor faster, in a few words
+/// with the bound it was compared with. `-E` prints it beside the numbers
+/// that show it, and the markup exports ([`crate::export::document`]) use
+/// the same words.
+pub fn reason(r: Reason, entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> String {
+    match (r, ranking.scale, ranking.settings.effect) {
+        (Reason::WithinEffect, Scale::Ratio, Threshold::Percent(p)) => {
             format!("low end ≤ effect +{}%", units::plain(p))
         }
-        (Reason::WithinEffect, _) => {
+        (Reason::WithinEffect, _, _) => {
             format!("low end ≤ effect {}", units::amount(ranking.effect, unit))
         }
-        (Reason::Superiority, _) => format!(
-            "high end > super {}",
-            units::plain(ranking.settings.superiority)
-        ),
-        (Reason::TooFewRuns, _) => format!(
-            "interval short of {} (more runs)",
-            units::confidence(ranking.confidence_each)
-        ),
-        (Reason::NotSignificant, _) => {
-            format!("not below alpha {}", units::plain(ranking.settings.alpha))
-        }
-        (Reason::TestOpposes, _) => "the test leans the other way".to_owned(),
-        (Reason::NoShift, _) => "differ, but not by a shift".to_owned(),
+        (Reason::TooFewRuns, _, _) => match (entry.runs_needed, ranking.design) {
+            (Some(n), Design::Paired { .. }) => format!("needs {n} rounds"),
+            (Some(n), Design::Independent) => format!("needs {n} runs of each"),
+            (None, _) => "too few runs".to_owned(),
+        },
+        (Reason::OrderDisagrees, _, _) => "rounds and medians disagree".to_owned(),
+    }
+}
+
+/// The name of a comparison's estimate.
+pub fn estimate_name(ranking: &Ranking) -> &'static str {
+    match (ranking.design, ranking.scale) {
+        (Design::Paired { .. }, Scale::Ratio) => "Median round ratio",
+        (Design::Paired { .. }, Scale::Difference) => "Median round diff.",
+        (Design::Independent, Scale::Ratio) => "Ratio of medians",
+        (Design::Independent, Scale::Difference) => "Diff. of medians",
     }
 }
 
@@ -184,84 +177,72 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
         return lines;
     };
     let flag = |r: Reason| {
-        (entry.reasons.contains(&r)).then(|| reason(r, ranking, unit, c.ratio.is_some()))
+        entry
+            .reasons
+            .contains(&r)
+            .then(|| reason(r, entry, ranking, unit))
     };
     lines.push(line(
         "Timed observations",
         &format!("N = {}", entry.n),
         None,
     ));
-    match (c.design, c.signed_rank) {
-        (Design::Paired { rounds }, Some(sr)) => {
-            lines.push(line("Analysis", &format!("paired, {rounds} rounds"), None));
-            lines.push(line(
-                "Wilcoxon signed-rank",
-                &format!("T+ = {}  ({})", statistic(sr.t_plus), method(sr.method)),
-                None,
-            ));
-        }
-        _ => {
-            let mw = &c.mann_whitney;
-            lines.push(line("Analysis", "independent samples", None));
-            lines.push(line(
-                "Mann-Whitney",
-                &format!(
-                    "W = {}  U = {}  ({})",
-                    statistic(mw.w),
-                    statistic(mw.u),
-                    method(mw.method)
-                ),
-                None,
-            ));
-        }
-    }
-    lines.push(line("p-value, raw", &p_is(c.p_value()), None));
+    let analysis = match c.design {
+        Design::Paired { rounds } => format!("paired, {rounds} rounds"),
+        Design::Independent => "independent samples".to_owned(),
+    };
+    lines.push(line("Analysis", &analysis, None));
+    let b = &c.contrast;
+    let verdict_flag = flag(Reason::TooFewRuns).or_else(|| flag(Reason::OrderDisagrees));
+    lines.push(line(
+        estimate_name(ranking),
+        &units::contrast(b, unit),
+        if b.reached {
+            flag(Reason::WithinEffect)
+        } else {
+            None
+        },
+    ));
+    lines.push(line(
+        "Confidence",
+        &format!(
+            "{} (bounds {}, {})",
+            units::confidence_with(b.confidence(), 2),
+            units::confidence_with(1.0 - b.low_miss, 2),
+            units::confidence_with(1.0 - b.high_miss, 2)
+        ),
+        None,
+    ));
+    lines.push(line("Verdict", entry.verdict.word(), verdict_flag));
+    // The C tool's statistics: shown, deciding nothing.
+    let k = &c.classic;
+    let mw = &k.mann_whitney;
+    lines.push(line(
+        "Mann-Whitney",
+        &format!(
+            "W = {}  U = {}  ({})",
+            statistic(mw.w),
+            statistic(mw.u),
+            method(mw.method)
+        ),
+        None,
+    ));
+    lines.push(line("p-value, raw", &p_is(mw.p_value), None));
     lines.push(line(
         "p-value, adjusted",
-        &format!("{}  (× {})", p_is(c.p_adjusted), ranking.family.max(1)),
-        flag(Reason::NotSignificant).or_else(|| flag(Reason::TestOpposes)),
-    ));
-    let relative = |t: Threshold| matches!(t, Threshold::Percent(_)) && c.ratio.is_some();
-    let effect = ranking.settings.effect;
-    lines.push(line(
-        "Hodges-Lehmann shift",
-        &format!("Δ = {}", units::amount(c.shift, unit)),
+        &format!("{}  (× {})", p_is(k.p_adjusted), ranking.family.max(1)),
         None,
     ));
     lines.push(line(
-        "Δ interval",
-        &interval(c, unit),
-        // Against the threshold's amount in the unit (a relative one
-        // resolved, when there is no ratio to hold it against).
-        (!relative(effect) && entry.reasons.contains(&Reason::WithinEffect))
-            .then(|| format!("low end ≤ effect {}", units::amount(ranking.effect, unit))),
+        "Hodges-Lehmann shift",
+        &format!("Δ = {}", units::amount(k.shift, unit)),
+        None,
     ));
-    if let Some(r) = c.ratio {
-        lines.push(line(
-            "Ratio (other/ref)",
-            &units::change_interval(r.estimate, r.low, r.high),
-            relative(effect)
-                .then(|| flag(Reason::WithinEffect))
-                .flatten(),
-        ));
-    } else {
-        lines.push(line("Ratio (other/ref)", "none: a value ≤ 0", None));
-    }
-    let s = c.superiority_interval;
+    lines.push(line("Δ interval", &interval(k, unit), None));
     lines.push(line(
         "Prob. of superiority",
-        &format!(
-            "Â = {} [{}, {}]",
-            units::fixed(c.superiority, 3),
-            units::fixed(s.low, 3),
-            units::fixed(s.high, 3)
-        ),
-        flag(Reason::Superiority),
-    ));
-    lines.push(line(
-        "Verdict",
-        entry.verdict.word(),
-        flag(Reason::TooFewRuns).or_else(|| flag(Reason::NoShift)),
+        &format!("Â = {}", units::fixed(k.superiority, 3)),
+        None,
     ));
     lines
 }
@@ -303,13 +284,13 @@ pub fn diagnostics(analysis: &Analysis<'_>, index: usize) -> Vec<String> {
     ]
 }
 
-/// `95.47% [388, 510] μs`: the achieved confidence and both ends in one
+/// `95.47% [388, 510] μs`: the C tool's confidence and both ends in one
 /// unit, with fewer decimals if needed to fit the value column.
-fn interval(c: &Comparison, unit: Unit) -> String {
-    let (low, high) = (c.interval.low, c.interval.high);
-    let scale = Scale::choose(unit, low.abs().max(high.abs()));
-    let confidence = units::confidence_with(c.interval.achieved_confidence, 2);
-    let text = |s: Scale| {
+fn interval(c: &Classic, unit: Unit) -> String {
+    let (low, high) = (c.shift_low, c.shift_high);
+    let scale = Amounts::choose(unit, low.abs().max(high.abs()));
+    let confidence = units::confidence_with(c.shift_confidence, 2);
+    let text = |s: Amounts| {
         format!(
             "{confidence} [{}, {}] {}",
             s.number(low),

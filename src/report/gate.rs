@@ -137,7 +137,7 @@ pub fn write(
         String::new()
     };
     let heading = format!(
-        "Against the baseline {source} ({metric}, medians; change = new/baseline with {confidence} intervals{family}):"
+        "Against the baseline {source} ({metric}, medians; change = new/baseline, bounds at {confidence} each{family}):"
     );
     for line in continued(&heading, width) {
         writeln!(out, "{line}")?;
@@ -160,7 +160,7 @@ pub fn write(
                 Some(r) => change_text(r),
                 None => format!(
                     "Δ {}",
-                    Scale::choose(unit, c.shift.value.abs()).compact(c.shift.value)
+                    Scale::choose(unit, c.contrast.estimate.abs()).compact(c.contrast.estimate)
                 ),
             },
             _ => String::new(),

@@ -39,7 +39,7 @@ mod frame;
 pub mod gate;
 mod graph;
 pub mod progress;
-mod ranking;
+pub mod ranking;
 mod summary;
 mod tail;
 pub mod text;

@@ -9,16 +9,17 @@
 //!
 //! * Labels are cut and padded by display width (the reference cut at 40
 //!   bytes, which misaligned or crashed on UTF-8 names).
-//! * "Slower by" is the Hodges–Lehmann shift Δ in its own unit, then the
-//!   verdict (slower, equivalent, inconclusive, or faster than a fixed
-//!   reference); below it the ratio of locations with its interval, as a
-//!   change in percent (`+45.2 % [+40.1 %, +50.3 %]`), or Δ's interval when
-//!   the ratio does not exist (a zero time).
-//! * The order is the reference, then the compared commands by their
-//!   estimate (so "slower by" never goes negative under the best); `✻`
-//!   marks the reference and the commands equivalent to it.
-//! * A line under the headline says at which simultaneous confidence the
-//!   intervals hold and which analysis made them.
+//! * "Slower by" is the difference of the medians shown, then the verdict
+//!   (slower, equivalent, inconclusive, or faster than a fixed reference);
+//!   below it the estimate the verdict used with its bounds and their
+//!   confidence, as a change in percent (`+45.2 % [+40.1 %, +50.3 %]`),
+//!   or in the unit when no ratio exists (a zero time), and the runs that
+//!   would decide when there were too few.
+//! * The order is the reference, then the compared commands by median (so
+//!   "slower by" never goes negative under the best); `✻` marks the
+//!   reference and the commands equivalent to it.
+//! * A line under the headline names the estimate and the confidence of
+//!   its bounds, each and together.
 //! * A command with fewer than 5 runs, when the reference has enough, is
 //!   listed after the others in median order with `(not compared: n = 3)`
 //!   instead of crashing the program.
@@ -30,10 +31,10 @@ use std::io::{self, Write};
 
 use super::explain;
 use super::text::{self, fit, trim_end, Align};
-use super::units::{self, Scale};
+use super::units::{self, Scale as Amounts};
 use crate::analysis::Analysis;
 use crate::data::Unit;
-use crate::stats::{Design, RankedEntry, Ranking, Verdict, MIN_VALUES_FOR_INFERENCE};
+use crate::stats::{Design, RankedEntry, Ranking, Scale, Verdict, MIN_VALUES_FOR_INFERENCE};
 
 /// The table's header line (`table` columns), naming the ranked metric
 /// above its column (cut by display width if a custom metric's name is
@@ -80,19 +81,15 @@ pub fn write(
         explain::legend(analysis, width).write(out, 2)?;
         writeln!(out)?;
     }
-    if !ranking.inference {
+    if !ranking.inference || ranking.family == 0 {
         writeln!(
             out,
             "Best guess ranking: (Lacking the {MIN_VALUES_FOR_INFERENCE} timed runs to statistically rank)"
         )?;
     } else {
         writeln!(out, "Best guess ranking: {}", headline(ranking))?;
-        writeln!(out, "  {}", method_line(ranking))?;
-        if ranking.ambiguous_best {
-            writeln!(
-                out,
-                "  No command is estimated faster than every other (the estimates are intransitive): the first is the closest to it."
-            )?;
+        for line in text::continued(&method_line(ranking), table) {
+            writeln!(out, "  {line}")?;
         }
     }
     writeln!(out)?;
@@ -191,28 +188,24 @@ fn headline(ranking: &Ranking) -> String {
     }
 }
 
-/// The confidence and the analysis behind the intervals.
-fn method_line(ranking: &Ranking) -> String {
-    let analysis = match ranking.design {
-        Design::Paired { rounds } => format!("paired by round ({rounds} complete rounds)"),
-        Design::Independent => "independent samples".to_owned(),
-    };
-    let family = if ranking.family > 1 {
-        format!(
-            " (Bonferroni over {} {}, {} each)",
-            ranking.family,
-            if ranking.fixed_reference {
-                "comparisons"
-            } else {
-                "pairs"
-            },
-            units::confidence(ranking.confidence_each)
-        )
-    } else {
-        String::new()
+/// The estimate, the analysis and the confidence behind the verdicts (the
+/// exports say the same).
+pub fn method_line(ranking: &Ranking) -> String {
+    let estimate = match (ranking.design, ranking.scale) {
+        (Design::Paired { rounds }, Scale::Ratio) => {
+            format!("Median of within-round ratios, {rounds} rounds")
+        }
+        (Design::Paired { rounds }, Scale::Difference) => {
+            format!("Median of within-round differences, {rounds} rounds")
+        }
+        (Design::Independent, Scale::Ratio) => "Ratio of medians, independent samples".to_owned(),
+        (Design::Independent, Scale::Difference) => {
+            "Difference of medians, independent samples".to_owned()
+        }
     };
     format!(
-        "Intervals: {} simultaneous{family}; {analysis}",
+        "{estimate}: bounds {} each, {} together.",
+        units::confidence(ranking.bound_confidence),
         units::confidence(ranking.simultaneous_confidence),
     )
 }
@@ -227,32 +220,35 @@ fn rows(
     unit: Unit,
     table: usize,
 ) -> Vec<String> {
+    let best_median = ranking.best().map_or(0.0, |b| b.median);
     let label_w = label_width(table);
     let name = fit(
         &format!("{:>4}: {label}", e.index + 1),
         label_w,
         Align::Left,
     );
-    let median = Scale::choose(unit, e.median.abs()).with_unit(e.median, 7);
+    let median = Amounts::choose(unit, e.median.abs()).with_unit(e.median, 7);
     let mut line = format!("{mark}{name}  {median}");
     let mut second = None;
     match (&e.comparison, &e.verdict) {
         (Some(c), v) => {
-            let shift = Scale::choose(unit, c.shift.abs()).with_unit(c.shift, 7);
-            line.push_str(&format!(" {shift}  {}", v.word()));
-            let interval = match c.ratio {
-                Some(r) => units::change_interval(r.estimate, r.low, r.high),
-                None => {
-                    let s = Scale::choose(unit, c.interval.low.abs().max(c.interval.high.abs()));
-                    format!(
-                        "Δ [{}, {}] {}",
-                        s.number(c.interval.low),
-                        s.number(c.interval.high),
-                        s.symbol()
-                    )
-                }
-            };
-            second = Some(format!("{}{interval}", " ".repeat(1 + label_w + 2)));
+            // The difference of the medians shown, then the verdict; below,
+            // the estimate the verdict used, with its bounds.
+            let by = e.median - best_median;
+            let by = Amounts::choose(unit, by.abs()).with_unit(by, 7);
+            line.push_str(&format!(" {by}  {}", v.word()));
+            let b = &c.contrast;
+            let mut estimate = units::contrast(b, unit);
+            if let Some(n) = e.runs_needed {
+                // Bounds short of their level: what they do reach, and
+                // how many runs would reach it.
+                let level = units::confidence(1.0 - b.low_miss.max(b.high_miss));
+                estimate.push_str(&match ranking.design {
+                    Design::Paired { .. } => format!(" {level} (needs {n} rounds)"),
+                    Design::Independent => format!(" {level} (needs {n} runs of each)"),
+                });
+            }
+            second = Some(format!("{}{estimate}", " ".repeat(1 + label_w + 2)));
         }
         (None, Verdict::NotCompared { n }) if ranking.inference => {
             line.push_str(&format!(" (not compared: n = {n})"));

@@ -407,7 +407,8 @@ pub fn confidence_with(p: f64, least: usize) -> String {
     let text = (least..=6)
         .map(|d| fixed(p * 100.0, d))
         .find(|t| p >= 1.0 || !t.starts_with("100"))
-        .unwrap_or_else(|| fixed(p * 100.0, 6));
+        // Still 100 at six decimals: below 1 all the same.
+        .unwrap_or_else(|| ">99.999999".to_owned());
     format!("{text}%")
 }
 
@@ -436,6 +437,25 @@ pub fn change_interval(estimate: f64, low: f64, high: f64) -> String {
     format!("{} [{}, {}]", change(estimate), change(low), change(high))
 }
 
+/// A comparison's estimate with its bounds: as changes on the ratio
+/// scale (`+45.2 % [+40.1 %, +50.3 %]`), in the metric's unit on the
+/// difference scale (`Δ 5 [1, 9] ms`).
+pub fn contrast(c: &crate::stats::Contrast, unit: Unit) -> String {
+    match c.scale {
+        crate::stats::Scale::Ratio => change_interval(c.estimate, c.low, c.high),
+        crate::stats::Scale::Difference => {
+            let s = Scale::choose(unit, c.low.abs().max(c.high.abs()).max(c.estimate.abs()));
+            format!(
+                "Δ {} [{}, {}] {}",
+                s.number(c.estimate),
+                s.number(c.low),
+                s.number(c.high),
+                s.symbol()
+            )
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,6 +466,7 @@ mod tests {
         assert_eq!(confidence(0.99989), "99.99%");
         assert_eq!(confidence(0.99999), "99.999%");
         assert_eq!(confidence(1.0), "100.0%");
+        assert_eq!(confidence(1.0 - 1e-12), ">99.999999%");
         assert_eq!(confidence_with(0.95026, 2), "95.03%");
         assert_eq!(confidence_with(0.99996, 2), "99.996%");
     }

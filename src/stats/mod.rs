@@ -12,16 +12,17 @@
 //! * Per sample: [`Summary::of`] bundles [`Quantiles`] (Hyndman–Fan
 //!   type 7), [`half_sample_mode`], [`Moments`] (mean, sd, skewness G1,
 //!   excess kurtosis G2) and the [`anderson_darling`] normality test.
-//! * Two samples: [`compare()`] bundles [`mann_whitney()`], [`hodges_lehmann`],
-//!   [`shift_interval`] and the probability of superiority; pairwise
+//! * Two samples: [`compare()`] bounds the ratio (or difference) of
+//!   medians from order statistics ([`paired`] over complete rounds,
+//!   [`independent`] otherwise), and gives the C tool's statistics beside
+//!   it ([`Classic`]: [`mann_whitney()`], [`hodges_lehmann`] with the C
+//!   tool's interval, the probability of superiority); pairwise
 //!   differences are selected, never materialised
 //!   ([`kth_pairwise_difference`]).
-//! * Paired differences (complete rounds): [`signed_rank()`] and
-//!   [`paired_shift`]; [`compare_paired`] bundles them.
 //! * Many samples: [`rank_with`] chooses the reference, compares every
-//!   command with it at a simultaneous level and decides slower /
-//!   equivalent / inconclusive on the intervals ([`holm_adjust`] remains
-//!   available for families of p-values).
+//!   other command with it (comparisons with the best) and decides slower
+//!   / equivalent / inconclusive on the bounds ([`holm_adjust`] serves
+//!   families of p-values elsewhere).
 //! * In time order ([`Series`]): the [`best_case`] estimate and its
 //!   stability between the experiment's halves (after `tim`), and the
 //!   [`mann_kendall`] test for a trend, which say whether the machine
@@ -31,9 +32,9 @@
 
 mod best_case;
 mod compare;
-mod conditional;
 mod holm;
 mod mann_whitney;
+mod medians;
 mod mode;
 mod moments;
 mod normal;
@@ -46,7 +47,6 @@ mod sample;
 mod select;
 mod series;
 mod shift;
-mod signed_rank;
 mod summary;
 mod trend;
 mod u_distribution;
@@ -55,9 +55,13 @@ pub use best_case::{
     best_case, BestCase, BestCaseSettings, BestCaseSettingsError, HalfBest, DEFAULT_BEST_K,
     DEFAULT_MAX_DISTANCE,
 };
-pub use compare::{compare, compare_paired, Bounds, Comparison, Design, Ratio};
+pub use compare::{compare, Classic, CompareOptions, Comparison, Design};
 pub use holm::holm_adjust;
 pub use mann_whitney::{mann_whitney, MannWhitney, Method};
+pub use medians::{
+    independent, independent_runs_needed, order_bound_miss, order_bound_rank, paired,
+    values_needed, Contrast, Scale,
+};
 pub use mode::half_sample_mode;
 pub use moments::{Moments, SHAPE_MIN_N};
 pub use normal::{normal_cdf, normal_log_cdf, normal_quantile, normal_sf};
@@ -72,10 +76,8 @@ pub use rng::SplitMix64;
 pub use sample::{Sample, SampleError};
 pub use series::Series;
 pub use shift::{
-    hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, shift_interval, Alpha,
-    InvalidAlpha, ShiftInterval,
+    hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, Alpha, InvalidAlpha,
 };
-pub use signed_rank::{paired_shift, signed_rank, SignedRank, SIGNED_RANK_EXACT_LIMIT};
 pub use summary::Summary;
 pub use trend::{mann_kendall, mann_kendall_with, MannKendall, TREND_MIN_N};
 pub use u_distribution::EXACT_LIMIT;

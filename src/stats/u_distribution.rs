@@ -67,21 +67,6 @@ impl UDistribution {
     pub(crate) fn cdf(&self, u: usize) -> f64 {
         self.count_at_most(u) as f64 / self.total as f64
     }
-
-    /// The smallest u with P(U ≤ u) ≥ p − 10ε, as R's `qwilcox(p, n1, n2)`
-    /// for p ≤ ½ (the fuzz keeps a probability that equals p in exact
-    /// arithmetic from being missed through rounding).
-    pub(crate) fn quantile(&self, p: f64) -> usize {
-        let target = p - 10.0 * f64::EPSILON;
-        let mut cumulative = 0u128;
-        for (u, &c) in self.counts.iter().enumerate() {
-            cumulative += c;
-            if cumulative as f64 / self.total as f64 >= target {
-                return u;
-            }
-        }
-        self.counts.len() - 1
-    }
 }
 
 #[cfg(test)]
@@ -108,15 +93,6 @@ mod tests {
         // Symmetric about n1·n2/2.
         let n = d.counts.len();
         assert!((0..n).all(|u| d.counts[u] == d.counts[n - 1 - u]));
-    }
-
-    #[test]
-    fn quantile_is_the_smallest_u_reaching_the_probability() {
-        let d = UDistribution::new(2, 3).unwrap();
-        assert_eq!(d.quantile(0.1), 0);
-        // P(U ≤ 1) = 0.2 exactly: reached at u = 1 despite rounding.
-        assert_eq!(d.quantile(0.2), 1);
-        assert_eq!(d.quantile(0.21), 2);
     }
 
     #[test]
