@@ -104,7 +104,9 @@ fn analyse(commands: &[Runs]) -> (usize, f64) {
         rank(&totals, &RankingSettings::default().rule()).expect("default settings are valid");
     for e in &ranking.entries {
         if let Some(c) = &e.comparison {
-            checksum += c.contrast.estimate + c.contrast.low + c.classic.mann_whitney.p_value;
+            checksum += c.contrast.estimate
+                + c.contrast.low
+                + c.classic.map_or(0.0, |k| k.mann_whitney.p_value);
         }
         if matches!(e.verdict, Verdict::Slower) {
             checksum += 1.0;

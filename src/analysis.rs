@@ -416,6 +416,7 @@ impl<'a> Analysis<'a> {
         let options = RankOptions {
             rounds: rounds.as_deref(),
             reference,
+            classic: true,
         };
         let ranking = rank_with(&ranked, options, &settings.rule())?;
         drop(rounds);

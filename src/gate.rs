@@ -274,6 +274,7 @@ fn compare_pair(
     let options = RankOptions {
         rounds: None,
         reference: Some(0),
+        classic: false,
     };
     let ranking = rank_with(&[base, new], options, settings)
         .map_err(|e| GateError::Settings(e.to_string()))?;

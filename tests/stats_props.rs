@@ -41,6 +41,7 @@ fn options(alpha: f64) -> CompareOptions<'static> {
         gamma: alpha,
         alpha: Alpha::new(alpha).unwrap(),
         family: 1,
+        classic: true,
     }
 }
 
@@ -107,7 +108,7 @@ proptest! {
                 prop_assert!(!p.reached || p.low_miss <= gamma);
             }
         }
-        let k = compare(&a, &b, options(gamma)).unwrap().classic;
+        let k = compare(&a, &b, options(gamma)).unwrap().classic.unwrap();
         prop_assert!(k.shift_low <= k.shift && k.shift <= k.shift_high);
         prop_assert!((0.0..=1.0).contains(&k.superiority));
     }
@@ -201,7 +202,7 @@ proptest! {
             all.extend([ad.a2, ad.a2_star, ad.p_value]);
         }
         if let Some(c) = compare(&a, &b, options(0.05)) {
-            let k = c.classic;
+            let k = c.classic.unwrap();
             all.extend([
                 k.mann_whitney.u, k.mann_whitney.w, k.mann_whitney.p_value, k.shift,
                 k.shift_low, k.shift_high, k.shift_confidence, k.superiority,
@@ -238,6 +239,7 @@ proptest! {
         let options = RankOptions {
             rounds: complete.then_some(&rounds[..]),
             reference,
+            classic: false,
         };
         let r = rank_with(&samples, options, &RankingSettings::default().rule()).unwrap();
         let mut order = r.order();

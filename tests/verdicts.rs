@@ -407,7 +407,9 @@ fn five_rounds_decide_a_doubling() {
     // As independent samples (sequential order), five runs each cannot
     // reach 95 %, and the report says how many would.
     let text = stdout(&["-Q", "-R", "-c", "alpha=0.01"], &file);
-    assert!(text.contains("(needs 7 rounds)"), "{text}");
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("(needs 7 rounds)"), "{text}");
+    assert!(words.contains("too few runs for bounds at 99.0%"), "{text}");
 }
 
 #[test]

@@ -35,8 +35,8 @@ impl fmt::Display for Reference {
 /// What the verdict settings mean, as every report that lists them says
 /// it (the `-E` settings table, the HTML export's).
 pub mod meaning {
-    pub const EFFECT: &str = "Slower beyond (whole interval above)";
-    pub const EPSILON: &str = "Equivalent within ± (whole interval)";
+    pub const EFFECT: &str = "Slower beyond (lower bound above)";
+    pub const EPSILON: &str = "Equivalent within ± (both bounds)";
     pub const ALPHA: &str = "Family-wise error rate, α";
 }
 

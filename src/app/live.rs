@@ -168,6 +168,7 @@ fn analyse(
     let options = RankOptions {
         rounds: None,
         reference,
+        classic: false,
     };
     let Ok(ranking) = rank_with(&samples, options, &settings.rule()) else {
         return rows;

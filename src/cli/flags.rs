@@ -456,7 +456,7 @@ fn build() -> Vec<Flag> {
             "set",
             "NAME=VALUE",
             Both,
-            "Settings: width, graph, alpha, epsilon, effect, super, best, sigma",
+            "Settings: width, graph, alpha, epsilon, effect, best, sigma",
             |a, v| a.settings.push(v),
         )
         .short('c')
@@ -487,7 +487,7 @@ fn build() -> Vec<Flag> {
             "fail-if-slower",
             "PCT",
             Both,
-            "With --baseline: exit with status 3 if a command is slower with its whole interval above +PCT %",
+            "With --baseline: exit with status 3 if a command is slower with its lower bound above +PCT %",
             |a, v| a.fail_if_slower = Some(v),
         ),
         Flag::switch("config", Both, "Show the settings and exit", |a| {

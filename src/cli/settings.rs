@@ -20,7 +20,7 @@ pub struct Settings {
     pub ranking: RankingSettings,
 }
 
-const NAMES: &str = "width, graph, alpha, epsilon, effect, super, best, sigma";
+const NAMES: &str = "width, graph, alpha, epsilon, effect, best, sigma";
 
 impl Settings {
     /// Apply one `-c` argument: a comma-separated list of `name=value`.

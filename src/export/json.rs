@@ -65,7 +65,7 @@ use crate::stats::{
 /// The version of this document's schema (`bestguess.schema_version`),
 /// documented in `docs/JSON.md`. It changes when a key is removed or its
 /// meaning changes; added keys do not change it.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Hyperfine's schema generation this document also follows
 /// (`schema_version`).
@@ -538,8 +538,6 @@ fn summary(s: &Summary) -> Node<'static> {
 }
 
 fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static> {
-    let k = &c.classic;
-    let mw = &k.mann_whitney;
     let b = &c.contrast;
     let (analysis, rounds) = match c.design {
         Design::Paired { rounds } => ("paired", Node::Int(rounds as i64)),
@@ -549,11 +547,12 @@ fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static>
         Scale::Ratio => Node::Num(v),
         Scale::Difference => Node::Null,
     };
+    let level = |v: f64| if b.reached { Node::Num(v) } else { Node::Null };
     let difference = |v: f64| match b.scale {
         Scale::Ratio => Node::Null,
         Scale::Difference => Node::Num(v),
     };
-    object(vec![
+    let mut fields = vec![
         ("against", count(best)),
         ("analysis", text(analysis)),
         ("rounds", rounds),
@@ -563,9 +562,10 @@ fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static>
         ("difference", difference(b.estimate)),
         ("difference_ci_low", difference(b.low)),
         ("difference_ci_high", difference(b.high)),
-        ("ci_confidence", Node::Num(b.confidence())),
-        ("ci_low_confidence", Node::Num(1.0 - b.low_miss)),
-        ("ci_high_confidence", Node::Num(1.0 - b.high_miss)),
+        // Bounds short of their level claim none.
+        ("ci_confidence", level(b.confidence())),
+        ("ci_low_confidence", level(1.0 - b.low_miss)),
+        ("ci_high_confidence", level(1.0 - b.high_miss)),
         ("ci_reached", Node::Bool(b.reached)),
         ("runs_needed", entry.runs_needed.map_or(Node::Null, count)),
         ("verdict", text(entry.verdict.word())),
@@ -578,18 +578,24 @@ fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static>
             "reasons",
             Node::Array(entry.reasons.iter().map(|r| text(reason(*r))).collect()),
         ),
-        // The C tool's statistics, deciding nothing.
-        ("u", Node::Num(mw.u)),
-        ("w", Node::Num(mw.w)),
-        ("p_value", Node::Num(mw.p_value)),
-        ("p_value_adjusted", Node::Num(k.p_adjusted)),
-        ("method", text(method(mw.method))),
-        ("hl_shift_us", Node::Num(k.shift)),
-        ("hl_ci_low_us", Node::Num(k.shift_low)),
-        ("hl_ci_high_us", Node::Num(k.shift_high)),
-        ("hl_ci_confidence", Node::Num(k.shift_confidence)),
-        ("prob_superiority", Node::Num(k.superiority)),
-    ])
+    ];
+    // The C tool's statistics, deciding nothing.
+    if let Some(k) = &c.classic {
+        let mw = &k.mann_whitney;
+        fields.extend([
+            ("u", Node::Num(mw.u)),
+            ("w", Node::Num(mw.w)),
+            ("p_value", Node::Num(mw.p_value)),
+            ("p_value_adjusted", Node::Num(k.p_adjusted)),
+            ("method", text(method(mw.method))),
+            ("hl_shift_us", Node::Num(k.shift)),
+            ("ci_low_us", Node::Num(k.shift_low)),
+            ("ci_high_us", Node::Num(k.shift_high)),
+            ("hl_ci_confidence", Node::Num(k.shift_confidence)),
+            ("prob_superiority", Node::Num(k.superiority)),
+        ]);
+    }
+    object(fields)
 }
 
 fn method(m: Method) -> &'static str {
@@ -604,6 +610,7 @@ fn reason(r: Reason) -> &'static str {
         Reason::WithinEffect => "within_effect",
         Reason::TooFewRuns => "too_few_runs",
         Reason::OrderDisagrees => "order_disagrees",
+        Reason::NotSlowerThanAll => "not_slower_than_all_candidates",
     }
 }
 

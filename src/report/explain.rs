@@ -146,6 +146,7 @@ pub fn reason(r: Reason, entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> 
             (None, _) => "too few runs".to_owned(),
         },
         (Reason::OrderDisagrees, _, _) => "rounds and medians disagree".to_owned(),
+        (Reason::NotSlowerThanAll, _, _) => "not slower than every candidate".to_owned(),
     }
 }
 
@@ -198,24 +199,28 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
         estimate_name(ranking),
         &units::contrast(b, unit),
         if b.reached {
-            flag(Reason::WithinEffect)
+            flag(Reason::WithinEffect).or_else(|| flag(Reason::NotSlowerThanAll))
         } else {
             None
         },
     ));
-    lines.push(line(
-        "Confidence",
-        &format!(
+    // Bounds short of their level claim none (module docs of ranking).
+    let confidence = if b.reached {
+        format!(
             "{} (bounds {}, {})",
             units::confidence_with(b.confidence(), 2),
             units::confidence_with(1.0 - b.low_miss, 2),
             units::confidence_with(1.0 - b.high_miss, 2)
-        ),
-        None,
-    ));
+        )
+    } else {
+        "none: the range of the data".to_owned()
+    };
+    lines.push(line("Confidence", &confidence, None));
     lines.push(line("Verdict", entry.verdict.word(), verdict_flag));
     // The C tool's statistics: shown, deciding nothing.
-    let k = &c.classic;
+    let Some(k) = &c.classic else {
+        return lines;
+    };
     let mw = &k.mann_whitney;
     lines.push(line(
         "Mann-Whitney",

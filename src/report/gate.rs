@@ -202,11 +202,11 @@ pub fn write(
                  they were named there."
                 .to_owned(),
             (0, 0) => format!(
-                "Gate passed: no command is slower with the whole interval above {margin}."
+                "Gate passed: no command is slower with its lower bound above {margin}."
             ),
             (0, _) => format!("Gate failed: {not_compared}."),
             (_, u) => format!(
-                "Gate failed: {failing} command{} slower with the whole interval above {margin} (✗){}.",
+                "Gate failed: {failing} command{} slower with the lower bound above {margin} (✗){}.",
                 if failing == 1 { " is" } else { "s are" },
                 if u > 0 { format!("; {not_compared}") } else { String::new() }
             ),

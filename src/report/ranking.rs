@@ -203,6 +203,18 @@ pub fn method_line(ranking: &Ranking) -> String {
             "Difference of medians, independent samples".to_owned()
         }
     };
+    let reached = ranking
+        .entries
+        .iter()
+        .filter_map(|e| e.comparison.as_ref())
+        .any(|c| c.contrast.reached);
+    if !reached {
+        let asked = 1.0 - ranking.settings.alpha / ranking.family.max(1) as f64;
+        return format!(
+            "{estimate}: too few runs for bounds at {}.",
+            units::confidence(asked)
+        );
+    }
     format!(
         "{estimate}: bounds {} each, {} together.",
         units::confidence(ranking.bound_confidence),
@@ -240,12 +252,11 @@ fn rows(
             let b = &c.contrast;
             let mut estimate = units::contrast(b, unit);
             if let Some(n) = e.runs_needed {
-                // Bounds short of their level: what they do reach, and
-                // how many runs would reach it.
-                let level = units::confidence(1.0 - b.low_miss.max(b.high_miss));
+                // Bounds short of their level claim none: how many runs
+                // would reach it.
                 estimate.push_str(&match ranking.design {
-                    Design::Paired { .. } => format!(" {level} (needs {n} rounds)"),
-                    Design::Independent => format!(" {level} (needs {n} runs of each)"),
+                    Design::Paired { .. } => format!(" (needs {n} rounds)"),
+                    Design::Independent => format!(" (needs {n} runs of each)"),
                 });
             }
             second = Some(format!("{}{estimate}", " ".repeat(1 + label_w + 2)));

@@ -94,8 +94,8 @@ pub struct Comparison {
     pub design: Design,
     /// The deciding estimate and its bounds.
     pub contrast: Contrast,
-    /// The C tool's statistics.
-    pub classic: Classic,
+    /// The C tool's statistics, when asked for ([`CompareOptions::classic`]).
+    pub classic: Option<Classic>,
 }
 
 /// How to compare two commands.
@@ -113,6 +113,9 @@ pub struct CompareOptions<'a> {
     pub alpha: Alpha,
     /// Number of comparisons in the family.
     pub family: usize,
+    /// Whether to compute the C tool's statistics too (reports and
+    /// exports show them; a decision alone does not need them).
+    pub classic: bool,
 }
 
 /// Compares `other` with `reference`: paired when the options carry the
@@ -141,7 +144,9 @@ pub fn compare(
     Some(Comparison {
         design,
         contrast,
-        classic: Classic::of(reference, other, options.alpha, options.family),
+        classic: options
+            .classic
+            .then(|| Classic::of(reference, other, options.alpha, options.family)),
     })
 }
 
@@ -178,8 +183,10 @@ mod tests {
             gamma: 0.05,
             alpha: Alpha::new(0.05).unwrap(),
             family: 1,
+            classic: false,
         };
         let c = compare(&s(&a), &s(&b), options).unwrap();
+        assert!(c.classic.is_none());
         assert_eq!(c.design, Design::Paired { rounds: 5 });
         assert_eq!((c.contrast.low, c.contrast.high), (2.0, 2.0));
         let c = compare(

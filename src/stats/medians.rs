@@ -274,6 +274,37 @@ fn allocate(nr: usize, no: usize, gamma: f64) -> Option<(Rank, Rank)> {
     best.map(|(_, r, o)| (r, o))
 }
 
+/// The bounds alone (`None` when they cannot reach `gamma`): the same
+/// values as [`paired`] or [`independent`] give, found by selection
+/// rather than sorting, for the comparisons among the candidates for the
+/// best (`super::ranking`). `rounds`: the values are in round order.
+pub fn bounds(
+    reference: &[f64],
+    other: &[f64],
+    scale: Scale,
+    gamma: f64,
+    rounds: bool,
+) -> Option<(f64, f64)> {
+    if rounds {
+        let mut v: Vec<f64> = reference
+            .iter()
+            .zip(other)
+            .map(|(&r, &o)| scale.of(o, r))
+            .collect();
+        let (k, _) = order_bound_rank(v.len(), gamma)?;
+        let n = v.len();
+        let low = *v.select_nth_unstable_by(k - 1, f64::total_cmp).1;
+        let high = *v.select_nth_unstable_by(n - k, f64::total_cmp).1;
+        return Some((low, high));
+    }
+    let (nr, no) = (reference.len(), other.len());
+    let ((kr, _), (ko, _)) = allocate(nr, no, gamma)?;
+    Some((
+        scale.of(other[ko - 1], reference[nr - kr]),
+        scale.of(other[no - ko], reference[kr - 1]),
+    ))
+}
+
 /// The fewest runs of each command with which independent samples can
 /// bound the medians' ratio at `gamma`.
 pub fn independent_runs_needed(gamma: f64) -> usize {
@@ -352,6 +383,22 @@ mod tests {
         let c = paired(&r[..4], &o[..4], Scale::Ratio, 0.05).unwrap();
         assert!(!c.reached);
         assert_eq!((c.low, c.high), (1.9, 2.2));
+    }
+
+    #[test]
+    fn bounds_alone_equal_the_contrasts() {
+        let r = [10.0, 12.0, 9.0, 11.0, 10.5, 13.0, 8.0, 10.0];
+        let o = [21.0, 19.0, 25.0, 20.0, 22.0, 18.0, 30.0, 20.5];
+        for scale in [Scale::Ratio, Scale::Difference] {
+            let c = paired(&r, &o, scale, 0.05).unwrap();
+            assert_eq!(bounds(&r, &o, scale, 0.05, true), Some((c.low, c.high)));
+            let (mut rs, mut os) = (r.to_vec(), o.to_vec());
+            rs.sort_by(f64::total_cmp);
+            os.sort_by(f64::total_cmp);
+            let c = independent(&rs, &os, scale, 0.05).unwrap();
+            assert_eq!(bounds(&rs, &os, scale, 0.05, false), Some((c.low, c.high)));
+        }
+        assert_eq!(bounds(&r[..4], &o[..4], Scale::Ratio, 0.05, true), None);
     }
 
     #[test]

@@ -45,7 +45,7 @@ use std::borrow::Borrow;
 use thiserror::Error;
 
 use super::compare::{compare, CompareOptions, Comparison, Design};
-use super::medians::{independent_runs_needed, values_needed, Scale};
+use super::medians::{bounds, independent_runs_needed, values_needed, Contrast, Scale};
 use super::quantile::sorted_quantile;
 use super::sample::Sample;
 use super::shift::{Alpha, InvalidAlpha};
@@ -138,6 +138,10 @@ pub enum Reason {
     /// The rounds show this command faster than the best, whose median is
     /// lower: the two summaries disagree, and neither verdict is given.
     OrderDisagrees,
+    /// Slower than the best, but not shown slower than every other
+    /// candidate for the best (a command not shown slower than the best):
+    /// the data may have chosen the wrong best.
+    NotSlowerThanAll,
 }
 
 /// What the ranking concludes about one command.
@@ -218,12 +222,12 @@ pub struct Ranking {
     pub scale: Scale,
     /// Number of comparisons, K − 1 (0 without inference).
     pub family: usize,
-    /// The lowest confidence of any bound: at least 1 − α/(K − 1) when
-    /// every comparison reached its level (1 without comparisons).
+    /// The lowest confidence of any bound that reached its level, at least
+    /// 1 − α/(K − 1) (1 when none did).
     pub bound_confidence: f64,
-    /// The confidence with which all lower bounds (every "slower") hold
-    /// together, and likewise all upper bounds: 1 − the sum of the
-    /// larger miss chance of each comparison, at least 0 (Bonferroni).
+    /// The confidence with which every interval that reached its level
+    /// holds together: 1 − the sum of their bounds' miss chances, at least
+    /// 0 (Bonferroni). Bounds short of their level claim none.
     pub simultaneous_confidence: f64,
     /// ε in the metric's unit (resolved against the reference's median; 0
     /// when there are no commands).
@@ -272,6 +276,8 @@ pub struct RankOptions<'a> {
     pub rounds: Option<&'a [Vec<f64>]>,
     /// The command to compare with (input position), instead of the best.
     pub reference: Option<usize>,
+    /// Whether each comparison carries the C tool's statistics.
+    pub classic: bool,
 }
 
 /// Ranks commands against the best, one sample of the ranked metric each,
@@ -361,6 +367,7 @@ pub fn rank_with<S: Borrow<Sample>>(
                 gamma,
                 alpha: Alpha::new(settings.alpha)?,
                 family,
+                classic: options.classic,
             };
             let needed = match design {
                 Design::Paired { .. } => values_needed(gamma),
@@ -368,19 +375,45 @@ pub fn rank_with<S: Borrow<Sample>>(
             };
             ranking.entries.push(entry(r, Verdict::Best));
             let mut worst_miss: f64 = 0.0;
+            let mut compared: Vec<(RankedEntry, Option<Contrast>)> = Vec::new();
             for &i in eligible.iter().filter(|&&i| i != r) {
                 let options = CompareOptions {
                     rounds: rounds.map(|rs| (&rs[r][..], &rs[i][..])),
                     ..options
                 };
                 let mut e = entry(i, Verdict::Inconclusive);
-                if let Some(c) = compare(sample(r), sample(i), options) {
-                    worst_miss += c.contrast.low_miss.max(c.contrast.high_miss);
-                    (e.verdict, e.reasons) = thresholds.decide(&c, fixed.is_some());
-                    if !c.contrast.reached {
+                let c = compare(sample(r), sample(i), options);
+                if let Some(c) = &c {
+                    if c.contrast.reached {
+                        worst_miss += c.contrast.low_miss + c.contrast.high_miss;
+                    } else {
                         e.runs_needed = Some(needed);
                     }
-                    e.comparison = Some(c);
+                    e.comparison = Some(*c);
+                }
+                compared.push((e, c.map(|c| c.contrast)));
+            }
+            // The candidates for the best: the reference, and every
+            // command not shown slower than it (Hsu's set; a superset of
+            // the commands shown slower than none).
+            let candidates: Vec<usize> = compared
+                .iter()
+                .filter(|(_, c)| c.map_or(true, |c| !c.reached || c.low <= scale.null()))
+                .map(|(e, _)| e.index)
+                .collect();
+            let bound = |i: usize, j: usize| -> Option<(f64, f64)> {
+                match rounds {
+                    Some(rs) => bounds(&rs[j], &rs[i], scale, gamma, true),
+                    None => bounds(sample(j).sorted(), sample(i).sorted(), scale, gamma, false),
+                }
+            };
+            for (mut e, c) in compared {
+                if let Some(c) = c {
+                    // Against every other candidate too: the best is one of
+                    // them, whichever the data chose.
+                    let others = candidates.iter().filter(|&&j| j != e.index);
+                    let against = others.map(|&j| bound(e.index, j)).collect::<Vec<_>>();
+                    (e.verdict, e.reasons) = thresholds.decide(&c, &against, fixed.is_some());
                 }
                 ranking.entries.push(e);
             }
@@ -389,6 +422,7 @@ pub fn rank_with<S: Borrow<Sample>>(
                 .entries
                 .iter()
                 .filter_map(|e| e.comparison.as_ref())
+                .filter(|c| c.contrast.reached)
                 .map(|c| 1.0 - c.contrast.low_miss.max(c.contrast.high_miss))
                 .fold(1.0, f64::min);
             ranking.simultaneous_confidence = (1.0 - worst_miss).max(0.0);
@@ -437,14 +471,26 @@ impl Thresholds {
         }
     }
 
-    /// The verdict of a comparison and why it is not slower.
-    fn decide(&self, c: &Comparison, fixed: bool) -> (Verdict, Vec<Reason>) {
-        let b = &c.contrast;
+    /// The verdict of a comparison and why it is not slower. `against`:
+    /// the bounds of the same command against the other candidates for
+    /// the best (`None` where they could not reach their level), which a
+    /// "slower" or "equivalent" must also meet.
+    fn decide(
+        &self,
+        b: &Contrast,
+        against: &[Option<(f64, f64)>],
+        fixed: bool,
+    ) -> (Verdict, Vec<Reason>) {
         if !b.reached {
             return (Verdict::Inconclusive, vec![Reason::TooFewRuns]);
         }
+        let all =
+            |f: &dyn Fn(f64, f64) -> bool| against.iter().all(|a| a.is_some_and(|(l, h)| f(l, h)));
         if b.low > self.up {
-            return (Verdict::Slower, Vec::new());
+            if all(&|low, _| low > self.up) {
+                return (Verdict::Slower, Vec::new());
+            }
+            return (Verdict::Inconclusive, vec![Reason::NotSlowerThanAll]);
         }
         if b.high < self.down {
             return if fixed {
@@ -453,7 +499,8 @@ impl Thresholds {
                 (Verdict::Inconclusive, vec![Reason::OrderDisagrees])
             };
         }
-        if b.low >= self.within.0 && b.high <= self.within.1 {
+        let within = |low: f64, high: f64| low >= self.within.0 && high <= self.within.1;
+        if within(b.low, b.high) && all(&|_, high| high <= self.within.1) {
             return (Verdict::Equivalent, vec![Reason::WithinEffect]);
         }
         (Verdict::Inconclusive, vec![Reason::WithinEffect])
@@ -504,6 +551,7 @@ mod tests {
         let options = RankOptions {
             rounds: Some(&rounds),
             reference: None,
+            classic: false,
         };
         let s = [sample(&a), sample(&b)];
         let r = rank_with(&s, options, &relative(1.0, 1.0)).unwrap();
@@ -528,6 +576,7 @@ mod tests {
         let options = RankOptions {
             rounds: None,
             reference: Some(0),
+            classic: false,
         };
         let fixed = rank_with(&s, options, &relative(1.0, 1.0)).unwrap();
         assert_eq!(chosen.entries, fixed.entries);
@@ -540,6 +589,7 @@ mod tests {
         let options = RankOptions {
             rounds: None,
             reference: Some(0),
+            classic: false,
         };
         let r = rank_with(&s, options, &relative(1.0, 1.0)).unwrap();
         assert_eq!(r.entries[0].index, 0);
@@ -577,6 +627,7 @@ mod tests {
         let options = RankOptions {
             rounds: None,
             reference: Some(0),
+            classic: false,
         };
         let r = rank_with(&s, options, &relative(1.0, 1.0)).unwrap();
         assert!(!r.inference);
