@@ -4,8 +4,8 @@
 //!
 //! Run with `cargo bench --bench method` (`BESTGUESS_REPS=N` changes the
 //! 1,000 replications of the cells whose rates are judged against α; power
-//! uses a third of them; `BESTGUESS_GRID=shapes,awkward,commands` picks
-//! groups). Every replication builds a raw [`Dataset`] of synthetic runs —
+//! uses a third of them; `BESTGUESS_GRID=shapes,awkward,commands,ticks`
+//! picks groups, `drift` the sequential drift cells of `commands` alone). Every replication builds a raw [`Dataset`] of synthetic runs —
 //! integer microseconds, a `Sequence` column in the order the runs would
 //! have been made (sequential, or random rounds as `bestguess` makes them
 //! by default) — and runs the real [`Analysis`] on it, as `bestreport`
@@ -664,6 +664,14 @@ fn main() {
             awkward(),
         ),
         ("commands", "Several commands, drift", commands()),
+        (
+            "drift",
+            "Sequential order with drift",
+            commands()
+                .into_iter()
+                .filter(|c| c.order == Order::Sequential && c.drift != Drift::None)
+                .collect(),
+        ),
     ] {
         if !groups.split(',').any(|g| g == group) {
             continue;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden vectors for BestGuess's statistics engine (src/stats).
 
-Writes tests/data/golden/{samples,pairs,holm}.json, which
+Writes tests/data/golden/{samples,pairs,paired,holm}.json, which
 tests/stats_golden.rs compares against. Run from anywhere:
 
     pip install numpy scipy statsmodels mpmath
@@ -32,28 +32,18 @@ Where the values come from
   ties, else "asymptotic" with use_continuity=True. Exact p-values are
   also computed with Python integers (`u_counts`) and must agree with
   scipy to 1e-12; the integer-exact value is stored.
-* Hodges-Lehmann shift and confidence intervals: brute force over all
-  n1*n2 differences (numpy.subtract.outer(other, best)); the asymptotic
-  rank uses the tie-corrected variance of U (the test's), computed here
-  from numpy.unique counts.
-* Ratio of locations: the same brute force on the natural logarithms
-  (numpy.log), at the same ranks, exponentiated; absent when a value is
-  not positive.
-* With ties (both designs): the conditional laws given the tie pattern
-  (exact by dynamic programming checked against enumeration, or normal
-  with exact moments), and the interval by inverting the conditional test
-  (`invert_py`): every count #{≤ v}, #{< v} and every tie pattern at a
-  candidate v by brute force over all differences or Walsh sums, each
-  scale (differences, logarithms) on its own.
-* Probability of superiority interval: DeLong's placement variance,
-  written out with numpy comparisons (one placement per value).
-* Paired (blocked) analysis, tests/data/golden/paired.json: the p-value
-  from scipy.stats.wilcoxon (zero_method="wilcox", correction=True;
-  method "exact" when no zero and no tie in |d| and n <= 50, else
-  "approx"); the exact p also recomputed with Python integers; the
-  one-sample Hodges-Lehmann estimate and interval by brute force over all
-  R(R+1)/2 Walsh averages, the rank from the exact signed-rank
-  distribution (integer counts) or the tie-corrected normal approximation.
+* Hodges-Lehmann shift and the C tool's interval for it: brute force over
+  all n1*n2 differences (numpy.subtract.outer(other, best)), the ranks from
+  the C tool's formula (C = floor(M/2 - z*sqrt(M(n1+n2+1)/12))); A-hat =
+  U/(n1 n2).
+* Bounds of medians (src/stats/medians.rs), written from their definition
+  with scipy.stats.binom for P(Bin(n, 1/2) <= k - 1): the paired contrast
+  (median of within-round ratios or differences, the sign test's order
+  statistics) and the independent one (ratio or difference of the two
+  medians, the ranks of the two bounds chosen from the sizes alone). Every
+  one-sample bound is cross-checked against scipy.stats.quantile_test's
+  one-sided confidence interval at the same level, an independent
+  implementation of the exact order-statistic interval.
 * Holm: statsmodels.stats.multitest.multipletests(method="holm").
 """
 

@@ -261,7 +261,7 @@ fn allocate(nr: usize, no: usize, gamma: f64) -> Option<(Rank, Rank)> {
         }
         let ko = (i + 1).min(no.div_ceil(2));
         let allowed = 1.0 - (1.0 - gamma) / (1.0 - eo);
-        let kr = tail_r.iter().take_while(|&&p| p <= allowed).count();
+        let kr = tail_r.partition_point(|&p| p <= allowed);
         let kr = kr.min(nr.div_ceil(2));
         if kr == 0 {
             continue;

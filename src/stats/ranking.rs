@@ -411,8 +411,13 @@ pub fn rank_with<S: Borrow<Sample>>(
                 if let Some(c) = c {
                     // Against every other candidate too: the best is one of
                     // them, whichever the data chose.
-                    let others = candidates.iter().filter(|&&j| j != e.index);
-                    let against = others.map(|&j| bound(e.index, j)).collect::<Vec<_>>();
+                    let i = e.index;
+                    let against = || {
+                        candidates
+                            .iter()
+                            .filter(move |&&j| j != i)
+                            .map(move |&j| bound(i, j))
+                    };
                     (e.verdict, e.reasons) = thresholds.decide(&c, &against, fixed.is_some());
                 }
                 ranking.entries.push(e);
@@ -475,17 +480,17 @@ impl Thresholds {
     /// the bounds of the same command against the other candidates for
     /// the best (`None` where they could not reach their level), which a
     /// "slower" or "equivalent" must also meet.
-    fn decide(
+    fn decide<I: Iterator<Item = Option<(f64, f64)>>>(
         &self,
         b: &Contrast,
-        against: &[Option<(f64, f64)>],
+        against: &dyn Fn() -> I,
         fixed: bool,
     ) -> (Verdict, Vec<Reason>) {
         if !b.reached {
             return (Verdict::Inconclusive, vec![Reason::TooFewRuns]);
         }
-        let all =
-            |f: &dyn Fn(f64, f64) -> bool| against.iter().all(|a| a.is_some_and(|(l, h)| f(l, h)));
+        // Computed only where a verdict depends on them.
+        let all = |f: &dyn Fn(f64, f64) -> bool| against().all(|a| a.is_some_and(|(l, h)| f(l, h)));
         if b.low > self.up {
             if all(&|low, _| low > self.up) {
                 return (Verdict::Slower, Vec::new());
