@@ -781,7 +781,12 @@ static long clone3_vfork(void (*fn)(void *)) {
     return clone3_run(&args, fn, NULL);
 }
 
-/* Spawn argv with clone3: 0 and *pid, or the errno. */
+static int clone3_refused(long rc) {
+    return rc == -ENOSYS || rc == -EINVAL || rc == -EPERM;
+}
+
+/* Spawn argv with clone3: 0 and *pid, or the errno; -1 if the kernel
+   refused clone3 itself (posix_spawnp is used from then on). */
 static int spawn_clone3(char *const argv[], char *const envp[], int null_stdio, pid_t group, pid_t *pid) {
     spawn_child.argv = argv;
     spawn_child.envp = envp;
@@ -789,6 +794,11 @@ static int spawn_clone3(char *const argv[], char *const envp[], int null_stdio, 
     spawn_child.group = group;
     spawn_child.err = 0;
     long rc = clone3_vfork(spawn_child_main);
+    if (clone3_refused(rc)) {
+        spawn_path = SPAWN_REFUSED;
+        spawn_refused_errno = (int)-rc;
+        return -1;
+    }
     if (rc < 0) return (int)-rc;
     int err = spawn_child.err;
     if (err) {
@@ -802,9 +812,17 @@ static int spawn_clone3(char *const argv[], char *const envp[], int null_stdio, 
 }
 
 /* Whether the kernel takes clone3 with these flags: one child that exits
-   at once, before anything is measured. */
+   at once, before anything is measured. Only a refusal of the call itself
+   (ENOSYS, EINVAL, EPERM) chooses posix_spawnp: an error that posix_spawnp
+   would meet as well (EAGAIN at the process limit, ulimit -u; ENOMEM) is
+   left for the spawns to report (the first of which still falls back if
+   the kernel then refuses the call). */
 static void spawn_choose(void) {
     long rc = clone3_vfork(probe_child_main);
+    if (rc < 0 && !clone3_refused(rc)) {
+        spawn_path = SPAWN_CLONE3;
+        return;
+    }
     if (rc < 0) {
         spawn_path = SPAWN_REFUSED;
         spawn_refused_errno = (int)-rc;
@@ -818,7 +836,7 @@ static void spawn_choose(void) {
 #else
 static int spawn_clone3(char *const argv[], char *const envp[], int null_stdio, pid_t group, pid_t *pid) {
     (void)argv, (void)envp, (void)null_stdio, (void)group, (void)pid;
-    return ENOSYS;
+    return -1;
 }
 static void spawn_choose(void) {
     spawn_path = SPAWN_NO_CLONE3;
@@ -889,9 +907,10 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
     child_group = group;
     r->ints[1] = (int64_t)(clock_ns(CLOCK_REALTIME) / 1000u);
     uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
-    int rc = spawn_path == SPAWN_CLONE3
-                 ? spawn_clone3(argv, envp, (flags & FLAG_NULL_STDIO) != 0, group ? 0 : tool_group, &pid)
-                 : posix_spawnp(&pid, argv[0], actions, attr, argv, envp);
+    int rc = -1;
+    if (spawn_path == SPAWN_CLONE3)
+        rc = spawn_clone3(argv, envp, (flags & FLAG_NULL_STDIO) != 0, group ? 0 : tool_group, &pid);
+    if (rc < 0) rc = posix_spawnp(&pid, argv[0], actions, attr, argv, envp);
     if (rc != 0) {
         r->kind = SPAWN_ERROR;
         r->ints[0] = rc;
