@@ -3,9 +3,10 @@
 //! Why a separate process: on Linux a child's reported max RSS can never be
 //! lower than the peak RSS of the process that spawned it, because `execve`
 //! copies the old address space's high-water mark into the child's record
-//! (and `posix_spawn` runs the child on the parent's address space until
-//! exec). If `bestguess` spawned commands itself, the max RSS reported for
-//! `/bin/true` would grow with the data `bestguess` holds.
+//! (and the spawn, `clone3` or `posix_spawn`, runs the child on the
+//! parent's address space until exec). If `bestguess` spawned commands
+//! itself, the max RSS reported for `/bin/true` would grow with the data
+//! `bestguess` holds.
 //!
 //! Why C: the launcher must peak below the commands it measures. Measured on
 //! Linux x86-64: a Rust binary peaks at 1.9 MB (1.2 MB statically linked),
