@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Measurement overhead of bestguess against the physical limit.
 #
-# Runs bestguess and a minimal static C loop (bench/ref_loop.c: posix_spawn +
-# wait4, nothing else) alternately on /bin/true and prints the ratios
-# bestguess / reference of:
+# Runs bestguess and two minimal static C loops (bench/ref_loop.c: posix_spawn +
+# wait4, and vfork + execve + wait4 with a child that does nothing but exec)
+# alternately on /bin/true and prints the ratios bestguess / reference of:
 #   - the median CPU time reported per run
 #   - the median wall time reported per run
 #   - whole-process elapsed time per run (what the user waits)
@@ -18,8 +18,9 @@
 # counters add; the reference loop is unchanged.
 # Many short alternating rounds: this VM's speed drifts by up to 30 % over
 # seconds, so long rounds would measure the drift, not the tools.
-# Targets: CPU <= 1.02, wall <= 1.03, elapsed <= 1.05, max RSS <= 1.10,
-#          first vs last thousand max RSS within 2 %.
+# Targets: CPU <= 1.01 of the vfork loop; wall <= 1.03, elapsed <= 1.05,
+#          max RSS <= 1.10 of the posix_spawn loop; first vs last thousand
+#          max RSS within 2 %.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-500}
@@ -43,29 +44,29 @@ median() { sort -n | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else prin
 # Each round: bestguess then the reference, each on $runs runs. The ratio is
 # computed per round (the two halves of a round see the same machine state)
 # and the median over rounds is reported.
+bg_run() { "$bg" "${quiet[@]}" "${opts[@]}" -r "$runs" -o "$work/bg.csv" "$prog"; }
+ref_run() { "$work/ref_loop" "$runs" "$prog" > "$work/ref.txt"; }
+vref_run() { "$work/ref_loop" --vfork "$runs" "$prog" > "$work/vref.txt"; }
 : > "$work/ratios.txt"
 for r in $(seq "$rounds"); do
-    # ABBA: alternate which tool goes first, so neither always meets the
-    # machine right after the other.
-    if (( r % 2 )); then
-        t0=$(now); "$bg" "${quiet[@]}" "${opts[@]}" -r "$runs" -o "$work/bg.csv" "$prog"; t1=$(now)
-        "$work/ref_loop" "$runs" "$prog" > "$work/ref.txt"; t2=$(now)
-        bg_ns=$((t1 - t0)); ref_ns=$((t2 - t1))
-    else
-        t0=$(now); "$work/ref_loop" "$runs" "$prog" > "$work/ref.txt"; t1=$(now)
-        "$bg" "${quiet[@]}" "${opts[@]}" -r "$runs" -o "$work/bg.csv" "$prog"; t2=$(now)
-        ref_ns=$((t1 - t0)); bg_ns=$((t2 - t1))
-    fi
+    # Alternate the order (bestguess, posix_spawn loop, vfork loop, then
+    # the reverse), so no tool always meets the machine right after another.
+    if (( r % 2 )); then order=(bg ref vref); else order=(vref ref bg); fi
+    declare -A ns=()
+    for t in "${order[@]}"; do
+        t0=$(now); "${t}_run"; t1=$(now); ns[$t]=$((t1 - t0))
+    done
     # Raw CSV columns: 14 total CPU time, 13 wall, 8 max RSS (bytes).
     tail -n +2 "$work/bg.csv" | awk -F, '{print $14, $13, $8/1024}' > "$work/bg.txt"
     m() { awk -v c="$1" '{print $c}' "$2" | median; }
     echo "$(m 1 "$work/bg.txt") $(m 1 "$work/ref.txt") $(m 2 "$work/bg.txt") $(m 2 "$work/ref.txt")" \
-         "$bg_ns $ref_ns $(m 3 "$work/bg.txt") $(m 3 "$work/ref.txt")" >> "$work/ratios.txt"
+         "${ns[bg]} ${ns[ref]} $(m 3 "$work/bg.txt") $(m 3 "$work/ref.txt")" \
+         "$(m 1 "$work/vref.txt") $(m 2 "$work/vref.txt") ${ns[vref]} $(m 3 "$work/vref.txt")" >> "$work/ratios.txt"
     echo "round $r/$rounds done" >&2
 done
 
 # Per-round medians: 1 bg cpu, 2 ref cpu, 3 bg wall, 4 ref wall, 5 bg elapsed ns, 6 ref elapsed ns,
-# 7 bg rss, 8 ref rss.
+# 7 bg rss, 8 ref rss, 9 vref cpu, 10 vref wall, 11 vref elapsed ns, 12 vref rss.
 colmed() { awk -v c="$1" '{print $c}' "$work/ratios.txt" | median; }
 ratio_med() { awk -v a="$1" -v b="$2" '{printf "%.6f\n", $a / $b}' "$work/ratios.txt" | median; }
 fmt() { awk -v v="$1" 'BEGIN {printf "%.3f", v}'; }
@@ -74,11 +75,11 @@ per_run() { awk -v v="$1" -v n="$runs" 'BEGIN {printf "%.1f", v / n / 1000}'; }
 echo
 echo "$prog, $rounds alternating rounds of $runs runs each ($(date -u +%F), $(nproc) cores)${opts[*]:+, bestguess options: ${opts[*]}}"
 echo "(values: median over rounds of each round's median; ratio: median of per-round ratios)"
-printf '%-28s %12s %12s %8s\n' "" bestguess reference ratio
-printf '%-28s %12s %12s %8s\n' "median CPU time (us)" "$(colmed 1)" "$(colmed 2)" "$(fmt "$(ratio_med 1 2)")"
-printf '%-28s %12s %12s %8s\n' "median wall time (us)" "$(colmed 3)" "$(colmed 4)" "$(fmt "$(ratio_med 3 4)")"
-printf '%-28s %12s %12s %8s\n' "elapsed per run (us)" "$(per_run "$(colmed 5)")" "$(per_run "$(colmed 6)")" "$(fmt "$(ratio_med 5 6)")"
-printf '%-28s %12s %12s %8s\n' "median max RSS (KiB)" "$(colmed 7)" "$(colmed 8)" "$(fmt "$(ratio_med 7 8)")"
+printf '%-24s %10s %12s %10s %11s %10s\n' "" bestguess posix_spawn vfork "ratio/spawn" "ratio/vfork"
+printf '%-24s %10s %12s %10s %11s %10s\n' "median CPU time (us)" "$(colmed 1)" "$(colmed 2)" "$(colmed 9)" "$(fmt "$(ratio_med 1 2)")" "$(fmt "$(ratio_med 1 9)")"
+printf '%-24s %10s %12s %10s %11s %10s\n' "median wall time (us)" "$(colmed 3)" "$(colmed 4)" "$(colmed 10)" "$(fmt "$(ratio_med 3 4)")" "$(fmt "$(ratio_med 3 10)")"
+printf '%-24s %10s %12s %10s %11s %10s\n' "elapsed per run (us)" "$(per_run "$(colmed 5)")" "$(per_run "$(colmed 6)")" "$(per_run "$(colmed 11)")" "$(fmt "$(ratio_med 5 6)")" "$(fmt "$(ratio_med 5 11)")"
+printf '%-24s %10s %12s %10s %11s %10s\n' "median max RSS (KiB)" "$(colmed 7)" "$(colmed 8)" "$(colmed 12)" "$(fmt "$(ratio_med 7 8)")" "$(fmt "$(ratio_med 7 12)")"
 
 echo
 echo "20,000-run experiment: max RSS reported, first vs last thousand runs"

@@ -61,13 +61,18 @@
  *   non-blocking: a command that replaced the file with a FIFO (whose open
  *   waits for the other end) or a device cannot stall this process, which
  *   must stay free to answer a cancel.
- * The timed interval is CLOCK_MONOTONIC from just before posix_spawnp to just
+ * Spawning: see "The spawn" below (clone3 with a child that does almost
+ *   nothing before execve; posix_spawnp where the kernel refuses that).
+ *   The FLOOR response says which: ints[1] = SPAWN_* below, ints[2] = the
+ *   errno with which the kernel refused clone3 (SPAWN_REFUSED).
+ * The timed interval is CLOCK_MONOTONIC from just before the spawn to just
  * after wait4; rusage comes from wait4 on exactly that child.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <signal.h>
@@ -602,14 +607,248 @@ static void end_leftovers(int hook) {
     }
 }
 
+/*
+ * The spawn. Everything a child does between its creation and its execve
+ * is CPU time billed to the command it becomes, so the child does as
+ * little as possible: clone3 with CLONE_VM | CLONE_VFORK (no copy of the
+ * address space; this process waits until the child has exec'd) and
+ * CLONE_CLEAR_SIGHAND (Linux 5.5: the kernel resets every handled signal
+ * to its default; glibc's posix_spawn child does that itself, one
+ * rt_sigaction per signal, ~117 system calls per run). The child then only
+ * joins its process group, puts its stdio on /dev/null (unless
+ * --show-output) and calls execve, searching PATH itself (see
+ * exec_search). What it inherits needs no work:
+ *   - signal dispositions: this process handles, never ignores, the
+ *     signals a command must get at their default (SIGINT, SIGTERM,
+ *     SIGHUP, SIGQUIT: see on_ignored), and leaves SIGPIPE and SIGXFSZ at
+ *     their default (set in main), so CLONE_CLEAR_SIGHAND and execve reset
+ *     them all;
+ *   - the signal mask: this process never blocks a signal (main empties
+ *     its mask once);
+ *   - the CPU affinity (--cpus), set on this process;
+ *   - the counters, opened on this process with inherit and
+ *     enable_on_exec: they start counting at the child's execve, as with
+ *     posix_spawn;
+ *   - the environment (envp, with its padding) is execve's argument.
+ * An error before or in execve is stored by the child in spawn_child.err
+ * (CLONE_VM: it is this process's memory) before it exits; the parent,
+ * resumed once the child has exec'd or exited, reads it, reaps the child
+ * and reports the error as posix_spawnp reports its own (glibc does the
+ * same). The child runs on child_stack, never on this process's stack.
+ *
+ * posix_spawnp is the fallback: when clone3 with these flags is refused at
+ * start (ENOSYS before Linux 5.3 or under a seccomp filter, EINVAL before
+ * 5.5, EPERM under some sandboxes), on architectures without the clone3
+ * entry below, and when BESTGUESS_SPAWN=posix_spawn asks for it (to test
+ * that path). --limits says which is in use.
+ */
+enum { SPAWN_CLONE3 = 0, SPAWN_FORCED = 1, SPAWN_REFUSED = 2, SPAWN_NO_CLONE3 = 3 };
+static int spawn_path = SPAWN_NO_CLONE3;
+static int spawn_refused_errno = 0;
+
 /* The tool's process group (the terminal's foreground group, if any). */
 static pid_t tool_group = 0;
+static int devnull_fd = -1;
+/* PATH as posix_spawnp reads it: this process's, or glibc's default. */
+static const char *search_path = "/bin:/usr/bin";
+
+#if defined(__x86_64__)
+#ifndef CLONE_CLEAR_SIGHAND
+#define CLONE_CLEAR_SIGHAND 0x100000000ULL
+#endif
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+/* struct clone_args of linux/sched.h, its first version (64 bytes). */
+struct clone_args_v0 {
+    uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+};
+
+/* The child's work, set by the parent before each clone. */
+static struct {
+    char *const *argv;
+    char *const *envp;
+    int null_stdio;
+    pid_t group;
+    volatile int err; /* the child's errno, 0 once it has exec'd */
+} spawn_child;
+
+/* The child's stack. 16 KiB: exec_search's buffer and a few frames; only
+   the pages touched count towards this process's peak RSS. */
+static unsigned char child_stack[16384] __attribute__((aligned(64)));
+
+/* clone3 whose child calls fn(arg) on child_stack and never returns:
+   both live in the one asm statement, so the child never runs in a C
+   frame of the parent. Returns the child's pid, or -errno. */
+static long clone3_run(struct clone_args_v0 *args, void (*fn)(void *), void *arg) {
+    register long rax __asm__("rax") = SYS_clone3;
+    register long rdi __asm__("rdi") = (long)args;
+    register long rsi __asm__("rsi") = (long)sizeof *args;
+    register long r12 __asm__("r12") = (long)fn;
+    register long r13 __asm__("r13") = (long)arg;
+    __asm__ volatile("syscall\n\t"
+                     "test %%rax, %%rax\n\t"
+                     "jnz 1f\n\t"
+                     /* The child: on child_stack (16-byte aligned at its
+                        top, as a call needs), no frame to return to. */
+                     "xor %%ebp, %%ebp\n\t"
+                     "mov %%r13, %%rdi\n\t"
+                     "call *%%r12\n\t"
+                     "hlt\n"
+                     "1:"
+                     : "+r"(rax)
+                     : "r"(rdi), "r"(rsi), "r"(r12), "r"(r13)
+                     : "rcx", "r11", "cc", "memory");
+    return rax;
+}
+
+/* execve of `file` as posix_spawnp finds it (glibc's __execvpex): a name
+   with a '/' as is; otherwise each PATH entry in turn (an empty one is the
+   current directory), going on past ENOENT, ENOTDIR, ESTALE, ENODEV,
+   ETIMEDOUT and EACCES (reported if nothing else ran), stopping at any
+   other error. Like posix_spawnp and unlike execvp, a file without #! is
+   not handed to /bin/sh: ENOEXEC is the error. Returns only on failure,
+   with errno set. */
+static void exec_search(const char *file, char *const argv[], char *const envp[]) {
+    if (*file == 0) {
+        errno = ENOENT;
+        return;
+    }
+    if (strchr(file, '/')) {
+        execve(file, argv, envp);
+        return;
+    }
+    size_t file_len = strlen(file);
+    if (file_len > NAME_MAX) {
+        errno = ENAMETOOLONG;
+        return;
+    }
+    char buffer[PATH_MAX + NAME_MAX + 2];
+    int eacces = 0;
+    for (const char *p = search_path;;) {
+        const char *end = strchrnul(p, ':');
+        size_t dir_len = (size_t)(end - p);
+        if (dir_len < PATH_MAX) {
+            memcpy(buffer, p, dir_len);
+            size_t at = dir_len;
+            if (dir_len) buffer[at++] = '/';
+            memcpy(buffer + at, file, file_len + 1);
+            execve(buffer, argv, envp);
+            switch (errno) {
+            case EACCES:
+                eacces = 1;
+                break;
+            case ENOENT:
+            case ESTALE:
+            case ENOTDIR:
+            case ENODEV:
+            case ETIMEDOUT:
+                break;
+            default:
+                return;
+            }
+        }
+        if (*end == 0) break;
+        p = end + 1;
+    }
+    errno = eacces ? EACCES : ENOENT;
+}
+
+static void spawn_child_main(void *unused) {
+    (void)unused;
+    if (setpgid(0, spawn_child.group) != 0) goto failed;
+    if (spawn_child.null_stdio)
+        for (int fd = 0; fd < 3; fd++)
+            if (dup2(devnull_fd, fd) < 0) goto failed;
+    exec_search(spawn_child.argv[0], spawn_child.argv, spawn_child.envp);
+failed:
+    spawn_child.err = errno ? errno : EINTR;
+    _exit(127);
+}
+
+static void probe_child_main(void *unused) {
+    (void)unused;
+    _exit(0);
+}
+
+static long clone3_vfork(void (*fn)(void *)) {
+    struct clone_args_v0 args;
+    memset(&args, 0, sizeof args);
+    args.flags = CLONE_VM | CLONE_VFORK | CLONE_CLEAR_SIGHAND;
+    args.exit_signal = SIGCHLD;
+    args.stack = (uint64_t)(uintptr_t)child_stack;
+    args.stack_size = sizeof child_stack;
+    return clone3_run(&args, fn, NULL);
+}
+
+static int clone3_refused(long rc) {
+    return rc == -ENOSYS || rc == -EINVAL || rc == -EPERM;
+}
+
+/* Spawn argv with clone3: 0 and *pid, or the errno; -1 if the kernel
+   refused clone3 itself (posix_spawnp is used from then on). */
+static int spawn_clone3(char *const argv[], char *const envp[], int null_stdio, pid_t group, pid_t *pid) {
+    spawn_child.argv = argv;
+    spawn_child.envp = envp;
+    spawn_child.null_stdio = null_stdio;
+    spawn_child.group = group;
+    spawn_child.err = 0;
+    long rc = clone3_vfork(spawn_child_main);
+    if (clone3_refused(rc)) {
+        spawn_path = SPAWN_REFUSED;
+        spawn_refused_errno = (int)-rc;
+        return -1;
+    }
+    if (rc < 0) return (int)-rc;
+    int err = spawn_child.err;
+    if (err) {
+        int status;
+        while (waitpid((pid_t)rc, &status, 0) < 0 && errno == EINTR) {
+        }
+        return err;
+    }
+    *pid = (pid_t)rc;
+    return 0;
+}
+
+/* Whether the kernel takes clone3 with these flags: one child that exits
+   at once, before anything is measured. Only a refusal of the call itself
+   (ENOSYS, EINVAL, EPERM) chooses posix_spawnp: an error that posix_spawnp
+   would meet as well (EAGAIN at the process limit, ulimit -u; ENOMEM) is
+   left for the spawns to report (the first of which still falls back if
+   the kernel then refuses the call). */
+static void spawn_choose(void) {
+    long rc = clone3_vfork(probe_child_main);
+    if (rc < 0 && !clone3_refused(rc)) {
+        spawn_path = SPAWN_CLONE3;
+        return;
+    }
+    if (rc < 0) {
+        spawn_path = SPAWN_REFUSED;
+        spawn_refused_errno = (int)-rc;
+        return;
+    }
+    int status;
+    while (waitpid((pid_t)rc, &status, 0) < 0 && errno == EINTR) {
+    }
+    spawn_path = SPAWN_CLONE3;
+}
+#else
+static int spawn_clone3(char *const argv[], char *const envp[], int null_stdio, pid_t group, pid_t *pid) {
+    (void)argv, (void)envp, (void)null_stdio, (void)group, (void)pid;
+    return -1;
+}
+static void spawn_choose(void) {
+    spawn_path = SPAWN_NO_CLONE3;
+}
+#endif
 
 /*
- * The spawn settings, built once (spawn_setup) and shared by every run:
- * building them per run cost six getrlimit calls (glibc checks each dup2
- * target against the descriptor limit) and two allocations per command.
- * Index [null_stdio] for the file actions, [own_group] for the attributes.
+ * The posix_spawnp settings, built once (spawn_setup) and shared by every
+ * run: building them per run cost six getrlimit calls (glibc checks each
+ * dup2 target against the descriptor limit) and two allocations per
+ * command. Index [null_stdio] for the file actions, [own_group] for the
+ * attributes.
  */
 static posix_spawn_file_actions_t spawn_actions[2];
 static posix_spawnattr_t spawn_attrs[2];
@@ -668,7 +907,10 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
     child_group = group;
     r->ints[1] = (int64_t)(clock_ns(CLOCK_REALTIME) / 1000u);
     uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
-    int rc = posix_spawnp(&pid, argv[0], actions, attr, argv, envp);
+    int rc = -1;
+    if (spawn_path == SPAWN_CLONE3)
+        rc = spawn_clone3(argv, envp, (flags & FLAG_NULL_STDIO) != 0, group ? 0 : tool_group, &pid);
+    if (rc < 0) rc = posix_spawnp(&pid, argv[0], actions, attr, argv, envp);
     if (rc != 0) {
         r->kind = SPAWN_ERROR;
         r->ints[0] = rc;
@@ -805,14 +1047,33 @@ static int run_batch(const unsigned char *body, size_t len) {
     return 0;
 }
 
+/* SIGINT, SIGTERM, SIGHUP and SIGQUIT do nothing to this process. Handled
+   rather than ignored: a command inherits an ignored signal as ignored,
+   and a handled one at its default (see "The spawn"). */
+static void on_ignored(int sig) {
+    (void)sig;
+}
+
 int main(void) {
     /* The tool decides what a termination signal means (it sends SIGUSR1);
        Ctrl-C or the quit key sent to the process group, or a hangup, must not kill
        the launcher while it holds completed results. */
-    signal(SIGINT, SIG_IGN);
-    signal(SIGTERM, SIG_IGN);
-    signal(SIGHUP, SIG_IGN);
-    signal(SIGQUIT, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sa.sa_handler = on_ignored;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL);
+    /* What commands inherit on the clone3 path: these two at their
+       default, and no signal blocked. */
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     /* Orphans of the commands come to this process (see end_leftovers). */
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     /* A process group of its own: a signal from the terminal (Ctrl-C, the
@@ -824,9 +1085,6 @@ int main(void) {
     tool_pid = getppid();
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART | SA_SIGINFO;
     sa.sa_sigaction = on_alarm;
     sigaction(SIGALRM, &sa, NULL);
@@ -836,7 +1094,13 @@ int main(void) {
         if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) return 2;
     int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (devnull < 0) return 2;
+    devnull_fd = devnull;
     spawn_setup(devnull);
+    const char *path = getenv("PATH");
+    if (path) search_path = path;
+    const char *forced = getenv("BESTGUESS_SPAWN");
+    if (forced && strcmp(forced, "posix_spawn") == 0) spawn_path = SPAWN_FORCED;
+    else spawn_choose();
 
     unsigned char *buf = NULL;
     size_t cap = 0;
@@ -868,6 +1132,8 @@ int main(void) {
         if (len >= 1 && buf[0] == OP_FLOOR) {
             r.kind = FLOOR;
             r.ints[0] = own_peak_kib();
+            r.ints[1] = spawn_path;
+            r.ints[2] = spawn_refused_errno;
         } else if (len >= 1 && buf[0] == OP_PROGRAMS) {
             r.kind = define_programs(buf + 1, len - 1) == 0 ? DEFINED : PROTOCOL_ERROR;
         } else if (len >= 1 && buf[0] == OP_SETUP) {

@@ -3,9 +3,10 @@
 //! Why a separate process: on Linux a child's reported max RSS can never be
 //! lower than the peak RSS of the process that spawned it, because `execve`
 //! copies the old address space's high-water mark into the child's record
-//! (and `posix_spawn` runs the child on the parent's address space until
-//! exec). If `bestguess` spawned commands itself, the max RSS reported for
-//! `/bin/true` would grow with the data `bestguess` holds.
+//! (and the spawn, `clone3` or `posix_spawn`, runs the child on the
+//! parent's address space until exec). If `bestguess` spawned commands
+//! itself, the max RSS reported for `/bin/true` would grow with the data
+//! `bestguess` holds.
 //!
 //! Why C: the launcher must peak below the commands it measures. Measured on
 //! Linux x86-64: a Rust binary peaks at 1.9 MB (1.2 MB statically linked),
@@ -50,9 +51,94 @@ const MIN_SLEEP: Duration = Duration::from_micros(200);
 /// costs nothing measurable, and a run that ends early is not waited for.
 const MAX_SLEEP: Duration = Duration::from_millis(100);
 
+/// How the launcher spawns commands (`--limits` says it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpawnPath {
+    /// clone3 with `CLONE_VM | CLONE_VFORK | CLONE_CLEAR_SIGHAND`: the
+    /// child only joins its process group and sets its stdio before exec.
+    Clone3,
+    /// posix_spawn, because `BESTGUESS_SPAWN=posix_spawn` asked for it.
+    Forced,
+    /// posix_spawn, because the kernel refused clone3 with this errno
+    /// (older kernels, seccomp filters).
+    Refused(i32),
+    /// posix_spawn: the launcher has no clone3 path on this architecture.
+    NoClone3,
+}
+
+impl SpawnPath {
+    fn from_floor(resp: &Response) -> SpawnPath {
+        match resp.ints[protocol::SLOT_SPAWN_PATH] {
+            0 => SpawnPath::Clone3,
+            1 => SpawnPath::Forced,
+            2 => SpawnPath::Refused(resp.ints[protocol::SLOT_SPAWN_ERRNO] as i32),
+            _ => SpawnPath::NoClone3,
+        }
+    }
+
+    /// The `--limits` lines.
+    pub fn limits_text(&self) -> String {
+        let fallback = "glibc's posix_spawn, whose child resets every signal handler \
+                        itself before exec: that work is billed to each run's CPU time";
+        let text = match self {
+            SpawnPath::Clone3 => "clone3 (CLONE_VM, CLONE_VFORK, CLONE_CLEAR_SIGHAND): before \
+                                  its exec a command's process only joins its process group \
+                                  and sets its stdio, so next to nothing of the spawn is \
+                                  billed to it"
+                .to_string(),
+            SpawnPath::Forced => format!(
+                "{fallback}, because BESTGUESS_SPAWN=posix_spawn is set (meant for \
+                 tests; unset it to spawn with clone3)"
+            ),
+            SpawnPath::Refused(errno) => format!(
+                "{fallback}, because the kernel refused clone3 with CLONE_CLEAR_SIGHAND \
+                 ({}; that needs Linux 5.5 and no seccomp filter against clone3)",
+                io::Error::from_raw_os_error(*errno)
+            ),
+            SpawnPath::NoClone3 => format!("{fallback} (the clone3 path is built for x86-64 only)"),
+        };
+        let mut text = format!("Spawn: {text}.");
+        if let Some(v) = std::env::var_os("BESTGUESS_SPAWN") {
+            if *self != SpawnPath::Forced && !v.is_empty() {
+                text.push_str(&format!(
+                    " BESTGUESS_SPAWN={} is ignored: posix_spawn is its only value.",
+                    v.to_string_lossy()
+                ));
+            }
+        }
+        wrap(&text, 78, "  ")
+    }
+}
+
+/// `text` in lines of at most `width` characters, each with `indent`.
+fn wrap(text: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty()
+            && indent.len() + line.chars().count() + 1 + word.chars().count() > width
+        {
+            out.push_str(indent);
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(indent);
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
 /// The tool's handle on its launcher process.
 pub struct Launcher {
     pid: libc::pid_t,
+    /// How it spawns commands (its first FLOOR response says).
+    spawn_path: SpawnPath,
     requests: Option<File>,
     responses: BufReader<File>,
     /// argv[0] of each defined program, for error messages.
@@ -165,6 +251,7 @@ impl Launcher {
         };
         let mut launcher = Launcher {
             pid,
+            spawn_path: SpawnPath::NoClone3,
             requests: Some(File::from(req_write)),
             responses: BufReader::with_capacity(RESPONSE_PIPE_BYTES, File::from(resp_read)),
             names: Vec::new(),
@@ -177,10 +264,16 @@ impl Launcher {
             reaped: false,
         };
         // A round trip proves the program really runs and speaks the protocol.
-        launcher
-            .floor_bytes()
+        let floor = launcher
+            .floor_response()
             .map_err(|e| io::Error::other(format!("the launcher did not answer: {e}")))?;
+        launcher.spawn_path = SpawnPath::from_floor(&floor);
         Ok(launcher)
+    }
+
+    /// How this launcher spawns commands.
+    pub fn spawn_path(&self) -> SpawnPath {
+        self.spawn_path
     }
 
     /// Make SIGINT and SIGTERM cancel the running command through this
@@ -232,6 +325,10 @@ impl Launcher {
     /// The launcher's own peak RSS in bytes: no command's max RSS can be
     /// reported below this.
     pub fn floor_bytes(&mut self) -> Result<i64, ExecError> {
+        Ok(self.floor_response()?.value() * 1024)
+    }
+
+    fn floor_response(&mut self) -> Result<Response, ExecError> {
         self.send(&protocol::floor_request())?;
         let resp = self.receive()?;
         if resp.kind != protocol::FLOOR || resp.value() < 0 {
@@ -239,7 +336,7 @@ impl Launcher {
                 "the launcher could not read its own peak RSS",
             )));
         }
-        Ok(resp.value() * 1024)
+        Ok(resp)
     }
 
     /// Ask the launcher for counters, pinning, environment padding or a

@@ -79,6 +79,11 @@ pub const INTS: usize = 11;
 pub const SLOT_VALUE: usize = 0;
 /// Slot of the run's start, µs since the Unix epoch (CLOCK_REALTIME).
 pub const SLOT_START: usize = 1;
+/// In a [`FLOOR`] response: the slot of the launcher's spawn path (see
+/// `SPAWN_*` in launcher.c and `launcher::SpawnPath`).
+pub const SLOT_SPAWN_PATH: usize = 1;
+/// In a [`FLOOR`] response: the errno with which the kernel refused clone3.
+pub const SLOT_SPAWN_ERRNO: usize = 2;
 // Slots 2 to 9 carry the metrics: each fixed metric's entry in the
 // catalogue (`crate::data::metric`) names its slot and unit conversion.
 // Slot 10 is spare.
