@@ -1589,3 +1589,90 @@ fn too_few_threads_is_no_panic_and_loses_no_run() {
     }
     assert!(ran > 0, "no limit let the program run");
 }
+
+/// Two processes writing one file: while one `bestguess -o same.csv`
+/// runs, a second writer of that file (`-o`, or an export that would
+/// replace it, or an export that the first one will replace) refuses
+/// before running anything, naming the file; the first completes a
+/// well-formed file. Two writers had interleaved about 100 of 200 rows,
+/// some cut.
+#[test]
+fn a_second_writer_of_a_file_refuses_and_the_first_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("same.json"), OLD).unwrap();
+    let start = |args: &[&str]| {
+        Command::cargo_bin("bestguess")
+            .unwrap()
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first = start(&[
+        "-Q",
+        "-r",
+        "300",
+        "-o",
+        "same.csv",
+        "--export-json",
+        "same.json",
+        "sleep 0.01",
+    ]);
+    // Until the first has written a run's row.
+    let raw = dir.path().join("same.csv");
+    let waited = std::time::Instant::now();
+    while fs::read_to_string(&raw).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(waited.elapsed() < Duration::from_secs(30), "no row written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut first = first;
+    for (args, file) in [
+        (
+            vec!["-r", "300", "-o", "same.csv", "sleep 0.01"],
+            "-o same.csv",
+        ),
+        (
+            vec!["-r", "3", "--export-csv", "same.csv", "true"],
+            "--export-csv same.csv",
+        ),
+        (
+            vec!["-r", "3", "--export-json", "same.json", "true"],
+            "--export-json same.json",
+        ),
+    ] {
+        let second = wait_with_timeout(start(&args), Duration::from_secs(60)).unwrap();
+        let stderr = String::from_utf8_lossy(&second.stderr);
+        assert_eq!(second.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "error: {file}: another process is writing this file"
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "the first writer ended before the second was tried: lengthen it"
+        );
+    }
+    let out = wait_with_timeout(first, Duration::from_secs(120)).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(check_raw(&raw), Ok(300));
+    let json = fs::read_to_string(dir.path().join("same.json")).unwrap();
+    assert!(json.contains("\"results\""), "{json}");
+    // The lock went with the process: the file can be written again.
+    let again = wait_with_timeout(
+        start(&["-r", "3", "-o", "same.csv", "true"]),
+        Duration::from_secs(60),
+    )
+    .unwrap();
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(check_raw(&raw), Ok(3));
+}

@@ -12,7 +12,12 @@
 //!   file as it was;
 //! - the raw CSV is written row by row; if a write fails (full disk, file
 //!   size limit), the file is cut back to its last complete row and nothing
-//!   more is written to it ([`RawOutput`]).
+//!   more is written to it ([`RawOutput`]);
+//! - one writer per file: a regular file being written (the raw CSV, or the
+//!   file an export will replace) carries an exclusive advisory lock
+//!   (`flock`) from before the first run until the process ends, and a
+//!   second process that would write it refuses before running anything
+//!   ([`lock_for_writing`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -192,6 +197,24 @@ fn check_streams_once(inputs: &[(&str, &str)]) -> Result<(), AppError> {
     Ok(())
 }
 
+/// Takes the exclusive advisory lock (`flock`) that marks `file`, a
+/// regular file, as being written by this process, held until the file is
+/// closed: a second `bestguess -o same.csv` had interleaved its rows with
+/// the first's, cutting some. Refused (status 1) when another process
+/// holds it; a file system without such locks is written unlocked.
+fn lock_for_writing(file: &File, what: &str) -> Result<(), AppError> {
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        // A FIFO or a device (/dev/null) may be shared.
+        return Ok(());
+    }
+    match file.try_lock() {
+        Err(std::fs::TryLockError::WouldBlock) => Err(AppError::failure(format!(
+            "{what}: another process is writing this file; wait until it ends, or give another path"
+        ))),
+        Ok(()) | Err(std::fs::TryLockError::Error(_)) => Ok(()),
+    }
+}
+
 /// The raw CSV destination: standard output or a file, written unbuffered
 /// (the CSV writer hands over one whole row per write).
 pub enum RawDestination {
@@ -227,19 +250,21 @@ impl RawDestination {
         if let Some(e) = names_a_directory(path) {
             return Err(fail(e));
         }
-        match std::fs::metadata(path) {
-            Ok(m) if m.is_file() && m.len() > 0 => OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map(|file| RawDestination::File {
-                    file,
-                    held: Some(Vec::new()),
-                })
-                .map_err(fail),
-            _ => File::create(path)
-                .map(|file| RawDestination::File { file, held: None })
-                .map_err(fail),
-        }
+        // Opened without truncating, and locked before anything is cut: a
+        // second writer must not empty the first one's file on its way to
+        // finding it locked.
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(fail)?;
+        lock_for_writing(&file, &format!("-o {path}"))?;
+        let old_content = file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
+        Ok(RawDestination::File {
+            file,
+            held: old_content.then(Vec::new),
+        })
     }
 
     /// Before the first run's row: the old content goes and what was held
@@ -423,6 +448,9 @@ pub struct Export {
     /// process first (see `main_with`); forgotten once renamed or removed
     /// (fields are dropped after `Drop::drop`).
     _doomed: Option<crate::measure::sys::Doomed>,
+    /// The file this export replaces, locked while this process means to
+    /// replace it ([`lock_for_writing`]).
+    _locked: Option<File>,
 }
 
 enum ExportTarget {
@@ -463,6 +491,7 @@ impl Export {
                 out: BufWriter::new(ExportTarget::Stdout(io::stdout())),
                 temp: None,
                 _doomed: None,
+                _locked: None,
             });
         }
         let meta = std::fs::metadata(path).ok();
@@ -479,20 +508,28 @@ impl Export {
                 out: BufWriter::new(ExportTarget::File(f)),
                 temp: None,
                 _doomed: None,
+                _locked: None,
             });
         }
         if let Some(e) = names_a_directory(path) {
             return Err(fail(e));
         }
+        let mut locked = None;
         if meta.is_some() {
             // A file its owner protected from writing is refused as a
             // redirection would refuse it: the rename below needs only the
             // directory's permission and would replace it regardless. (The
             // open neither truncates nor changes it.)
-            if let Err(e) = OpenOptions::new().write(true).open(path) {
-                return Err(AppError::failure(format!(
+            match OpenOptions::new().write(true).open(path) {
+                Err(e) => return Err(AppError::failure(format!(
                     "{what}: cannot replace the file: {e}; make it writable or give another path"
-                )));
+                ))),
+                // Another process writing it (its raw CSV, or the same
+                // export) keeps it until done.
+                Ok(f) => {
+                    lock_for_writing(&f, &what)?;
+                    locked = Some(f);
+                }
             }
         }
         // Through a symbolic link, replace the file it points to, not the
@@ -552,6 +589,7 @@ impl Export {
             out: BufWriter::new(ExportTarget::Temp(Writeback::new(file))),
             _doomed: Some(crate::measure::sys::remove_on_termination(&temp)),
             temp: Some((temp, target)),
+            _locked: locked,
         })
     }
 
