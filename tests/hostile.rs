@@ -650,6 +650,25 @@ fn commands() -> Vec<Case> {
             &["--show-output", "-o", "-", "true"],
         )
         .fails(1, "--show-output"),
+        case(
+            "a directory left at the metrics path fails no later run",
+            "bestguess",
+            &[
+                "-Q",
+                "-r",
+                "5",
+                "--custom-metrics",
+                "ops",
+                "-s",
+                "/bin/sh -c",
+                "-o",
+                "raw.csv",
+                "[ -f \"$BESTGUESS_METRICS\" ] || exit 9; rm -f \"$BESTGUESS_METRICS\"; mkdir \"$BESTGUESS_METRICS\"",
+            ],
+        )
+        .ok()
+        // Without -i a failed run had stopped the experiment.
+        .then("raw.csv", After::Raw(Some(5))),
     ]
 }
 
