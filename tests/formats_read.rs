@@ -903,3 +903,92 @@ fn a_json_round_trip_keeps_the_files_tags() {
     );
     assert!(!tags.iter().any(|t| t.contains("group")), "{tags:?}");
 }
+
+/// The C tool's older files (tools/make_format_fixtures.py: raw1.csv's
+/// rows under the 11- and 10-column headers of its history) read by their
+/// columns' names, to the same runs as the file they came from.
+#[test]
+fn the_c_tools_older_files_are_read_by_their_column_names() {
+    let original = read("tests/data/reference/raw1.csv");
+    for (path, has_wall) in [
+        ("tests/data/formats/c-tool-11-columns.csv", true),
+        ("tests/data/formats/c-tool-10-columns.csv", false),
+    ] {
+        let d = read(path);
+        assert_eq!(d.sources[0].format, InputFormat::RawCsv);
+        assert_eq!(d.commands.len(), original.commands.len(), "{path}");
+        for (c, o) in d.commands.iter().zip(&original.commands) {
+            assert_eq!((&c.command, &c.shell), (&o.command, &o.shell));
+            assert_eq!(c.len(), o.len());
+            for i in 0..c.len() {
+                for m in [
+                    Metric::USER,
+                    Metric::SYSTEM,
+                    Metric::TOTAL,
+                    Metric::MAXRSS,
+                    Metric::MINOR_FAULTS,
+                    Metric::MAJOR_FAULTS,
+                    Metric::VOLUNTARY_CSW,
+                    Metric::INVOLUNTARY_CSW,
+                ] {
+                    assert_eq!(c.value(i, m), o.value(i, m), "{path} run {i} {m}");
+                }
+                let wall = c.value(i, Metric::WALL);
+                if has_wall {
+                    assert_eq!(wall, o.value(i, Metric::WALL));
+                } else {
+                    assert_eq!(wall, None, "a column the file lacks is absent");
+                }
+                assert_eq!(c.exit_code(i), o.exit_code(i));
+            }
+        }
+        // The report ranks them as the original's.
+        let (out, _) = report(&[path]);
+        let (theirs, _) = report(&["tests/data/reference/raw1.csv"]);
+        let ranking = |t: &str| t[t.find("Best guess ranking").expect("a ranking")..].to_owned();
+        assert_eq!(ranking(&out), ranking(&theirs), "{out}");
+    }
+}
+
+#[test]
+fn older_cbdr_columns_are_read_in_milliseconds_as_their_times() {
+    let d = read("tests/data/formats/cbdr-millis.csv");
+    let seconds = read(CBDR);
+    assert_eq!(d.sources[0].format, InputFormat::CbdrCsv);
+    for (c, s) in d.commands.iter().zip(&seconds.commands) {
+        for i in 0..c.len() {
+            for m in [Metric::WALL, Metric::USER, Metric::SYSTEM] {
+                let (a, b) = (c.value(i, m).unwrap(), s.value(i, m).unwrap());
+                assert!((a.as_f64() - b.as_f64()).abs() < 1e-3, "{m} {a:?} {b:?}");
+            }
+        }
+    }
+    // `--metric wall` finds them, shown as a time.
+    let (out, _) = report(&["--metric", "wall", "tests/data/formats/cbdr-millis.csv"]);
+    assert!(out.contains("═ Wall clock ═"), "{out}");
+    assert!(out.contains(" ms") && !out.contains(" m "), "{out}");
+    // One time under two names is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let both = dir.path().join("both.csv");
+    fs::write(&both, "benchmark,wall_time,wall_clock_millis\na,0.001,1\n").unwrap();
+    let err = bestreport().arg(&both).assert().failure().code(2);
+    let err = String::from_utf8(err.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("columns 2 and 3"), "{err}");
+}
+
+#[test]
+fn hyperfine_2_summary_csv_is_refused_with_the_right_advice() {
+    let err = bestreport()
+        .arg("tests/data/formats/hyperfine-2.0-export.csv")
+        .assert()
+        .failure()
+        .code(2);
+    let err = String::from_utf8(err.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("Hyperfine 2.0's summary CSV (--export-csv)"),
+        "{err}"
+    );
+    assert!(err.contains("--export-json instead"), "{err}");
+    assert!(!err.contains("add that line"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -207,11 +207,11 @@ fn lock_for_writing(file: &File, what: &str) -> Result<(), AppError> {
         // A FIFO or a device (/dev/null) may be shared.
         return Ok(());
     }
-    match file.try_lock() {
-        Err(std::fs::TryLockError::WouldBlock) => Err(AppError::failure(format!(
+    match crate::measure::sys::try_lock_exclusive(file) {
+        Ok(false) => Err(AppError::failure(format!(
             "{what}: another process is writing this file; wait until it ends, or give another path"
         ))),
-        Ok(()) | Err(std::fs::TryLockError::Error(_)) => Ok(()),
+        Ok(true) | Err(_) => Ok(()),
     }
 }
 
@@ -521,9 +521,11 @@ impl Export {
             // directory's permission and would replace it regardless. (The
             // open neither truncates nor changes it.)
             match OpenOptions::new().write(true).open(path) {
-                Err(e) => return Err(AppError::failure(format!(
+                Err(e) => {
+                    return Err(AppError::failure(format!(
                     "{what}: cannot replace the file: {e}; make it writable or give another path"
-                ))),
+                )))
+                }
                 // Another process writing it (its raw CSV, or the same
                 // export) keeps it until done.
                 Ok(f) => {
