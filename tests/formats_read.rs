@@ -992,3 +992,68 @@ fn hyperfine_2_summary_csv_is_refused_with_the_right_advice() {
     assert!(!err.contains("add that line"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// Hyperfine 1.x keeps only the means of user and system time, and before
+/// 1.13 wrote no exit codes: a re-export keeps the means (they had become
+/// `null`) and writes no exit code (they had become 0), through two
+/// generations of re-export.
+#[test]
+fn hyperfine_1_json_re_exported_keeps_its_means_and_invents_no_exit_codes() {
+    let source = "tests/data/formats/hyperfine-1-no-exit-codes.json";
+    let original: serde_json::Value = serde_json::from_slice(&fs::read(source).unwrap()).unwrap();
+    let d = read(source);
+    for c in &d.commands {
+        assert!(!c.has_exit_codes(), "{}", c.command);
+        assert_eq!(c.failed(), 0);
+        assert_eq!(
+            c.value(0, Metric::USER),
+            None,
+            "no per-run user time is made up"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = source.to_owned();
+    for generation in 1..=2 {
+        let out = dir.path().join(format!("re{generation}.json"));
+        let out = out.to_str().unwrap().to_owned();
+        report(&["-Q", "--export-json", &out, &input]);
+        let doc: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+        for (r, o) in doc["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(original["results"].as_array().unwrap())
+        {
+            for key in ["user", "system"] {
+                let (got, want) = (r[key].as_f64(), o[key].as_f64().unwrap());
+                assert!(
+                    got.is_some_and(|g| (g - want).abs() < 1e-12),
+                    "generation {generation}: {key} {got:?}, the source had {want}"
+                );
+            }
+            assert!(
+                r.get("exit_codes").is_none(),
+                "generation {generation}: {r}"
+            );
+            for m in r["measurements"].as_array().unwrap() {
+                assert!(m.get("exit_code").is_none(), "generation {generation}: {m}");
+            }
+            let per_run = &r["bestguess"]["per_run"]["exit_code"];
+            assert!(
+                per_run.as_array().unwrap().iter().all(|c| c.is_null()),
+                "{per_run}"
+            );
+        }
+        let back = read(&out);
+        assert!(back.commands.iter().all(|c| !c.has_exit_codes()));
+        input = out;
+    }
+    // A file with exit codes keeps them, and its means too.
+    let out = dir.path().join("hf1.json");
+    report(&["-Q", "--export-json", out.to_str().unwrap(), HF1]);
+    let doc: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    let hf1: serde_json::Value = serde_json::from_slice(&fs::read(HF1).unwrap()).unwrap();
+    let (r, o) = (&doc["results"][0], &hf1["results"][0]);
+    assert_eq!(r["exit_codes"], o["exit_codes"]);
+    assert!((r["user"].as_f64().unwrap() - o["user"].as_f64().unwrap()).abs() < 1e-12);
+}

@@ -773,6 +773,58 @@ fn raw_files() -> Vec<Case> {
                 r#"{"results":[{"command":"a","times":[0.1,0.11,0.12,0.13,0.105],"parameters":{"n":null}}]}"#,
             )
             .fails(2, "results[0]: parameter \"n\" is null"),
+        case("Hyperfine parameters as a string", "bestreport", &["p.json"])
+            .file(
+                "p.json",
+                r#"{"results":[{"command":"a","times":[0.1,0.11,0.12,0.13,0.105],"parameters":"n=1"}]}"#,
+            )
+            .fails(2, "results[0].parameters is a string"),
+        case("Hyperfine parameters as a list", "bestreport", &["p.json"])
+            .file(
+                "p.json",
+                r#"{"results":[{"command":"a","times":[0.1,0.11,0.12,0.13,0.105],"parameters":[1]}]}"#,
+            )
+            .fails(2, "results[0].parameters is a list"),
+        case("Hyperfine user mean of a string", "bestreport", &["u.json"])
+            .file(
+                "u.json",
+                r#"{"results":[{"command":"a","user":"fast","times":[0.1,0.11,0.12,0.13,0.105]}]}"#,
+            )
+            .fails(2, "results[0].user is \"fast\""),
+        case("Hyperfine 2.0 summary CSV", "bestreport", &["s.csv"])
+            .file(
+                "s.csv",
+                "command,time_wall_clock_unit,time_wall_clock_mean,time_wall_clock_stddev,time_wall_clock_median,time_wall_clock_min,time_wall_clock_max\nls,s,0.1,0.01,0.1,0.09,0.12\n",
+            )
+            .fails(2, "Hyperfine 2.0's summary CSV"),
+        case("the C tool's 11-column file", "bestreport", &["-Q", "old.csv"])
+            .file(
+                "old.csv",
+                "Command,Shell,Exit code,User time (us),System time (us),Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,Wall clock (us)\n\
+                 \"a\",\"\",0,100,20,1884160,1,0,1,1,150\n\"a\",\"\",0,110,20,1884160,1,0,1,1,160\n",
+            )
+            .ok(),
+        case("the C tool's names with a row too short", "bestreport", &["old.csv"])
+            .file(
+                "old.csv",
+                "Command,Exit code,User time (us)\n\"a\",0,100\n\"a\",0\n",
+            )
+            .fails(2, "line 3: 2 fields where the header names 3"),
+        case("the C tool's names with a negative time", "bestreport", &["old.csv"])
+            .file("old.csv", "Command,User time (us)\n\"a\",-5\n")
+            .fails(2, "is not a whole number of 0 or more"),
+        case("the C tool's names, no data rows", "bestreport", &["old.csv"])
+            .file("old.csv", "Command,User time (us)\n")
+            .fails(2, "old.csv"),
+        case("cbdr's older millis columns", "bestreport", &["-Q", "m.csv"])
+            .file(
+                "m.csv",
+                "benchmark,kernel_cpu_millis,user_cpu_millis,wall_clock_millis\na,0,1,7.67\na,0,1,7.7\n",
+            )
+            .ok(),
+        case("cbdr millis of text", "bestreport", &["m.csv"])
+            .file("m.csv", "benchmark,wall_clock_millis\na,fast\n")
+            .fails(2, "is not a number of milliseconds"),
         case("negative time", "bestreport", &["n.csv"])
             .file("n.csv", RAW.replace("1,0,100,20", "1,0,-100,20"))
             .fails(2, "line 2"),
