@@ -264,8 +264,10 @@ fn a_directory_left_at_the_metrics_path_gives_the_next_run_a_fresh_file() {
     // later run, as it could be neither unlinked nor opened.
     let runs = measure(
         &config,
-        sh("M=\"$BESTGUESS_METRICS\"; [ -f \"$M\" ] && [ ! -s \"$M\" ] || exit 9; \
-            rm -f \"$M\"; mkdir \"$M\" && echo 'ops 1' > \"$M/inside\""),
+        sh(
+            "M=\"$BESTGUESS_METRICS\"; [ -f \"$M\" ] && [ ! -s \"$M\" ] || exit 9; \
+            rm -f \"$M\"; mkdir \"$M\" && echo 'ops 1' > \"$M/inside\"",
+        ),
         4,
     );
     for m in &runs {
