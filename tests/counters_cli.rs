@@ -481,3 +481,32 @@ fn the_reference_reader_still_reads_a_file_with_every_extra() {
         assert!(t.len() > 19, "the extras are appended after column 19");
     }
 }
+
+#[test]
+fn ranking_by_a_counter_that_cannot_be_read_says_so_not_to_ask_for_it() {
+    if has_pmu() {
+        return; // cycles is measured here: nothing to refuse
+    }
+    let out = bestguess()
+        .args([
+            "--counters",
+            "cycles",
+            "--metric",
+            "cycles",
+            "-r",
+            "3",
+            "true",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stderr = ours(&out.stderr);
+    assert!(
+        stderr
+            .contains("error: --metric cycles: the cycles counter cannot be read on this machine"),
+        "{stderr}"
+    );
+    // The advice had been to do what the user did.
+    assert!(!stderr.contains("measure it with --counters"), "{stderr}");
+}

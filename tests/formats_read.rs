@@ -1057,3 +1057,44 @@ fn hyperfine_1_json_re_exported_keeps_its_means_and_invents_no_exit_codes() {
     assert_eq!(r["exit_codes"], o["exit_codes"]);
     assert!((r["user"].as_f64().unwrap() - o["user"].as_f64().unwrap()).abs() < 1e-12);
 }
+
+/// Hyperfine 1.x's JSON alone ranks by wall-clock time with a note; mixed
+/// with a raw CSV it does the same, naming the file that lacks CPU times
+/// (it had stopped, asking for --metric wall).
+#[test]
+fn formats_mixed_in_one_call_agree_on_the_metric_with_a_note() {
+    let out = bestreport()
+        .args([HF1, "tests/data/reference/raw1.csv"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert!(
+        stderr.contains(
+            "Note: hyperfine-1.20-export.json holds no Total CPU time per run (Hyperfine 1.x's \
+             JSON keeps only its mean); ranking every command by wall-clock time instead."
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("═ Wall clock ═"), "{stdout}");
+    for command in ["ls", "sleep 0.01", "ls -l", "ps Aux"] {
+        assert!(
+            stdout.contains(&format!(": {command} ")),
+            "{command}: {stdout}"
+        );
+    }
+    // Asked for, the metric is the user's: no note, and the commands
+    // without it are an error that says so.
+    let out = bestreport()
+        .args(["--metric", "cpu", HF1, "tests/data/reference/raw1.csv"])
+        .assert()
+        .get_output()
+        .clone();
+    assert!(!String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("Note: hyperfine"));
+}

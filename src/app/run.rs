@@ -187,7 +187,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
     // --metric may name a counter just registered; a wrong name fails
     // before anything is measured.
-    report::choose_metric(&mut rc.output, &catalogue)?;
+    report::choose_metric(&mut rc.output, &catalogue, &rc.measure.counters)?;
     if let Some(b) = &baseline {
         b.check_metric(&rc.output.ranking)?;
     }
