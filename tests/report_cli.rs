@@ -747,7 +747,7 @@ fn a_hyperfine_2_file_without_user_and_system_time_is_explained() {
         ),
     )
     .unwrap();
-    let out = bestreport().arg("-Q").arg(&path).assert().success();
+    let out = bestreport().arg(&path).assert().success();
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(
         stderr.contains("read from Hyperfine 2.0's time_user and time_system, which they lack"),

@@ -686,11 +686,63 @@ impl Write for ReportStream {
     }
 }
 
-/// Write a note (a reminder, the random seed, an interrupt) to standard
-/// error, where notes always go; a closed standard error is not an error.
-pub fn note(text: &str) {
+/// `-Q`: notes and warnings are held ([`held`]) instead of printed.
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// What `-Q` kept off standard error, in order.
+static HELD: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// With `-Q` (`quiet`), standard error gets errors only: every later
+/// [`note`] (notes, warnings, the seed line) is held for the JSON export's
+/// `metadata.messages` instead.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether `-Q` holds notes and warnings back.
+pub fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The messages `-Q` held back so far, one per message, its wrapped lines
+/// joined.
+pub fn held() -> Vec<String> {
+    HELD.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Writes an error line to standard error, whatever `-Q` says.
+pub fn error(text: &str) {
     let mut e = io::stderr().lock();
     let _ = e.write_all(text.as_bytes()).and_then(|()| e.flush());
+}
+
+/// Write a note (a reminder, the random seed, an interrupt, a warning) to
+/// standard error, or hold it with `-Q` ([`set_quiet`]); a closed
+/// standard error is not an error.
+pub fn note(text: &str) {
+    if quiet() {
+        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+        held.extend(messages(text));
+        return;
+    }
+    error(text);
+}
+
+/// The messages of `text`: each starts on a line of its own, and a line
+/// that starts with a blank continues the one before (the wrapped form
+/// notes and warnings are printed in).
+fn messages(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        match out.last_mut() {
+            Some(last) if line.starts_with(' ') => {
+                last.push(' ');
+                last.push_str(line.trim_start());
+            }
+            _ if line.trim().is_empty() => {}
+            _ => out.push(line.trim_end().to_owned()),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

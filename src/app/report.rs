@@ -136,6 +136,18 @@ pub fn finish(
     report::render(&analysis, &selection, out)
         .and_then(|()| out.flush())
         .map_err(write_err)?;
+    let mut warnings = Vec::new();
+    let _ = report::warnings::write(&mut warnings, &analysis, selection.width);
+    let warnings = String::from_utf8_lossy(&warnings).into_owned();
+    // With -Q they are held, and written into the JSON with the rest.
+    let quiet = output::quiet();
+    if quiet {
+        output::note(&warnings);
+    }
+    let metadata = &Metadata {
+        messages: output::held(),
+        ..metadata.clone()
+    };
     for (format, export) in exports.files {
         commit(export, |w| {
             format.write_with(&analysis, metadata, &output.export, w)
@@ -157,7 +169,9 @@ pub fn finish(
     };
     // Warnings last, on standard error: seen after the reports, never
     // inside an export written to standard output.
-    let _ = report::warnings::write(&mut std::io::stderr().lock(), &analysis, selection.width);
+    if !quiet {
+        output::note(&warnings);
+    }
     Ok(status)
 }
 

@@ -217,7 +217,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     if !selection.quiet && rc.raw_output.is_none() {
         output::note("Use -o <FILE> or --output <FILE> to write raw data to a file.\n");
     }
-    // Always, even with -Q: the seed is what reproduces the order (with
+    // Printed (held for the JSON with -Q): the seed is what reproduces the order (with
     // one command there is no order to reproduce).
     let ordered = rc.plan.order == Order::Random && rc.plan.commands.len() > 1;
     let what = match (ordered, rc.measure.randomize_env) {
@@ -324,8 +324,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         Err(Stop::Interrupted(sig)) => {
             let kept = rows_in_file.unwrap_or(dataset.run_count() as u64);
             // Without -o nothing outlives the process but the report and
-            // the exports: "kept" would promise more.
-            output::note(&format!(
+            // the exports: "kept" would promise more. An abnormal end, said
+            // even with -Q.
+            output::error(&format!(
                 "Interrupted by {}: {kept} completed {} {}.\n",
                 sys::signal_name(sig),
                 if kept == 1 { "run is" } else { "runs are" },

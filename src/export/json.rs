@@ -715,7 +715,7 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
             ("ignore_failure", Node::Bool(e.ignore_failure)),
         ])
     });
-    object(vec![
+    let mut fields = vec![
         ("tool", text("bestguess")),
         ("bestguess_version", text(env!("CARGO_PKG_VERSION"))),
         ("program", text(&m.program)),
@@ -769,7 +769,15 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
                     .collect(),
             ),
         ),
-    ])
+    ];
+    // What -Q kept off standard error, only when it kept something.
+    if !m.messages.is_empty() {
+        fields.push((
+            "messages",
+            Node::Array(m.messages.iter().map(|t| text(t)).collect()),
+        ));
+    }
+    object(fields)
 }
 
 /// Writes `node` pretty-printed; `depth` is the nesting level of `node`.
