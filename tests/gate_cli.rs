@@ -544,3 +544,26 @@ fn bestguess_fails_the_gate_on_commands_that_exit_non_zero() {
         "{gate}"
     );
 }
+
+#[test]
+fn a_huge_margin_is_written_in_scientific_notation() {
+    let (status, stdout, stderr) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "--baseline",
+            &fixture("gate_baseline.csv"),
+            "--fail-if-slower",
+            "1e308",
+            &fixture("gate_slower.csv"),
+        ],
+    );
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    let gate = gate_line(&stdout);
+    // It had been 309 digits over four lines.
+    assert_eq!(
+        gate.trim_end(),
+        "Gate passed: no command is slower with the whole interval above +1.00e308%.",
+        "{stdout}"
+    );
+}

@@ -37,9 +37,15 @@ const FIXED: usize = 2 + 1 + VALUE + 1 + VALUE + 3 + CHANGE + 1;
 /// The verdict room kept when narrowing the label: `inconclusive`.
 const VERDICT: usize = 12;
 
-/// `+10.0%`.
+/// `+10.0%`; past a million per cent in scientific notation (a margin of
+/// 1e308 % had printed 309 digits over four lines).
 fn signed_percent(fraction: f64) -> String {
-    let text = units::fixed(fraction * 100.0, 1);
+    let pct = fraction * 100.0;
+    let text = if pct.abs() < 1e6 {
+        units::fixed(pct, 1)
+    } else {
+        units::scientific(pct, 8)
+    };
     if text.starts_with('-') {
         format!("{text}%")
     } else {

@@ -107,10 +107,20 @@ impl Scale {
         if unit == Unit::Number && max_abs > 0.0 && max_abs < 0.1 {
             return Scale::small_number(max_abs);
         }
-        let chosen = rungs
+        let fits = rungs
             .iter()
-            .find(|r| round_to(max_abs / r.divisor, r.decimals) < base)
-            .unwrap_or(&rungs[rungs.len() - 1]);
+            .find(|r| round_to(max_abs / r.divisor, r.decimals) < base);
+        // Plain numbers and counts beyond their largest prefix (G): in
+        // scientific notation without one (1e99 had read `1.00e90 G`).
+        if fits.is_none() && matches!(unit, Unit::Number | Unit::Count) {
+            return Scale {
+                symbol: rungs[0].symbol,
+                divisor: rungs[0].divisor,
+                decimals: 2,
+                scientific: true,
+            };
+        }
+        let chosen = fits.unwrap_or(&rungs[rungs.len() - 1]);
         Scale {
             symbol: chosen.symbol,
             divisor: chosen.divisor,
@@ -326,7 +336,7 @@ fn not_zero(x: f64, decimals: usize, width: usize) -> String {
 
 /// `x` in scientific notation in at most `width` columns where possible
 /// (`1.23e12`), for values no unit can hold.
-fn scientific(x: f64, width: usize) -> String {
+pub fn scientific(x: f64, width: usize) -> String {
     if !x.is_finite() {
         return "--".to_owned();
     }
@@ -557,15 +567,17 @@ mod tests {
             Scale::choose(Unit::Number, 1e-30).compact(1e-30),
             "1.000e-30"
         );
-        // Past G, scientific notation rather than 22 digits.
+        // Past G, scientific notation without a prefix, rather than 22
+        // digits or `1.00e90 G` (a custom metric of 1e99).
+        assert_eq!(Scale::choose(Unit::Number, 1e30).compact(1e30), "1.000e30");
+        assert_eq!(Scale::choose(Unit::Number, 9e17).compact(9e17), "9.000e17");
+        assert_eq!(Scale::choose(Unit::Number, 1e99).compact(1e99), "1.000e99");
         assert_eq!(
-            Scale::choose(Unit::Number, 1e30).compact(1e30),
-            "1.000e21 G"
+            Scale::choose(Unit::Count, 1e99).compact(1e99),
+            "1.000e99 ct"
         );
-        assert_eq!(
-            Scale::choose(Unit::Number, 9e17).compact(9e17),
-            "900000000.00 G"
-        );
+        // Up to 999 G a prefix still reads best.
+        assert_eq!(Scale::choose(Unit::Number, 5e11).compact(5e11), "500.00 G");
         // A block of 1 and 0.001 keeps the plain scale, and 0.001 is not
         // shown as 0.00.
         let plain = Scale::choose(Unit::Number, 1.0);
