@@ -67,7 +67,7 @@ pub fn limits() -> Result<String, AppError> {
          \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}",
         crate::cli::config::MAX_RUNS,
         crate::experiment::params::MAX_VALUES,
-        floor as f64 / (1024.0 * 1024.0),
+        floor as f64 / 1e6,
         probe_counters(&mut launcher)
     ))
 }
