@@ -1098,3 +1098,32 @@ fn formats_mixed_in_one_call_agree_on_the_metric_with_a_note() {
         .unwrap()
         .contains("Note: hyperfine"));
 }
+
+/// A long command read from two files: cut to fit the ranking, each keeps
+/// its file's tag (cut from the end, the two had looked identical).
+#[test]
+fn a_cut_label_keeps_its_files_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = fs::read_to_string("tests/data/reference/raw1.csv").unwrap();
+    let long = "ls -l --color=never --time-style=long-iso /usr/share/doc";
+    let raw = raw.replace("\"ls -l\"", &format!("\"{long}\""));
+    for name in ["first.csv", "second.csv"] {
+        fs::write(dir.path().join(name), &raw).unwrap();
+    }
+    let out = bestreport()
+        .current_dir(dir.path())
+        .args(["-Q", "-R", "-c", "width=80", "first.csv", "second.csv"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.contains("ls -l")).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(
+        rows.iter().all(|r| r.contains('…')),
+        "the label is cut: {stdout}"
+    );
+    assert!(rows.iter().any(|r| r.contains("[first.csv]")), "{stdout}");
+    assert!(rows.iter().any(|r| r.contains("[second.csv]")), "{stdout}");
+}
