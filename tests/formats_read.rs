@@ -1127,3 +1127,90 @@ fn a_cut_label_keeps_its_files_tag() {
     assert!(rows.iter().any(|r| r.contains("[first.csv]")), "{stdout}");
     assert!(rows.iter().any(|r| r.contains("[second.csv]")), "{stdout}");
 }
+
+/// Fifty raw files, one command each, 10 runs, except one of 3 runs: the
+/// files written for [`fifty_files_read_together_with_one_short_command`].
+fn fifty_files(dir: &std::path::Path) -> Vec<String> {
+    const HEADER: &str = "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),\
+        Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,\
+        Involuntary Context Switches,Wall clock (us),Total time (us),Total Context Switches\n";
+    (0..50)
+        .map(|k| {
+            let runs = if k == 17 { 3 } else { 10 };
+            let mut text = HEADER.to_owned();
+            for i in 0..runs {
+                let user = 1000 + 100 * k + (i * 7) % 10;
+                text.push_str(&format!(
+                    "\"work {k}\",\"\",\"\",1,0,{user},100,2000000,10,0,1,1,{},{},2\n",
+                    user + 150,
+                    user + 100
+                ));
+            }
+            let name = format!("f{k:02}.csv");
+            fs::write(dir.join(&name), text).unwrap();
+            name
+        })
+        .collect()
+}
+
+/// Real collections are read together (64 Hyperfine files of 8 projects):
+/// fifty files, one with a command of 3 runs, are all read, reported and
+/// exported.
+#[test]
+fn fifty_files_read_together_with_one_short_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = fifty_files(dir.path());
+    let out = bestreport()
+        .current_dir(dir.path())
+        .args(["--export-json", "all.json"])
+        .args(&files)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    for k in 0..50 {
+        assert!(
+            stdout.contains(&format!(": work {k}\n")),
+            "work {k}: {stdout}"
+        );
+    }
+    let doc: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.path().join("all.json")).unwrap()).unwrap();
+    assert_eq!(doc["results"].as_array().unwrap().len(), 50);
+    assert_eq!(doc["metadata"]["sources"].as_array().unwrap().len(), 50);
+    let short = &doc["results"][17];
+    assert_eq!(short["command"], "work 17");
+    assert_eq!(short["times"].as_array().unwrap().len(), 3);
+}
+
+/// The same fifty files ranked: the 3-run command is listed "not
+/// compared" and the other 49 are ranked among themselves (one short
+/// command had silenced the whole ranking: "Lacking the 5 timed runs").
+#[test]
+#[ignore = "the ranking still gives up on all commands when one has too few runs"]
+fn one_short_command_among_fifty_files_does_not_silence_the_ranking() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = fifty_files(dir.path());
+    let out = bestreport()
+        .current_dir(dir.path())
+        .args(["-Q", "-R"])
+        .args(&files)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(!stdout.contains("Lacking the 5 timed runs"), "{stdout}");
+    let row = |k: usize| {
+        stdout
+            .lines()
+            .find(|l| l.contains(&format!(": work {k} ")))
+            .unwrap_or_else(|| panic!("no row for work {k}: {stdout}"))
+            .to_owned()
+    };
+    assert!(row(17).contains("not compared"), "{stdout}");
+    // work 0 is the fastest of those with enough runs: the reference.
+    assert!(row(0).contains('✻'), "{stdout}");
+    assert!(row(49).contains("slower"), "{stdout}");
+}
