@@ -28,6 +28,12 @@
 //! bound of its change above +PCT % (the user's margin for this gate; the verdict column keeps the
 //! ranking's `effect`). The program then
 //! exits with status 3 (`crate::app::exit::REGRESSION`).
+//!
+//! Failed runs (a non-zero exit, a signal, a time-out) say nothing about
+//! speed: a build whose commands fail is not vouched for by its times. A
+//! new command with any failed run is "failed runs" in the verdict column
+//! and fails the gate whatever its times ([`Failures`]); failures in the
+//! baseline are reported beside the comparison, which is made as it is.
 
 use crate::analysis::RankingSettings;
 use crate::data::{CommandRuns, Dataset};
@@ -115,6 +121,8 @@ pub enum GateVerdict {
     Inconclusive,
     /// One side has fewer than [`MIN_VALUES_FOR_INFERENCE`] runs.
     NotCompared,
+    /// Some run of the new command failed: its times vouch for nothing.
+    FailedRuns,
 }
 
 impl GateVerdict {
@@ -126,6 +134,7 @@ impl GateVerdict {
             GateVerdict::NoChange => "no change",
             GateVerdict::Inconclusive => "inconclusive",
             GateVerdict::NotCompared => "not compared",
+            GateVerdict::FailedRuns => "failed",
         }
     }
 }
@@ -178,6 +187,81 @@ pub struct Side {
     pub index: usize,
     pub runs: usize,
     pub median: f64,
+    /// Runs that failed (non-zero exit, signal, time-out).
+    pub failed: usize,
+}
+
+/// How the failed runs of one command ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Failures {
+    /// All runs of the command.
+    pub runs: usize,
+    /// Runs that failed.
+    pub failed: usize,
+    /// Exit statuses other than 0 of runs not ended by a signal or a
+    /// time-out, with their counts, in ascending order of status.
+    pub exit_codes: Vec<(i32, usize)>,
+    /// Signals that ended runs (not time-outs), with their counts.
+    pub signals: Vec<(i32, usize)>,
+    /// Runs killed by `--timeout`.
+    pub timed_out: usize,
+}
+
+impl Failures {
+    /// The failures among `c`'s runs.
+    pub fn of(c: &CommandRuns) -> Failures {
+        fn count(list: &mut Vec<(i32, usize)>, v: i32) {
+            match list.iter_mut().find(|(k, _)| *k == v) {
+                Some((_, n)) => *n += 1,
+                None => list.push((v, 1)),
+            }
+        }
+        let mut f = Failures {
+            runs: c.len(),
+            ..Failures::default()
+        };
+        for i in 0..c.len() {
+            if !c.run_failed(i) {
+                continue;
+            }
+            f.failed += 1;
+            if c.timed_out(i) {
+                f.timed_out += 1;
+            } else if let Some(s) = c.signal(i) {
+                count(&mut f.signals, s);
+            } else {
+                count(&mut f.exit_codes, c.exit_code(i));
+            }
+        }
+        f.exit_codes.sort_unstable();
+        f.signals.sort_unstable();
+        f
+    }
+
+    /// `3 of 10 runs failed: exit 1 ×2, signal 9` (a count of 1 is not
+    /// written).
+    pub fn describe(&self) -> String {
+        let times = |n: usize| {
+            if n == 1 {
+                String::new()
+            } else {
+                format!(" ×{n}")
+            }
+        };
+        let mut how: Vec<String> = Vec::new();
+        how.extend((self.exit_codes.iter()).map(|&(c, n)| format!("exit {c}{}", times(n))));
+        how.extend((self.signals.iter()).map(|&(s, n)| format!("signal {s}{}", times(n))));
+        if self.timed_out > 0 {
+            how.push(format!("timed out{}", times(self.timed_out)));
+        }
+        format!(
+            "{} of {} run{} failed: {}",
+            self.failed,
+            self.runs,
+            if self.runs == 1 { "" } else { "s" },
+            how.join(", ")
+        )
+    }
 }
 
 /// One line of the gate's table.
@@ -190,8 +274,13 @@ pub struct GateRow {
     /// `None` for a command on one side only.
     pub verdict: Option<GateVerdict>,
     /// The whole interval of the change lies above +`fail_if_slower` %
-    /// (whatever the verdict, which uses the ranking's `effect`).
+    /// (whatever the verdict, which uses the ranking's `effect`), or some
+    /// run of the new command failed.
     pub fails: bool,
+    /// The baseline command's failed runs, if any failed.
+    pub baseline_failures: Option<Failures>,
+    /// The new command's failed runs, if any failed.
+    pub new_failures: Option<Failures>,
 }
 
 /// The comparison of a new dataset with a baseline.
@@ -209,13 +298,27 @@ pub struct GateReport {
 
 impl GateReport {
     /// With `--fail-if-slower`: some command is slower beyond the margin,
+    /// or some new command has failed runs (whatever its times),
     /// or some command on both sides could not be compared (too few runs),
     /// or no command has a counterpart at all (another baseline, renamed
     /// commands), so that the gate cannot tell whether one is: a gate that
     /// could not look does not pass.
     pub fn failed(&self) -> bool {
         self.fail_if_slower.is_some()
-            && (self.slower() > 0 || self.unchecked() > 0 || self.paired() == 0)
+            && (self.slower() > 0
+                || self.unchecked() > 0
+                || self.paired() == 0
+                || self.new_failed().next().is_some())
+    }
+
+    /// The rows whose new command has failed runs.
+    pub fn new_failed(&self) -> impl Iterator<Item = (&GateRow, &Failures)> {
+        (self.rows.iter()).filter_map(|r| r.new_failures.as_ref().map(|f| (r, f)))
+    }
+
+    /// The rows whose baseline command has failed runs.
+    pub fn baseline_failed(&self) -> impl Iterator<Item = (&GateRow, &Failures)> {
+        (self.rows.iter()).filter_map(|r| r.baseline_failures.as_ref().map(|f| (r, f)))
     }
 
     /// Commands on both sides (compared or not).
@@ -226,9 +329,11 @@ impl GateReport {
             .count()
     }
 
-    /// Commands slower beyond the margin (marked ✗).
+    /// Commands slower beyond the margin (marked ✗), failed runs aside.
     pub fn slower(&self) -> usize {
-        self.rows.iter().filter(|r| r.fails).count()
+        (self.rows.iter())
+            .filter(|r| r.fails && r.new_failures.is_none())
+            .count()
     }
 
     /// Commands on both sides that were not compared: fewer than
@@ -295,6 +400,11 @@ fn compare_pair(
     }
 }
 
+/// The failed runs of the command of `side`, if any failed.
+fn failures(d: &Dataset, side: &Side) -> Option<Failures> {
+    (side.failed > 0).then(|| Failures::of(&d.commands[side.index]))
+}
+
 /// Compares every pair of `pair(baseline, new)` on the metric of interest
 /// of `settings`, with its α and effect.
 pub fn compare_with_baseline(
@@ -317,6 +427,7 @@ pub fn compare_with_baseline(
                 index: i,
                 runs: s.len(),
                 median,
+                failed: d.commands[i].failed(),
             },
             s,
         ))
@@ -356,6 +467,8 @@ pub fn compare_with_baseline(
             change: None,
             verdict: None,
             fails: false,
+            baseline_failures: b.as_ref().and_then(|(s, _)| failures(baseline, s)),
+            new_failures: n.as_ref().and_then(|(s, _)| failures(new, s)),
         };
         if let (Some((bs, bsample)), Some((_, nsample))) = (&b, &n) {
             if enough(&b) && enough(&n) {
@@ -373,6 +486,14 @@ pub fn compare_with_baseline(
             } else {
                 row.verdict = Some(GateVerdict::NotCompared);
             }
+        }
+        if row.new_failures.is_some() {
+            // Whatever the times: a run that failed measured something
+            // else than the command's work.
+            if row.baseline.is_some() {
+                row.verdict = Some(GateVerdict::FailedRuns);
+            }
+            row.fails = fail_if_slower.is_some();
         }
         rows.push(row);
     }
@@ -559,6 +680,46 @@ mod tests {
         assert_eq!(c.contrast.scale, Scale::Difference);
         assert_eq!(c.relative(0.0), None);
         assert_eq!(g.rows[0].verdict, Some(GateVerdict::NoChange));
+    }
+
+    #[test]
+    fn failed_new_runs_fail_the_gate_whatever_their_times() {
+        let fail = |code: i32, signal: Option<i32>, timed_out: bool| {
+            move |r: RunRecord| RunRecord {
+                exit_code: code,
+                signal,
+                timed_out,
+                ..r
+            }
+        };
+        let old = dataset(&[("w", "", &scaled(1.0)), ("v", "", &scaled(1.0))]);
+        let mut records: Vec<RunRecord> = runs("w", "", 1, &scaled(0.5));
+        records[3] = fail(1, None, false)(records[3].clone());
+        records[4] = fail(137, Some(9), false)(records[4].clone());
+        records[5] = fail(1, None, false)(records[5].clone());
+        records[6] = fail(0, None, true)(records[6].clone());
+        records.extend(runs("v", "", 2, &scaled(1.0)));
+        let new = Dataset::from_records(records);
+        let s = RankingSettings::default();
+        let g = compare_with_baseline(&old, &new, &s, Some(5.0)).unwrap();
+        let f = g.rows[0].new_failures.as_ref().unwrap();
+        assert_eq!(
+            f.describe(),
+            "4 of 30 runs failed: exit 1 ×2, signal 9, timed out"
+        );
+        assert_eq!(g.rows[0].verdict, Some(GateVerdict::FailedRuns));
+        assert!(g.rows[0].fails && !g.rows[1].fails);
+        assert_eq!(g.rows[1].new_failures, None);
+        assert!(g.failed());
+        assert_eq!(g.slower(), 0);
+        // Without a margin the verdict still says so; nothing fails.
+        let g = compare_with_baseline(&old, &new, &s, None).unwrap();
+        assert_eq!(g.rows[0].verdict, Some(GateVerdict::FailedRuns));
+        assert!(!g.failed());
+        // Failures in the baseline are kept and the comparison is made.
+        let g = compare_with_baseline(&new, &old, &s, Some(5.0)).unwrap();
+        assert!(g.rows[0].baseline_failures.is_some());
+        assert_ne!(g.rows[0].verdict, Some(GateVerdict::FailedRuns));
     }
 
     #[test]

@@ -126,7 +126,7 @@ fn a_hardware_counter_without_a_pmu_is_one_note_and_the_rest_is_measured() {
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("raw.csv");
     let out = bestguess()
-        .args(["-Q", "--counters", "task-clock,cycles", "-r", "3", "-o"])
+        .args(["--counters", "task-clock,cycles", "-r", "3", "-o"])
         .arg(&raw)
         .arg("true")
         .assert()
@@ -170,7 +170,7 @@ fn commands_report_their_own_metrics_and_a_malformed_line_is_a_warning() {
     let cmd =
         "sh -c 'printf \"tokens 12.5\\nbogus line here\\nrate 3\\n\" > \"$BESTGUESS_METRICS\"'";
     let out = bestguess()
-        .args(["-Q", "--custom-metrics", "tokens,rate", "-r", "3", "-o"])
+        .args(["--custom-metrics", "tokens,rate", "-r", "3", "-o"])
         .arg(&raw)
         .arg(cmd)
         .assert()
@@ -256,7 +256,7 @@ fn pinned_commands_see_only_the_chosen_cpu() {
 #[test]
 fn a_flood_of_bad_metric_lines_gives_a_few_warnings() {
     let out = bestguess()
-        .args(["-Q", "-r", "3", "--custom-metrics", "foo", "-s", "/bin/sh -c"])
+        .args(["-r", "3", "--custom-metrics", "foo", "-s", "/bin/sh -c"])
         .arg("i=0; while [ $i -lt 500 ]; do echo \"bad line $i\"; i=$((i+1)); done > \"$BESTGUESS_METRICS\"")
         .assert()
         .success();
@@ -480,4 +480,33 @@ fn the_reference_reader_still_reads_a_file_with_every_extra() {
         assert_eq!(r.to_vec(), ours);
         assert!(t.len() > 19, "the extras are appended after column 19");
     }
+}
+
+#[test]
+fn ranking_by_a_counter_that_cannot_be_read_says_so_not_to_ask_for_it() {
+    if has_pmu() {
+        return; // cycles is measured here: nothing to refuse
+    }
+    let out = bestguess()
+        .args([
+            "--counters",
+            "cycles",
+            "--metric",
+            "cycles",
+            "-r",
+            "3",
+            "true",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stderr = ours(&out.stderr);
+    assert!(
+        stderr
+            .contains("error: --metric cycles: the cycles counter cannot be read on this machine"),
+        "{stderr}"
+    );
+    // The advice had been to do what the user did.
+    assert!(!stderr.contains("measure it with --counters"), "{stderr}");
 }

@@ -67,7 +67,7 @@ fn steady_data_give_no_warning() {
 
 #[test]
 fn a_trend_is_reported_for_each_command_that_slowed_down() {
-    let (_, stderr) = report(&["-Q"], "drift.csv");
+    let (_, stderr) = report(&[], "drift.csv");
     let w = warnings(&stderr);
     let speed: Vec<&String> = w.iter().filter(|l| l.contains("got slower")).collect();
     assert_eq!(speed.len(), 2, "{stderr}");
@@ -82,7 +82,7 @@ fn a_trend_is_reported_for_each_command_that_slowed_down() {
 
 #[test]
 fn a_jump_of_the_fastest_runs_is_one_plain_warning() {
-    let (_, stderr) = report(&["-Q"], "step.csv");
+    let (_, stderr) = report(&[], "step.csv");
     let best: Vec<String> = warnings(&stderr)
         .into_iter()
         .filter(|l| l.contains("best-case performance"))
@@ -96,7 +96,7 @@ fn a_jump_of_the_fastest_runs_is_one_plain_warning() {
         "Warning: the best-case performance of command 1 (work --size 10) changed during the experiment"
     ));
     // A threshold beyond the observed distance makes it stable.
-    let (_, lenient) = report(&["-Q", "-c", "sigma=100"], "step.csv");
+    let (_, lenient) = report(&["-c", "sigma=100"], "step.csv");
     assert!(!lenient.contains("best-case performance"), "{lenient}");
 }
 
@@ -135,7 +135,7 @@ fn the_json_export_carries_best_case_and_trend() {
 #[test]
 fn warnings_are_wrapped_at_the_report_width() {
     for width in ["60", "80"] {
-        let (_, stderr) = report(&["-Q", "-c", &format!("width={width}")], "drift.csv");
+        let (_, stderr) = report(&["-c", &format!("width={width}")], "drift.csv");
         let w: usize = width.parse().unwrap();
         assert!(!warnings(&stderr).is_empty(), "{stderr}");
         for line in stderr.lines() {
@@ -175,7 +175,7 @@ fn many_waiting_commands_are_counted_not_listed() {
         std::fs::write(&path, text).unwrap();
         let out = assert_cmd::Command::cargo_bin("bestreport")
             .unwrap()
-            .args(["-Q", "-c", "width=1024"])
+            .args(["-c", "width=1024"])
             .arg(&path)
             .assert()
             .success()

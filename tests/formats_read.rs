@@ -903,3 +903,317 @@ fn a_json_round_trip_keeps_the_files_tags() {
     );
     assert!(!tags.iter().any(|t| t.contains("group")), "{tags:?}");
 }
+
+/// The C tool's older files (tools/make_format_fixtures.py: raw1.csv's
+/// rows under the 11- and 10-column headers of its history) read by their
+/// columns' names, to the same runs as the file they came from.
+#[test]
+fn the_c_tools_older_files_are_read_by_their_column_names() {
+    let original = read("tests/data/reference/raw1.csv");
+    for (path, has_wall) in [
+        ("tests/data/formats/c-tool-11-columns.csv", true),
+        ("tests/data/formats/c-tool-10-columns.csv", false),
+    ] {
+        let d = read(path);
+        assert_eq!(d.sources[0].format, InputFormat::RawCsv);
+        assert_eq!(d.commands.len(), original.commands.len(), "{path}");
+        for (c, o) in d.commands.iter().zip(&original.commands) {
+            assert_eq!((&c.command, &c.shell), (&o.command, &o.shell));
+            assert_eq!(c.len(), o.len());
+            for i in 0..c.len() {
+                for m in [
+                    Metric::USER,
+                    Metric::SYSTEM,
+                    Metric::TOTAL,
+                    Metric::MAXRSS,
+                    Metric::MINOR_FAULTS,
+                    Metric::MAJOR_FAULTS,
+                    Metric::VOLUNTARY_CSW,
+                    Metric::INVOLUNTARY_CSW,
+                ] {
+                    assert_eq!(c.value(i, m), o.value(i, m), "{path} run {i} {m}");
+                }
+                let wall = c.value(i, Metric::WALL);
+                if has_wall {
+                    assert_eq!(wall, o.value(i, Metric::WALL));
+                } else {
+                    assert_eq!(wall, None, "a column the file lacks is absent");
+                }
+                assert_eq!(c.exit_code(i), o.exit_code(i));
+            }
+        }
+        // The report ranks them as the original's.
+        let (out, _) = report(&[path]);
+        let (theirs, _) = report(&["tests/data/reference/raw1.csv"]);
+        let ranking = |t: &str| t[t.find("Best guess ranking").expect("a ranking")..].to_owned();
+        assert_eq!(ranking(&out), ranking(&theirs), "{out}");
+    }
+}
+
+#[test]
+fn older_cbdr_columns_are_read_in_milliseconds_as_their_times() {
+    let d = read("tests/data/formats/cbdr-millis.csv");
+    let seconds = read(CBDR);
+    assert_eq!(d.sources[0].format, InputFormat::CbdrCsv);
+    for (c, s) in d.commands.iter().zip(&seconds.commands) {
+        for i in 0..c.len() {
+            for m in [Metric::WALL, Metric::USER, Metric::SYSTEM] {
+                let (a, b) = (c.value(i, m).unwrap(), s.value(i, m).unwrap());
+                assert!((a.as_f64() - b.as_f64()).abs() < 1e-3, "{m} {a:?} {b:?}");
+            }
+        }
+    }
+    // `--metric wall` finds them, shown as a time.
+    let (out, _) = report(&["--metric", "wall", "tests/data/formats/cbdr-millis.csv"]);
+    assert!(out.contains("═ Wall clock ═"), "{out}");
+    assert!(out.contains(" ms") && !out.contains(" m "), "{out}");
+    // One time under two names is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let both = dir.path().join("both.csv");
+    fs::write(&both, "benchmark,wall_time,wall_clock_millis\na,0.001,1\n").unwrap();
+    let err = bestreport().arg(&both).assert().failure().code(2);
+    let err = String::from_utf8(err.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("columns 2 and 3"), "{err}");
+}
+
+#[test]
+fn hyperfine_2_summary_csv_is_refused_with_the_right_advice() {
+    let err = bestreport()
+        .arg("tests/data/formats/hyperfine-2.0-export.csv")
+        .assert()
+        .failure()
+        .code(2);
+    let err = String::from_utf8(err.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("Hyperfine 2.0's summary CSV (--export-csv)"),
+        "{err}"
+    );
+    assert!(err.contains("--export-json instead"), "{err}");
+    assert!(!err.contains("add that line"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Hyperfine 1.x keeps only the means of user and system time, and before
+/// 1.13 wrote no exit codes: a re-export keeps the means (they had become
+/// `null`) and writes no exit code (they had become 0), through two
+/// generations of re-export.
+#[test]
+fn hyperfine_1_json_re_exported_keeps_its_means_and_invents_no_exit_codes() {
+    let source = "tests/data/formats/hyperfine-1-no-exit-codes.json";
+    let original: serde_json::Value = serde_json::from_slice(&fs::read(source).unwrap()).unwrap();
+    let d = read(source);
+    for c in &d.commands {
+        assert!(!c.has_exit_codes(), "{}", c.command);
+        assert_eq!(c.failed(), 0);
+        assert_eq!(
+            c.value(0, Metric::USER),
+            None,
+            "no per-run user time is made up"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = source.to_owned();
+    for generation in 1..=2 {
+        let out = dir.path().join(format!("re{generation}.json"));
+        let out = out.to_str().unwrap().to_owned();
+        report(&["-Q", "--export-json", &out, &input]);
+        let doc: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+        for (r, o) in doc["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(original["results"].as_array().unwrap())
+        {
+            for key in ["user", "system"] {
+                let (got, want) = (r[key].as_f64(), o[key].as_f64().unwrap());
+                assert!(
+                    got.is_some_and(|g| (g - want).abs() < 1e-12),
+                    "generation {generation}: {key} {got:?}, the source had {want}"
+                );
+            }
+            assert!(
+                r.get("exit_codes").is_none(),
+                "generation {generation}: {r}"
+            );
+            for m in r["measurements"].as_array().unwrap() {
+                assert!(m.get("exit_code").is_none(), "generation {generation}: {m}");
+            }
+            let per_run = &r["bestguess"]["per_run"]["exit_code"];
+            assert!(
+                per_run.as_array().unwrap().iter().all(|c| c.is_null()),
+                "{per_run}"
+            );
+        }
+        let back = read(&out);
+        assert!(back.commands.iter().all(|c| !c.has_exit_codes()));
+        input = out;
+    }
+    // A file with exit codes keeps them, and its means too.
+    let out = dir.path().join("hf1.json");
+    report(&["-Q", "--export-json", out.to_str().unwrap(), HF1]);
+    let doc: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    let hf1: serde_json::Value = serde_json::from_slice(&fs::read(HF1).unwrap()).unwrap();
+    let (r, o) = (&doc["results"][0], &hf1["results"][0]);
+    assert_eq!(r["exit_codes"], o["exit_codes"]);
+    assert!((r["user"].as_f64().unwrap() - o["user"].as_f64().unwrap()).abs() < 1e-12);
+}
+
+/// Hyperfine 1.x's JSON alone ranks by wall-clock time with a note; mixed
+/// with a raw CSV it does the same, naming the file that lacks CPU times
+/// (it had stopped, asking for --metric wall).
+#[test]
+fn formats_mixed_in_one_call_agree_on_the_metric_with_a_note() {
+    let out = bestreport()
+        .args([HF1, "tests/data/reference/raw1.csv"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert!(
+        stderr.contains(
+            "Note: hyperfine-1.20-export.json holds no Total CPU time per run (Hyperfine 1.x's \
+             JSON keeps only its mean); ranking every command by wall-clock time instead."
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("═ Wall clock ═"), "{stdout}");
+    for command in ["ls", "sleep 0.01", "ls -l", "ps Aux"] {
+        assert!(
+            stdout.contains(&format!(": {command} ")),
+            "{command}: {stdout}"
+        );
+    }
+    // Asked for, the metric is the user's: no note, and the commands
+    // without it are an error that says so.
+    let out = bestreport()
+        .args(["--metric", "cpu", HF1, "tests/data/reference/raw1.csv"])
+        .assert()
+        .get_output()
+        .clone();
+    assert!(!String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("Note: hyperfine"));
+}
+
+/// A long command read from two files: cut to fit the ranking, each keeps
+/// its file's tag (cut from the end, the two had looked identical).
+#[test]
+fn a_cut_label_keeps_its_files_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = fs::read_to_string("tests/data/reference/raw1.csv").unwrap();
+    let long = "ls -l --color=never --time-style=long-iso /usr/share/doc";
+    let raw = raw.replace("\"ls -l\"", &format!("\"{long}\""));
+    for name in ["first.csv", "second.csv"] {
+        fs::write(dir.path().join(name), &raw).unwrap();
+    }
+    let out = bestreport()
+        .current_dir(dir.path())
+        .args(["-Q", "-R", "-c", "width=80", "first.csv", "second.csv"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.contains("ls -l")).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(
+        rows.iter().all(|r| r.contains('…')),
+        "the label is cut: {stdout}"
+    );
+    assert!(rows.iter().any(|r| r.contains("[first.csv]")), "{stdout}");
+    assert!(rows.iter().any(|r| r.contains("[second.csv]")), "{stdout}");
+}
+
+/// Fifty raw files, one command each, 10 runs, except the fastest, of 3
+/// runs: the files written for [`fifty_files_read_together_with_one_short_command`].
+fn fifty_files(dir: &std::path::Path) -> Vec<String> {
+    const HEADER: &str = "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),\
+        Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,\
+        Involuntary Context Switches,Wall clock (us),Total time (us),Total Context Switches\n";
+    (0..50)
+        .map(|k| {
+            let runs = if k == 17 { 3 } else { 10 };
+            let mut text = HEADER.to_owned();
+            for i in 0..runs {
+                // The short command is the fastest: the case that had
+                // silenced the ranking.
+                let base = if k == 17 { 500 } else { 1000 + 100 * k };
+                let user = base + (i * 7) % 10;
+                text.push_str(&format!(
+                    "\"work {k}\",\"\",\"\",1,0,{user},100,2000000,10,0,1,1,{},{},2\n",
+                    user + 150,
+                    user + 100
+                ));
+            }
+            let name = format!("f{k:02}.csv");
+            fs::write(dir.join(&name), text).unwrap();
+            name
+        })
+        .collect()
+}
+
+/// Real collections are read together (64 Hyperfine files of 8 projects):
+/// fifty files, one with a command of 3 runs, are all read, reported and
+/// exported.
+#[test]
+fn fifty_files_read_together_with_one_short_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = fifty_files(dir.path());
+    let out = bestreport()
+        .current_dir(dir.path())
+        .args(["--export-json", "all.json"])
+        .args(&files)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    for k in 0..50 {
+        assert!(
+            stdout.contains(&format!(": work {k}\n")),
+            "work {k}: {stdout}"
+        );
+    }
+    let doc: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.path().join("all.json")).unwrap()).unwrap();
+    assert_eq!(doc["results"].as_array().unwrap().len(), 50);
+    assert_eq!(doc["metadata"]["sources"].as_array().unwrap().len(), 50);
+    let short = &doc["results"][17];
+    assert_eq!(short["command"], "work 17");
+    assert_eq!(short["times"].as_array().unwrap().len(), 3);
+}
+
+/// The same fifty files ranked: the 3-run command is listed "not
+/// compared" and the other 49 are ranked among themselves (one short
+/// command had silenced the whole ranking: "Lacking the 5 timed runs").
+#[test]
+fn one_short_command_among_fifty_files_does_not_silence_the_ranking() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = fifty_files(dir.path());
+    let out = bestreport()
+        .current_dir(dir.path())
+        .args(["-Q", "-R"])
+        .args(&files)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(!stdout.contains("Lacking the 5 timed runs"), "{stdout}");
+    let row = |k: usize| {
+        stdout
+            .lines()
+            .find(|l| l.contains(&format!(": work {k} ")))
+            .unwrap_or_else(|| panic!("no row for work {k}: {stdout}"))
+            .to_owned()
+    };
+    assert!(row(17).contains("not compared"), "{stdout}");
+    // work 0 is the fastest of those with enough runs: the reference
+    // (work 17, faster, has too few runs to be one).
+    assert!(row(0).contains('✻'), "{stdout}");
+    assert!(row(49).contains("slower"), "{stdout}");
+}

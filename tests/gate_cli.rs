@@ -415,3 +415,156 @@ fn commands_sharing_a_name_are_compared_with_their_own_baseline() {
         assert!(!line.contains("slower"), "{line}");
     }
 }
+
+/// The gate's last paragraph (from "Gate "), joined across its wrapped lines.
+fn gate_line(stdout: &str) -> String {
+    let at = stdout
+        .find("Gate ")
+        .unwrap_or_else(|| panic!("no gate line in:\n{stdout}"));
+    stdout[at..].replace("\n  ", " ")
+}
+
+#[test]
+fn a_new_build_whose_runs_all_failed_fails_the_gate_whatever_its_times() {
+    // Every new run exited with status 1 after 0.3 ms: 97 % "faster" by its
+    // times, and broken.
+    let (status, stdout, stderr) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "--baseline",
+            &fixture("gate_baseline.csv"),
+            "--fail-if-slower",
+            "5",
+            &fixture("gate_all_failed.csv"),
+        ],
+    );
+    assert_eq!(status, 3, "{stdout}{stderr}");
+    for label in ["parse", "render"] {
+        let at = stdout.find(&format!("  {label} ")).unwrap();
+        let rest = &stdout[at..];
+        let row = &rest[..rest.find("\n  ").unwrap_or(rest.len())];
+        assert!(row.contains("failed ✗"), "{stdout}");
+        assert!(!row.contains("faster"), "{stdout}");
+    }
+    let gate = gate_line(&stdout);
+    assert!(
+        gate.starts_with("Gate failed: 2 commands have failed runs"),
+        "{gate}"
+    );
+    assert!(
+        gate.contains("parse (30 of 30 runs failed: exit 1 ×30)"),
+        "{gate}"
+    );
+    assert!(
+        gate.contains("render (30 of 30 runs failed: exit 1 ×30)"),
+        "{gate}"
+    );
+    assert!(!stdout.contains("Gate passed"), "{stdout}");
+}
+
+#[test]
+fn a_few_failed_runs_fail_the_gate_and_baseline_failures_are_reported() {
+    let (status, stdout, stderr) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "--baseline",
+            &fixture("gate_baseline_failed.csv"),
+            "--fail-if-slower",
+            "5",
+            &fixture("gate_part_failed.csv"),
+        ],
+    );
+    assert_eq!(status, 3, "{stdout}{stderr}");
+    // "parse" is compared as usual; its baseline's failures are named.
+    assert!(!row(&stdout, "parse").contains('✗'), "{stdout}");
+    let joined = stdout.replace("\n  ", " ");
+    assert!(
+        joined.contains("Failed runs in the baseline")
+            && joined.contains("parse (2 of 30 runs failed: exit 1 ×2)"),
+        "{stdout}"
+    );
+    let gate = gate_line(&stdout);
+    assert!(
+        gate.starts_with("Gate failed: 1 command has failed runs in the new data"),
+        "{gate}"
+    );
+    assert!(
+        gate.contains("render (4 of 30 runs failed: exit 2 ×3, signal 9)"),
+        "{gate}"
+    );
+    // Without a margin nothing fails, and the failures are still named.
+    let (status, stdout, _) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "--baseline",
+            &fixture("gate_baseline_failed.csv"),
+            &fixture("gate_part_failed.csv"),
+        ],
+    );
+    assert_eq!(status, 0, "{stdout}");
+    let joined = stdout.replace("\n  ", " ");
+    assert!(
+        joined.contains("Failed runs in the new data") && joined.contains("render (4 of 30"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bestguess_fails_the_gate_on_commands_that_exit_non_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.csv");
+    let base = base.to_str().unwrap();
+    let (status, _, stderr) = run(
+        "bestguess",
+        &["-Q", "-r", "5", "-o", base, "sleep 0.002", "-n", "work"],
+    );
+    assert_eq!(status, 0, "{stderr}");
+    let (status, stdout, stderr) = run(
+        "bestguess",
+        &[
+            "-Q",
+            "-i",
+            "-r",
+            "5",
+            "--baseline",
+            base,
+            "--fail-if-slower",
+            "5",
+            "false",
+            "-n",
+            "work",
+        ],
+    );
+    assert_eq!(status, 3, "{stdout}{stderr}");
+    let gate = gate_line(&stdout);
+    assert!(
+        gate.contains("work (5 of 5 runs failed: exit 1 ×5)"),
+        "{gate}"
+    );
+}
+
+#[test]
+fn a_huge_margin_is_written_in_scientific_notation() {
+    let (status, stdout, stderr) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "--baseline",
+            &fixture("gate_baseline.csv"),
+            "--fail-if-slower",
+            "1e308",
+            &fixture("gate_slower.csv"),
+        ],
+    );
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    let gate = gate_line(&stdout);
+    // It had been 309 digits over four lines.
+    assert_eq!(
+        gate.trim_end(),
+        "Gate passed: no command is slower with the whole interval above +1.00e308%.",
+        "{stdout}"
+    );
+}

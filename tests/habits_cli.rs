@@ -55,7 +55,7 @@ fn shell_syntax_under_a_shell_or_quoted_is_not_warned_about() {
         &["grep -c 'a|b' /dev/null"],
         &["echo \\$HOME"],
     ] {
-        let a = bestguess().arg("-Q").args(args).assert();
+        let a = bestguess().args(args).assert();
         let err = stderr_of(&a);
         assert!(!err.contains("warning"), "{args:?}: {err}");
     }
@@ -64,7 +64,7 @@ fn shell_syntax_under_a_shell_or_quoted_is_not_warned_about() {
 #[test]
 fn a_bare_shell_name_gets_a_hint_to_add_c() {
     let a = bestguess()
-        .args(["-Q", "-i", "-r", "1", "--shell", "bash", "echo hi"])
+        .args(["-i", "-r", "1", "--shell", "bash", "echo hi"])
         .assert();
     let err = stderr_of(&a);
     assert!(
@@ -74,7 +74,7 @@ fn a_bare_shell_name_gets_a_hint_to_add_c() {
         "{err}"
     );
     let a = bestguess()
-        .args(["-Q", "-r", "1", "-s", "bash -c", "echo hi"])
+        .args(["-r", "1", "-s", "bash -c", "echo hi"])
         .assert()
         .success();
     assert!(!stderr_of(&a).contains("warning"));
@@ -82,7 +82,7 @@ fn a_bare_shell_name_gets_a_hint_to_add_c() {
 
 #[test]
 fn hyperfines_s_for_setup_gets_a_hint() {
-    let a = bestguess().args(["-Q", "-i", "-s", "true", "x"]).assert();
+    let a = bestguess().args(["-i", "-s", "true", "x"]).assert();
     let err = stderr_of(&a);
     assert!(err.contains("-s \"true\" is not a shell"), "{err}");
     assert!(err.contains("write --setup"), "{err}");

@@ -367,3 +367,43 @@ fn bestguess_writes_the_layouts_asked_for() {
         serde_json::json!(["hyperfine1"])
     );
 }
+
+/// A parameter scan's `parameters`: Hyperfine 2.0's shape (`{"n":
+/// {"value": "1"}}`, which 2.0's `plot_parametrized.py` reads) unless the
+/// document is for Hyperfine 1.x's readers alone (`--json-runs
+/// hyperfine1`: `{"n": "1"}`, which 1.20's reads); `bestguess.parameters`
+/// always 1.x's. Re-exported from Hyperfine 1.20's own scan (made by
+/// tools/make_format_fixtures.py) and measured by bestguess.
+#[test]
+fn a_parameter_scan_serves_the_generation_it_is_exported_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let scan = "tests/data/formats/hyperfine-1.20-scan.json";
+    let measured = dir.path().join("scan.csv");
+    bestguess()
+        .args(["-Q", "-r", "3", "-P", "n", "1", "3", "-o"])
+        .arg(&measured)
+        .arg("sleep 0.00{n}")
+        .assert()
+        .success();
+    for input in [scan, measured.to_str().unwrap()] {
+        for (list, bare) in [
+            (None, false),
+            (Some("hyperfine2"), false),
+            (Some("hyperfine1,hyperfine2"), false),
+            (Some("hyperfine1"), true),
+            (Some("hyperfine1,bestguess"), true),
+        ] {
+            let (doc, _) = export(dir.path(), input, list);
+            for (k, r) in doc["results"].as_array().unwrap().iter().enumerate() {
+                let n = (k + 1).to_string();
+                let want = if bare {
+                    serde_json::json!({ "n": n })
+                } else {
+                    serde_json::json!({ "n": { "value": n } })
+                };
+                assert_eq!(r["parameters"], want, "{input} {list:?}");
+                assert_eq!(r["bestguess"]["parameters"], serde_json::json!({ "n": n }));
+            }
+        }
+    }
+}

@@ -256,6 +256,30 @@ fn a_metrics_file_replaced_by_a_fifo_or_a_device_is_not_read_and_stalls_nothing(
 }
 
 #[test]
+fn a_directory_left_at_the_metrics_path_gives_the_next_run_a_fresh_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = with_metrics(&dir, ExtrasConfig::default());
+    // Each run finds an empty regular file (else exits 9), then leaves a
+    // directory with a file in it there: the directory had failed every
+    // later run, as it could be neither unlinked nor opened.
+    let runs = measure(
+        &config,
+        sh(
+            "M=\"$BESTGUESS_METRICS\"; [ -f \"$M\" ] && [ ! -s \"$M\" ] || exit 9; \
+            rm -f \"$M\"; mkdir \"$M\" && echo 'ops 1' > \"$M/inside\"",
+        ),
+        4,
+    );
+    for m in &runs {
+        assert!(m.succeeded(), "{:?}", m.termination);
+        assert_eq!(extras(m).metrics_read, MetricsRead::NotAFile);
+    }
+    // A regular file again after them: read as usual.
+    let runs = measure(&config, sh("echo 'ops 2' > \"$BESTGUESS_METRICS\""), 1);
+    assert_eq!(extras(&runs[0]).metrics.as_deref(), Some(&b"ops 2\n"[..]));
+}
+
+#[test]
 fn pinned_commands_see_only_the_chosen_cpu() {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
     let last = cpus - 1;

@@ -17,9 +17,11 @@
 # refuses any export without `parameters` (Hyperfine's own too; the export
 # checked here has no -P): it passes when it refuses our file with exactly
 # the message it gives Hyperfine's own export of the same shape
-# (/work/shared/reference/hyperfine or tests/hyperfine_compat). With -P,
-# Hyperfine 2.0.0's plot_parametrized.py plots a BestGuess export (checked
-# by hand, 2026-11-23); 1.20's cannot, as `parameters` has 2.0's shape.
+# (/work/shared/reference/hyperfine or tests/hyperfine_compat). On a
+# parameter scan (`bestguess -P`, and Hyperfine 1.20's own scan
+# tests/data/formats/hyperfine-1.20-scan.json re-exported by bestreport) it
+# must plot: 2.0's script the default export, 1.20's the export made with
+# `--json-runs hyperfine1` (`parameters` in 1.x's shape; docs/JSON.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -47,6 +49,13 @@ br=target/release/bestreport
 "$bg" -Q -w 2 -r 30 -o "$work/raw.csv" --export-json "$work/bestguess.json" \
     "ls /usr/bin" -n "ls" "ls -l /usr/bin" 2>/dev/null || exit 1
 "$br" -Q --export-json "$work/bestreport.json" "$work/raw.csv" || exit 1
+# A parameter scan, measured and re-exported, for each generation.
+"$bg" -Q -r 10 -P n 1 3 -o "$work/scan.csv" 'sleep 0.00{n}' 2>/dev/null || exit 1
+for src in "$work/scan.csv" tests/data/formats/hyperfine-1.20-scan.json; do
+    base=$(basename "$src" | tr . -)
+    "$br" -Q --export-json "$work/scan-$base-2.json" "$src" || exit 1
+    "$br" -Q --json-runs hyperfine1 --export-json "$work/scan-$base-1.json" "$src" || exit 1
+done
 hf1_ref=tests/hyperfine_compat/hyperfine-1.20-export.json
 hf2_ref=tests/hyperfine_compat/hyperfine-2.0-export.json
 
@@ -70,7 +79,7 @@ run() {
     *) (cd "$dir" && MPLBACKEND=Agg python3 "$script.py" "$json" "$@") >"$log" 2>&1 ;;
     esac
     status=$?
-    if [ "$script" = plot_parametrized ]; then
+    if [ "$script" = plot_parametrized ] && [[ $json != */scan-* ]]; then
         local ref=$hf2_ref theirs
         [ "$v" = 1.20.0 ] && ref=$hf1_ref
         theirs=$(cd "$dir" && MPLBACKEND=Agg python3 "$script.py" "$root/$ref" -o "$png" 2>&1)
@@ -91,6 +100,11 @@ run() {
 }
 
 for v in 2.0.0 1.20.0; do
+    gen=2
+    [ "$v" = 1.20.0 ] && gen=1
+    for json in "$work"/scan-*-"$gen".json; do
+        run "$v" plot_parametrized "$json"
+    done
     dir=$(scripts_of "$v") || { echo "cannot fetch hyperfine $v" >&2; exit 1; }
     for json in "$work/bestguess.json" "$work/bestreport.json"; do
         for py in "$dir"/*.py; do

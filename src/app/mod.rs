@@ -112,7 +112,7 @@ fn main_with(argv: Vec<OsString>, default_name: &str, running: bool) -> i32 {
             let _ = std::io::stdout().flush();
             // Not `eprintln!`, which panics when standard error is a pipe
             // whose reader has gone (exit 101 for a usage error).
-            output::note(&format!("{program}: error: {}\n", e.message));
+            output::error(&format!("{program}: error: {}\n", e.message));
             e.status
         }
     }
@@ -148,6 +148,7 @@ fn dispatch(
         Config::ShowLimits => print(&mut stdout, &run::limits()?),
         Config::Run(rc) => {
             drop(stdout);
+            output::set_quiet(rc.output.selection.quiet);
             for warning in &rc.warnings {
                 output::note(&format!("{program}: warning: {warning}\n"));
             }
@@ -155,6 +156,7 @@ fn dispatch(
         }
         Config::Report(rc) => {
             drop(stdout);
+            output::set_quiet(rc.output.selection.quiet);
             report::report_files(&rc, command_line)
         }
     }

@@ -12,7 +12,12 @@
 //!   file as it was;
 //! - the raw CSV is written row by row; if a write fails (full disk, file
 //!   size limit), the file is cut back to its last complete row and nothing
-//!   more is written to it ([`RawOutput`]).
+//!   more is written to it ([`RawOutput`]);
+//! - one writer per file: a regular file being written (the raw CSV, or the
+//!   file an export will replace) carries an exclusive advisory lock
+//!   (`flock`) from before the first run until the process ends, and a
+//!   second process that would write it refuses before running anything
+//!   ([`lock_for_writing`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -192,6 +197,24 @@ fn check_streams_once(inputs: &[(&str, &str)]) -> Result<(), AppError> {
     Ok(())
 }
 
+/// Takes the exclusive advisory lock (`flock`) that marks `file`, a
+/// regular file, as being written by this process, held until the file is
+/// closed: a second `bestguess -o same.csv` had interleaved its rows with
+/// the first's, cutting some. Refused (status 1) when another process
+/// holds it; a file system without such locks is written unlocked.
+fn lock_for_writing(file: &File, what: &str) -> Result<(), AppError> {
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        // A FIFO or a device (/dev/null) may be shared.
+        return Ok(());
+    }
+    match crate::measure::sys::try_lock_exclusive(file) {
+        Ok(false) => Err(AppError::failure(format!(
+            "{what}: another process is writing this file; wait until it ends, or give another path"
+        ))),
+        Ok(true) | Err(_) => Ok(()),
+    }
+}
+
 /// The raw CSV destination: standard output or a file, written unbuffered
 /// (the CSV writer hands over one whole row per write).
 pub enum RawDestination {
@@ -227,19 +250,21 @@ impl RawDestination {
         if let Some(e) = names_a_directory(path) {
             return Err(fail(e));
         }
-        match std::fs::metadata(path) {
-            Ok(m) if m.is_file() && m.len() > 0 => OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map(|file| RawDestination::File {
-                    file,
-                    held: Some(Vec::new()),
-                })
-                .map_err(fail),
-            _ => File::create(path)
-                .map(|file| RawDestination::File { file, held: None })
-                .map_err(fail),
-        }
+        // Opened without truncating, and locked before anything is cut: a
+        // second writer must not empty the first one's file on its way to
+        // finding it locked.
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(fail)?;
+        lock_for_writing(&file, &format!("-o {path}"))?;
+        let old_content = file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
+        Ok(RawDestination::File {
+            file,
+            held: old_content.then(Vec::new),
+        })
     }
 
     /// Before the first run's row: the old content goes and what was held
@@ -423,6 +448,9 @@ pub struct Export {
     /// process first (see `main_with`); forgotten once renamed or removed
     /// (fields are dropped after `Drop::drop`).
     _doomed: Option<crate::measure::sys::Doomed>,
+    /// The file this export replaces, locked while this process means to
+    /// replace it ([`lock_for_writing`]).
+    _locked: Option<File>,
 }
 
 enum ExportTarget {
@@ -463,6 +491,7 @@ impl Export {
                 out: BufWriter::new(ExportTarget::Stdout(io::stdout())),
                 temp: None,
                 _doomed: None,
+                _locked: None,
             });
         }
         let meta = std::fs::metadata(path).ok();
@@ -479,20 +508,30 @@ impl Export {
                 out: BufWriter::new(ExportTarget::File(f)),
                 temp: None,
                 _doomed: None,
+                _locked: None,
             });
         }
         if let Some(e) = names_a_directory(path) {
             return Err(fail(e));
         }
+        let mut locked = None;
         if meta.is_some() {
             // A file its owner protected from writing is refused as a
             // redirection would refuse it: the rename below needs only the
             // directory's permission and would replace it regardless. (The
             // open neither truncates nor changes it.)
-            if let Err(e) = OpenOptions::new().write(true).open(path) {
-                return Err(AppError::failure(format!(
+            match OpenOptions::new().write(true).open(path) {
+                Err(e) => {
+                    return Err(AppError::failure(format!(
                     "{what}: cannot replace the file: {e}; make it writable or give another path"
-                )));
+                )))
+                }
+                // Another process writing it (its raw CSV, or the same
+                // export) keeps it until done.
+                Ok(f) => {
+                    lock_for_writing(&f, &what)?;
+                    locked = Some(f);
+                }
             }
         }
         // Through a symbolic link, replace the file it points to, not the
@@ -552,6 +591,7 @@ impl Export {
             out: BufWriter::new(ExportTarget::Temp(Writeback::new(file))),
             _doomed: Some(crate::measure::sys::remove_on_termination(&temp)),
             temp: Some((temp, target)),
+            _locked: locked,
         })
     }
 
@@ -646,11 +686,63 @@ impl Write for ReportStream {
     }
 }
 
-/// Write a note (a reminder, the random seed, an interrupt) to standard
-/// error, where notes always go; a closed standard error is not an error.
-pub fn note(text: &str) {
+/// `-Q`: notes and warnings are held ([`held`]) instead of printed.
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// What `-Q` kept off standard error, in order.
+static HELD: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// With `-Q` (`quiet`), standard error gets errors only: every later
+/// [`note`] (notes, warnings, the seed line) is held for the JSON export's
+/// `metadata.messages` instead.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether `-Q` holds notes and warnings back.
+pub fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The messages `-Q` held back so far, one per message, its wrapped lines
+/// joined.
+pub fn held() -> Vec<String> {
+    HELD.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Writes an error line to standard error, whatever `-Q` says.
+pub fn error(text: &str) {
     let mut e = io::stderr().lock();
     let _ = e.write_all(text.as_bytes()).and_then(|()| e.flush());
+}
+
+/// Write a note (a reminder, the random seed, an interrupt, a warning) to
+/// standard error, or hold it with `-Q` ([`set_quiet`]); a closed
+/// standard error is not an error.
+pub fn note(text: &str) {
+    if quiet() {
+        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+        held.extend(messages(text));
+        return;
+    }
+    error(text);
+}
+
+/// The messages of `text`: each starts on a line of its own, and a line
+/// that starts with a blank continues the one before (the wrapped form
+/// notes and warnings are printed in).
+fn messages(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        match out.last_mut() {
+            Some(last) if line.starts_with(' ') => {
+                last.push(' ');
+                last.push_str(line.trim_start());
+            }
+            _ if line.trim().is_empty() => {}
+            _ => out.push(line.trim_end().to_owned()),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -136,6 +136,18 @@ pub fn finish(
     report::render(&analysis, &selection, out)
         .and_then(|()| out.flush())
         .map_err(write_err)?;
+    let mut warnings = Vec::new();
+    let _ = report::warnings::write(&mut warnings, &analysis, selection.width);
+    let warnings = String::from_utf8_lossy(&warnings).into_owned();
+    // With -Q they are held, and written into the JSON with the rest.
+    let quiet = output::quiet();
+    if quiet {
+        output::note(&warnings);
+    }
+    let metadata = &Metadata {
+        messages: output::held(),
+        ..metadata.clone()
+    };
     for (format, export) in exports.files {
         commit(export, |w| {
             format.write_with(&analysis, metadata, &output.export, w)
@@ -157,12 +169,14 @@ pub fn finish(
     };
     // Warnings last, on standard error: seen after the reports, never
     // inside an export written to standard output.
-    let _ = report::warnings::write(&mut std::io::stderr().lock(), &analysis, selection.width);
+    if !quiet {
+        output::note(&warnings);
+    }
     Ok(status)
 }
 
 /// The output settings, ranking by wall-clock time when `--metric` was not
-/// given, no command has the default ranked metric (total CPU time) and
+/// given, some command lacks the default ranked metric (total CPU time) and
 /// every one has wall-clock times: what
 /// Hyperfine 1.x's JSON holds (it keeps only the mean of user and system
 /// time). Said on standard error, so nobody mistakes which time ranks.
@@ -171,13 +185,33 @@ fn ranked_metric_the_files_have(output: &Output, dataset: &Dataset) -> Output {
     let lacks = |m| dataset.commands.iter().all(|c| !c.has(m));
     let all_have = |m| dataset.commands.iter().all(|c| c.has(m));
     let chosen = output.metric.is_some();
-    if chosen || dataset.is_empty() || !lacks(metric) || !all_have(Metric::WALL) {
+    if chosen || dataset.is_empty() || all_have(metric) || !all_have(Metric::WALL) {
         return output.clone();
     }
+    // Formats mixed (Hyperfine 1.x's JSON with a raw CSV): the files that
+    // lack it are named, and every command is ranked by wall-clock time,
+    // as for one format alone (the ranking had stopped, asking for
+    // --metric wall).
+    let lacking: Vec<&str> = (dataset.sources.iter().enumerate())
+        .filter(|(k, _)| (dataset.commands.iter()).any(|c| c.source == *k && !c.has(metric)))
+        .map(|(_, s)| s.tag.as_str())
+        .collect();
+    let files = if lacks(metric) {
+        "the files hold".to_owned()
+    } else {
+        format!(
+            "{} {}",
+            lacking.join(", "),
+            if lacking.len() == 1 { "holds" } else { "hold" }
+        )
+    };
+    let every = if lacks(metric) { "" } else { "every command " };
     // Why, where a format explains it.
-    let from = |format| dataset.sources.iter().any(|s| s.format == format);
+    let from = |format| {
+        (dataset.sources.iter()).any(|s| s.format == format && lacking.contains(&s.tag.as_str()))
+    };
     output::note(&format!(
-        "Note: the files hold no {} per run{}; ranking by wall-clock time instead.\n",
+        "Note: {files} no {} per run{}; ranking {every}by wall-clock time instead.\n",
         metric.label(),
         if from(InputFormat::HyperfineJson1) {
             " (Hyperfine 1.x's JSON keeps only its mean)"
@@ -217,7 +251,7 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
         )));
     }
     let mut output = rc.output.clone();
-    choose_metric(&mut output, &dataset.catalogue)?;
+    choose_metric(&mut output, &dataset.catalogue, &[])?;
     // A --reference the data do not have is a usage error, as in bestguess
     // (and as --metric): it had been a failure (status 2).
     if let Some(reference) = &output.ranking.reference {
@@ -239,18 +273,31 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
 
 /// Resolves `--metric NAME` against the catalogue of the data at hand (a
 /// counter or custom metric exists only there) into the ranking settings.
-pub fn choose_metric(output: &mut Output, catalogue: &Catalogue) -> Result<(), AppError> {
+/// `asked`: the counters `--counters` asked for (none for `bestreport`).
+pub fn choose_metric(
+    output: &mut Output,
+    catalogue: &Catalogue,
+    asked: &[&crate::measure::counters::Counter],
+) -> Result<(), AppError> {
     if let Some(name) = &output.metric {
         output.ranking.metric = resolve_metric(name, catalogue).map_err(|e| {
-            // A counter is measured only when asked for: say how.
             let counter = crate::measure::counters::by_name(&name.trim().to_ascii_lowercase());
-            let hint = counter.map_or_else(String::new, |c| {
-                format!(
-                    " ({} is a counter: measure it with --counters {})",
+            match counter {
+                // Asked for and not opened (no PMU on this machine): the
+                // advice to ask for it had been what the user did.
+                Some(c) if asked.iter().any(|a| a.name == c.name) => AppError::usage(format!(
+                    "--metric {name}: the {} counter cannot be read on this machine (see the \
+                     note above), so there is nothing to rank by; choose another --metric, \
+                     such as cpu or wall",
+                    c.name
+                )),
+                // A counter is measured only when asked for: say how.
+                Some(c) => AppError::usage(format!(
+                    "{e} ({} is a counter: measure it with --counters {})",
                     c.name, c.name
-                )
-            });
-            AppError::usage(format!("{e}{hint}"))
+                )),
+                None => AppError::usage(e.to_string()),
+            }
         })?;
     }
     Ok(())

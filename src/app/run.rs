@@ -67,7 +67,7 @@ pub fn limits() -> Result<String, AppError> {
          \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}{}",
         crate::cli::config::MAX_RUNS,
         crate::experiment::params::MAX_VALUES,
-        floor as f64 / (1024.0 * 1024.0),
+        floor as f64 / 1e6,
         launcher.spawn_path().limits_text(),
         probe_counters(&mut launcher)
     ))
@@ -188,7 +188,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
     // --metric may name a counter just registered; a wrong name fails
     // before anything is measured.
-    report::choose_metric(&mut rc.output, &catalogue)?;
+    report::choose_metric(&mut rc.output, &catalogue, &rc.measure.counters)?;
     if let Some(b) = &baseline {
         b.check_metric(&rc.output.ranking)?;
     }
@@ -218,7 +218,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     if !selection.quiet && rc.raw_output.is_none() {
         output::note("Use -o <FILE> or --output <FILE> to write raw data to a file.\n");
     }
-    // Always, even with -Q: the seed is what reproduces the order (with
+    // Printed (held for the JSON with -Q): the seed is what reproduces the order (with
     // one command there is no order to reproduce).
     let ordered = rc.plan.order == Order::Random && rc.plan.commands.len() > 1;
     let what = match (ordered, rc.measure.randomize_env) {
@@ -325,8 +325,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         Err(Stop::Interrupted(sig)) => {
             let kept = rows_in_file.unwrap_or(dataset.run_count() as u64);
             // Without -o nothing outlives the process but the report and
-            // the exports: "kept" would promise more.
-            output::note(&format!(
+            // the exports: "kept" would promise more. An abnormal end, said
+            // even with -Q.
+            output::error(&format!(
                 "Interrupted by {}: {kept} completed {} {}.\n",
                 sys::signal_name(sig),
                 if kept == 1 { "run is" } else { "runs are" },

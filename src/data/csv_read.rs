@@ -84,6 +84,10 @@ pub trait RowSink {
     /// The tag of the file the current group's runs were first read from,
     /// where an export says so (a BestGuess JSON's `bestguess.source.tag`).
     fn origin(&mut self, _tag: &str) {}
+    /// The means of user and system time (µs) the source gives for the
+    /// command of the last row, where it has no per-run values of them
+    /// (Hyperfine 1.x's `user` and `system`).
+    fn means(&mut self, _user: Option<f64>, _system: Option<f64>) {}
     /// One data row. `same_text` says that its command, shell and name are
     /// those of the previous row of the same group (so a sink may skip
     /// comparing them).

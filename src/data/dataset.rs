@@ -107,6 +107,10 @@ pub struct CommandRuns {
     /// The parameter values (`-P`, `-L`) the command ran with, as (name,
     /// value); empty without parameters.
     pub parameters: Vec<(String, String)>,
+    /// The means of user and system time (µs) its source gave without
+    /// per-run values (Hyperfine 1.x's `user`, `system`): kept for the
+    /// JSON export, never taken for runs' values.
+    pub source_means: SourceMeans,
     len: usize,
     exit_code: Column,
     signal: Column,
@@ -115,6 +119,14 @@ pub struct CommandRuns {
     start_unix_us: Column,
     /// Indexed by [`Metric`]; derived metrics' columns stay empty.
     metrics: Vec<Column>,
+}
+
+/// Means of user and system time (µs) a source gave for a command
+/// without per-run values.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SourceMeans {
+    pub user: Option<f64>,
+    pub system: Option<f64>,
 }
 
 /// Builds a [`Dataset`] one run at a time, source by source.
@@ -293,6 +305,12 @@ impl RowSink for DatasetBuilder {
 
     fn origin(&mut self, tag: &str) {
         self.origin = (!tag.is_empty()).then(|| tag.to_owned());
+    }
+
+    fn means(&mut self, user: Option<f64>, system: Option<f64>) {
+        if let Some(i) = self.last {
+            self.dataset.commands[i].source_means = SourceMeans { user, system };
+        }
     }
 
     fn row(&mut self, run: &RunRecord, same_text: bool) {
@@ -729,7 +747,8 @@ impl CommandRuns {
             column.push(run.metrics.stored(metric));
         }
         let int = |v: i64| Some(Value::Int(v));
-        self.exit_code.push(int(run.exit_code.into()));
+        self.exit_code
+            .push(int(run.exit_code.into()).filter(|_| !run.no_exit_code));
         self.signal.push(run.signal.and_then(|s| int(s.into())));
         self.timed_out.push(int(run.timed_out.into()));
         // Stored bit for bit: every u64 reads back.
@@ -917,7 +936,19 @@ impl CommandRuns {
         }
     }
 
-    /// Exit status of run `i` (128 + signal for a run ended by a signal).
+    /// Whether any run has a recorded exit code (Hyperfine before 1.13
+    /// recorded none).
+    pub fn has_exit_codes(&self) -> bool {
+        let mut codes = Vec::new();
+        (0..self.len).step_by(RANGE).any(|start| {
+            codes.clear();
+            (self.exit_code).read_range(start..(start + RANGE).min(self.len), &mut codes);
+            codes.iter().any(Option::is_some)
+        })
+    }
+
+    /// Exit status of run `i` (128 + signal for a run ended by a signal; 0
+    /// where none was recorded).
     pub fn exit_code(&self, i: usize) -> i32 {
         self.exit_code
             .get(i)
@@ -962,6 +993,7 @@ impl CommandRuns {
             batch: self.batch,
             parameters: self.parameters.clone(),
             exit_code: self.exit_code(i),
+            no_exit_code: self.exit_code.get(i).is_none(),
             sequence: self.sequence(i),
             start_unix_us: self.start_unix_us(i),
             signal: self.signal(i),

@@ -31,7 +31,9 @@ mod tokenize;
 
 pub use csv_read::{read_raw_csv, read_raw_csv_into, RowSink, Rows};
 pub use csv_write::RawCsvWriter;
-pub use dataset::{Attribute, CommandRuns, Dataset, DatasetBuilder, SourceFile, STDIN_NAME};
+pub use dataset::{
+    Attribute, CommandRuns, Dataset, DatasetBuilder, SourceFile, SourceMeans, STDIN_NAME,
+};
 pub use error::{DataError, RowProblem};
 pub use formats::InputFormat;
 pub use metric::{Catalogue, Metric, MetricDef, Unit, Value, Values};

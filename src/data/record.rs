@@ -23,6 +23,10 @@ pub struct RunRecord {
     pub batch: u64,
     /// Exit status; for a run ended by a signal this is 128 + signal number.
     pub exit_code: i32,
+    /// The source recorded no exit code for the run (Hyperfine before
+    /// 1.13): `exit_code` is then 0 and the run counts as a success, but
+    /// the code is absent, never written as 0.
+    pub no_exit_code: bool,
     /// Global position of the run in execution order (1-based), all commands.
     pub sequence: Option<u64>,
     /// When the run started, microseconds since the Unix epoch.

@@ -316,6 +316,7 @@ impl State<'_> {
             batch: i as u64 + 1,
             parameters: c.parameters.clone(),
             exit_code: m.exit_code(),
+            no_exit_code: false,
             sequence: Some(self.sequence),
             start_unix_us: Some(m.start_unix_us),
             signal: match m.termination {

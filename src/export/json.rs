@@ -275,6 +275,10 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize, layouts: JsonRuns) -> Node<'
     let wall = stats.metric(Metric::WALL);
     let q = wall.map(|w| w.quantiles);
     let mean = |m| stats.metric(m).map_or(Node::Null, |s| seconds(s.mean));
+    let mean_or = |m, given: Option<f64>| match (stats.metric(m), given) {
+        (None, Some(us)) => seconds(us),
+        _ => mean(m),
+    };
     let wall_seconds =
         |f: fn(&crate::stats::Quantiles) -> f64| q.as_ref().map_or(Node::Null, |q| seconds(f(q)));
     let mut fields = vec![
@@ -285,8 +289,9 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize, layouts: JsonRuns) -> Node<'
             wall.and_then(|w| w.sd).map_or(Node::Null, seconds),
         ),
         ("median", wall_seconds(|q| q.median)),
-        ("user", mean(Metric::USER)),
-        ("system", mean(Metric::SYSTEM)),
+        // Or the means the source gave without per-run values.
+        ("user", mean_or(Metric::USER, runs.source_means.user)),
+        ("system", mean_or(Metric::SYSTEM, runs.source_means.system)),
         ("min", wall_seconds(|q| q.min)),
         ("max", wall_seconds(|q| q.max)),
     ];
@@ -297,22 +302,33 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize, layouts: JsonRuns) -> Node<'
                 "memory_usage_byte",
                 Node::PerRun(runs, PerRun::Metric(Metric::MAXRSS)),
             ),
-            // As in Hyperfine, a run ended by a signal has no exit code.
-            ("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)),
         ]);
+        // As in Hyperfine, a run ended by a signal has no exit code; a
+        // source that recorded none (Hyperfine before 1.13) gets none.
+        if runs.has_exit_codes() {
+            fields.push(("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)));
+        }
     }
     if layouts.has(Layout::Hyperfine2) {
         fields.push(("measurements", Node::Measurements(runs)));
     }
     fields.push(("summary", hyperfine_summary(stats)));
-    // As Hyperfine 2.0: present only for a command built from -P/-L, each
-    // value as {"value": "…"} (1.x's bare strings are in `bestguess`).
+    // Present only for a command built from -P/-L. As Hyperfine 2.0, each
+    // value as {"value": "…"}, except in a document for Hyperfine 1.x's
+    // readers alone (`--json-runs hyperfine1`), where it is 1.x's bare
+    // string (which `bestguess.parameters` always holds): one value cannot
+    // be read by both generations' `plot_parametrized.py`.
     if !runs.parameters.is_empty() {
+        let bare = layouts.has(Layout::Hyperfine1) && !layouts.has(Layout::Hyperfine2);
         let values = runs
             .parameters
             .iter()
             .map(|(name, value)| {
-                let v = Node::Object(vec![(Cow::Borrowed("value"), text(value))]);
+                let v = if bare {
+                    text(value)
+                } else {
+                    Node::Object(vec![(Cow::Borrowed("value"), text(value))])
+                };
                 (Cow::Borrowed(name.as_str()), v)
             })
             .collect();
@@ -715,7 +731,7 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
             ("ignore_failure", Node::Bool(e.ignore_failure)),
         ])
     });
-    object(vec![
+    let mut fields = vec![
         ("tool", text("bestguess")),
         ("bestguess_version", text(env!("CARGO_PKG_VERSION"))),
         ("program", text(&m.program)),
@@ -769,7 +785,15 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
                     .collect(),
             ),
         ),
-    ])
+    ];
+    // What -Q kept off standard error, only when it kept something.
+    if !m.messages.is_empty() {
+        fields.push((
+            "messages",
+            Node::Array(m.messages.iter().map(|t| text(t)).collect()),
+        ));
+    }
+    object(fields)
 }
 
 /// Writes `node` pretty-printed; `depth` is the nesting level of `node`.

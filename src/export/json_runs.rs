@@ -349,10 +349,19 @@ fn measurements_block(
                 }
                 after.put(buf);
             }
-            buf.extend_from_slice(b"\"exit_code\": ");
             match (signals[k], codes[k]) {
-                (None, Some(Value::Int(code))) => int(buf, code),
-                _ => buf.extend_from_slice(b"null"),
+                // No exit code recorded (Hyperfine before 1.13): none
+                // written, as the source had none (not 0).
+                (None, None) => {
+                    if buf.ends_with(b", ") {
+                        buf.truncate(buf.len() - 2);
+                    }
+                }
+                (None, Some(Value::Int(code))) => {
+                    buf.extend_from_slice(b"\"exit_code\": ");
+                    int(buf, code);
+                }
+                _ => buf.extend_from_slice(b"\"exit_code\": null"),
             }
             buf.push(b'}');
         }

@@ -29,6 +29,9 @@ pub struct Metadata {
     /// Controls of the environment in force (name, value), e.g. CPU
     /// pinning.
     pub controls: Vec<(String, String)>,
+    /// The notes and warnings `-Q` kept off standard error, in order, each
+    /// on one line.
+    pub messages: Vec<String>,
 }
 
 /// The machine: operating system, architecture, kernel release, CPU.

@@ -201,11 +201,40 @@ static uint32_t pad_len = 0;
 static char *metrics_path = NULL;
 static char *metrics_var = NULL;
 
+/* A directory a command left at metrics_path, moved aside within the
+   experiment's own directory (removed with it at the end), so that the
+   path is free: `metrics.left-N`. 0 or the errno. */
+static unsigned long metrics_aside = 0;
+static int move_metrics_dir_aside(void) {
+    size_t n = strlen(metrics_path);
+    char *aside = malloc(n + sizeof ".left-" + 20);
+    if (!aside) return ENOMEM;
+    int err = EEXIST;
+    for (int attempt = 0; attempt < 100 && err; attempt++) {
+        char digits[21];
+        size_t d = sizeof digits;
+        unsigned long v = metrics_aside++;
+        digits[--d] = 0;
+        do digits[--d] = (char)('0' + v % 10); while ((v /= 10) && d);
+        memcpy(aside, metrics_path, n);
+        strcpy(aside + n, ".left-");
+        strcat(aside, digits + d);
+        err = rename(metrics_path, aside) == 0 ? 0 : errno;
+        if (err != EEXIST && err != ENOTEMPTY) break;
+    }
+    free(aside);
+    return err;
+}
+
 /* An empty regular file at metrics_path, whatever a command left there (a
-   FIFO, a symbolic link): the directory is this experiment's own. Never
-   blocks (a FIFO's open would wait for a reader). 0 or the errno. */
+   FIFO, a symbolic link, a directory): the directory is this experiment's
+   own. Never blocks (a FIFO's open would wait for a reader). 0 or the
+   errno. */
 static int fresh_metrics_file(void) {
-    unlink(metrics_path);
+    if (unlink(metrics_path) != 0 && (errno == EISDIR || errno == EPERM)) {
+        int err = move_metrics_dir_aside();
+        if (err) return err;
+    }
     int fd = open(metrics_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0600);
     if (fd < 0) return errno;
     close(fd);

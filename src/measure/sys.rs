@@ -449,6 +449,24 @@ pub fn start_writeback(file: &std::fs::File, offset: u64, len: u64) -> io::Resul
     Ok(())
 }
 
+/// Takes an exclusive advisory lock on `file` without waiting (`flock`
+/// with `LOCK_EX | LOCK_NB`), held until every descriptor of the open file
+/// is closed: `Ok(false)` when another open file holds one.
+pub fn try_lock_exclusive(file: &std::fs::File) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock takes a descriptor and flags and touches no memory of
+    // ours; `file` keeps the descriptor open for the call.
+    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if rc == 0 {
+        return Ok(true);
+    }
+    let e = io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        return Ok(false);
+    }
+    Err(e)
+}
+
 /// An anonymous in-memory file holding `bytes`, for executing an embedded
 /// program through `/proc/self/fd/N` without touching the file system.
 pub fn memfd_with(name: &CStr, bytes: &[u8]) -> io::Result<OwnedFd> {

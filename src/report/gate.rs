@@ -22,7 +22,7 @@ use std::io::{self, Write};
 use super::text::{continued, fit, pad, trim_end, width as text_width, Align};
 use super::units::{self, Scale};
 use crate::data::{Dataset, Unit};
-use crate::gate::{Estimate, GateReport};
+use crate::gate::{Estimate, Failures, GateReport, GateRow};
 use crate::stats::MIN_VALUES_FOR_INFERENCE;
 
 /// The label column's widest and narrowest.
@@ -37,9 +37,15 @@ const FIXED: usize = 2 + 1 + VALUE + 1 + VALUE + 3 + CHANGE + 1;
 /// The verdict room kept when narrowing the label: `inconclusive`.
 const VERDICT: usize = 12;
 
-/// `+10.0%`.
+/// `+10.0%`; past a million per cent in scientific notation (a margin of
+/// 1e308 % had printed 309 digits over four lines).
 fn signed_percent(fraction: f64) -> String {
-    let text = units::fixed(fraction * 100.0, 1);
+    let pct = fraction * 100.0;
+    let text = if pct.abs() < 1e6 {
+        units::fixed(pct, 1)
+    } else {
+        units::scientific(pct, 8)
+    };
     if text.starts_with('-') {
         format!("{text}%")
     } else {
@@ -151,8 +157,9 @@ pub fn write(
         pad("Change [interval]", CHANGE, Align::Left),
     );
     write_row(out, &header, "Verdict", label_width, width)?;
-    for (row, label) in report.rows.iter().zip(row_labels(report, baseline, new)) {
-        let label = fit(&label, label_width, Align::Left);
+    let labels = row_labels(report, baseline, new);
+    for (row, label) in report.rows.iter().zip(&labels) {
+        let label = fit(label, label_width, Align::Left);
         let b = value(row.baseline.map(|s| s.median), unit);
         let n = value(row.new.map(|s| s.median), unit);
         let change = match (row.change, row.baseline) {
@@ -184,6 +191,46 @@ pub fn write(
         let row = format!("{values}{}", pad(&change, CHANGE, Align::Left));
         write_row(out, &row, &format!("{verdict}{mark}"), label_width, width)?;
     }
+    // Failed runs, named with how they ended, on both sides: a gate names
+    // the new side's in its verdict.
+    let named = |rows: Vec<(usize, &Failures)>| {
+        (rows.iter())
+            .map(|(i, f)| format!("{} ({})", labels[*i], f.describe()))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let index = |r: &GateRow| {
+        report
+            .rows
+            .iter()
+            .position(|x| std::ptr::eq(x, r))
+            .unwrap_or(0)
+    };
+    let new_failed: Vec<_> = report.new_failed().map(|(r, f)| (index(r), f)).collect();
+    let base_failed: Vec<_> = (report.baseline_failed())
+        .map(|(r, f)| (index(r), f))
+        .collect();
+    let mut notes = Vec::new();
+    if !new_failed.is_empty() && report.fail_if_slower.is_none() {
+        notes.push(format!(
+            "Failed runs in the new data (their times are not the commands' work): {}.",
+            named(new_failed.clone())
+        ));
+    }
+    if !base_failed.is_empty() {
+        notes.push(format!(
+            "Failed runs in the baseline (compared as they are, times of failed runs included): {}.",
+            named(base_failed)
+        ));
+    }
+    if !notes.is_empty() {
+        writeln!(out)?;
+    }
+    for note in notes {
+        for line in continued(&note, width) {
+            writeln!(out, "{line}")?;
+        }
+    }
     if let Some(pct) = report.fail_if_slower {
         writeln!(out)?;
         let margin = signed_percent(pct / 100.0);
@@ -195,7 +242,38 @@ pub fn write(
             if unchecked == 1 { "" } else { "s" },
             if unchecked == 1 { "it is" } else { "they are" }
         );
+        let failed_runs = format!(
+            "{} command{} failed runs in the new data, whatever {} times (✗): {}",
+            new_failed.len(),
+            if new_failed.len() == 1 {
+                " has"
+            } else {
+                "s have"
+            },
+            if new_failed.len() == 1 {
+                "its"
+            } else {
+                "their"
+            },
+            named(new_failed.clone())
+        );
         let verdict = match (failing, unchecked) {
+            _ if !new_failed.is_empty() => {
+                let mut reasons = vec![failed_runs];
+                if report.paired() == 0 {
+                    reasons.push("no command has a counterpart in the baseline".to_owned());
+                }
+                if failing > 0 {
+                    reasons.push(format!(
+                        "{failing} command{} slower with the whole interval above {margin} (✗)",
+                        if failing == 1 { " is" } else { "s are" }
+                    ));
+                }
+                if unchecked > 0 {
+                    reasons.push(not_compared.clone());
+                }
+                format!("Gate failed: {}.", reasons.join("; "))
+            }
             _ if report.paired() == 0 => "Gate failed: no command has a counterpart in the \
                  baseline (the same name, or else the same command and parameters), so \
                  nothing was compared: check the baseline file, or name the commands as \

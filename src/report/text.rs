@@ -98,6 +98,9 @@ fn clusters(s: &str) -> Vec<Cluster<'_>> {
 /// `s` cut to at most `max` columns, ending in [`ELLIPSIS`] when anything
 /// was cut. Never splits a cluster; a wide character that would straddle
 /// the limit is dropped whole (the result may then be one column short).
+/// A label's source tag (`ls -l [a.csv]`) is kept whole when it fits with
+/// a few columns of the label before it: cut from its end, two commands
+/// of two files had looked identical.
 pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
     let s = clean(s);
     if s.width() <= max {
@@ -106,9 +109,23 @@ pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
     if max == 0 {
         return Cow::Borrowed("");
     }
+    if let Some(at) = s.rfind(" [").filter(|_| s.ends_with(']')) {
+        let (head, tag) = s.split_at(at);
+        if head.width() > 0 && tag.width() + 4 <= max {
+            return Cow::Owned(format!("{}{tag}", cut(head, max - tag.width())));
+        }
+    }
+    Cow::Owned(cut(&s, max))
+}
+
+/// `s`, wider than `max` (at least 1) columns, cut to end in [`ELLIPSIS`].
+fn cut(s: &str, max: usize) -> String {
+    if s.width() <= max {
+        return s.to_owned();
+    }
     let mut out = String::new();
     let mut used = 0;
-    for cluster in clusters(&s) {
+    for cluster in clusters(s) {
         if used + cluster.width > max - 1 {
             break;
         }
@@ -116,7 +133,7 @@ pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
         out.push_str(cluster.text);
     }
     out.push(ELLIPSIS);
-    Cow::Owned(out)
+    out
 }
 
 /// Where padding goes.
@@ -293,6 +310,13 @@ mod tests {
     #[test]
     fn truncation_of_ascii() {
         assert_eq!(truncate("abcdef", 6), "abcdef");
+        // A source tag stays whole, the label before it is cut.
+        assert_eq!(
+            truncate("./bench --long-option [old/a.csv]", 20),
+            "./bench… [old/a.csv]"
+        );
+        // Too narrow for the tag and a little of the label: cut as any text.
+        assert_eq!(truncate("./bench --long-option [a.csv]", 10), "./bench -…");
         assert_eq!(truncate("abcdefg", 6), "abcde…");
         assert_eq!(truncate("abc", 1), "…");
         assert_eq!(truncate("abc", 0), "");

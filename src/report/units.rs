@@ -3,7 +3,7 @@
 //! Statistics are kept in recording units (µs, bytes, counts) until they are
 //! printed; here one [`Scale`] is chosen per block of numbers (a table, a
 //! row, an axis) so that the largest value reads naturally: μs / ms / s for
-//! times, B / KB / MB / GB (1024-based) for memory, ct / K / M / G for
+//! times, B / kB / MB / GB (SI, 1000-based: the labels say what they are) for memory, ct / K / M / G for
 //! counts. The unit is chosen from the value *as it will be printed*, so
 //! 999.6 μs becomes "1.00 ms" rather than "1000 μs". A number never overflows
 //! its column: a block whose largest value does not fit gets fewer decimals,
@@ -37,12 +37,13 @@ const TIME_NS: [Rung; 4] = [
     rung("ms", 1e6, 2),
     rung("s", 1e9, 2),
 ];
-const KIB: f64 = 1024.0;
+/// Memory in SI units: "MB" had labelled MiB (1024²). (Binary labels,
+/// `MiB`, would widen every memory column by one.)
 const SPACE: [Rung; 4] = [
     rung("B", 1.0, 0),
-    rung("KB", KIB, 2),
-    rung("MB", KIB * KIB, 2),
-    rung("GB", KIB * KIB * KIB, 2),
+    rung("kB", 1e3, 2),
+    rung("MB", 1e6, 2),
+    rung("GB", 1e9, 2),
 ];
 const COUNT: [Rung; 4] = [
     rung("ct", 1.0, 0),
@@ -75,7 +76,7 @@ fn ladder(unit: Unit) -> (&'static [Rung], f64) {
     match unit {
         Unit::Microseconds => (&TIME, 1000.0),
         Unit::Nanoseconds => (&TIME_NS, 1000.0),
-        Unit::Bytes => (&SPACE, KIB),
+        Unit::Bytes => (&SPACE, 1000.0),
         Unit::Count => (&COUNT, 1000.0),
         Unit::Number => (&NUMBER, 1000.0),
     }
@@ -95,7 +96,7 @@ pub struct Scale {
 
 impl Scale {
     /// The smallest unit in which `max_abs` (in recording units) prints
-    /// below the next unit's threshold (1000, or 1024 for memory); the
+    /// below the next unit's threshold (1000); the
     /// largest unit if none.
     pub fn choose(unit: Unit, max_abs: f64) -> Scale {
         let (rungs, base) = ladder(unit);
@@ -107,10 +108,20 @@ impl Scale {
         if unit == Unit::Number && max_abs > 0.0 && max_abs < 0.1 {
             return Scale::small_number(max_abs);
         }
-        let chosen = rungs
+        let fits = rungs
             .iter()
-            .find(|r| round_to(max_abs / r.divisor, r.decimals) < base)
-            .unwrap_or(&rungs[rungs.len() - 1]);
+            .find(|r| round_to(max_abs / r.divisor, r.decimals) < base);
+        // Plain numbers and counts beyond their largest prefix (G): in
+        // scientific notation without one (1e99 had read `1.00e90 G`).
+        if fits.is_none() && matches!(unit, Unit::Number | Unit::Count) {
+            return Scale {
+                symbol: rungs[0].symbol,
+                divisor: rungs[0].divisor,
+                decimals: 2,
+                scientific: true,
+            };
+        }
+        let chosen = fits.unwrap_or(&rungs[rungs.len() - 1]);
         Scale {
             symbol: chosen.symbol,
             divisor: chosen.divisor,
@@ -326,7 +337,7 @@ fn not_zero(x: f64, decimals: usize, width: usize) -> String {
 
 /// `x` in scientific notation in at most `width` columns where possible
 /// (`1.23e12`), for values no unit can hold.
-fn scientific(x: f64, width: usize) -> String {
+pub fn scientific(x: f64, width: usize) -> String {
     if !x.is_finite() {
         return "--".to_owned();
     }
@@ -509,15 +520,17 @@ mod tests {
     }
 
     #[test]
-    fn memory_units_are_1024_based() {
+    fn memory_units_are_si_as_labelled() {
         let s = |b: f64| Scale::choose(Unit::Bytes, b).compact(b);
         assert_eq!(s(0.0), "0 B");
-        assert_eq!(s(1023.0), "1023 B");
-        assert_eq!(s(1024.0), "1.00 KB");
-        assert_eq!(s(1_884_160.0), "1.80 MB");
-        assert_eq!(s(1024.0 * 1024.0 - 1.0), "1.00 MB");
-        assert_eq!(s(1024.0 * 1024.0 * 1024.0), "1.00 GB");
-        assert_eq!(s(5.5 * 1024.0 * 1024.0 * 1024.0), "5.50 GB");
+        assert_eq!(s(999.0), "999 B");
+        assert_eq!(s(1000.0), "1.00 kB");
+        assert_eq!(s(1024.0), "1.02 kB");
+        // 1.80 MiB, which had been labelled "1.80 MB".
+        assert_eq!(s(1_884_160.0), "1.88 MB");
+        assert_eq!(s(999_999.0), "1.00 MB");
+        assert_eq!(s(1e9), "1.00 GB");
+        assert_eq!(s(5.5 * 1024.0 * 1024.0 * 1024.0), "5.91 GB");
     }
 
     #[test]
@@ -578,15 +591,17 @@ mod tests {
             Scale::choose(Unit::Number, 1e-30).compact(1e-30),
             "1.000e-30"
         );
-        // Past G, scientific notation rather than 22 digits.
+        // Past G, scientific notation without a prefix, rather than 22
+        // digits or `1.00e90 G` (a custom metric of 1e99).
+        assert_eq!(Scale::choose(Unit::Number, 1e30).compact(1e30), "1.000e30");
+        assert_eq!(Scale::choose(Unit::Number, 9e17).compact(9e17), "9.000e17");
+        assert_eq!(Scale::choose(Unit::Number, 1e99).compact(1e99), "1.000e99");
         assert_eq!(
-            Scale::choose(Unit::Number, 1e30).compact(1e30),
-            "1.000e21 G"
+            Scale::choose(Unit::Count, 1e99).compact(1e99),
+            "1.000e99 ct"
         );
-        assert_eq!(
-            Scale::choose(Unit::Number, 9e17).compact(9e17),
-            "900000000.00 G"
-        );
+        // Up to 999 G a prefix still reads best.
+        assert_eq!(Scale::choose(Unit::Number, 5e11).compact(5e11), "500.00 G");
         // A block of 1 and 0.001 keeps the plain scale, and 0.001 is not
         // shown as 0.00.
         let plain = Scale::choose(Unit::Number, 1.0);

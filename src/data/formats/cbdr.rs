@@ -4,7 +4,9 @@
 //! random).
 //!
 //! `wall_time`, `user_time` and `sys_time` (what `cbdr sample` measures)
-//! become BestGuess's wall-clock, user and system time; any other column
+//! become BestGuess's wall-clock, user and system time, and so do older
+//! cbdr's `wall_clock_millis`, `user_cpu_millis` and `kernel_cpu_millis`,
+//! in milliseconds; any other column
 //! is a metric of its own, a number in a unit the file does not say (it
 //! had been labelled seconds), named as in the file (`--metric NAME`).
 //! Benchmark names are kept as written; numbers may be padded with blanks. cbdr records no exit codes (it stops at a failing run), so
@@ -51,20 +53,39 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
                 ),
             ));
         }
+        // Each built-in time with the seconds in one of its unit.
         let metric = match name {
-            "wall_time" => Metric::WALL,
-            "user_time" => Metric::USER,
-            "sys_time" => Metric::SYSTEM,
+            "wall_time" => (Metric::WALL, 1.0),
+            "user_time" => (Metric::USER, 1.0),
+            "sys_time" => (Metric::SYSTEM, 1.0),
+            "wall_clock_millis" => (Metric::WALL, 1e-3),
+            "user_cpu_millis" => (Metric::USER, 1e-3),
+            "kernel_cpu_millis" => (Metric::SYSTEM, 1e-3),
             other => {
                 // A benchmark's own figure, in a unit cbdr does not record
                 // (not seconds): a number named as in the file, as
                 // `--custom-metrics` names theirs, so `--metric NAME` finds it.
                 let def = MetricDef::appended(other, Unit::Number);
-                sink.catalogue()
+                let metric = sink
+                    .catalogue()
                     .register(def)
-                    .map_err(|e| fail(1, format!("column {other}: {e}")))?
+                    .map_err(|e| fail(1, format!("column {other}: {e}")))?;
+                (metric, 1.0)
             }
         };
+        // One time under two names (`wall_time` and `wall_clock_millis`):
+        // which one counts cannot be known.
+        if let Some(first) = columns.iter().position(|&(m, _)| m == metric.0) {
+            return Err(fail(
+                1,
+                format!(
+                    "columns {} and {} are both {}; give one of them",
+                    first + 2,
+                    k + 1,
+                    metric.0.label()
+                ),
+            ));
+        }
         columns.push(metric);
     }
     let mut batches: HashMap<String, u64> = HashMap::new();
@@ -96,7 +117,7 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
             sequence: Some(sequence),
             ..RunRecord::default()
         };
-        for (k, &metric) in columns.iter().enumerate() {
+        for (k, &(metric, unit)) in columns.iter().enumerate() {
             let field = record.get(k + 1).unwrap_or("").trim();
             if field.is_empty() {
                 continue;
@@ -105,13 +126,19 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
                 .parse()
                 .ok()
                 .filter(|x: &f64| x.is_finite())
+                .map(|x: f64| x * unit)
                 .ok_or_else(|| {
                     fail(
                         line,
                         format!(
-                            "{:?} in column {} is not a number of seconds",
+                            "{:?} in column {} is not a number of {}",
                             field,
-                            headers.get(k + 1).unwrap_or("")
+                            headers.get(k + 1).unwrap_or(""),
+                            if unit == 1.0 {
+                                "seconds"
+                            } else {
+                                "milliseconds"
+                            }
                         ),
                     )
                 })?;

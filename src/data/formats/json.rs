@@ -215,7 +215,26 @@ pub fn read_into(
         // `{"n": "1"}` (1.x); a number is taken as written. Anything else
         // (null, an object, a list) is no value to show (`null` had been
         // shown and exported as the string "null").
-        if let Some(params) = result.get("parameters").and_then(Json::as_object) {
+        // `parameters` itself of another type (a string, a list, null) is
+        // refused as its values are (it had been dropped silently).
+        let params = match result.get("parameters") {
+            None => None,
+            Some(Json::Object(params)) => Some(params),
+            Some(other) => {
+                return Err(fail(format!(
+                    "{}.parameters is {}; Hyperfine's parameters are an object of name: value",
+                    at(""),
+                    match other {
+                        Json::Null => "null",
+                        Json::Bool(_) => "true or false",
+                        Json::String(_) => "a string",
+                        Json::Number(_) => "a number",
+                        _ => "a list",
+                    }
+                )))
+            }
+        };
+        if let Some(params) = params {
             base.parameters = params
                 .iter()
                 .map(|(name, v)| {
@@ -257,12 +276,33 @@ pub fn read_into(
                 at("")
             )));
         }
+        // The means of user and system time where no run has a value of
+        // its own (Hyperfine 1.x keeps only them): kept for a re-export.
+        let mean = |key: &str, metric: Metric| -> Result<Option<f64>, DataError> {
+            if runs.iter().any(|r| r.metrics.get(metric).is_some()) {
+                return Ok(None);
+            }
+            match result.get(key) {
+                None | Some(Json::Null) => Ok(None),
+                Some(v) => match v.as_f64().filter(|x| (0.0..9e9).contains(x)) {
+                    Some(seconds) => Ok(Some(seconds * 1e6)),
+                    None => Err(fail(format!(
+                        "{} is {v}, not a mean time in seconds (a number from 0)",
+                        at(&format!(".{key}"))
+                    ))),
+                },
+            }
+        };
+        let means = (mean("user", Metric::USER)?, mean("system", Metric::SYSTEM)?);
         for mut run in runs {
             if run.sequence.is_none() && format != InputFormat::BestGuessJson {
                 sequence += 1;
                 run.sequence = Some(sequence);
             }
             sink.row(&run, false);
+        }
+        if means != (None, None) {
+            sink.means(means.0, means.1);
         }
     }
     Ok(format)
@@ -369,11 +409,12 @@ fn hyperfine1_runs(
             let rss = converted(m, at, &format!(".memory_usage_byte[{i}]"), true)?;
             run.metrics.set(Metric::MAXRSS, rss);
         }
-        // Without `exit_codes` (before 1.13) every run counted as a success.
-        run.exit_code = match codes {
-            Some(c) => exit_code(c.get(i), at, &format!(".exit_codes[{i}]"))?,
-            None => 0,
-        };
+        // Without `exit_codes` (before 1.13) every run counts as a success,
+        // its exit code absent (a re-export writes none).
+        match codes {
+            Some(c) => run.exit_code = exit_code(c.get(i), at, &format!(".exit_codes[{i}]"))?,
+            None => run.no_exit_code = true,
+        }
         runs.push(run);
     }
     Ok(runs)
@@ -437,11 +478,11 @@ fn hyperfine2_runs(
                 .map_err(|e| format!("{}: {e}", at("")))?;
             run.metrics.set(metric, value);
         }
-        run.exit_code = match m.get("exit_code") {
+        match m.get("exit_code") {
             // A measurement without the key: as Hyperfine before exit codes.
-            None => 0,
-            v => exit_code(v, at, &format!(".measurements[{i}].exit_code"))?,
-        };
+            None => run.no_exit_code = true,
+            v => run.exit_code = exit_code(v, at, &format!(".measurements[{i}].exit_code"))?,
+        }
         runs.push(run);
     }
     Ok(runs)
@@ -503,7 +544,12 @@ fn bestguess_runs(
             "exit_code" => {
                 for (i, (run, v)) in runs.iter_mut().zip(values).enumerate() {
                     let what = format!(".bestguess.per_run.exit_code[{i}]");
-                    run.exit_code = exit_code(Some(v), at, &what)?;
+                    // `null`: none was recorded (BestGuess writes a
+                    // signal's run as 128 + the signal).
+                    match v {
+                        Json::Null => run.no_exit_code = true,
+                        v => run.exit_code = exit_code(Some(v), at, &what)?,
+                    }
                 }
             }
             "signal" => {

@@ -5,7 +5,9 @@
 //! absent, never 0):
 //!
 //! * BestGuess's raw CSV (`bestguess -o`) and the C tool's 13-column files:
-//!   header `Command,Shell,Name,Batch,…` ([`super::csv_read`]).
+//!   header `Command,Shell,Name,Batch,…` ([`super::csv_read`]); the C
+//!   tool's older files (10 or 11 columns in other orders), by their
+//!   columns' names ([`c_tool`]).
 //! * BestGuess's JSON export (`--export-json`): every run's integers from
 //!   `bestguess.per_run` ([`json`]).
 //! * Hyperfine 2.0's JSON (`schema_version` 2): per run wall, user and
@@ -17,7 +19,7 @@
 //! * cbdr's CSV (`cbdr sample`): `benchmark,` then one column per metric,
 //!   in seconds ([`cbdr`]).
 //!
-//! Summary files (Hyperfine's `--export-csv`, BestGuess's `--export-csv`
+//! Summary files (Hyperfine's `--export-csv`, 1.x's and 2.0's, BestGuess's `--export-csv`
 //! and `--hyperfine-csv`) hold no runs: they are refused with a message
 //! that says which file to give instead. Anything else is refused with one
 //! line naming the accepted formats.
@@ -29,6 +31,7 @@ use super::csv_read::{read_raw_csv_into, RowSink};
 use super::error::{DataError, RowProblem};
 use super::metric::Value;
 
+pub mod c_tool;
 pub mod cbdr;
 pub mod json;
 
@@ -80,6 +83,19 @@ pub const ACCEPTED: &str = "bestreport reads BestGuess raw CSV (bestguess -o) or
 /// How much of the start of a file is looked at to tell its format.
 const SNIFF: usize = 64 * 1024;
 
+/// Whether `header` has the C tool's names in the places of its
+/// first thirteen columns, from `Shell` to `Wall clock (us)` (the first
+/// name is free): the raw CSV read by position.
+fn positional_header(header: &str) -> bool {
+    let fields: Vec<&str> = header
+        .split(',')
+        .map(|f| f.trim().trim_matches('"').trim())
+        .collect();
+    let n = super::columns::REFERENCE_ROW_FIELDS;
+    fields.len() >= n
+        && (1..n).all(|i| fields[i].eq_ignore_ascii_case(super::columns::REFERENCE_COLUMNS[i]))
+}
+
 /// Reads one source of any accepted format into `sink`; `file` names it in
 /// messages.
 pub fn read_into<R: Read>(
@@ -129,6 +145,17 @@ pub fn read_into<R: Read>(
                 .to_owned(),
         );
     }
+    // Hyperfine 2.0's: `command,time_wall_clock_unit,time_wall_clock_mean,…`.
+    if first_field == "command"
+        && (lower.split(',').nth(1)).is_some_and(|f| f.trim().trim_matches('"').ends_with("_unit"))
+        && lower.contains("_mean,")
+    {
+        return refuse(
+            "this is Hyperfine 2.0's summary CSV (--export-csv), which has no per-run values; \
+             give bestreport the file Hyperfine writes with --export-json instead"
+                .to_owned(),
+        );
+    }
     if lower.starts_with("command,mode,iqr") {
         return refuse(
             "this is BestGuess's Hyperfine-style summary (--hyperfine-csv), which has no \
@@ -154,6 +181,14 @@ pub fn read_into<R: Read>(
     if first_field == "benchmark" && second_field != "shell" {
         cbdr::read_into(BoundedLines::new(rest), file, sink)?;
         return Ok(InputFormat::CbdrCsv);
+    }
+    // The C tool's older files (10 or 11 columns, other orders): read by
+    // their columns' names (the advice to add a header had been given).
+    if !positional_header(first_line) {
+        if let Some(columns) = c_tool::names_columns(first_line) {
+            c_tool::read_into(rest, file, &columns, sink)?;
+            return Ok(InputFormat::RawCsv);
+        }
     }
     // Anything else is read as a raw CSV: a raw file that lost its header
     // gets that reader's advice, and a file that is not CSV at all fails at

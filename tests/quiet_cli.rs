@@ -1,0 +1,114 @@
+//! `-Q`: nothing but errors on standard error; the notes and warnings it
+//! kept off are in the JSON export's `metadata.messages`.
+
+use std::fs;
+
+fn run(program: &str, args: &[&str]) -> (i32, String, String) {
+    let out = assert_cmd::Command::cargo_bin(program)
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn messages(path: &std::path::Path) -> Vec<String> {
+    let doc: serde_json::Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
+    // Present only when -Q held something.
+    let Some(held) = doc["metadata"]["messages"].as_array() else {
+        return Vec::new();
+    };
+    held.iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_clean_quiet_run_prints_nothing_on_standard_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let (status, _, stderr) = run(
+        "bestguess",
+        &["-Q", "-r", "5", "-o", raw.to_str().unwrap(), "true", "echo"],
+    );
+    assert_eq!(status, 0);
+    assert_eq!(stderr, "");
+    // Without -o either (the reminder to give one is not an error).
+    let (status, _, stderr) = run("bestguess", &["-Q", "-r", "5", "true", "echo"]);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn what_quiet_kept_off_standard_error_is_in_the_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    // Two commands in random order (the seed line), one of them waiting
+    // (a note: wall-clock time over twice the CPU time).
+    let args = [
+        "-r",
+        "5",
+        "--export-json",
+        json.to_str().unwrap(),
+        "true",
+        "sleep 0.01",
+    ];
+    let (status, _, loud) = run("bestguess", &args);
+    assert_eq!(status, 0);
+    assert!(loud.contains("seed"), "{loud}");
+    assert!(messages(&json).is_empty(), "nothing was held");
+    let quiet_args: Vec<&str> = std::iter::once("-Q").chain(args).collect();
+    let (status, _, stderr) = run("bestguess", &quiet_args);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    let held = messages(&json);
+    assert!(
+        held.iter()
+            .any(|m| m.starts_with("Random order, seed ") && m.contains("--seed")),
+        "{held:?}"
+    );
+    assert!(
+        held.iter()
+            .any(|m| m.starts_with("Note: the median wall-clock time of command 2")),
+        "{held:?}"
+    );
+    // One message a line, its wrapped lines joined.
+    assert!(held.iter().all(|m| !m.contains('\n')), "{held:?}");
+}
+
+#[test]
+fn quiet_still_prints_errors() {
+    let (status, _, stderr) = run("bestreport", &["-Q", "no-such-file.csv"]);
+    assert_eq!(status, 2);
+    assert!(stderr.starts_with("bestreport: error: "), "{stderr}");
+    let (status, _, stderr) = run(
+        "bestguess",
+        &["-Q", "-r", "2", "--metric", "nonesuch", "true"],
+    );
+    assert_eq!(status, 1);
+    assert!(stderr.contains("error: --metric nonesuch"), "{stderr}");
+}
+
+#[test]
+fn quiet_bestreport_holds_the_note_of_the_metric_it_switched_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    let (status, _, stderr) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "--export-json",
+            json.to_str().unwrap(),
+            "tests/data/formats/hyperfine-1.20-export.json",
+        ],
+    );
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    let held = messages(&json);
+    assert!(
+        held.iter()
+            .any(|m| m.contains("ranking by wall-clock time instead")),
+        "{held:?}"
+    );
+}
