@@ -24,10 +24,11 @@
 //!
 //! [`Analysis::warnings`]: super::Analysis::warnings
 
-use crate::data::{Attribute, CommandRuns, Metric};
+use crate::data::{Attribute, CommandRuns, Dataset, Metric};
 use crate::stats::{
-    best_case, hodges_lehmann, holm_adjust, mann_kendall, mann_kendall_with, BestCase,
-    BestCaseSettings, MannKendall, NotApplicable, Sample, SampleError, Series, Threshold,
+    best_case, change_point, hodges_lehmann, holm_adjust, mann_kendall, mann_kendall_with,
+    pooled_slope, BestCase, BestCaseSettings, MannKendall, NotApplicable, PooledSlope, Sample,
+    SampleError, Series, Threshold, Verdict,
 };
 
 /// The time-order diagnostics of one command.
@@ -71,6 +72,25 @@ pub enum Warning {
     /// time is more than twice their median CPU time: they mostly wait
     /// (sleep, I/O), and CPU time may not be what the user means.
     WallDominates { commands: Vec<usize> },
+    /// The first run of these commands (in time order) was their slowest,
+    /// by at least [`FIRST_RUN_EXCESS`] over their median: a cold start.
+    /// (command, first run / median − 1).
+    FirstRunSlow { commands: Vec<(usize, f64)> },
+    /// In complete rounds, a command's speed changed against the other
+    /// commands' in the same rounds (the machine's own changes cancel).
+    RelativeChange(RelativeChange),
+    /// Without complete rounds, the machine's speed changed, so that a
+    /// verdict between commands measured at different times may be the
+    /// change, not the commands ([`DriftCheck`]).
+    OrderDrift {
+        /// The pooled drift over the experiment, relative (0.1: 10 %
+        /// slower from the first run to the last), with its interval.
+        drift: Option<(f64, f64, f64)>,
+        /// A verdict the drift could account for.
+        explained: Option<Explained>,
+        /// Commands whose own runs changed speed (`Diagnostics::drifted`).
+        changed: Vec<usize>,
+    },
     /// The trend test found a monotone change in speed.
     SpeedChanged {
         command: usize,
@@ -82,9 +102,119 @@ pub enum Warning {
     },
 }
 
+/// A first run at least this much slower than the command's median (and
+/// its slowest run) is a cold start worth a warning (`bench/aa.sh`:
+/// with the default warm-up, 1 experiment in 30 of identical commands
+/// shows one this large by chance).
+pub const FIRST_RUN_EXCESS: f64 = 0.2;
+
+/// The confidence of the pooled drift's interval: the check asks whether
+/// a drift the runs cannot rule out would account for a verdict, so a
+/// wide interval errs towards warning.
+pub const DRIFT_CONFIDENCE: f64 = 0.99;
+
+/// A command whose speed changed against the others' (complete rounds).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RelativeChange {
+    pub command: usize,
+    /// With two commands, the other one (the change cannot be told apart
+    /// from the opposite change of the other); `None`: against the
+    /// median of the others in each round.
+    pub against: Option<usize>,
+    /// Mann–Kendall test of the per-round ratio against round order,
+    /// Holm-adjusted over the commands tested.
+    pub p_adjusted: f64,
+    /// The first round after the change (from 1; Pettitt's change point).
+    pub from_round: usize,
+    pub rounds: usize,
+    /// Median ratio after / before − 1 (positive: slower after).
+    pub change: f64,
+}
+
+/// A verdict between two commands that a drift of the machine, within
+/// what the runs allow, would account for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// The command found slower…
+    pub slower: usize,
+    /// …than this one.
+    pub than: usize,
+    /// Its median over the other's, − 1.
+    pub difference: f64,
+    /// The drift between the two commands' mean times: estimate and the
+    /// interval, relative.
+    pub drift: (f64, f64, f64),
+}
+
+/// The check across commands: does the order of the experiment protect
+/// its verdicts from a change of the machine's speed, and if not, did
+/// the speed change enough to matter? [`super::Analysis::drift_check`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriftCheck {
+    /// Complete rounds: every comparison is paired by round, and a
+    /// change of the machine's speed affects both sides alike.
+    pub paired: bool,
+    /// Without complete rounds, in one experiment: the slope common to
+    /// every command's runs (each against its own median) per position
+    /// in the run order, at [`DRIFT_CONFIDENCE`], and the span of
+    /// positions it is extrapolated over (first run to last).
+    pub slope: Option<(PooledSlope, f64)>,
+    /// Without complete rounds: a verdict the drift would account for.
+    pub explained: Option<Explained>,
+    /// Without complete rounds: commands whose own runs changed speed.
+    pub changed: Vec<usize>,
+    /// With complete rounds: commands whose speed changed against the
+    /// others'.
+    pub relative: Vec<RelativeChange>,
+}
+
+impl DriftCheck {
+    /// Whether the experiment warns about a change of speed.
+    pub fn warns(&self) -> bool {
+        !self.relative.is_empty()
+            || (!self.paired && (self.explained.is_some() || !self.changed.is_empty()))
+    }
+
+    /// The pooled drift over the whole experiment: estimate, low, high.
+    pub fn total_drift(&self) -> Option<(f64, f64, f64)> {
+        self.slope
+            .map(|(s, span)| (s.slope * span, s.low * span, s.high * span))
+    }
+}
+
 impl super::Analysis<'_> {
-    /// The warnings: the note about waiting commands first, then command
-    /// by command in dataset order the best case and the trend.
+    /// The check across commands for a change of the machine's speed:
+    /// what [`DriftCheck`] holds, computed once.
+    ///
+    /// With complete rounds (random or interleaved order), each command's
+    /// runs are divided by the other commands' in the same round; a
+    /// Mann–Kendall trend in that ratio (Holm over the commands, at the
+    /// ranking's α) of at least the `effect` threshold, located by
+    /// Pettitt's change point, is a change of that command, not of the
+    /// machine.
+    ///
+    /// Without them (sequential order, separate files), a verdict between
+    /// commands measured at different times assumes the machine did not
+    /// change. The runs of each command, divided by its median, give one
+    /// slope common to all ([`pooled_slope`]), whose interval is carried
+    /// from one command's mean position in time to the other's: when some
+    /// drift in that interval would bring a "slower" or "faster" within
+    /// the `effect` threshold of no difference, the verdict may be the
+    /// drift's, and the check says so. A command whose own runs changed
+    /// speed (its Mann–Kendall test, [`Diagnostics::drifted`]) is also
+    /// reported: a step inside one command moves a least-squares slope
+    /// only by its share of the runs. A step of speed exactly between two
+    /// commands leaves no trace in either, and no check can see it; the
+    /// ranking says its verdicts assume a steady machine.
+    pub fn drift_check(&self) -> &DriftCheck {
+        self.drift
+            .get_or_init(|| drift_check(self.dataset, &self.settings, self))
+    }
+
+    /// The warnings: the note about waiting commands first, then the
+    /// check across commands, cold first runs, and command by command in
+    /// dataset order the best case and the trend (those last two are
+    /// details: [`Warning::printed`]).
     pub fn warnings(&self) -> Vec<Warning> {
         let mut out = Vec::new();
         if self.settings.metric == Metric::TOTAL {
@@ -101,6 +231,27 @@ impl super::Analysis<'_> {
             if !waiting.is_empty() {
                 out.push(Warning::WallDominates { commands: waiting });
             }
+        }
+        let check = self.drift_check();
+        if !check.paired && (check.explained.is_some() || !check.changed.is_empty()) {
+            out.push(Warning::OrderDrift {
+                drift: check.total_drift(),
+                explained: check.explained.clone(),
+                changed: check.changed.clone(),
+            });
+        }
+        out.extend(check.relative.iter().cloned().map(Warning::RelativeChange));
+        let cold: Vec<(usize, f64)> = (0..self.dataset.commands.len())
+            .filter_map(|i| {
+                first_run_excess(&in_time_order(
+                    &self.dataset.commands[i],
+                    self.settings.metric,
+                ))
+                .map(|x| (i, x))
+            })
+            .collect();
+        if !cold.is_empty() {
+            out.push(Warning::FirstRunSlow { commands: cold });
         }
         for (command, d) in self.diagnostics.iter().enumerate() {
             if let Ok(b) = &d.best_case {
@@ -126,6 +277,250 @@ impl super::Analysis<'_> {
         }
         out
     }
+}
+
+impl Warning {
+    /// Whether the warning is printed after the reports; the others are
+    /// details, in `-E` and the JSON. A changed best case or a trend of
+    /// one command's own runs is the machine's doing as often as the
+    /// command's; in complete rounds it cannot bias a verdict, and without
+    /// them [`Warning::OrderDrift`] says what it does to the verdicts.
+    pub fn printed(&self) -> bool {
+        !matches!(
+            self,
+            Warning::BestCaseChanged { .. } | Warning::SpeedChanged { .. }
+        )
+    }
+}
+
+/// How much slower the first value is than the median of all, as a
+/// fraction, when it is the slowest of at least 5 and at least
+/// [`FIRST_RUN_EXCESS`] above the median.
+pub fn first_run_excess(values: &[f64]) -> Option<f64> {
+    let (&first, rest) = values.split_first()?;
+    if values.len() < 5 || rest.iter().any(|&v| v >= first) {
+        return None;
+    }
+    let sample = Sample::from_slice(values).ok()?;
+    let median = crate::stats::Quantiles::of(&sample).median;
+    (median > 0.0 && first >= (1.0 + FIRST_RUN_EXCESS) * median).then(|| first / median - 1.0)
+}
+
+/// `effect` as a fraction of `location` (0 when the location is 0).
+fn relative_effect(effect: Threshold, location: f64) -> f64 {
+    if location == 0.0 {
+        return 0.0;
+    }
+    effect.resolve(location) / location.abs()
+}
+
+fn median_of(values: &[f64]) -> Option<f64> {
+    let sample = Sample::from_slice(values).ok()?;
+    Some(crate::stats::Quantiles::of(&sample).median)
+}
+
+/// [`super::Analysis::drift_check`].
+fn drift_check(
+    dataset: &Dataset,
+    settings: &super::RankingSettings,
+    analysis: &super::Analysis<'_>,
+) -> DriftCheck {
+    let metric = settings.metric;
+    if let Some(rounds) = super::complete_rounds(dataset, metric) {
+        return DriftCheck {
+            paired: true,
+            slope: None,
+            explained: None,
+            changed: Vec::new(),
+            relative: relative_changes(&rounds, settings),
+        };
+    }
+    let changed: Vec<usize> = (analysis.diagnostics.iter().enumerate())
+        .filter(|(_, d)| d.drifted)
+        .map(|(i, _)| i)
+        .collect();
+    let mut check = DriftCheck {
+        paired: false,
+        slope: None,
+        explained: None,
+        changed,
+        relative: Vec::new(),
+    };
+    let Some(groups) = timed_groups(dataset, metric) else {
+        return check;
+    };
+    let Some(slope) = pooled_slope(&groups, DRIFT_CONFIDENCE) else {
+        return check;
+    };
+    let first = groups
+        .iter()
+        .flatten()
+        .map(|p| p.0)
+        .fold(f64::INFINITY, f64::min);
+    let last = groups
+        .iter()
+        .flatten()
+        .map(|p| p.0)
+        .fold(f64::NEG_INFINITY, f64::max);
+    check.slope = Some((slope, last - first));
+    let mean_time = |i: usize| -> Option<f64> {
+        let g = &groups[i];
+        (!g.is_empty()).then(|| g.iter().map(|p| p.0).sum::<f64>() / g.len() as f64)
+    };
+    let median = |i: usize| {
+        analysis.commands[i]
+            .metric(metric)
+            .map(|s| s.quantiles.median)
+    };
+    let ranking = &analysis.ranking;
+    let Some(reference) = ranking.best().map(|e| e.index) else {
+        return check;
+    };
+    for e in &ranking.entries {
+        if !matches!(e.verdict, Verdict::Slower | Verdict::Faster) {
+            continue;
+        }
+        let (slower, than) = if e.verdict == Verdict::Slower {
+            (e.index, reference)
+        } else {
+            (reference, e.index)
+        };
+        let (Some(ms), Some(mt), Some(ts), Some(tt)) = (
+            median(slower),
+            median(than),
+            mean_time(slower),
+            mean_time(than),
+        ) else {
+            continue;
+        };
+        if mt <= 0.0 {
+            continue;
+        }
+        let difference = ms / mt - 1.0;
+        let gap = ts - tt;
+        let (a, b) = (slope.low * gap, slope.high * gap);
+        let (low, high) = (a.min(b), a.max(b));
+        let e = relative_effect(settings.effect, mt);
+        // Some drift in [low, high] leaves a difference within the effect.
+        if low <= difference + e && difference - e <= high {
+            let better = check
+                .explained
+                .as_ref()
+                .is_none_or(|x| difference.abs() > x.difference.abs());
+            if better {
+                check.explained = Some(Explained {
+                    slower,
+                    than,
+                    difference,
+                    drift: (slope.slope * gap, low, high),
+                });
+            }
+        }
+    }
+    check
+}
+
+/// Per command, its runs as (position in time, value / its median), when
+/// every command comes from one experiment and its median is positive;
+/// positions are sequence numbers, or, when some run has none (files
+/// from tools that run one command after another), places in dataset
+/// order. `None` when the commands cannot be placed on one time line.
+fn timed_groups(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<(f64, f64)>>> {
+    let first = dataset.commands.first()?;
+    let same = |c: &CommandRuns| (c.source, c.group) == (first.source, first.group);
+    if !dataset.commands.iter().all(same) {
+        return None;
+    }
+    let numbered = dataset
+        .commands
+        .iter()
+        .all(|c| c.sequences().iter().all(Option::is_some));
+    let mut offset = 0usize;
+    let mut groups = Vec::with_capacity(dataset.commands.len());
+    for c in &dataset.commands {
+        let sequences = c.sequences();
+        let mut pairs: Vec<(f64, f64)> = c
+            .values(metric)
+            .enumerate()
+            .filter_map(|(i, v)| {
+                let t = if numbered {
+                    sequences[i]? as f64
+                } else {
+                    (offset + i) as f64
+                };
+                v.map(|v| (t, v.as_f64()))
+            })
+            .collect();
+        offset += c.len();
+        let values: Vec<f64> = pairs.iter().map(|p| p.1).collect();
+        match median_of(&values) {
+            Some(m) if m > 0.0 => pairs.iter_mut().for_each(|p| p.1 /= m),
+            _ => pairs.clear(),
+        }
+        groups.push(pairs);
+    }
+    Some(groups)
+}
+
+/// [`DriftCheck::relative`] from the complete rounds.
+fn relative_changes(rounds: &[Vec<f64>], settings: &super::RankingSettings) -> Vec<RelativeChange> {
+    let k = rounds.len();
+    let n = rounds.first().map_or(0, Vec::len);
+    // (command, against, the ratio series in round order)
+    let mut series: Vec<(usize, Option<usize>, Vec<f64>)> = Vec::new();
+    if k == 2 {
+        let q = (0..n)
+            .filter(|&r| rounds[0][r] > 0.0)
+            .map(|r| rounds[1][r] / rounds[0][r])
+            .collect();
+        series.push((1, Some(0), q));
+    } else {
+        let mut others = Vec::with_capacity(k);
+        for i in 0..k {
+            let mut q = Vec::with_capacity(n);
+            for r in 0..n {
+                others.clear();
+                others.extend((0..k).filter(|&j| j != i).map(|j| rounds[j][r]));
+                if let Some(m) = median_of(&others).filter(|&m| m > 0.0) {
+                    q.push(rounds[i][r] / m);
+                }
+            }
+            series.push((i, None, q));
+        }
+    }
+    let tested: Vec<(usize, Option<usize>, Vec<f64>, f64)> = series
+        .into_iter()
+        .filter_map(|(i, against, q)| {
+            let t = mann_kendall(&Series::new(q.clone()).ok()?).ok()?;
+            Some((i, against, q, t.p_value))
+        })
+        .collect();
+    let p: Vec<f64> = tested.iter().map(|t| t.3).collect();
+    let mut out = Vec::new();
+    for ((command, against, q, _), adjusted) in tested.into_iter().zip(holm_adjust(&p)) {
+        if adjusted >= settings.alpha {
+            continue;
+        }
+        let Some(at) = change_point(&q) else { continue };
+        let (Some(before), Some(after)) = (median_of(&q[..at]), median_of(&q[at..])) else {
+            continue;
+        };
+        if before <= 0.0 {
+            continue;
+        }
+        let change = after / before - 1.0;
+        if change.abs() >= relative_effect(settings.effect, before).max(f64::MIN_POSITIVE) {
+            out.push(RelativeChange {
+                command,
+                against,
+                p_adjusted: adjusted,
+                from_round: at + 1,
+                rounds: q.len(),
+                change,
+            });
+        }
+    }
+    out
 }
 
 /// The positions of `runs` in the order they ran: by Sequence when every

@@ -157,7 +157,12 @@ pub fn finish(
     };
     // Warnings last, on standard error: seen after the reports, never
     // inside an export written to standard output.
-    let _ = report::warnings::write(&mut std::io::stderr().lock(), &analysis, selection.width);
+    let _ = report::warnings::write(
+        &mut std::io::stderr().lock(),
+        &analysis,
+        selection.width,
+        selection.explain,
+    );
     Ok(status)
 }
 

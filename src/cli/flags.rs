@@ -227,7 +227,7 @@ fn build() -> Vec<Flag> {
             "warmup",
             "N",
             Run,
-            "Untimed runs of each command before timing starts (default 0)",
+            "Untimed runs of each command before timing starts (default 1; -w 0 for none)",
             |a, v| a.warmup = Some(v),
         )
         .short('w'),

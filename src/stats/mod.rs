@@ -77,5 +77,8 @@ pub use shift::{
 };
 pub use signed_rank::{paired_shift, signed_rank, SignedRank, SIGNED_RANK_EXACT_LIMIT};
 pub use summary::Summary;
-pub use trend::{mann_kendall, mann_kendall_with, MannKendall, TREND_MIN_N};
+pub use trend::{
+    change_point, mann_kendall, mann_kendall_with, pooled_slope, student_t_quantile, MannKendall,
+    PooledSlope, TREND_MIN_N,
+};
 pub use u_distribution::EXACT_LIMIT;
