@@ -144,6 +144,15 @@ fn the_json_export_carries_best_case_and_trend() {
     for key in ["estimate", "error"] {
         assert!(b0[key].as_f64().unwrap() > 0.0, "{key}");
     }
+    // Every warning in full, printed or a detail.
+    let warnings = json["bestguess"]["warnings"].as_array().unwrap();
+    let kinds: Vec<(&str, bool)> = warnings
+        .iter()
+        .map(|w| (w["kind"].as_str().unwrap(), w["printed"].as_bool().unwrap()))
+        .collect();
+    assert!(kinds.contains(&("best_case_changed", false)), "{kinds:?}");
+    assert!(kinds.contains(&("order_drift", true)), "{kinds:?}");
+    assert_eq!(json["bestguess"]["paired_by_round"], Value::Bool(false));
     let t0 = &results[0]["bestguess"]["trend"];
     assert_eq!(t0["speed_changed"], Value::Bool(true));
     assert!(t0["tau"].as_f64().unwrap() > 0.0);

@@ -119,7 +119,7 @@ pub struct RelativeChange {
     pub command: usize,
     /// With two commands, the other one (the change cannot be told apart
     /// from the opposite change of the other); `None`: against the
-    /// median of the others in each round.
+    /// median of the commands in each round.
     pub against: Option<usize>,
     /// Mann–Kendall test of the per-round ratio against round order,
     /// Holm-adjusted over the commands tested.
@@ -187,7 +187,8 @@ impl super::Analysis<'_> {
     /// what [`DriftCheck`] holds, computed once.
     ///
     /// With complete rounds (random or interleaved order), each command's
-    /// runs are divided by the other commands' in the same round; a
+    /// runs are divided by the median of the commands in the same round
+    /// (with two commands, one by the other); a
     /// Mann–Kendall trend in that ratio (Holm over the commands, at the
     /// ranking's α) of at least the `effect` threshold, located by
     /// Pettitt's change point, is a change of that command, not of the
@@ -475,16 +476,20 @@ fn relative_changes(rounds: &[Vec<f64>], settings: &super::RankingSettings) -> V
             .collect();
         series.push((1, Some(0), q));
     } else {
-        let mut others = Vec::with_capacity(k);
-        for i in 0..k {
-            let mut q = Vec::with_capacity(n);
-            for r in 0..n {
-                others.clear();
-                others.extend((0..k).filter(|&j| j != i).map(|j| rounds[j][r]));
-                if let Some(m) = median_of(&others).filter(|&m| m > 0.0) {
-                    q.push(rounds[i][r] / m);
-                }
-            }
+        // Against the median of every command in the round, itself
+        // included: one command's change then moves the median little,
+        // where the mean (or, with three commands, the median of the two
+        // others) would pass it on to every other command.
+        let medians: Vec<Option<f64>> = (0..n)
+            .map(|r| {
+                let round: Vec<f64> = rounds.iter().map(|c| c[r]).collect();
+                median_of(&round).filter(|&m| m > 0.0)
+            })
+            .collect();
+        for (i, runs) in rounds.iter().enumerate() {
+            let q = (0..n)
+                .filter_map(|r| medians[r].map(|m| runs[r] / m))
+                .collect();
             series.push((i, None, q));
         }
     }
@@ -772,5 +777,133 @@ mod tests {
         assert_eq!(d[1].trend_p_adjusted, Some((2.0 * p).min(1.0)));
         assert_eq!(d[2].trend_p_adjusted, None);
         assert!(d[2].best_case.is_err());
+    }
+
+    /// Identical commands, one after another (or in shuffled rounds), on
+    /// a machine that slows by `drift` over the experiment; a fixed
+    /// pseudo-random noise of ±1 %.
+    fn identical(k: usize, runs: usize, drift: f64, rounds: bool) -> crate::data::Dataset {
+        let mut records = Vec::new();
+        let mut state = 12345u64;
+        for i in 0..k {
+            for r in 0..runs {
+                let position = if rounds {
+                    r * k + (i + r) % k
+                } else {
+                    i * runs + r
+                };
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let noise = ((state >> 33) as f64 / (1u64 << 31) as f64 - 0.5) * 0.02;
+                let slow = 1.0 + drift * position as f64 / (k * runs) as f64;
+                let v = (10_000.0 * (1.0 + noise) * slow) as i64;
+                records.push(
+                    crate::data::RunRecord {
+                        command: format!("c{i}"),
+                        batch: i as u64 + 1,
+                        sequence: Some(position as u64 + 1),
+                        ..crate::data::RunRecord::default()
+                    }
+                    .with(Metric::USER, v)
+                    .with(Metric::SYSTEM, 0)
+                    .with(Metric::WALL, v),
+                );
+            }
+        }
+        crate::data::Dataset::from_records(records)
+    }
+
+    #[test]
+    fn a_sequential_drift_that_makes_a_verdict_is_explained() {
+        use crate::analysis::{Analysis, RankingSettings};
+        let d = identical(2, 30, 0.10, false);
+        let a = Analysis::new(&d, RankingSettings::default()).unwrap();
+        let slower = a
+            .ranking
+            .entries
+            .iter()
+            .any(|e| e.verdict == Verdict::Slower);
+        assert!(slower, "the drift alone makes command 2 slower");
+        let check = a.drift_check();
+        assert!(!check.paired && check.warns(), "{check:?}");
+        let x = check.explained.as_ref().expect("explained");
+        assert_eq!((x.slower, x.than), (1, 0));
+        // The drift between the commands' mean times: 30 positions of 60
+        // at 10 % per 60, about +5 %; the difference is about that too.
+        assert!(
+            (x.drift.0 - 0.05).abs() < 0.01 && (x.difference - 0.05).abs() < 0.01,
+            "{x:?}"
+        );
+        let (total, low, high) = check.total_drift().unwrap();
+        assert!(
+            low < 0.10 && 0.10 < high && (total - 0.10).abs() < 0.02,
+            "{total} [{low}, {high}]"
+        );
+        assert!(matches!(a.warnings()[0], Warning::OrderDrift { .. }));
+    }
+
+    #[test]
+    fn rounds_cancel_the_machines_drift() {
+        use crate::analysis::{Analysis, RankingSettings};
+        let d = identical(3, 30, 0.10, true);
+        let a = Analysis::new(&d, RankingSettings::default()).unwrap();
+        let check = a.drift_check();
+        assert!(check.paired && !check.warns(), "{check:?}");
+        assert!(
+            a.warnings().iter().all(|w| !w.printed()),
+            "{:?}",
+            a.warnings()
+        );
+        // Without drift in sequence, nothing to explain either.
+        let d = identical(2, 30, 0.0, false);
+        let a = Analysis::new(&d, RankingSettings::default()).unwrap();
+        assert!(!a.drift_check().warns(), "{:?}", a.drift_check());
+    }
+
+    #[test]
+    fn a_command_that_changes_against_the_others_is_named_with_when() {
+        use crate::analysis::{Analysis, RankingSettings};
+        let mut records = Vec::new();
+        for r in 0..30u64 {
+            for i in 0..3u64 {
+                // Command 3 is 20 % slower from round 21 on.
+                let jitter = ((r * 7 + i * 3) % 5) as i64 * 10;
+                let v = 10_000 + jitter + if i == 2 && r >= 20 { 2_000 } else { 0 };
+                records.push(
+                    crate::data::RunRecord {
+                        command: format!("c{i}"),
+                        batch: i + 1,
+                        sequence: Some(r * 3 + i + 1),
+                        ..crate::data::RunRecord::default()
+                    }
+                    .with(Metric::USER, v)
+                    .with(Metric::SYSTEM, 0),
+                );
+            }
+        }
+        let d = crate::data::Dataset::from_records(records);
+        let a = Analysis::new(&d, RankingSettings::default()).unwrap();
+        let check = a.drift_check();
+        assert_eq!(check.relative.len(), 1, "{check:?}");
+        let c = &check.relative[0];
+        assert_eq!(
+            (c.command, c.against, c.from_round, c.rounds),
+            (2, None, 21, 30)
+        );
+        assert!((c.change - 0.2).abs() < 0.01, "{c:?}");
+    }
+
+    #[test]
+    fn a_cold_first_run_is_found_only_when_it_stands_out() {
+        let mut v = vec![100.0; 10];
+        v[0] = 130.0;
+        assert!((first_run_excess(&v).unwrap() - 0.3).abs() < 1e-12);
+        v[0] = 115.0;
+        assert_eq!(first_run_excess(&v), None, "below the threshold");
+        v[0] = 130.0;
+        v[5] = 140.0;
+        assert_eq!(first_run_excess(&v), None, "not the slowest");
+        assert_eq!(first_run_excess(&[200.0, 1.0, 1.0]), None, "too few runs");
     }
 }

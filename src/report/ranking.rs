@@ -195,7 +195,7 @@ fn headline(ranking: &Ranking) -> String {
 fn method_line(ranking: &Ranking) -> String {
     let analysis = match ranking.design {
         Design::Paired { rounds } => format!("paired by round ({rounds} complete rounds)"),
-        Design::Independent => "independent samples".to_owned(),
+        Design::Independent => super::warnings::UNPAIRED.to_owned(),
     };
     let family = if ranking.family > 1 {
         format!(

@@ -15,6 +15,11 @@ use std::io::{self, Write};
 use super::units::{self, Scale};
 use crate::analysis::{Analysis, Warning};
 
+/// What the ranking's header says of an analysis without complete
+/// rounds: its verdicts compare runs made at different times.
+pub const UNPAIRED: &str =
+    "independent samples (verdicts assume the machine's speed did not change)";
+
 /// The most lines the warnings take after the reports.
 pub const MAX_LINES: usize = 2;
 
