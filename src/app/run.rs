@@ -214,9 +214,8 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // the report is byte-identical to what bestreport prints.
     let selection = rc.output.selection;
     let mut out = ReportStream::new(rc.raw_output.as_deref() == Some("-") || exports.uses_stdout());
-    if !selection.quiet && rc.raw_output.is_none() {
-        output::note("Use -o <FILE> or --output <FILE> to write raw data to a file.\n");
-    }
+    // No reminder to use -o: like Hyperfine, a plain run starts silently
+    // (docs/DESIGN.md, "What a plain run prints").
     // Always, even with -Q: the seed is what reproduces the order (with
     // one command there is no order to reproduce).
     let ordered = rc.plan.order == Order::Random && rc.plan.commands.len() > 1;

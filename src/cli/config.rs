@@ -473,7 +473,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     if let Some(problem) = args.output.as_deref().and_then(habits::output_word) {
         return Err(UsageError(problem).into());
     }
-    let mut warnings = Vec::new();
+    let mut warnings = args.notes.clone();
     // Hyperfine 2.0's two shell words: "none" (its default, and ours) and
     // "default" (the platform shell).
     let shell = match args.shell.as_deref() {

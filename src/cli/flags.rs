@@ -402,19 +402,19 @@ fn build() -> Vec<Flag> {
             "summary",
             'S',
             ReportSwitch::Summary,
-            "Print the per-command summary (default)",
+            "Print the per-command summary (default; Hyperfine's -S SHELL is -s here)",
         ),
         report(
             "mini-stats",
             'M',
             ReportSwitch::Mini,
-            "Print a short summary: total CPU and wall time",
+            "Print a short summary: total CPU and wall time (Hyperfine's -M N: use -r N)",
         ),
         report(
             "no-stats",
             'N',
             ReportSwitch::NoStats,
-            "Do not print the per-command summary",
+            "Do not print the per-command summary (Hyperfine's -N, no shell, is the default here)",
         ),
         report(
             "ranking",
@@ -456,7 +456,7 @@ fn build() -> Vec<Flag> {
             "set",
             "NAME=VALUE",
             Both,
-            "Settings: width, graph, alpha, epsilon, effect, super, best, sigma",
+            "Settings: width, graph, alpha, epsilon, effect, super, best, sigma (Hyperfine's -c CMD is --cleanup)",
             |a, v| a.settings.push(v),
         )
         .short('c')
