@@ -88,9 +88,11 @@ fn main() {
                         let data = experiment(&mut rng, k, runs, sigma, change);
                         let a = Analysis::new(&data, RankingSettings::default())
                             .expect("valid synthetic data");
-                        let decided = a.ranking.entries.iter().any(|e| {
-                            matches!(e.verdict, Verdict::Slower | Verdict::Faster)
-                        });
+                        let decided = a
+                            .ranking
+                            .entries
+                            .iter()
+                            .any(|e| matches!(e.verdict, Verdict::Slower | Verdict::Faster));
                         let warned = a.drift_check().warns();
                         slower += usize::from(decided);
                         silent += usize::from(decided && !warned);

@@ -325,8 +325,10 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize, layouts: JsonRuns) -> Node<'
     // `command`; its scripts label a result by `name`, else `command`. A
     // command read from several files is named with its file's tag, so
     // that their plots tell them apart too.
-    if !runs.name.trim().is_empty() || !runs.tag.is_empty() {
-        let name = if runs.tag.is_empty() {
+    // Likewise a command told apart by its parameters (Hyperfine names it
+    // `cat data.txt (level = 2)`).
+    if !runs.name.trim().is_empty() || !runs.tag.is_empty() || !runs.shown_parameters.is_empty() {
+        let name = if runs.tag.is_empty() && runs.shown_parameters.is_empty() {
             text(&runs.name)
         } else {
             Node::Str(runs.label())
