@@ -236,9 +236,19 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // the line the bar redraws in place.
     let show_progress = !selection.quiet && terminal::wanted() && !rc.plan.show_output;
     if rc.live && !show_progress {
-        output::note(
-            "Note: --live shows results on a terminal only, without --show-output (standard error is not one, TERM=dumb, -Q, or --show-output); the experiment runs without them.\n",
-        );
+        // The one reason that applies, first found.
+        let why = if selection.quiet {
+            "-Q asks for no display"
+        } else if rc.plan.show_output {
+            "--show-output gives the terminal to the commands"
+        } else if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            "TERM is dumb or empty"
+        } else {
+            "standard error is not a terminal"
+        };
+        output::note(&format!(
+            "Note: --live shows results on a terminal only, and is off: {why}; the experiment runs without it.\n"
+        ));
     }
     let mut sink = Sink {
         raw,
