@@ -424,7 +424,7 @@ fn drift_check(
             let better = check
                 .explained
                 .as_ref()
-                .is_none_or(|x| difference.abs() > x.difference.abs());
+                .map_or(true, |x| difference.abs() > x.difference.abs());
             if better {
                 check.explained = Some(Explained {
                     slower,

@@ -323,7 +323,7 @@ pub fn pooled_slope(groups: &[Vec<(f64, f64)>], confidence: f64) -> Option<Poole
         g += 1;
     }
     let df = n.checked_sub(g + 1).filter(|&d| d >= 1)?;
-    if !(sxx > 0.0) {
+    if sxx.is_nan() || sxx <= 0.0 {
         return None;
     }
     let slope = sxy / sxx;
@@ -348,7 +348,8 @@ pub fn pooled_slope(groups: &[Vec<(f64, f64)>], confidence: f64) -> Option<Poole
 /// about the normal quantile (26.7.5, four terms, within 10⁻⁴ there).
 /// `None` for p outside (½, 1) or ν < 1.
 pub fn student_t_quantile(p: f64, nu: f64) -> Option<f64> {
-    if !(p > 0.5 && p < 1.0) || !(nu >= 1.0) {
+    let valid = p > 0.5 && p < 1.0 && nu >= 1.0;
+    if !valid {
         return None;
     }
     if nu <= 100.0 {
