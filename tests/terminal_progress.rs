@@ -389,3 +389,24 @@ fn live_redraws_leave_no_debris_at_any_width() {
         }
     }
 }
+
+/// On a terminal of 60 columns, the notes before the results and the
+/// warnings after them are broken at spaces within the width.
+#[test]
+fn notes_and_warnings_keep_to_a_narrow_terminal() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    let out = under_pty(60, "xterm", "-Q -R --live -r 5 'sleep 0.01' true");
+    let text = String::from_utf8_lossy(&out);
+    let joined = text.replace("\r\n  ", " ");
+    assert!(joined.contains("Random order, seed"), "{text}");
+    assert!(joined.contains("is off: -Q asks for no display"), "{text}");
+    for line in text.lines() {
+        let line = line.trim_end_matches('\r');
+        assert!(
+            line.chars().count() <= 60,
+            "wider than 60 columns: {line:?}"
+        );
+    }
+}
