@@ -456,7 +456,7 @@ fn build() -> Vec<Flag> {
             "set",
             "NAME=VALUE",
             Both,
-            "Settings: width, graph, alpha, epsilon, effect, super, best, sigma (Hyperfine's -c CMD is --cleanup)",
+            "Settings: width, graph, alpha, epsilon, effect, super, best, sigma (not Hyperfine's cleanup command)",
             |a, v| a.settings.push(v),
         )
         .short('c')
