@@ -312,13 +312,16 @@ impl Warning {
 /// fraction, when there are at least 5 and it is a cold start
 /// ([`FIRST_RUN_EXCESS`], [`FIRST_RUN_GAP`]).
 pub fn first_run_excess(values: &[f64]) -> Option<f64> {
+    first_run_excess_with(values, median_of(values)?)
+}
+
+/// [`first_run_excess`] given the values' median (the summaries have it).
+fn first_run_excess_with(values: &[f64], median: f64) -> Option<f64> {
     let (&first, rest) = values.split_first()?;
     if values.len() < 5 {
         return None;
     }
     let slowest_other = rest.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let sample = Sample::from_slice(values).ok()?;
-    let median = crate::stats::Quantiles::of(&sample).median;
     let stands_out = first >= slowest_other + FIRST_RUN_GAP * median;
     (median > 0.0 && stands_out && first >= (1.0 + FIRST_RUN_EXCESS) * median)
         .then(|| first / median - 1.0)
@@ -438,6 +441,9 @@ fn drift_check(
     check
 }
 
+/// The most runs, over all commands, [`timed_groups`] keeps.
+const SLOPE_LIMIT: usize = 200_000;
+
 /// Per command, its runs as (position in time, value / its median), when
 /// every command comes from one experiment and its median is positive;
 /// positions are sequence numbers, or, when some run has none (files
@@ -453,6 +459,11 @@ fn timed_groups(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<(f64, f64)>
         .commands
         .iter()
         .all(|c| c.sequences().iter().all(Option::is_some));
+    // Past SLOPE_LIMIT runs in all, every `stride`-th run of each command:
+    // the slope's estimate stays unbiased, and its interval is still far
+    // narrower than any drift that matters.
+    let total: usize = dataset.commands.iter().map(|c| c.len()).sum();
+    let stride = total.div_ceil(SLOPE_LIMIT).max(1);
     let mut offset = 0usize;
     let mut groups = Vec::with_capacity(dataset.commands.len());
     for c in &dataset.commands {
@@ -460,6 +471,7 @@ fn timed_groups(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<(f64, f64)>
         let mut pairs: Vec<(f64, f64)> = c
             .values(metric)
             .enumerate()
+            .step_by(stride)
             .filter_map(|(i, v)| {
                 let t = if numbered {
                     sequences[i]? as f64
@@ -480,6 +492,10 @@ fn timed_groups(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<(f64, f64)>
     Some(groups)
 }
 
+/// The most rounds [`relative_changes`] tests; longer experiments are
+/// thinned evenly to about this many.
+const RELATIVE_LIMIT: usize = 10_000;
+
 /// [`DriftCheck::relative`] from the complete rounds.
 fn relative_changes(rounds: &[Vec<f64>], settings: &super::RankingSettings) -> Vec<RelativeChange> {
     let k = rounds.len();
@@ -497,10 +513,20 @@ fn relative_changes(rounds: &[Vec<f64>], settings: &super::RankingSettings) -> V
         // included: one command's change then moves the median little,
         // where the mean (or, with three commands, the median of the two
         // others) would pass it on to every other command.
+        let mut round = Vec::with_capacity(k);
         let medians: Vec<Option<f64>> = (0..n)
             .map(|r| {
-                let round: Vec<f64> = rounds.iter().map(|c| c[r]).collect();
-                median_of(&round).filter(|&m| m > 0.0)
+                round.clear();
+                round.extend(rounds.iter().map(|c| c[r]));
+                round.sort_by(f64::total_cmp);
+                // Type 7 (the summaries'): the middle value, or the mean
+                // of the two middle ones.
+                let m = if k % 2 == 1 {
+                    round[k / 2]
+                } else {
+                    0.5 * (round[k / 2 - 1] + round[k / 2])
+                };
+                (m > 0.0 && m.is_finite()).then_some(m)
             })
             .collect();
         for (i, runs) in rounds.iter().enumerate() {
@@ -510,20 +536,34 @@ fn relative_changes(rounds: &[Vec<f64>], settings: &super::RankingSettings) -> V
             series.push((i, None, q));
         }
     }
-    let tested: Vec<(usize, Option<usize>, Vec<f64>, f64)> = series
+    // Past RELATIVE_LIMIT rounds, every `stride`-th round: a trend that
+    // matters shows in 10,000 of them, and a million cost a second.
+    let stride = n.div_ceil(RELATIVE_LIMIT).max(1);
+    if stride > 1 {
+        for (_, _, q) in &mut series {
+            *q = q.iter().copied().step_by(stride).collect();
+        }
+    }
+    // The tests depend on the order of the ratios only: on their dense
+    // ranks (small integers), the trend test counts with a table instead
+    // of searching among a million distinct ratios.
+    let tested: Vec<(usize, Option<usize>, Vec<f64>, Vec<f64>, f64)> = series
         .into_iter()
         .filter_map(|(i, against, q)| {
-            let t = mann_kendall(&Series::new(q.clone()).ok()?).ok()?;
-            Some((i, against, q, t.p_value))
+            let ranks = dense_ranks(&q);
+            let t = mann_kendall(&Series::new(ranks.clone()).ok()?).ok()?;
+            Some((i, against, q, ranks, t.p_value))
         })
         .collect();
-    let p: Vec<f64> = tested.iter().map(|t| t.3).collect();
+    let p: Vec<f64> = tested.iter().map(|t| t.4).collect();
     let mut out = Vec::new();
-    for ((command, against, q, _), adjusted) in tested.into_iter().zip(holm_adjust(&p)) {
+    for ((command, against, q, ranks, _), adjusted) in tested.into_iter().zip(holm_adjust(&p)) {
         if adjusted >= WARNING_LEVEL.min(settings.alpha) {
             continue;
         }
-        let Some(at) = change_point(&q) else { continue };
+        let Some(at) = change_point(&ranks) else {
+            continue;
+        };
         let (Some(before), Some(after)) = (median_of(&q[..at]), median_of(&q[at..])) else {
             continue;
         };
@@ -536,13 +576,29 @@ fn relative_changes(rounds: &[Vec<f64>], settings: &super::RankingSettings) -> V
                 command,
                 against,
                 p_adjusted: adjusted,
-                from_round: at + 1,
-                rounds: q.len(),
+                from_round: at * stride + 1,
+                rounds: n,
                 change,
             });
         }
     }
     out
+}
+
+/// The dense ranks of `values` (0 for the smallest, equal values equal),
+/// as numbers.
+fn dense_ranks(values: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let mut ranks = vec![0.0; values.len()];
+    let mut rank = 0.0;
+    for (k, &i) in order.iter().enumerate() {
+        if k > 0 && values[i] != values[order[k - 1]] {
+            rank += 1.0;
+        }
+        ranks[i] = rank;
+    }
+    ranks
 }
 
 /// The positions of `runs` in the order they ran: by Sequence when every
