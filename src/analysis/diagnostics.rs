@@ -492,6 +492,9 @@ fn timed_groups(dataset: &Dataset, metric: Metric) -> Option<Vec<Vec<(f64, f64)>
     Some(groups)
 }
 
+/// One ratio series tested: command, against, ratios, their ranks, p.
+type Tested = (usize, Option<usize>, Vec<f64>, Vec<f64>, f64);
+
 /// The most rounds [`relative_changes`] tests; longer experiments are
 /// thinned evenly to about this many.
 const RELATIVE_LIMIT: usize = 10_000;
@@ -547,7 +550,7 @@ fn relative_changes(rounds: &[Vec<f64>], settings: &super::RankingSettings) -> V
     // The tests depend on the order of the ratios only: on their dense
     // ranks (small integers), the trend test counts with a table instead
     // of searching among a million distinct ratios.
-    let tested: Vec<(usize, Option<usize>, Vec<f64>, Vec<f64>, f64)> = series
+    let tested: Vec<Tested> = series
         .into_iter()
         .filter_map(|(i, against, q)| {
             let ranks = dense_ranks(&q);
