@@ -13,7 +13,10 @@ mod diagnostics;
 mod metric_choice;
 mod settings;
 
-pub use diagnostics::{in_time_order, time_order, Diagnostics, HalvesShift, Warning};
+pub use diagnostics::{
+    first_run_excess, in_time_order, time_order, Diagnostics, DriftCheck, Explained, HalvesShift,
+    RelativeChange, Warning, DRIFT_CONFIDENCE, FIRST_RUN_EXCESS,
+};
 pub use metric_choice::{known_names, resolve_metric, UnknownMetric};
 pub use settings::{meaning, threshold, RankingSettings, Reference};
 
@@ -308,6 +311,8 @@ pub struct Analysis<'a> {
     pub settings: RankingSettings,
     /// Per command, in dataset order: did the machine change while it ran?
     pub diagnostics: Vec<Diagnostics>,
+    /// The check across commands ([`Analysis::drift_check`]), made once.
+    drift: std::sync::OnceLock<DriftCheck>,
 }
 
 /// Summarises every metric of `catalogue` that command `index` has; also
@@ -443,6 +448,7 @@ impl<'a> Analysis<'a> {
             ranking,
             settings,
             diagnostics,
+            drift: std::sync::OnceLock::new(),
         })
     }
 

@@ -378,3 +378,190 @@ fn the_html_report_renders_in_chromium() {
     assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
     std::fs::write(out.join("report.png"), png).unwrap();
 }
+
+/// The page of `fixture` (a raw file in tests/data/fixtures) written by
+/// `bestreport --export-html` to target/browser/`name`.html, open in a new
+/// session; `None` (and SKIPPED said) without Chromium outside CI.
+fn open_page<'a>(driver: &'a Driver, chromium: &Path, fixture: &str, name: &str) -> Session<'a> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = root.join("target/browser");
+    std::fs::create_dir_all(&out).unwrap();
+    let page = out.join(format!("{name}.html"));
+    assert_cmd::Command::cargo_bin("bestreport")
+        .unwrap()
+        .arg("--export-html")
+        .arg(&page)
+        .arg(root.join("tests/data/fixtures").join(fixture))
+        .assert()
+        .success();
+    let s = Session::new(driver, chromium);
+    s.open(&page);
+    s
+}
+
+/// Saves a full-page screenshot of the page open in `s`.
+fn screenshot(s: &Session<'_>, name: &str) {
+    let height = s
+        .script("return document.documentElement.scrollHeight")
+        .as_f64()
+        .unwrap_or(1000.0);
+    s.call(
+        "POST",
+        "window/rect",
+        Some(&json!({"width": 1000, "height": height.ceil() as u64 + 300})),
+    );
+    let png = decode_base64(s.call("GET", "screenshot", None).as_str().unwrap());
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+    std::fs::write(out.join(format!("{name}.png")), png).unwrap();
+}
+
+/// Twelve commands, and a command that sleeps while CPU time is ranked:
+/// the page renders without problems, the note and the warnings are
+/// visible at the top, every row label of the ranking figure is inside the
+/// figure and crossed by no band or zero line, the commands past eight
+/// are drawn in another shape than those sharing their colour, and a
+/// relative figure beside "inconclusive" is marked undecided. Screenshots
+/// in target/browser/twelve.png and sleeping.png.
+#[test]
+fn many_commands_and_a_sleeping_one_read_clearly_in_chromium() {
+    let chromium = find(&["chromium", "chromium-browser", "google-chrome"]);
+    let chromedriver = find(&["chromedriver", "/usr/lib/chromium/chromedriver"]);
+    let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but chromium/chromedriver are missing"
+        );
+        eprintln!("SKIPPED many_commands_and_a_sleeping_one_read_clearly_in_chromium: no chromium");
+        return;
+    };
+    let driver = start_driver(&chromedriver);
+
+    let s = open_page(&driver, &chromium, "sleeping.csv", "sleeping");
+    let found = problems(&s, 4);
+    assert!(found.is_empty(), "problems:\n{}", found.join("\n"));
+    let note = s.script(
+        "const w = document.getElementById('warnings');
+         if (!w) return null;
+         const r = w.getBoundingClientRect();
+         return {text: w.innerText, top: r.top, height: r.height,
+                 visible: getComputedStyle(w).visibility === 'visible' && r.height > 0,
+                 beforeTable: w.compareDocumentPosition(document.querySelector('table'))
+                              === Node.DOCUMENT_POSITION_FOLLOWING}",
+    );
+    assert!(note.is_object(), "no warnings block on the page");
+    let text = note["text"].as_str().unwrap_or("");
+    assert!(text.contains("--metric wall"), "the note: {text}");
+    assert_eq!(note["visible"], json!(true), "{note}");
+    assert_eq!(
+        note["beforeTable"],
+        json!(true),
+        "before the results: {note}"
+    );
+    screenshot(&s, "sleeping");
+    drop(s);
+
+    let s = open_page(&driver, &chromium, "twelve.csv", "twelve");
+    let found = problems(&s, 4);
+    assert!(found.is_empty(), "problems:\n{}", found.join("\n"));
+    // Geometry of the ranking figure, in the page's pixels.
+    let geometry = s.script(
+        "const svg = document.querySelector('svg#ranking') ||
+                     document.querySelector('#figure-ranking svg');
+         const box = svg.getBoundingClientRect();
+         const rect = e => { const r = e.getBoundingClientRect();
+                             return [r.left, r.top, r.right, r.bottom]; };
+         return {
+           svg: [box.left, box.top, box.right, box.bottom],
+           labels: Array.from(svg.querySelectorAll('.row-label')).map(rect),
+           lines: Array.from(svg.querySelectorAll('.reference, .effect-band, .epsilon-band'))
+                    .map(rect),
+           shapes: Array.from(svg.querySelectorAll('g.command')).map(g => {
+             const m = g.querySelector('.shift, .best');
+             return [g.getAttribute('data-command'), m ? m.tagName : null];
+           }),
+         };",
+    );
+    let rects = |key: &str| -> Vec<Vec<f64>> {
+        geometry[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key}: {geometry}"))
+            .iter()
+            .map(|r| {
+                r.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_f64().unwrap())
+                    .collect()
+            })
+            .collect()
+    };
+    let svg: Vec<f64> = geometry["svg"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let labels = rects("labels");
+    assert_eq!(labels.len(), 12, "{geometry}");
+    assert!(
+        rects("lines").len() >= 12 * 3,
+        "bands and zero line per row: {geometry}"
+    );
+    for l in &labels {
+        assert!(
+            l[0] >= svg[0] && l[2] <= svg[2] + 0.5,
+            "a label leaves the figure: {l:?} in {svg:?}"
+        );
+        for b in rects("lines") {
+            let overlap = b[0] < l[2] && l[0] < b[2] && b[1] < l[3] - 1.0 && l[1] + 1.0 < b[3];
+            assert!(
+                !overlap,
+                "a band or the zero line crosses a label: {b:?} over {l:?}"
+            );
+        }
+    }
+    // Commands 9–12 share colours with 1–4: another shape.
+    let shapes: Vec<(String, String)> = geometry["shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| Some((p[0].as_str()?.to_owned(), p[1].as_str()?.to_owned())))
+        .collect();
+    assert_eq!(shapes.len(), 12, "{geometry}");
+    let tag = |c: &str| shapes.iter().find(|(k, _)| k == c).map(|(_, t)| t.clone());
+    for (low, high) in [("2", "10"), ("3", "11"), ("4", "12")] {
+        if let (Some(a), Some(b)) = (tag(low), tag(high)) {
+            if a != "path" && b != "path" {
+                assert_ne!(a, b, "commands {low} and {high} look alike: {shapes:?}");
+            }
+        }
+    }
+    // No relative figure reads as a finding beside an undecided verdict.
+    let rows = s.script(
+        "return Array.from(document.querySelectorAll('#results ~ table tr')).slice(1)
+           .map(tr => Array.from(tr.cells).map(c => c.innerText))",
+    );
+    let rows = rows.as_array().cloned().unwrap_or_default();
+    assert!(rows.len() >= 12, "the results table: {rows:?}");
+    let mut undecided = 0;
+    for row in &rows {
+        let cells: Vec<&str> = row
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap_or(""))
+            .collect();
+        if let [.., relative, verdict] = cells.as_slice() {
+            if matches!(*verdict, "inconclusive" | "not compared") {
+                assert!(relative.ends_with('?'), "{cells:?}");
+                undecided += 1;
+            }
+        }
+    }
+    assert!(
+        undecided > 0,
+        "12 commands at 5 runs: some undecided: {rows:?}"
+    );
+    screenshot(&s, "twelve");
+}

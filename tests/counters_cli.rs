@@ -170,7 +170,15 @@ fn commands_report_their_own_metrics_and_a_malformed_line_is_a_warning() {
     let cmd =
         "sh -c 'printf \"tokens 12.5\\nbogus line here\\nrate 3\\n\" > \"$BESTGUESS_METRICS\"'";
     let out = bestguess()
-        .args(["--custom-metrics", "tokens,rate", "-r", "3", "-o"])
+        .args([
+            "-w",
+            "0",
+            "--custom-metrics",
+            "tokens,rate",
+            "-r",
+            "3",
+            "-o",
+        ])
         .arg(&raw)
         .arg(cmd)
         .assert()
@@ -201,6 +209,8 @@ fn a_metric_a_run_does_not_report_is_absent_not_zero() {
     );
     bestguess()
         .args([
+            "-w",
+            "0",
             "-Q",
             "--order",
             "sequential",

@@ -67,7 +67,21 @@ fn steady_data_give_no_warning() {
 
 #[test]
 fn a_trend_is_reported_for_each_command_that_slowed_down() {
+    // Printed: one warning for the experiment, naming both commands, how
+    // much and what to do (the fixture has no complete rounds).
     let (_, stderr) = report(&[], "drift.csv");
+    let w = warnings(&stderr);
+    assert_eq!(w.len(), 1, "{stderr}");
+    assert!(
+        w[0].starts_with(
+            "Warning: commands 1 and 2 changed speed by +14.4 % and +13.7 % from the first half"
+        ) && w[0].contains("--order random"),
+        "{}",
+        w[0]
+    );
+    assert!(stderr.lines().count() <= 2, "{stderr}");
+    // In -E, each command's own trend in full.
+    let (_, stderr) = report(&["-QE"], "drift.csv");
     let w = warnings(&stderr);
     let speed: Vec<&String> = w.iter().filter(|l| l.contains("got slower")).collect();
     assert_eq!(speed.len(), 2, "{stderr}");
@@ -82,7 +96,10 @@ fn a_trend_is_reported_for_each_command_that_slowed_down() {
 
 #[test]
 fn a_jump_of_the_fastest_runs_is_one_plain_warning() {
-    let (_, stderr) = report(&[], "step.csv");
+    // A detail: -E says it; the plain run only that the speed changed.
+    let (_, plain) = report(&[], "step.csv");
+    assert!(!plain.contains("best-case performance"), "{plain}");
+    let (_, stderr) = report(&["-E"], "step.csv");
     let best: Vec<String> = warnings(&stderr)
         .into_iter()
         .filter(|l| l.contains("best-case performance"))
@@ -96,7 +113,7 @@ fn a_jump_of_the_fastest_runs_is_one_plain_warning() {
         "Warning: the best-case performance of command 1 (work --size 10) changed during the experiment"
     ));
     // A threshold beyond the observed distance makes it stable.
-    let (_, lenient) = report(&["-c", "sigma=100"], "step.csv");
+    let (_, lenient) = report(&["-E", "-c", "sigma=100"], "step.csv");
     assert!(!lenient.contains("best-case performance"), "{lenient}");
 }
 
@@ -127,6 +144,15 @@ fn the_json_export_carries_best_case_and_trend() {
     for key in ["estimate", "error"] {
         assert!(b0[key].as_f64().unwrap() > 0.0, "{key}");
     }
+    // Every warning in full, printed or a detail.
+    let warnings = json["bestguess"]["warnings"].as_array().unwrap();
+    let kinds: Vec<(&str, bool)> = warnings
+        .iter()
+        .map(|w| (w["kind"].as_str().unwrap(), w["printed"].as_bool().unwrap()))
+        .collect();
+    assert!(kinds.contains(&("best_case_changed", false)), "{kinds:?}");
+    assert!(kinds.contains(&("order_drift", true)), "{kinds:?}");
+    assert_eq!(json["bestguess"]["paired_by_round"], Value::Bool(false));
     let t0 = &results[0]["bestguess"]["trend"];
     assert_eq!(t0["speed_changed"], Value::Bool(true));
     assert!(t0["tau"].as_f64().unwrap() > 0.0);
@@ -152,9 +178,9 @@ fn many_waiting_commands_are_counted_not_listed() {
     for (commands, said) in [
         (
             3,
-            "times of command 1 (c0), command 2 (c1) and command 3 (c2) are more than twice",
+            "Note: commands 1, 2 and 3 mostly wait (median wall-clock time over twice their CPU time)",
         ),
-        (40, "times of 40 of the 40 commands are more than twice"),
+        (40, "Note: 40 of the 40 commands mostly wait"),
     ] {
         let mut text = String::from(
             "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),\

@@ -23,7 +23,7 @@ const FORMATS: [(Format, &str); 6] = [
 ];
 
 /// Every data file the exports are tested on: (snapshot name, path).
-const FILES: [(&str, &str); 11] = [
+const FILES: [(&str, &str); 12] = [
     ("raw1", "tests/data/reference/raw1.csv"),
     ("rawps1", "tests/data/reference/rawps1.csv"),
     ("pi1", "tests/data/reference/pi1.csv"),
@@ -35,6 +35,9 @@ const FILES: [(&str, &str); 11] = [
     ("failures", "tests/data/fixtures/failures.csv"),
     ("seconds_mixed", "tests/data/fixtures/seconds_mixed.csv"),
     ("many", "tests/data/fixtures/many.csv"),
+    // A parameter scan whose second command has no {level}: the values
+    // tell its two instances apart in every export.
+    ("scan", "tests/data/fixtures/scan.csv"),
 ];
 
 fn load(path: &str) -> Dataset {
@@ -94,6 +97,7 @@ snapshot_tests! {
     snapshot_failures => "failures",
     snapshot_seconds_mixed => "seconds_mixed",
     snapshot_many => "many",
+    snapshot_scan => "scan",
 }
 
 #[test]

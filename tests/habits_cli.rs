@@ -273,3 +273,43 @@ fn numeric_errors_state_the_accepted_range() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// Every Hyperfine option of the README's table, typed as a Hyperfine
+/// user would: a usage error that says what to type (nothing runs), or
+/// for -N a one-line note and the run as asked.
+#[test]
+fn hyperfine_options_say_what_they_mean_here() {
+    let marker = tempfile::tempdir().unwrap();
+    let ran = marker.path().join("ran");
+    let touch = format!("touch {}", ran.display());
+    for (args, says) in [
+        (vec!["-S", "bash"], "write -s \"bash -c\""),
+        (vec!["-S", "none"], "leave -S none out"),
+        (vec!["-M", "10"], "write -r 10"),
+        (vec!["-C", "sync"], "--conclude CMD"),
+        (vec!["-c", "rm -f x"], "write --cleanup 'rm -f x'"),
+        (vec!["--style", "basic"], "one plain style"),
+        (vec!["--input", "data.txt"], "CMD < FILE"),
+    ] {
+        let mut all = args.clone();
+        all.push(&touch);
+        let a = bestguess().args(&all).assert().code(1);
+        let stderr = stderr_of(&a);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: one line: {stderr}");
+        assert!(!ran.exists(), "{args:?} ran the command");
+    }
+    // -N: the note, and the run goes ahead without the summary.
+    let a = bestguess()
+        .args(["-N", "-r", "2", &touch])
+        .assert()
+        .success();
+    let stderr = stderr_of(&a);
+    assert!(stderr.contains("-N turns off the summary here"), "{stderr}");
+    assert!(ran.exists());
+    // The long forms mean what they say.
+    bestguess()
+        .args(["-Q", "--summary", "-r", "1", "true"])
+        .assert()
+        .success();
+}

@@ -568,14 +568,34 @@ fn commands() -> Vec<Case> {
         case(
             "a failing run is recorded before stopping",
             "bestguess",
-            &["-r", "3", "-s", "/bin/sh -c", "-o", "raw.csv", "exit 3"],
+            &[
+                "-w",
+                "0",
+                "-r",
+                "3",
+                "-s",
+                "/bin/sh -c",
+                "-o",
+                "raw.csv",
+                "exit 3",
+            ],
         )
         .fails(2, "exited with code 3")
         .then("raw.csv", After::Raw(Some(1))),
         case(
             "a run killed by a signal",
             "bestguess",
-            &["-r", "3", "-s", "/bin/sh -c", "-o", "raw.csv", "kill -9 $$"],
+            &[
+                "-w",
+                "0",
+                "-r",
+                "3",
+                "-s",
+                "/bin/sh -c",
+                "-o",
+                "raw.csv",
+                "kill -9 $$",
+            ],
         )
         .fails(2, "SIGKILL")
         .then("raw.csv", After::Raw(Some(1))),
@@ -583,6 +603,8 @@ fn commands() -> Vec<Case> {
             "a run that ignores SIGTERM is still timed out",
             "bestguess",
             &[
+                "-w",
+                "0",
                 "-r",
                 "1",
                 "--timeout",

@@ -35,6 +35,8 @@ fn a_scan_runs_each_value_and_records_it() {
     let (log, raw) = (dir.path().join("log"), dir.path().join("raw.csv"));
     bestguess()
         .args([
+            "-w",
+            "0",
             "-Q",
             "-r",
             "2",
@@ -79,8 +81,18 @@ fn a_step_size_gives_exact_decimal_values() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log");
     bestguess()
-        .args(["-Q", "--order", "sequential", "-P", "d", "0.3", "0.7"])
-        .args(["--parameter-step-size", "0.2"])
+        .args([
+            "-w",
+            "0",
+            "-Q",
+            "--order",
+            "sequential",
+            "-P",
+            "d",
+            "0.3",
+            "0.7",
+        ])
+        .args(["-w", "0", "--parameter-step-size", "0.2"])
         .arg(logs(&log, "{d}"))
         .assert()
         .success();
@@ -92,8 +104,17 @@ fn lists_give_the_cross_product_in_hyperfines_order() {
     let dir = tempfile::tempdir().unwrap();
     let (log, raw) = (dir.path().join("log"), dir.path().join("raw.csv"));
     bestguess()
-        .args(["-Q", "--order", "sequential", "-L", "cc", "gcc,clang"])
-        .args(["-L", "opt", "-O0,-O2"])
+        .args([
+            "-w",
+            "0",
+            "-Q",
+            "--order",
+            "sequential",
+            "-L",
+            "cc",
+            "gcc,clang",
+        ])
+        .args(["-w", "0", "-L", "opt", "-O0,-O2"])
         .arg(logs(&log, "{cc} {opt}"))
         .arg("-o")
         .arg(&raw)
@@ -120,7 +141,18 @@ fn names_and_every_hook_are_substituted() {
     let dir = tempfile::tempdir().unwrap();
     let (log, raw) = (dir.path().join("log"), dir.path().join("raw.csv"));
     bestguess()
-        .args(["-Q", "-r", "1", "--order", "sequential", "-L", "v", "a,b"])
+        .args([
+            "-w",
+            "0",
+            "-Q",
+            "-r",
+            "1",
+            "--order",
+            "sequential",
+            "-L",
+            "v",
+            "a,b",
+        ])
         .arg("--setup")
         .arg(logs(&log, "setup {v}"))
         .arg("--prepare")
@@ -130,7 +162,7 @@ fn names_and_every_hook_are_substituted() {
         .arg("--cleanup")
         .arg(logs(&log, "cleanup {v}"))
         .arg(logs(&log, "run {v}"))
-        .args(["-n", "job {v}", "-o"])
+        .args(["-w", "0", "-n", "job {v}", "-o"])
         .arg(&raw)
         .assert()
         .success();

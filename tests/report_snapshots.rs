@@ -34,7 +34,7 @@ const REFERENCE: [&str; 9] = [
     "rosie-grep-awk.csv",
 ];
 
-const FIXTURES: [&str; 9] = [
+const FIXTURES: [&str; 10] = [
     "utf8.csv",
     "one_run.csv",
     "many.csv",
@@ -44,6 +44,7 @@ const FIXTURES: [&str; 9] = [
     "seconds_mixed.csv",
     "ticks.csv",
     "ticks_sequential.csv",
+    "scan.csv",
 ];
 
 /// `tests/data/reference/<file>` or `tests/data/fixtures/<file>`.

@@ -117,29 +117,20 @@ fn output_dash_writes_csv_to_stdout_and_reports_to_stderr() {
 }
 
 #[test]
-fn without_output_the_reminder_is_printed_unless_quiet() {
-    // A reminder is a note: it goes to standard error, never into the
-    // report (which may be redirected to a file).
-    // (Starts with: on a loaded machine `true` may wait more than it
-    // computes, and the note saying so follows on stderr.)
+fn a_plain_run_starts_without_a_reminder() {
+    // Like Hyperfine: no "Use -o" line before the results (one command:
+    // no seed line either).
     bestguess()
-        .args(["true"])
+        .args(["-r", "2", "true"])
         .assert()
         .success()
-        .stderr(predicate::str::starts_with(
-            "Use -o <FILE> or --output <FILE> to write raw data to a file.\n",
-        ))
+        .stderr(predicate::str::contains("Use -o").not())
         .stdout(predicate::str::contains("Use -o").not());
     bestguess()
         .args(["-Q", "true"])
         .assert()
         .success()
         .stdout("");
-    bestguess()
-        .args(["-QR", "true"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Use -o").not());
 }
 
 #[test]
@@ -198,17 +189,17 @@ fn ignore_failure_records_exit_codes() {
 #[test]
 fn show_output_lets_commands_print() {
     bestguess()
-        .args(["-Q", "--show-output", "echo visible"])
+        .args(["-w", "0", "-Q", "--show-output", "echo visible"])
         .assert()
         .success()
         .stdout("visible\n");
     bestguess()
-        .args(["-Q", "echo hidden"])
+        .args(["-w", "0", "-Q", "echo hidden"])
         .assert()
         .success()
         .stdout("");
     bestguess()
-        .args(["-Q", "--show-output", "cat"])
+        .args(["-w", "0", "-Q", "--show-output", "cat"])
         .write_stdin("piped\n")
         .assert()
         .success()
@@ -220,7 +211,7 @@ fn shell_gets_the_command_as_one_argument() {
     let dir = tmp();
     let out = dir.path().join("raw.csv");
     bestguess()
-        .args(["-s", "/bin/sh -c", "-Q", "--show-output", "-o"])
+        .args(["-w", "0", "-s", "/bin/sh -c", "-Q", "--show-output", "-o"])
         .arg(&out)
         .arg("echo $((6*7)) | tr 4 X")
         .assert()
@@ -242,7 +233,13 @@ fn empty_command_under_a_shell_measures_startup() {
 #[test]
 fn quoting_is_removed_without_a_shell() {
     bestguess()
-        .args(["-Q", "--show-output", r#"printf '%s|' "a b" c\ d 'e'"f""#])
+        .args([
+            "-w",
+            "0",
+            "-Q",
+            "--show-output",
+            r#"printf '%s|' "a b" c\ d 'e'"f""#,
+        ])
         .assert()
         .success()
         .stdout("a b|c d|ef|");
@@ -365,7 +362,7 @@ fn timeouts_kill_the_command_and_are_recorded() {
     let out = dir.path().join("raw.csv");
     let start = Instant::now();
     bestguess()
-        .args(["--timeout", "0.2", "-r", "3", "-o"])
+        .args(["-w", "0", "--timeout", "0.2", "-r", "3", "-o"])
         .arg(&out)
         .arg("sleep 10")
         .assert()
@@ -379,6 +376,8 @@ fn timeouts_kill_the_command_and_are_recorded() {
     let start = Instant::now();
     bestguess()
         .args([
+            "-w",
+            "0",
             "-i",
             "--timeout",
             "0.2",
@@ -458,7 +457,7 @@ fn no_compiled_in_limits_on_commands_or_words() {
         .collect::<Vec<_>>()
         .join(" ");
     bestguess()
-        .args(["-Q", "--show-output", &format!("echo {long}")])
+        .args(["-w", "0", "-Q", "--show-output", &format!("echo {long}")])
         .assert()
         .success()
         .stdout(format!("{long}\n"));
@@ -535,7 +534,7 @@ fn a_failing_command_stops_keeping_rows_and_suggesting_i() {
         c = counter.display()
     );
     bestguess()
-        .args(["-r", "5", "-o"])
+        .args(["-w", "0", "-r", "5", "-o"])
         .arg(&out)
         .arg(&cmd)
         .assert()
@@ -554,9 +553,17 @@ fn after_a_failure_what_was_measured_is_still_reported_and_exported() {
     let dir = tmp();
     let json = dir.path().join("r.json");
     let assert = bestguess()
-        .args(["-r", "5", "--order", "sequential", "--export-json"])
+        .args([
+            "-w",
+            "0",
+            "-r",
+            "5",
+            "--order",
+            "sequential",
+            "--export-json",
+        ])
         .arg(&json)
-        .args(["true", "false"])
+        .args(["-w", "0", "true", "false"])
         .assert()
         .code(2);
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
@@ -577,7 +584,7 @@ fn a_command_killed_by_a_signal_is_recorded_and_stops_unless_i() {
     let dir = tmp();
     let out = dir.path().join("raw.csv");
     bestguess()
-        .args(["-r", "3", "-s", "/bin/sh -c", "-o"])
+        .args(["-w", "0", "-r", "3", "-s", "/bin/sh -c", "-o"])
         .arg(&out)
         .arg("kill -9 $$")
         .assert()
@@ -587,7 +594,7 @@ fn a_command_killed_by_a_signal_is_recorded_and_stops_unless_i() {
     assert_eq!(runs.len(), 1);
     assert_eq!((runs[0].signal, runs[0].exit_code), (Some(9), 137));
     bestguess()
-        .args(["-i", "-r", "3", "-s", "/bin/sh -c", "-o"])
+        .args(["-w", "0", "-i", "-r", "3", "-s", "/bin/sh -c", "-o"])
         .arg(&out)
         .arg("kill -SEGV $$")
         .assert()
@@ -647,7 +654,7 @@ fn interrupt_after(
     let counter = dir.path().join("counter");
     let child = Command::cargo_bin("bestguess")
         .unwrap()
-        .args(["-r", "1000", "-s", "/bin/sh -c", "-o"])
+        .args(["-w", "0", "-r", "1000", "-s", "/bin/sh -c", "-o"])
         .arg(&out)
         // The first `rows_wanted` runs are quick, the next one sleeps: the
         // signal lands while a command (and its child sleep) is running.
@@ -720,7 +727,10 @@ fn sigterm_keeps_every_completed_run_and_exits_143() {
 fn the_sleeping_grandchild_is_killed_on_interrupt() {
     // After an interrupt nothing the command started may survive.
     let (_, _, _, _) = interrupt_after(2, 3, 32);
-    let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    let ps = Command::new("ps")
+        .args(["-w", "0", "-eo", "args"])
+        .output()
+        .unwrap();
     let survivors = String::from_utf8_lossy(&ps.stdout)
         .lines()
         .filter(|l| l.trim() == "sleep 32")

@@ -279,11 +279,20 @@ fn live_without_a_terminal_says_so_and_runs() {
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("--live shows results on a terminal only"),
+        err.contains(
+            "--live shows results on a terminal only, and is off: standard error is not a terminal"
+        ),
         "{err}"
     );
     assert!(!err.contains('\x1b'));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Command 1"));
+    // With -Q, that is the reason given.
+    let out = Command::new(bestguess())
+        .args(["-Q", "-R", "--live", "-r", "5", "true"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is off: -Q asks for no display"), "{err}");
 }
 
 /// A setup or warmups before the first run: a line says so at once (the
@@ -306,4 +315,98 @@ fn setups_and_warmups_are_announced() {
         !raw.contains("ETA 0:01") && !raw.contains("ETA 0:02"),
         "{raw}"
     );
+}
+
+/// The text each redraw writes for its block, one string per line: the
+/// frame's bytes without its rewind (`\r`, cursor up), erase sequences and
+/// final "erase below".
+fn frame_lines(frame: &str) -> Vec<String> {
+    let mut text = String::new();
+    let mut chars = frame.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => {}
+            '\x1b' => {
+                // Skip the CSI sequence.
+                chars.next();
+                while chars.next().is_some_and(|c| c.is_ascii_digit()) {}
+            }
+            c => text.push(c),
+        }
+    }
+    text.split('\n').map(str::to_owned).collect()
+}
+
+/// Every redraw of the live table, at 60, 80 and 120 columns with 3 and
+/// 10 commands whose rows change length and order as results come in:
+/// after each redraw the block on screen is exactly what that redraw
+/// wrote, with nothing of the previous one left at the end of a row
+/// ("referenceuns": a shorter row over a longer one), and nothing is left
+/// once the report is printed.
+#[test]
+fn live_redraws_leave_no_debris_at_any_width() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    let three = "'sleep 0.002' -n two 'sleep 0.001' 'sleep 0.003'";
+    let ten: String = (1..=10)
+        .map(|i| format!("'sleep 0.00{}' -n {} ", i % 4 + 1, "x".repeat(i * 3)))
+        .collect();
+    for width in [60, 80, 120] {
+        for (commands, runs) in [(three, 60), (ten.as_str(), 16)] {
+            let out = under_pty(width, "xterm", &format!("--live -r {runs} {commands}"));
+            let raw = String::from_utf8_lossy(&out);
+            let report = raw.find("Command 1").expect("the report follows");
+            let first = raw[..raw.find('\x1b').unwrap()]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let mut screen = Screen::new(width);
+            let mut frames = 0;
+            for frame in raw[first..report].split_inclusive("\x1b[J") {
+                screen.feed(frame.as_bytes());
+                if !frame.ends_with("\x1b[J") {
+                    continue;
+                }
+                frames += 1;
+                let want = frame_lines(frame);
+                let lines = screen.lines();
+                let block = &lines[screen.row + 1 - want.len()..=screen.row];
+                for (shown, wrote) in block.iter().zip(&want) {
+                    assert_eq!(
+                        shown.trim_end(),
+                        wrote.trim_end(),
+                        "width {width}, {commands}: a redraw left debris"
+                    );
+                }
+            }
+            assert!(frames > 3, "width {width}: only {frames} redraws");
+            assert_eq!(screen.wrapped, 0, "width {width}: a live line wrapped");
+            screen.feed(raw[report..].as_bytes());
+            let stale: Vec<_> = (screen.lines().into_iter())
+                .filter(|l| l.contains("runs ·") || l.contains("vs reference"))
+                .collect();
+            assert!(stale.is_empty(), "width {width}: left on screen: {stale:?}");
+        }
+    }
+}
+
+/// On a terminal of 60 columns, the notes before the results and the
+/// warnings after them are broken at spaces within the width.
+#[test]
+fn notes_and_warnings_keep_to_a_narrow_terminal() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    let out = under_pty(60, "xterm", "-Q -R --live -r 5 'sleep 0.01' true");
+    let text = String::from_utf8_lossy(&out);
+    let joined = text.replace("\r\n  ", " ");
+    assert!(joined.contains("Random order, seed"), "{text}");
+    assert!(joined.contains("is off: -Q asks for no display"), "{text}");
+    for line in text.lines() {
+        let line = line.trim_end_matches('\r');
+        assert!(
+            line.chars().count() <= 60,
+            "wider than 60 columns: {line:?}"
+        );
+    }
 }

@@ -711,8 +711,27 @@ pub fn held() -> Vec<String> {
 
 /// Writes an error line to standard error, whatever `-Q` says.
 pub fn error(text: &str) {
+    // On a terminal, broken at spaces at its width and continuing
+    // indented, as the warnings are (a note had run past 60 columns);
+    // into a file or a pipe, one line each, whole for grep.
+    if !std::io::IsTerminal::is_terminal(&io::stderr()) {
+        let mut e = io::stderr().lock();
+        let _ = e.write_all(text.as_bytes()).and_then(|()| e.flush());
+        return;
+    }
+    let width = super::terminal::report_width();
+    let mut wrapped = String::with_capacity(text.len() + 8);
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (line, ""),
+        };
+        let pieces = crate::report::text::continued(body, width);
+        wrapped.push_str(&pieces.join("\n"));
+        wrapped.push_str(end);
+    }
     let mut e = io::stderr().lock();
-    let _ = e.write_all(text.as_bytes()).and_then(|()| e.flush());
+    let _ = e.write_all(wrapped.as_bytes()).and_then(|()| e.flush());
 }
 
 /// Write a note (a reminder, the random seed, an interrupt, a warning) to

@@ -137,7 +137,7 @@ pub fn finish(
         .and_then(|()| out.flush())
         .map_err(write_err)?;
     let mut warnings = Vec::new();
-    let _ = report::warnings::write(&mut warnings, &analysis, selection.width);
+    let _ = report::warnings::write(&mut warnings, &analysis, selection.width, selection.explain);
     let warnings = String::from_utf8_lossy(&warnings).into_owned();
     // With -Q they are held, and written into the JSON with the rest.
     let quiet = output::quiet();

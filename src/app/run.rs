@@ -215,9 +215,8 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // the report is byte-identical to what bestreport prints.
     let selection = rc.output.selection;
     let mut out = ReportStream::new(rc.raw_output.as_deref() == Some("-") || exports.uses_stdout());
-    if !selection.quiet && rc.raw_output.is_none() {
-        output::note("Use -o <FILE> or --output <FILE> to write raw data to a file.\n");
-    }
+    // No reminder to use -o: like Hyperfine, a plain run starts silently
+    // (docs/DESIGN.md, "What a plain run prints").
     // Printed (held for the JSON with -Q): the seed is what reproduces the order (with
     // one command there is no order to reproduce).
     let ordered = rc.plan.order == Order::Random && rc.plan.commands.len() > 1;
@@ -238,9 +237,19 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // the line the bar redraws in place.
     let show_progress = !selection.quiet && terminal::wanted() && !rc.plan.show_output;
     if rc.live && !show_progress {
-        output::note(
-            "Note: --live shows results on a terminal only, without --show-output (standard error is not one, TERM=dumb, -Q, or --show-output); the experiment runs without them.\n",
-        );
+        // The one reason that applies, first found.
+        let why = if selection.quiet {
+            "-Q asks for no display"
+        } else if rc.plan.show_output {
+            "--show-output gives the terminal to the commands"
+        } else if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            "TERM is dumb or empty"
+        } else {
+            "standard error is not a terminal"
+        };
+        output::note(&format!(
+            "Note: --live shows results on a terminal only, and is off: {why}; the experiment runs without it.\n"
+        ));
     }
     let mut sink = Sink {
         raw,

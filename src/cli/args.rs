@@ -54,6 +54,9 @@ pub enum ReportSwitch {
 /// is filled by the `update` of its entry in [`flags::all`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Args {
+    /// Notes for standard error about what a Hyperfine habit does here
+    /// (`-N`).
+    pub notes: Vec<String>,
     /// Commands (bestguess) or data files (bestreport), in order.
     pub positional: Vec<CommandArg>,
     pub warmup: Option<String>,
@@ -111,18 +114,35 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<
     use lexopt::Arg::{Long, Short, Value};
     let mut parser = lexopt::Parser::from_args(args);
     let mut out = Args::default();
+    // The short switch just given, for Hyperfine's habits (`-S bash`).
+    let mut switch: Option<char> = None;
     while let Some(arg) = parser.next().map_err(parse_error)? {
+        let short = match arg {
+            Short(c) => Some(c),
+            _ => None,
+        };
         let flag = match arg {
             Short(c) => flags::by_short(c).ok_or_else(|| unknown(&format!("-{c}")))?,
             Long(name) => flags::by_long(name).ok_or_else(|| unknown(&format!("--{name}")))?,
             Value(v) => {
-                out.positional.push(CommandArg {
-                    text: string(v, "an argument")?,
-                    name: None,
-                });
+                let text = string(v, "an argument")?;
+                if let Some(e) = switch
+                    .take()
+                    .and_then(|c| super::habits::switch_value(c, &text))
+                {
+                    return Err(UsageError(e));
+                }
+                out.positional.push(CommandArg { text, name: None });
                 continue;
             }
         };
+        switch = short.filter(|_| flag.values.is_empty());
+        if running
+            && short == Some('N')
+            && !out.notes.iter().any(|n| n == super::habits::NO_STATS_NOTE)
+        {
+            out.notes.push(super::habits::NO_STATS_NOTE.to_owned());
+        }
         if !flag.applies(false) && !out.run_only.iter().any(|l| l[2..] == *flag.long) {
             out.run_only.push(format!("--{}", flag.long));
         }
@@ -170,9 +190,12 @@ fn parse_error(e: lexopt::Error) -> UsageError {
 }
 
 fn unknown(option: &str) -> UsageError {
-    UsageError(format!(
-        "unknown option '{option}'; see --help for the options"
-    ))
+    match super::habits::unknown_option(option) {
+        Some(instead) => UsageError(format!("unknown option '{option}': {instead}")),
+        None => UsageError(format!(
+            "unknown option '{option}'; see --help for the options"
+        )),
+    }
 }
 
 fn string(v: OsString, what: &str) -> Result<String, UsageError> {

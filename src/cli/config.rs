@@ -417,9 +417,16 @@ pub const MAX_RUNS: u64 = 1_000_000_000;
 /// The largest `--timeout`, in seconds (about 31 years).
 pub const MAX_TIMEOUT: f64 = 1e9;
 
+/// Untimed runs of each command before its timed ones when `-w` is not
+/// given: one, because a command's first run is a cold start (on average
+/// 10 % slower in `bench/aa.sh`, and the slowest of 30 runs in one
+/// command out of seven); `docs/DESIGN.md`, "Warm-up".
+pub const DEFAULT_WARMUP: u64 = 1;
+
 fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     let runs = count(args.runs.as_deref(), "-r/--runs", 1, MAX_RUNS)?.unwrap_or(1);
-    let warmup = count(args.warmup.as_deref(), "-w/--warmup", 0, MAX_RUNS)?.unwrap_or(0);
+    let warmup =
+        count(args.warmup.as_deref(), "-w/--warmup", 0, MAX_RUNS)?.unwrap_or(DEFAULT_WARMUP);
     let order = match args.order.as_deref() {
         None => Order::Random,
         Some(o) => o.parse().map_err(UsageError)?,
@@ -466,7 +473,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     if let Some(problem) = args.output.as_deref().and_then(habits::output_word) {
         return Err(UsageError(problem).into());
     }
-    let mut warnings = Vec::new();
+    let mut warnings = args.notes.clone();
     // Hyperfine 2.0's two shell words: "none" (its default, and ours) and
     // "default" (the platform shell).
     let shell = match args.shell.as_deref() {

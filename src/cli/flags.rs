@@ -227,7 +227,7 @@ fn build() -> Vec<Flag> {
             "warmup",
             "N",
             Run,
-            "Untimed runs of each command before timing starts (default 0)",
+            "Untimed runs of each command before timing starts (default 1; -w 0 for none)",
             |a, v| a.warmup = Some(v),
         )
         .short('w'),
@@ -402,19 +402,19 @@ fn build() -> Vec<Flag> {
             "summary",
             'S',
             ReportSwitch::Summary,
-            "Print the per-command summary (default)",
+            "Print the per-command summary (default; Hyperfine's -S SHELL is -s here)",
         ),
         report(
             "mini-stats",
             'M',
             ReportSwitch::Mini,
-            "Print a short summary: total CPU and wall time",
+            "Print a short summary: total CPU and wall time (Hyperfine's -M N: use -r N)",
         ),
         report(
             "no-stats",
             'N',
             ReportSwitch::NoStats,
-            "Do not print the per-command summary",
+            "Do not print the per-command summary (Hyperfine's -N, no shell, is the default here)",
         ),
         report(
             "ranking",
@@ -456,7 +456,7 @@ fn build() -> Vec<Flag> {
             "set",
             "NAME=VALUE",
             Both,
-            "Settings: width, graph, alpha, epsilon, effect, best, sigma",
+            "Settings: width, graph, alpha, epsilon, effect, best, sigma (not Hyperfine's cleanup command)",
             |a, v| a.settings.push(v),
         )
         .short('c')

@@ -143,6 +143,76 @@ pub fn output_word(path: &str) -> Option<String> {
     ))
 }
 
+/// Hyperfine options that BestGuess does not have (or has under another
+/// letter): what to type instead, for the "unknown option" error.
+pub fn unknown_option(option: &str) -> Option<&'static str> {
+    Some(match option {
+        "-C" | "--conclude" => "Hyperfine's -C/--conclude CMD is --conclude CMD here",
+        "--style" => {
+            "Hyperfine's --style: BestGuess has one plain style (no colours); -Q prints nothing but errors, and the progress display shows only on a terminal"
+        }
+        "--input" => {
+            "Hyperfine's --input FILE: commands read /dev/null here; to feed a file, use a shell: -s \"/bin/sh -c\" \"CMD < FILE\""
+        }
+        "-u" | "--time-unit" => {
+            "Hyperfine's -u/--time-unit: BestGuess chooses the unit for each figure; the exports keep microseconds or seconds as documented"
+        }
+        "--sort" => "Hyperfine's --sort: the ranking (-R) orders commands by speed; the summary keeps the input order",
+        "--export-csv-runs" | "--export-raw" => "every run's raw data is written by -o/--output FILE",
+        _ => return None,
+    })
+}
+
+/// A value typed after one of BestGuess's switches that Hyperfine takes
+/// with a value (`-S SHELL`, `-M N`): a usage error naming what to type,
+/// instead of benchmarking `bash` or failing on a command named `10`.
+/// `switch` is the letter, `next` the argument that follows it. Only the
+/// short forms: `--summary bash` benchmarks bash, as written.
+pub fn switch_value(switch: char, next: &str) -> Option<String> {
+    match switch {
+        'S' => {
+            let first = next.split_whitespace().next().unwrap_or("");
+            let name = first.rsplit('/').next().unwrap_or(first);
+            let shell = SHELLS.contains(&name) || matches!(next, "none" | "default");
+            shell.then(|| {
+                let instead = match next {
+                    "none" => "commands already run without a shell here: leave -S none out".to_owned(),
+                    "default" => "for the platform shell write -s \"/bin/sh -c\"".to_owned(),
+                    _ => format!("to run the commands in {name} write -s \"{next} -c\""),
+                };
+                format!(
+                    "-S {next}: -S is --summary here, not Hyperfine's -S/--shell; {instead} (to benchmark {next} itself, write --summary)"
+                )
+            })
+        }
+        'M' => next.parse::<u64>().is_ok().then(|| {
+            format!(
+                "-M {next}: -M is --mini-stats here, not Hyperfine's -M/--max-runs; for {next} runs of each command write -r {next}"
+            )
+        }),
+        _ => None,
+    }
+}
+
+/// What `-N` means here, said when it is typed: Hyperfine's `-N` runs
+/// without a shell, which BestGuess always does unless `-s` gives one.
+pub const NO_STATS_NOTE: &str = "-N turns off the summary here (--no-stats); Hyperfine's -N (no shell) is already how BestGuess runs commands.";
+
+/// The `-c` error for a value without `=` that looks like a command
+/// (Hyperfine's `-c/--cleanup CMD`), or `None` when it looks like a
+/// setting written wrong.
+pub fn cleanup_habit(value: &str) -> Option<String> {
+    let looks_like_command = value.contains(' ')
+        || value.contains('/')
+        || shell_syntax(value).is_some()
+        || matches!(value, "true" | "false" | "make" | "rm" | "sync");
+    (!value.contains('=') && looks_like_command).then(|| {
+        format!(
+            "-c '{value}': -c is --set NAME=VALUE here, not Hyperfine's -c/--cleanup; to run it after each command's last run write --cleanup '{value}'"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,5 +297,48 @@ mod tests {
         assert!(output_word("null").unwrap().contains("-o ./null"));
         assert_eq!(output_word("./null"), None);
         assert_eq!(output_word("raw.csv"), None);
+    }
+
+    #[test]
+    fn hyperfine_options_get_a_pointer() {
+        for (o, says) in [
+            ("-C", "--conclude CMD"),
+            ("--style", "one plain style"),
+            ("--input", "CMD < FILE"),
+            ("-u", "chooses the unit"),
+        ] {
+            assert!(unknown_option(o).unwrap().contains(says), "{o}");
+        }
+        assert_eq!(unknown_option("--bogus"), None);
+    }
+
+    #[test]
+    fn hyperfine_values_after_switches_are_refused_with_what_to_type() {
+        let e = switch_value('S', "bash").unwrap();
+        assert!(
+            e.contains("-s \"bash -c\"") && e.contains("--summary"),
+            "{e}"
+        );
+        assert!(switch_value('S', "/bin/zsh")
+            .unwrap()
+            .contains("-s \"/bin/zsh -c\""));
+        assert!(switch_value('S', "none")
+            .unwrap()
+            .contains("leave -S none out"));
+        assert_eq!(switch_value('S', "ls -l"), None);
+        let e = switch_value('M', "10").unwrap();
+        assert!(e.contains("-r 10"), "{e}");
+        assert_eq!(switch_value('M', "sleep 1"), None);
+        assert_eq!(switch_value('N', "bash"), None);
+    }
+
+    #[test]
+    fn a_cleanup_command_after_c_is_recognised() {
+        assert!(cleanup_habit("rm -f out.txt")
+            .unwrap()
+            .contains("--cleanup 'rm -f out.txt'"));
+        assert!(cleanup_habit("make").is_some());
+        assert_eq!(cleanup_habit("alpha"), None);
+        assert_eq!(cleanup_habit("width=80"), None);
     }
 }

@@ -28,6 +28,9 @@ impl Settings {
         for item in arg.split(',') {
             let item = item.trim();
             let Some((name, value)) = item.split_once('=') else {
+                if let Some(e) = super::habits::cleanup_habit(arg) {
+                    return Err(UsageError(e));
+                }
                 return Err(UsageError(format!(
                     "setting '{item}' has no value: write name=value (names: {NAMES})"
                 )));

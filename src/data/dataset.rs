@@ -111,6 +111,12 @@ pub struct CommandRuns {
     /// per-run values (Hyperfine 1.x's `user`, `system`): kept for the
     /// JSON export, never taken for runs' values.
     pub source_means: SourceMeans,
+    /// The parameter values that tell this command apart from others of
+    /// its experiment that would otherwise look alike (the same name, or
+    /// command and shell: a command without the scan's `{NAME}`), as
+    /// Hyperfine shows them: `level = 2`; else empty. Part of
+    /// [`CommandRuns::label`]: `cat data.txt (level = 2)`.
+    pub shown_parameters: String,
     len: usize,
     exit_code: Column,
     signal: Column,
@@ -288,6 +294,7 @@ impl DatasetBuilder {
         for c in &mut self.dataset.commands {
             c.shrink_to_fit();
         }
+        self.dataset.show_parameters();
         self.dataset
     }
 }
@@ -522,6 +529,44 @@ impl Dataset {
         Ok(dataset)
     }
 
+    /// Sets [`CommandRuns::shown_parameters`]: among the commands of one
+    /// experiment (source and group) whose labels would be equal, the
+    /// parameters whose values differ between them, in the order the
+    /// command has them.
+    fn show_parameters(&mut self) {
+        let mut alike: HashMap<(usize, usize, String, String), Vec<usize>> = HashMap::new();
+        for (i, c) in self.commands.iter().enumerate() {
+            if c.parameters.is_empty() {
+                continue;
+            }
+            let key = (
+                c.source,
+                c.group,
+                c.base_label().into_owned(),
+                c.shell.clone(),
+            );
+            alike.entry(key).or_default().push(i);
+        }
+        let mut shown: Vec<(usize, String)> = Vec::new();
+        for members in alike.values().filter(|m| m.len() > 1) {
+            let value = |i: usize, name: &str| {
+                (self.commands[i].parameters.iter())
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v.as_str())
+            };
+            for &i in members {
+                let differing: Vec<String> = (self.commands[i].parameters.iter())
+                    .filter(|(name, v)| members.iter().any(|&j| value(j, name) != Some(v)))
+                    .map(|(name, v)| format!("{name} = {v}"))
+                    .collect();
+                shown.push((i, differing.join(", ")));
+            }
+        }
+        for (i, text) in shown {
+            self.commands[i].shown_parameters = text;
+        }
+    }
+
     /// Tags every command whose label occurs more than once, so that
     /// reports can tell them apart: with its source's tag when the label
     /// also occurs in another source, and with `group N` when it also
@@ -666,8 +711,26 @@ impl CommandRuns {
         }
     }
 
-    /// [`CommandRuns::label`] without the source tag.
+    /// `text` (a command string, in the CSV exports) followed by the
+    /// parameter values that tell the command apart, where there are any:
+    /// `cat data.txt (level = 2)`.
+    pub fn with_parameters<'a>(&self, text: Cow<'a, str>) -> Cow<'a, str> {
+        if self.shown_parameters.is_empty() {
+            text
+        } else {
+            Cow::Owned(format!("{text} ({})", self.shown_parameters))
+        }
+    }
+
+    /// [`CommandRuns::label`] without the source tag: the name or command,
+    /// and the parameter values that tell it apart
+    /// ([`CommandRuns::shown_parameters`]).
     pub fn base_label(&self) -> Cow<'_, str> {
+        self.with_parameters(self.text_label())
+    }
+
+    /// The name or command alone.
+    fn text_label(&self) -> Cow<'_, str> {
         if !self.name.trim().is_empty() {
             Cow::Borrowed(&self.name)
         } else if !self.command.is_empty() {
@@ -1203,6 +1266,32 @@ mod tests {
         assert_eq!(c.label(), "(empty)");
         c.shell = "/bin/sh -c".into();
         assert_eq!(c.label(), "/bin/sh -c \"\"");
+    }
+
+    #[test]
+    fn parameters_tell_look_alike_commands_apart() {
+        let run = |command: &str, batch: u64, level: &str, size: &str| RunRecord {
+            command: command.into(),
+            batch,
+            parameters: vec![("level".into(), level.into()), ("size".into(), size.into())],
+            ..RunRecord::default()
+        };
+        let d = Dataset::from_records([
+            run("gzip -1", 1, "1", "9"),
+            run("cat data", 2, "1", "9"),
+            run("gzip -2", 3, "2", "9"),
+            run("cat data", 4, "2", "9"),
+        ]);
+        let labels: Vec<String> = d.commands.iter().map(|c| c.label().into_owned()).collect();
+        assert_eq!(
+            labels,
+            [
+                "gzip -1",
+                "cat data (level = 1)",
+                "gzip -2",
+                "cat data (level = 2)"
+            ]
+        );
     }
 
     fn full(user: i64) -> RunRecord {

@@ -12,6 +12,7 @@
 use std::io::{self, Write};
 
 use crate::analysis::{meaning, threshold, Analysis};
+use crate::stats::Verdict;
 
 use super::document::{Align, Block, Document, Inline, Line};
 use crate::figure::svg::escape;
@@ -24,7 +25,9 @@ h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #cc
 table{border-collapse:collapse;font-size:.9em}td,th{padding:.2em .6em;border-bottom:1px solid #e4e4e4;text-align:right}\
 td.text,th.text{text-align:left}figure{margin:1.5em 0}svg.figure{max-width:100%;height:auto;display:block}\
 pre{font-size:.8em;overflow-x:auto;background:#f7f7f7;padding:1em;line-height:1.25}\
-code{overflow-wrap:anywhere}";
+code{overflow-wrap:anywhere}.undecided{color:#777;font-style:italic}\
+.warnings{border-left:4px solid #d08000;background:#fff8e6;padding:.3em 1em;margin:1em 0}\
+.warnings li{margin:.3em 0}";
 
 /// Writes the page.
 pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
@@ -46,6 +49,7 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "<h1>{heading}</h1>")?;
 
     writeln!(out, "<h2 id=\"results\">Results and verdicts</h2>")?;
+    warnings(analysis, &mut out)?;
     document(analysis, &mut out)?;
 
     writeln!(out, "<h2 id=\"figures\">Figures</h2>")?;
@@ -80,8 +84,42 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     out.flush()
 }
 
+/// What the terminal prints after the reports (notes and warnings), first
+/// on the page; the details behind them (`-E`) folded below.
+fn warnings(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let all = analysis.warnings();
+    if all.is_empty() {
+        return Ok(());
+    }
+    let text = |w| escape(&report::warnings::text(analysis, w));
+    let (printed, details): (Vec<_>, Vec<_>) = all.iter().partition(|w| w.printed());
+    writeln!(out, "<div class=\"warnings\" id=\"warnings\">")?;
+    if !printed.is_empty() {
+        writeln!(out, "<ul>")?;
+        for w in &printed {
+            writeln!(out, "<li>{}</li>", text(w))?;
+        }
+        writeln!(out, "</ul>")?;
+    }
+    if !details.is_empty() {
+        writeln!(
+            out,
+            "<details><summary>Details of the time-order diagnostics ({})</summary>\n<ul>",
+            details.len()
+        )?;
+        for w in &details {
+            writeln!(out, "<li>{}</li>", text(w))?;
+        }
+        writeln!(out, "</ul>\n</details>")?;
+    }
+    writeln!(out, "</div>")
+}
+
 /// The format-neutral document (results table and verdict sentences, the
 /// same words as the Markdown, AsciiDoc and Org-mode exports) as HTML.
+/// Its table gains the verdict of each command, and a relative figure
+/// whose verdict does not decide it (inconclusive, not compared) is shown
+/// as undecided: "50.10" beside "inconclusive" had read as a finding.
 fn document(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     fn line(l: &Line) -> String {
         l.iter()
@@ -99,19 +137,53 @@ fn document(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
                     Align::Left => " class=\"text\"",
                     Align::Right => "",
                 };
+                let relative = t.columns.iter().position(|(n, _)| n == "Relative");
+                // Rows are in dataset order (one per command).
+                let verdicts = t.rows.len() == analysis.commands.len();
                 write!(out, "<table>\n<tr>")?;
                 for (name, a) in &t.columns {
                     write!(out, "<th{}>{}</th>", class(a), escape(name))?;
                 }
+                if verdicts {
+                    write!(out, "<th class=\"text\">Verdict</th>")?;
+                }
                 writeln!(out, "</tr>")?;
-                for row in &t.rows {
+                for (i, row) in t.rows.iter().enumerate() {
+                    let verdict = analysis.ranking.entry(i).map(|e| e.verdict);
+                    let undecided = matches!(
+                        verdict,
+                        Some(Verdict::Inconclusive | Verdict::NotCompared { .. }) | None
+                    );
                     write!(out, "<tr>")?;
-                    for (cell, (_, a)) in row.iter().zip(&t.columns) {
-                        write!(out, "<td{}>{}</td>", class(a), line(cell))?;
+                    for (k, (cell, (_, a))) in row.iter().zip(&t.columns).enumerate() {
+                        if Some(k) == relative && undecided && verdicts {
+                            write!(
+                                out,
+                                "<td{}><span class=\"undecided\" title=\"ratio of medians; the verdict does not decide it\">{}?</span></td>",
+                                class(a),
+                                line(cell)
+                            )?;
+                        } else {
+                            write!(out, "<td{}>{}</td>", class(a), line(cell))?;
+                        }
+                    }
+                    if verdicts {
+                        let word = match verdict {
+                            Some(Verdict::NotCompared { .. }) => "not compared",
+                            Some(v) => v.word(),
+                            None => "—",
+                        };
+                        write!(out, "<td class=\"text\">{word}</td>")?;
                     }
                     writeln!(out, "</tr>")?;
                 }
                 writeln!(out, "</table>")?;
+                if verdicts && relative.is_some() {
+                    writeln!(
+                        out,
+                        "<p><small>Relative: the command's median over the best's. A figure with a question mark is not a finding: its verdict does not decide it.</small></p>"
+                    )?;
+                }
             }
             Block::Paragraph(l) => writeln!(out, "<p>{}</p>", line(&l))?,
             Block::List(items) => {

@@ -59,7 +59,9 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()>
         };
         // The same command from two files (or two experiments of one) is
         // told apart as every report and export tells it: by its tag.
-        let command = runs.tagged(command.into()).into_owned();
+        let command = runs
+            .tagged(runs.with_parameters(command.into()))
+            .into_owned();
         // A metric the data lacks leaves its cells empty.
         let total = stats.metric(metric);
         let q = total.map(|t| t.quantiles);

@@ -342,8 +342,10 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize, layouts: JsonRuns) -> Node<'
     // `command`; its scripts label a result by `name`, else `command`. A
     // command read from several files is named with its file's tag, so
     // that their plots tell them apart too.
-    if !runs.name.trim().is_empty() || !runs.tag.is_empty() {
-        let name = if runs.tag.is_empty() {
+    // Likewise a command told apart by its parameters (Hyperfine names it
+    // `cat data.txt (level = 2)`).
+    if !runs.name.trim().is_empty() || !runs.tag.is_empty() || !runs.shown_parameters.is_empty() {
+        let name = if runs.tag.is_empty() && runs.shown_parameters.is_empty() {
             text(&runs.name)
         } else {
             Node::Str(runs.label())
@@ -671,6 +673,8 @@ fn top_level<'a>(analysis: &'a Analysis<'_>, layouts: JsonRuns) -> Node<'a> {
             "ranking",
             Node::Array(r.order().into_iter().map(count).collect()),
         ),
+        ("paired_by_round", Node::Bool(analysis.drift_check().paired)),
+        ("warnings", warnings(analysis)),
     ];
     // Only when something was left out: the default document is unchanged.
     if !layouts.is_all() {
@@ -678,6 +682,46 @@ fn top_level<'a>(analysis: &'a Analysis<'_>, layouts: JsonRuns) -> Node<'a> {
         fields.insert(2, ("json_runs", Node::Array(words)));
     }
     object(fields)
+}
+
+/// Every warning, in full (what the terminal prints after the reports,
+/// and the details behind `-E`): `kind`, `printed` (whether a plain run
+/// prints it), the commands it names (indices in `results`) and `text`.
+fn warnings(analysis: &Analysis<'_>) -> Node<'static> {
+    use crate::analysis::Warning;
+    let items = analysis.warnings().into_iter().map(|w| {
+        let (kind, commands): (&str, Vec<usize>) = match &w {
+            Warning::BestCaseChanged { command, .. } => ("best_case_changed", vec![*command]),
+            Warning::WallDominates { commands } => ("wall_dominates", commands.clone()),
+            Warning::FirstRunSlow { commands } => {
+                ("first_run_slow", commands.iter().map(|c| c.0).collect())
+            }
+            Warning::RelativeChange(c) => ("relative_change", vec![c.command]),
+            Warning::OrderDrift {
+                explained, changed, ..
+            } => (
+                "order_drift",
+                match explained {
+                    Some(x) => vec![x.slower, x.than],
+                    None => changed.clone(),
+                },
+            ),
+            Warning::SpeedChanged { command, .. } => ("speed_changed", vec![*command]),
+        };
+        object(vec![
+            ("kind", Node::Str(kind.into())),
+            ("printed", Node::Bool(w.printed())),
+            (
+                "commands",
+                Node::Array(commands.into_iter().map(count).collect()),
+            ),
+            (
+                "text",
+                Node::Str(crate::report::warnings::text(analysis, &w).into()),
+            ),
+        ])
+    });
+    Node::Array(items.collect())
 }
 
 /// The ranking settings as given with `-c`.

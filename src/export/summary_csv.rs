@@ -122,7 +122,10 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn io::Write) -> io::Result<()>
         let mut row: Vec<String> = Vec::with_capacity(HEADER.len());
         // Tagged with its source where the data come from several, as
         // every report and export tells the same command apart.
-        row.push(runs.tagged(runs.command.as_str().into()).into_owned());
+        row.push(
+            runs.tagged(runs.with_parameters(runs.command.as_str().into()))
+                .into_owned(),
+        );
         row.push(runs.shell.clone());
         row.push(stats.runs.to_string());
         row.push(stats.failed.to_string());

@@ -40,7 +40,7 @@ use std::io::{self, Write};
 
 use crate::analysis::Analysis;
 pub use input::{Input, Series, Status};
-use svg::{Anchor, Svg};
+use svg::{Anchor, PathData, Svg};
 
 /// One figure of the report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -113,6 +113,42 @@ pub fn dash(i: usize) -> &'static str {
         0 => "",
         1 => " stroke-dasharray=\"6 3\"",
         _ => " stroke-dasharray=\"2 2\"",
+    }
+}
+
+/// The marker shape of command `i`: a circle for the first eight, then a
+/// square, then a triangle (and again), so that commands sharing a colour
+/// past eight are still told apart where their points mix (the runs
+/// figure) and in every legend.
+pub fn shape(i: usize) -> Shape {
+    match (i / PALETTE.len()) % 3 {
+        0 => Shape::Circle,
+        1 => Shape::Square,
+        _ => Shape::Triangle,
+    }
+}
+
+/// A point marker's shape ([`shape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Circle,
+    Square,
+    Triangle,
+}
+
+/// Draws a marker of `shape` centred on (x, y), `r` its half-size.
+pub fn marker(svg: &mut Svg, shape: Shape, x: f64, y: f64, r: f64, extra: &str) {
+    match shape {
+        Shape::Circle => svg.circle(x, y, r, extra),
+        Shape::Square => svg.rect(x - r, y - r, 2.0 * r, 2.0 * r, extra),
+        Shape::Triangle => {
+            let mut d = PathData::new();
+            d.move_to(x, y - 1.2 * r)
+                .line_to(x + 1.1 * r, y + 0.8 * r)
+                .line_to(x - 1.1 * r, y + 0.8 * r)
+                .close();
+            svg.path(&d, extra);
+        }
     }
 }
 
@@ -214,6 +250,8 @@ fn y_axis(svg: &mut Svg, a: &axis::Axis, x: f64, grid_right: f64, divisor: f64, 
 pub enum Swatch {
     /// A filled square in a colour.
     Fill(&'static str),
+    /// A point marker in a colour and shape.
+    Marker(&'static str, Shape),
     /// A line in a colour with a dash pattern attribute.
     Line(&'static str, &'static str),
     /// The failed-run marker.
@@ -270,6 +308,14 @@ fn legend(svg: &mut Svg, entries: &[LegendEntry], y: f64) {
                     12.0,
                     &format!(" fill=\"{c}\" fill-opacity=\"0.6\" stroke=\"{c}\""),
                 ),
+                Swatch::Marker(c, shape) => marker(
+                    svg,
+                    shape,
+                    x + 7.0,
+                    y,
+                    4.5,
+                    &format!(" fill=\"{c}\" stroke=\"#000000\""),
+                ),
                 Swatch::Line(c, dash) => svg.line(
                     x,
                     y,
@@ -298,6 +344,8 @@ fn command_entries(input: &Input<'_>, line: bool) -> Vec<LegendEntry> {
         .map(|(i, s)| LegendEntry {
             swatch: if line {
                 Swatch::Line(colour(i), dash(i))
+            } else if input.series.len() > PALETTE.len() {
+                Swatch::Marker(colour(i), shape(i))
             } else {
                 Swatch::Fill(colour(i))
             },

@@ -104,7 +104,14 @@ pub fn render(input: &Input<'_>) -> String {
             for ((&v, &p), &st) in s.values.iter().zip(&s.positions).zip(&s.status) {
                 let (px, py) = (x.px(p as f64), y.px(v));
                 match st {
-                    Status::Ok => svg.circle(px, py, 2.5, &format!(" class=\"run\" fill=\"{c}\"")),
+                    Status::Ok => super::marker(
+                        &mut svg,
+                        super::shape(i),
+                        px,
+                        py,
+                        2.5,
+                        &format!(" class=\"run\" fill=\"{c}\""),
+                    ),
                     Status::Failed => failed_marker(&mut svg, px, py, c),
                     Status::TimedOut => timed_out_marker(&mut svg, px, py, c),
                 }

@@ -23,6 +23,9 @@ use crate::stats::{Scale, Threshold, Verdict};
 
 /// Height of one command's row.
 const ROW: f64 = 44.0;
+/// The strip at the top of a row that holds its label, kept clear of the
+/// bands and the zero line.
+const LABEL: f64 = 18.0;
 
 /// One row of the figure, in display units.
 struct Row {
@@ -131,7 +134,7 @@ pub fn render(input: &Input<'_>) -> String {
     ];
     for r in &rows {
         entries.push(LegendEntry {
-            swatch: Swatch::Fill(colour(r.index)),
+            swatch: Swatch::Marker(colour(r.index), super::shape(r.index)),
             text: format!(
                 "{}: {}",
                 r.index + 1,
@@ -182,32 +185,36 @@ pub fn render(input: &Input<'_>) -> String {
     } else {
         format!("Difference from {reference_word} in {metric} ({unit})")
     };
-    // The band first, under everything.
+    // The bands first, under everything, and the zero line: in each
+    // row below its label only, so that no line runs through the text.
     let (b0, b1) = (axis.px(-effect), axis.px(effect));
-    svg.rect(
-        b0,
-        TOP,
-        (b1 - b0).max(1.0),
-        bottom - TOP,
-        " class=\"effect-band\" fill=\"#dddddd\" fill-opacity=\"0.7\"",
-    );
     let (e0, e1) = (axis.px(-epsilon), axis.px(epsilon));
-    svg.rect(
-        e0,
-        TOP,
-        (e1 - e0).max(1.0),
-        bottom - TOP,
-        " class=\"epsilon-band\" fill=\"#bbbbbb\" fill-opacity=\"0.7\"",
-    );
-    x_axis(&mut svg, &axis, bottom, TOP, 1.0, &label);
     let zero = axis.px(0.0);
-    svg.line(
-        zero,
-        TOP,
-        zero,
-        bottom,
-        " class=\"reference\" stroke=\"#000000\" stroke-width=\"1.5\"",
-    );
+    for k in 0..rows.len().max(1) {
+        let (y0, y1) = (TOP + ROW * k as f64 + LABEL, TOP + ROW * (k + 1) as f64);
+        svg.rect(
+            b0,
+            y0,
+            (b1 - b0).max(1.0),
+            y1 - y0,
+            " class=\"effect-band\" fill=\"#dddddd\" fill-opacity=\"0.7\"",
+        );
+        svg.rect(
+            e0,
+            y0,
+            (e1 - e0).max(1.0),
+            y1 - y0,
+            " class=\"epsilon-band\" fill=\"#bbbbbb\" fill-opacity=\"0.7\"",
+        );
+        svg.line(
+            zero,
+            y0,
+            zero,
+            y1,
+            " class=\"reference\" stroke=\"#000000\" stroke-width=\"1.5\"",
+        );
+    }
+    x_axis(&mut svg, &axis, bottom, TOP, 1.0, &label);
     for (k, r) in rows.iter().enumerate() {
         let c = colour(r.index);
         let top = TOP + ROW * k as f64;
@@ -254,7 +261,9 @@ pub fn render(input: &Input<'_>) -> String {
                     &format!(" class=\"best\" fill=\"{c}\" stroke=\"#000000\""),
                 );
             }
-            Some(p) => svg.circle(
+            Some(p) => super::marker(
+                &mut svg,
+                super::shape(r.index),
                 axis.px(p),
                 mid,
                 4.5,

@@ -251,6 +251,66 @@ fn twelve_commands_reuse_colours_with_dashes() {
     let ecdf = &figs[1].1;
     assert_eq!(ecdf.matches("class=\"ecdf\"").count(), 12);
     assert!(ecdf.contains("stroke-dasharray"));
+    // Where points of every command mix (the runs) and in the ranking's
+    // rows and legends, commands 9–12 are squares, told apart from 1–4
+    // that share their colours.
+    for (figure, svg) in &figs {
+        if matches!(figure, Figure::Progression | Figure::Ranking) {
+            let doc = roxmltree::Document::parse(svg).unwrap();
+            let of = |command: &str, tag: &str| {
+                doc.descendants().any(|n| {
+                    n.attribute("data-command") == Some(command)
+                        && n.descendants().any(|m| m.has_tag_name(tag))
+                })
+            };
+            // (Command 1 is the best: a diamond in the ranking.)
+            assert!(of("2", "circle") && !of("10", "circle"), "{figure:?}");
+            assert!(of("10", "rect"), "{figure:?}: command 10 has no square");
+        }
+    }
+}
+
+/// In the ranking figure no band or zero line crosses a row's label: they
+/// start below its strip.
+#[test]
+fn the_ranking_figure_keeps_its_labels_clear() {
+    let figs = figures(&dataset(&[("a", &FAST), ("b", &SLOW)]));
+    let (_, svg) = figs.iter().find(|(f, _)| *f == Figure::Ranking).unwrap();
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let labels: Vec<f64> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("row-label"))
+        .map(|n| n.attribute("y").unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(labels.len(), 2);
+    for n in doc.descendants().filter(|n| {
+        matches!(
+            n.attribute("class"),
+            Some("reference" | "effect-band" | "epsilon-band")
+        )
+    }) {
+        let (y0, y1): (f64, f64) = match n.tag_name().name() {
+            "line" => (
+                n.attribute("y1").unwrap().parse().unwrap(),
+                n.attribute("y2").unwrap().parse().unwrap(),
+            ),
+            _ => {
+                let y: f64 = n.attribute("y").unwrap().parse().unwrap();
+                (
+                    y,
+                    y + n.attribute("height").unwrap().parse::<f64>().unwrap(),
+                )
+            }
+        };
+        for &baseline in &labels {
+            // The text spans about 11 px above its baseline.
+            assert!(
+                y1 <= baseline - 11.0 || y0 >= baseline + 2.0,
+                "{:?} at {y0}..{y1} crosses the label at {baseline}",
+                n.attribute("class")
+            );
+        }
+    }
 }
 
 #[test]

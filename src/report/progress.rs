@@ -6,7 +6,9 @@
 //! at all (never when standard error is not a terminal or `TERM=dumb`) and
 //! how often it is redrawn. Rendering is plain text plus three ANSI
 //! sequences that every terminal since the VT100 understands: carriage
-//! return, "cursor up" (`ESC [ n A`) and "erase below" (`ESC [ J`).
+//! return, "cursor up" (`ESC [ n A`), "erase to the end of the line"
+//! (`ESC [ K`, after every line, since a line is drawn over a possibly
+//! longer one) and "erase below" (`ESC [ J`).
 //!
 //! Why the display never leaves stale copies of itself in the scrollback:
 //! every line is cut to `width − 1` display columns, so no line can reach
@@ -104,6 +106,9 @@ impl Display {
                 buf.push(b'\n');
             }
             buf.extend_from_slice(text::truncate(line, width.saturating_sub(1)).as_bytes());
+            // Each line over the previous block's: what a longer line of it
+            // had past this one's end goes ("referenceuns" had stayed).
+            buf.extend_from_slice(b"\x1b[K");
         }
         // Anything left of a taller previous block, and the rest of the
         // last line, goes.
@@ -437,10 +442,10 @@ mod tests {
         let mut out = Vec::new();
         let three = vec!["a".to_string(), "b".into(), "c".into()];
         d.redraw(&mut out, 80, &three).unwrap();
-        assert_eq!(out, b"\ra\nb\nc\x1b[J");
+        assert_eq!(out, b"\ra\x1b[K\nb\x1b[K\nc\x1b[K\x1b[J");
         out.clear();
         d.redraw(&mut out, 80, &["x".to_string()]).unwrap();
-        assert_eq!(out, b"\r\x1b[2Ax\x1b[J");
+        assert_eq!(out, b"\r\x1b[2Ax\x1b[K\x1b[J");
         out.clear();
         d.clear(&mut out).unwrap();
         assert_eq!(out, b"\r\x1b[J");

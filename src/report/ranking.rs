@@ -198,9 +198,11 @@ pub fn method_line(ranking: &Ranking) -> String {
         (Design::Paired { rounds }, Scale::Difference) => {
             format!("Median of within-round differences, {rounds} rounds")
         }
-        (Design::Independent, Scale::Ratio) => "Ratio of medians, independent samples".to_owned(),
+        (Design::Independent, Scale::Ratio) => {
+            format!("Ratio of medians, {}", super::warnings::UNPAIRED)
+        }
         (Design::Independent, Scale::Difference) => {
-            "Difference of medians, independent samples".to_owned()
+            format!("Difference of medians, {}", super::warnings::UNPAIRED)
         }
     };
     let reached = ranking

@@ -79,5 +79,8 @@ pub use shift::{
     hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, Alpha, InvalidAlpha,
 };
 pub use summary::Summary;
-pub use trend::{mann_kendall, mann_kendall_with, MannKendall, TREND_MIN_N};
+pub use trend::{
+    change_point, mann_kendall, mann_kendall_with, pooled_slope, student_t_quantile, MannKendall,
+    PooledSlope, TREND_MIN_N,
+};
 pub use u_distribution::EXACT_LIMIT;

@@ -240,6 +240,179 @@ fn mann_kendall_runs(
     })
 }
 
+/// Pettitt's change point (Pettitt 1979, "A non-parametric approach to
+/// the change-point problem", Applied Statistics 28(2), 126–135): the
+/// split of `values` (time order) into the first `k` and the rest that
+/// maximises |U_k| = |2·R_k − k(n + 1)|, R_k the sum of the first k
+/// values' mid-ranks. It says *when* a series changed, not whether (the
+/// Mann–Kendall test says that). `None` with fewer than two values or no
+/// change at all (every U_k is 0).
+pub fn change_point(values: &[f64]) -> Option<usize> {
+    let n = values.len();
+    if n < 2 {
+        return None;
+    }
+    // Mid-ranks (ties share the mean of their ranks), doubled to stay integers.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let mut rank2 = vec![0u64; n];
+    let mut start = 0;
+    while start < n {
+        let mut end = start + 1;
+        while end < n && values[order[end]] == values[order[start]] {
+            end += 1;
+        }
+        // Ranks start + 1 ..= end: twice their mean is start + 1 + end.
+        for &i in &order[start..end] {
+            rank2[i] = (start + 1 + end) as u64;
+        }
+        start = end;
+    }
+    let (mut best, mut at) = (0i128, None);
+    let mut sum2 = 0i128;
+    for k in 1..n {
+        sum2 += i128::from(rank2[k - 1]);
+        // 2·U_k = 2·(2R_k) − 2k(n + 1), in doubled ranks: 2·sum2 − 2k(n+1).
+        let u = (2 * sum2 - 2 * (k as i128) * (n as i128 + 1)).abs();
+        if u > best {
+            (best, at) = (u, Some(k));
+        }
+    }
+    at
+}
+
+/// A slope common to several groups of (time, value) pairs, each group
+/// with its own level: the pooled within-group least-squares slope
+/// (analysis of covariance with a common slope), and its confidence
+/// interval from Student's t with N − G − 1 degrees of freedom (N pairs,
+/// G groups).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PooledSlope {
+    /// Change of value per unit of time.
+    pub slope: f64,
+    /// The interval's lower end.
+    pub low: f64,
+    /// The interval's upper end.
+    pub high: f64,
+    /// Pairs used.
+    pub n: usize,
+}
+
+/// The pooled within-group slope of `groups` (each a list of (time,
+/// value) pairs), at two-sided `confidence`. Groups with fewer than two
+/// pairs add nothing. `None` when fewer than one degree of freedom is left
+/// for the residual variance, or no group has two distinct times.
+///
+/// Least squares, not a rank method: a step inside one group moves its
+/// slope (and so the pooled one), where a median of slopes would ignore it.
+/// Heavy tails widen the interval, never narrow it.
+pub fn pooled_slope(groups: &[Vec<(f64, f64)>], confidence: f64) -> Option<PooledSlope> {
+    let (mut sxx, mut sxy, mut n, mut g) = (0.0, 0.0, 0usize, 0usize);
+    let mut centred: Vec<(f64, f64)> = Vec::new();
+    for group in groups.iter().filter(|p| p.len() >= 2) {
+        let m = group.len() as f64;
+        let tx = group.iter().map(|p| p.0).sum::<f64>() / m;
+        let ty = group.iter().map(|p| p.1).sum::<f64>() / m;
+        for &(t, y) in group {
+            let (dx, dy) = (t - tx, y - ty);
+            sxx += dx * dx;
+            sxy += dx * dy;
+            centred.push((dx, dy));
+        }
+        n += group.len();
+        g += 1;
+    }
+    let df = n.checked_sub(g + 1).filter(|&d| d >= 1)?;
+    if sxx.is_nan() || sxx <= 0.0 {
+        return None;
+    }
+    let slope = sxy / sxx;
+    let rss: f64 = centred
+        .iter()
+        .map(|&(dx, dy)| (dy - slope * dx).powi(2))
+        .sum();
+    let se = (rss / df as f64 / sxx).sqrt();
+    let t = student_t_quantile(0.5 + confidence / 2.0, df as f64)?;
+    Some(PooledSlope {
+        slope,
+        low: slope - t * se,
+        high: slope + t * se,
+        n,
+    })
+}
+
+/// Student's t quantile at `p` (above ½) for `nu` degrees of freedom:
+/// up to 100 degrees of freedom by bisection on the exact distribution
+/// function for integer ν (Abramowitz & Stegun 1964, 26.7.3–4, ν rounded
+/// down, which widens an interval); beyond, the Cornish–Fisher expansion
+/// about the normal quantile (26.7.5, four terms, within 10⁻⁴ there).
+/// `None` for p outside (½, 1) or ν < 1.
+pub fn student_t_quantile(p: f64, nu: f64) -> Option<f64> {
+    let valid = p > 0.5 && p < 1.0 && nu >= 1.0;
+    if !valid {
+        return None;
+    }
+    if nu <= 100.0 {
+        let nu = nu.floor() as u32;
+        let target = 2.0 * p - 1.0; // P(|T| ≤ t)
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        while t_central(hi, nu) < target {
+            hi *= 2.0;
+            if hi > 1e12 {
+                return Some(hi);
+            }
+        }
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if t_central(mid, nu) < target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+            if hi - lo <= 1e-12 * hi {
+                break;
+            }
+        }
+        return Some(hi);
+    }
+    let z = super::normal::normal_quantile(p)?;
+    let (z2, z3) = (z * z, z * z * z);
+    let (z5, z7) = (z3 * z2, z3 * z2 * z2);
+    Some(
+        z + (z3 + z) / (4.0 * nu)
+            + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * nu * nu)
+            + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * nu * nu * nu),
+    )
+}
+
+/// P(|T| ≤ t) for Student's t with integer ν ≥ 1 (A&S 26.7.3–4), t ≥ 0.
+fn t_central(t: f64, nu: u32) -> f64 {
+    let theta = (t / f64::from(nu).sqrt()).atan();
+    let (s, c) = theta.sin_cos();
+    let c2 = c * c;
+    if nu % 2 == 1 {
+        // (2/π)(θ + sin θ (cos θ + 2/3 cos³θ + … )), the sum to cos^(ν−2).
+        let (mut term, mut sum) = (c, 0.0);
+        let mut k = 1;
+        while k + 2 <= nu {
+            sum += term;
+            term *= c2 * f64::from(k + 1) / f64::from(k + 2);
+            k += 2;
+        }
+        (2.0 / std::f64::consts::PI) * (theta + s * sum)
+    } else {
+        // sin θ (1 + ½cos²θ + (1·3)/(2·4)cos⁴θ + …), to cos^(ν−2).
+        let (mut term, mut sum) = (1.0, 0.0);
+        let mut k = 0;
+        while k + 2 <= nu {
+            sum += term;
+            term *= c2 * f64::from(k + 1) / f64::from(k + 2);
+            k += 2;
+        }
+        s * sum
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,5 +532,79 @@ mod tests {
         let v = [1.0, 5.0, 2.0, 4.0, 3.0, 3.0, 4.0, 2.0, 5.0, 1.0];
         let mk = mann_kendall(&series(&v)).unwrap();
         assert_eq!((mk.s, mk.z, mk.p_value), (0, 0.0, 1.0));
+    }
+
+    #[test]
+    fn student_t_quantiles_match_published_tables() {
+        // Student t table values (e.g. scipy.stats.t.ppf), 4-5 digits.
+        for (p, nu, exact) in [
+            (0.975, 1.0, 12.7062),
+            (0.995, 2.0, 9.9248),
+            (0.995, 3.0, 5.8409),
+            (0.975, 3.0, 3.1824),
+            (0.995, 7.0, 3.4995),
+            (0.975, 10.0, 2.2281),
+            (0.995, 30.0, 2.7500),
+            (0.975, 120.0, 1.9799),
+            (0.995, 1000.0, 2.5808),
+        ] {
+            let q = student_t_quantile(p, nu).unwrap();
+            assert!(
+                (q - exact).abs() < 6e-5 * exact,
+                "t({p}, {nu}) = {q}, not {exact}"
+            );
+        }
+        assert_eq!(student_t_quantile(0.4, 5.0), None);
+        assert_eq!(student_t_quantile(0.975, 0.5), None);
+    }
+
+    #[test]
+    fn the_change_point_is_where_the_level_moves() {
+        let mut v = vec![1.0; 12];
+        v.extend([2.0; 8]);
+        assert_eq!(change_point(&v), Some(12));
+        let mut w: Vec<f64> = (0..7).map(|i| f64::from(10 + i % 3)).collect();
+        w.extend((0..13).map(|i| f64::from(i % 4)));
+        assert_eq!(change_point(&w), Some(7));
+        assert_eq!(change_point(&[3.0; 5]), None);
+        assert_eq!(change_point(&[1.0]), None);
+    }
+
+    #[test]
+    fn the_pooled_slope_removes_each_groups_level() {
+        // Two groups on one line of slope 0.5, shifted by 100: the common
+        // slope is 0.5 exactly, with no residual.
+        let a: Vec<(f64, f64)> = (0..5).map(|t| (f64::from(t), 0.5 * f64::from(t))).collect();
+        let b: Vec<(f64, f64)> = (5..10)
+            .map(|t| (f64::from(t), 100.0 + 0.5 * f64::from(t)))
+            .collect();
+        let s = pooled_slope(&[a.clone(), b], 0.95).unwrap();
+        assert!((s.slope - 0.5).abs() < 1e-12 && (s.high - s.low).abs() < 1e-9);
+        // With noise: y = t + e, e = (+1, −1, +1, −1) in each of two groups
+        // of t = 0..3. Sxx = 2·5 = 10, Sxy = 2·(5 + (−1.5 + 0.5·(−1) ...)).
+        let noisy = |base: f64| -> Vec<(f64, f64)> {
+            (0..4)
+                .map(|t| {
+                    let e = if t % 2 == 0 { 1.0 } else { -1.0 };
+                    (f64::from(t), base + f64::from(t) + e)
+                })
+                .collect()
+        };
+        let s = pooled_slope(&[noisy(0.0), noisy(50.0)], 0.95).unwrap();
+        // By hand: per group Σdx·e = (−1.5)(1) + (−0.5)(−1) + (0.5)(1) +
+        // (1.5)(−1) = −2, so slope = 1 + 2·(−2)/10 = 0.6; residuals of
+        // each group's line give RSS = 2·(4 − 0.4·... ) computed below.
+        assert!((s.slope - 0.6).abs() < 1e-12, "{s:?}");
+        let rss: f64 = [noisy(0.0), noisy(50.0)]
+            .iter()
+            .flat_map(|g| {
+                let my = g.iter().map(|p| p.1).sum::<f64>() / 4.0;
+                g.iter()
+                    .map(move |&(t, y)| (y - my - 0.6 * (t - 1.5)).powi(2))
+            })
+            .sum();
+        let half = 2.570_581_835_636_314 * (rss / 5.0 / 10.0).sqrt(); // t(0.975, 5)
+        assert!((s.high - s.slope - half).abs() < 1e-6, "{s:?}");
+        assert_eq!(pooled_slope(&[a[..2].to_vec()], 0.95), None);
     }
 }
