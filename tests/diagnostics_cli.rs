@@ -81,7 +81,7 @@ fn a_trend_is_reported_for_each_command_that_slowed_down() {
     );
     assert!(stderr.lines().count() <= 2, "{stderr}");
     // In -E, each command's own trend in full.
-    let (_, stderr) = report(&["-QE"], "drift.csv");
+    let (_, stderr) = report(&["-E"], "drift.csv");
     let w = warnings(&stderr);
     let speed: Vec<&String> = w.iter().filter(|l| l.contains("got slower")).collect();
     assert_eq!(speed.len(), 2, "{stderr}");
