@@ -266,7 +266,7 @@ fn analyse(cell: &Cell, made: Experiment) -> (Ranking, bool) {
     if cell.drift != Drift::None {
         let data = Dataset::from_records(made.records);
         let a = Analysis::new(&data, RankingSettings::default()).expect("valid synthetic data");
-        let warned = a.diagnostics.iter().any(|d| d.drifted);
+        let warned = a.drift_check().warns();
         return (a.ranking, warned);
     }
     let samples: Vec<Sample> = made

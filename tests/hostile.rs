@@ -1625,7 +1625,7 @@ fn too_few_threads_is_no_panic_and_loses_no_run() {
             // Each run appends a line to runs.log: the runs completed,
             // counted apart from the program.
             .arg(format!(
-                "ulimit -v {limit}; exec \"$0\" -r 3 -o raw.csv --export-json e.json \
+                "ulimit -v {limit}; exec \"$0\" -w 0 -r 3 -o raw.csv --export-json e.json \
                  \"sh -c 'echo a >> runs.log'\" \"sh -c 'echo b >> runs.log'\""
             ))
             .arg(&bin)
