@@ -27,6 +27,10 @@
 //!    the data make the best. With a fixed reference the same K − 1
 //!    comparisons, bounds and verdicts: the same data and the same
 //!    reference give the same verdicts either way.
+//!    A verdict must also hold against every other *candidate for the
+//!    best* (each command not shown slower than the reference): the true
+//!    best is among them, so the data's choice of best cannot turn its
+//!    luck into verdicts.
 //! 4. **Verdict**, on the bounds (log-symmetric on the ratio scale):
 //!    * *slower*: the lower bound above 1 + effect (or above +effect);
 //!    * *faster* (a fixed reference only): the upper bound below
