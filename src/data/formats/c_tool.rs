@@ -75,17 +75,7 @@ pub fn read_into(
     let mut batches: HashMap<(String, String, String), u64> = HashMap::new();
     let mut sequence = 0u64;
     for record in reader.byte_records() {
-        let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            let said = e.to_string();
-            match e.into_kind() {
-                csv::ErrorKind::Io(cause) => DataError::Read {
-                    file: file.to_owned(),
-                    cause,
-                },
-                _ => fail(line, said),
-            }
-        })?;
+        let record = record.map_err(|e| super::csv_record_error(file, e, ""))?;
         let line = record.position().map_or(0, |p| p.line());
         if record.iter().all(|f| f.iter().all(u8::is_ascii_whitespace)) {
             continue;

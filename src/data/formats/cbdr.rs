@@ -92,19 +92,7 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
     let mut sequence = 0u64;
     for record in reader.records() {
         let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            let said = e.to_string();
-            match e.into_kind() {
-                // Reading failed (or a line had no end): not the format's.
-                csv::ErrorKind::Io(cause) => DataError::Read {
-                    file: file.to_owned(),
-                    cause,
-                },
-                _ => fail(
-                    line,
-                    format!("{said}; a cbdr file has the same columns on every line"),
-                ),
-            }
+            super::csv_record_error(file, e, "; a cbdr file has the same columns on every line")
         })?;
         let line = record.position().map_or(0, |p| p.line());
         let benchmark = record.get(0).unwrap_or("");

@@ -39,6 +39,25 @@ pub mod json;
 /// thousandth of one (the float noise of a µs value written in seconds),
 /// else the real number; `None` from 9·10¹⁵ µs (285 years) on, as for an
 /// integer in a raw CSV.
+/// A CSV record that could not be read, as the readers of other tools'
+/// CSV files say it: the file's I/O error as such, anything else at its
+/// line, followed by what that format expects (`expects`).
+fn csv_record_error(file: &str, e: csv::Error, expects: &str) -> DataError {
+    let line = e.position().map_or(0, |p| p.line());
+    let said = e.to_string();
+    match e.into_kind() {
+        // Reading failed (or a line had no end): not the format's.
+        csv::ErrorKind::Io(cause) => DataError::Read {
+            file: file.to_owned(),
+            cause,
+        },
+        _ => DataError::Format {
+            file: file.to_owned(),
+            message: format!("line {line}: {said}{expects}"),
+        },
+    }
+}
+
 fn micros(seconds: f64) -> Option<Value> {
     let us = seconds * 1e6;
     if !us.is_finite() || us.abs() >= 9e15 {
