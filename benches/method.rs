@@ -21,7 +21,7 @@
 //!   called "slower" (≤ α judged; in drift cells "unwarned": slower with
 //!   no drift warning, ≤ 5 % judged).
 //! * **slower @1%**: the others exactly 1.01× the first (the effect
-//!   threshold): share of comparisons called "slower".
+//!   threshold): share of comparisons called "slower" (≤ α/2 judged).
 //! * **equiv A/A**: share of comparisons of identical commands called
 //!   "equivalent".
 //! * **false equiv**: share of comparisons called "equivalent" while the
@@ -460,6 +460,14 @@ fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> Strin
     let limit = if drifting { 0.05 } else { 0.05 + 0.015 };
     if aa.experiments > 0 && aa_slower as f64 / aa.experiments as f64 > limit {
         bad.push(format!("slower A/A {}", pct(aa_slower, aa.experiments)));
+    }
+    // At the margin each "slower" is a false claim: at most α/2 per
+    // comparison (each bound misses α/(2(K − 1)) or less).
+    if !sequential_drift
+        && margin.comparisons > 0
+        && margin.slower as f64 / margin.comparisons as f64 > 0.025 + 0.015
+    {
+        bad.push(format!("slower @1% {}", pct(margin.slower, margin.comparisons)));
     }
     if max_stated >= 1.0 {
         bad.push("a confidence of 1".to_owned());

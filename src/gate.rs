@@ -290,7 +290,7 @@ pub struct GateReport {
     pub rows: Vec<GateRow>,
     /// Pairs compared (the Bonferroni family).
     pub compared: usize,
-    /// The level of each interval, α/m.
+    /// The miss chance of each two-sided interval, α/m (α/(2m) per bound).
     pub alpha_each: f64,
     /// The `--fail-if-slower` percentage, if given.
     pub fail_if_slower: Option<f64>,

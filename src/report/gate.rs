@@ -136,7 +136,8 @@ pub fn write(
     let label_width = width
         .saturating_sub(FIXED + VERDICT)
         .clamp(LABEL_MIN, LABEL);
-    let confidence = units::percent(1.0 - report.alpha_each);
+    // Each interval is two-sided at 1 − α/m: each bound misses α/(2m).
+    let confidence = units::percent(1.0 - report.alpha_each / 2.0);
     let family = if report.compared > 1 {
         format!(", simultaneous over {} commands", report.compared)
     } else {

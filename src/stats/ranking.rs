@@ -15,16 +15,19 @@
 //!    With complete rounds (one run of each command per round), the
 //!    median of the within-round ratios with the sign test's bounds;
 //!    otherwise the ratio of the two medians with combined order-statistic
-//!    bounds. Each bound misses with chance at most γ = α/(K − 1) over
-//!    the K commands compared.
+//!    bounds. Each interval is two-sided at 1 − α/(K − 1) over the K
+//!    commands compared: each bound misses with chance at most
+//!    γ = α/(2(K − 1)).
 //! 3. **Multiplicity: comparisons with the best** (Hsu 1984, "Constrained
 //!    simultaneous confidence intervals for multiple comparisons with the
 //!    best", Ann. Statist. 12, 1136–1144; Hsu 1996, "Multiple
 //!    Comparisons", ch. 4). With the best chosen from the data, the
-//!    question is "which commands are not the best", and K − 1 one-sided
-//!    statements against the true best decide it: by Bonferroni, all of
-//!    them hold together with chance at least 1 − α, whichever command
-//!    the data make the best. With a fixed reference the same K − 1
+//!    question is "which commands are not the best", and K − 1 statements
+//!    against the true best decide it: by Bonferroni, all of them hold
+//!    together with chance at least 1 − α, whichever command the data make
+//!    the best. The statements are strict ("slower by more than the
+//!    effect") and the data choose their direction, so both sides of each
+//!    interval are bounded. With a fixed reference the same K − 1
 //!    comparisons, bounds and verdicts: the same data and the same
 //!    reference give the same verdicts either way.
 //!    A verdict must also hold against every other *candidate for the
@@ -89,7 +92,7 @@ impl Threshold {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RankSettings {
     /// The family-wise error rate: each bound misses with chance at most
-    /// α/(K − 1).
+    /// α/(2(K − 1)).
     pub alpha: f64,
     /// The equivalence margin: "equivalent" when both bounds lie within
     /// ±epsilon.
@@ -227,7 +230,7 @@ pub struct Ranking {
     /// Number of comparisons, K − 1 (0 without inference).
     pub family: usize,
     /// The lowest confidence of any bound that reached its level, at least
-    /// 1 − α/(K − 1) (1 when none did).
+    /// 1 − α/(2(K − 1)) (1 when none did).
     pub bound_confidence: f64,
     /// The confidence with which every interval that reached its level
     /// holds together: 1 − the sum of their bounds' miss chances, at least
@@ -363,7 +366,10 @@ pub fn rank_with<S: Borrow<Sample>>(
     let placed: Vec<usize> = match (reference, inference) {
         (Some(r), true) if eligible.len() > 1 => {
             let family = eligible.len() - 1;
-            let gamma = settings.alpha / family as f64;
+            // Each comparison's interval is two-sided at 1 − α/(K − 1): a
+            // strict "slower" can point either way when the data choose the
+            // best, so each side gets half (see docs/statistics.md).
+            let gamma = settings.alpha / (2 * family) as f64;
             let thresholds = Thresholds::new(scale, settings, epsilon, effect);
             let options = CompareOptions {
                 rounds: None,
@@ -553,8 +559,8 @@ mod tests {
     }
 
     #[test]
-    fn five_rounds_decide_two_commands_and_four_do_not() {
-        let a: Vec<f64> = BASE[..5].to_vec();
+    fn six_rounds_decide_two_commands_and_five_do_not() {
+        let a: Vec<f64> = BASE[..6].to_vec();
         let b = scaled(&a, 2.0);
         let rounds = vec![a.clone(), b.clone()];
         let options = RankOptions {
@@ -564,16 +570,26 @@ mod tests {
         };
         let s = [sample(&a), sample(&b)];
         let r = rank_with(&s, options, &relative(1.0, 1.0)).unwrap();
-        assert_eq!(r.design, Design::Paired { rounds: 5 });
+        assert_eq!(r.design, Design::Paired { rounds: 6 });
         assert_eq!(r.entries[1].verdict, Verdict::Slower);
         let c = r.entries[1].comparison.unwrap().contrast;
         assert_eq!((c.low, c.estimate, c.high), (2.0, 2.0, 2.0));
-        assert_eq!(c.confidence(), 1.0 - 2.0 / 32.0);
-        // As independent samples, 5 runs each cannot reach 95 %.
+        assert_eq!(c.confidence(), 1.0 - 2.0 / 64.0);
+        // Five rounds: each side would miss with 2⁻⁵ > α/2.
+        let five: Vec<Vec<f64>> = rounds.iter().map(|r| r[..5].to_vec()).collect();
+        let options = RankOptions {
+            rounds: Some(&five),
+            ..options
+        };
+        let s5 = [sample(&a[..5]), sample(&b[..5])];
+        let r = rank_with(&s5, options, &relative(1.0, 1.0)).unwrap();
+        assert_eq!(r.entries[1].verdict, Verdict::Inconclusive);
+        assert_eq!(r.entries[1].runs_needed, Some(6));
+        // As independent samples, 6 runs each cannot reach 95 %: 7 can.
         let r = rank(&s, &relative(1.0, 1.0)).unwrap();
         assert_eq!(r.entries[1].verdict, Verdict::Inconclusive);
         assert_eq!(r.entries[1].reasons, vec![Reason::TooFewRuns]);
-        assert_eq!(r.entries[1].runs_needed, Some(6));
+        assert_eq!(r.entries[1].runs_needed, Some(7));
     }
 
     #[test]
