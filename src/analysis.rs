@@ -12,6 +12,7 @@
 mod diagnostics;
 mod metric_choice;
 mod settings;
+mod stopping;
 
 pub use diagnostics::{
     first_run_excess, in_time_order, time_order, Diagnostics, DriftCheck, Explained, HalvesShift,
@@ -19,6 +20,7 @@ pub use diagnostics::{
 };
 pub use metric_choice::{known_names, resolve_metric, UnknownMetric};
 pub use settings::{meaning, threshold, RankingSettings, Reference};
+pub use stopping::{look_at, Checkpoint, LookResult, StopReason, Stopper, StoppingRule};
 
 use crate::data::metric::Source;
 use crate::data::{Attribute, Catalogue, CommandRuns, Dataset, Metric};

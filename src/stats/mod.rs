@@ -23,6 +23,8 @@
 //!   other command with it (comparisons with the best) and decides slower
 //!   / equivalent / inconclusive on the bounds ([`holm_adjust`] serves
 //!   families of p-values elsewhere).
+//! * Adaptive experiments: [`Looks`], the rounds at which the ranking may
+//!   stop and the share of α each spends (anytime-valid verdicts).
 //! * In time order ([`Series`]): the [`best_case`] estimate and its
 //!   stability between the experiment's halves (after `tim`), and the
 //!   [`mann_kendall`] test for a trend, which say whether the machine
@@ -30,6 +32,7 @@
 //! * The normal distribution: [`normal_cdf`], [`normal_sf`],
 //!   [`normal_log_cdf`], [`normal_quantile`].
 
+mod anytime;
 mod best_case;
 mod compare;
 mod holm;
@@ -51,6 +54,7 @@ mod summary;
 mod trend;
 mod u_distribution;
 
+pub use anytime::{median_bounds, Looks};
 pub use best_case::{
     best_case, BestCase, BestCaseSettings, BestCaseSettingsError, HalfBest, DEFAULT_BEST_K,
     DEFAULT_MAX_DISTANCE,
