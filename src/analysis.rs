@@ -25,7 +25,7 @@ pub use stopping::{look_at, Checkpoint, LookResult, StopReason, Stopper, Stoppin
 use crate::data::metric::Source;
 use crate::data::{Attribute, Catalogue, CommandRuns, Dataset, Metric};
 use crate::stats::{
-    rank_with, BestCaseSettingsError, RankOptions, Ranking, Sample, SampleError, SettingsError,
+    rank_with, BestCaseSettingsError, Looks, RankOptions, Ranking, Sample, SampleError, SettingsError,
     Summary,
 };
 
@@ -315,6 +315,24 @@ pub struct Analysis<'a> {
     pub diagnostics: Vec<Diagnostics>,
     /// The check across commands ([`Analysis::drift_check`]), made once.
     drift: std::sync::OnceLock<DriftCheck>,
+    /// An adaptive experiment's last look, whose level the ranking used.
+    pub look: Option<Look>,
+}
+
+/// The look of an adaptive experiment the verdicts come from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Look {
+    /// Complete rounds in the data.
+    pub rounds: u64,
+    /// The look's index (0 for the first) and its round: equal to `rounds`
+    /// when the experiment stopped at a look, above it when a budget
+    /// stopped it first.
+    pub index: usize,
+    pub round: u64,
+    /// The family-wise level the look spends.
+    pub alpha: f64,
+    /// Every comparison was decided there (the experiment's own stop).
+    pub decided: bool,
 }
 
 /// Summarises every metric of `catalogue` that command `index` has; also
@@ -425,7 +443,41 @@ impl<'a> Analysis<'a> {
             reference,
             classic: true,
         };
-        let ranking = rank_with(&ranked, options, &settings.rule())?;
+        let mut rule = settings.rule();
+        let look = settings.adaptive.and_then(|adaptive| {
+            let n = match (&rounds, ranked.as_slice()) {
+                (Some(r), _) => r[0].len(),
+                (None, [one]) => one.len(),
+                _ => return None,
+            } as u64;
+            let looks = Looks::new(settings.alpha, ranked.len(), adaptive.min_rounds);
+            let index = looks.slot(n);
+            Some(Look {
+                rounds: n,
+                index,
+                round: looks.round(index),
+                alpha: looks.alpha_at(index),
+                decided: false,
+            })
+        });
+        if let Some(look) = &look {
+            rule.alpha = look.alpha;
+        }
+        let ranking = rank_with(&ranked, options, &rule)?;
+        let look = look.map(|look| {
+            let found = match (ranked.as_slice(), settings.adaptive) {
+                ([one], Some(adaptive)) => {
+                    let values = vec![one.sorted().to_vec()];
+                    let looks = Looks::new(settings.alpha, 1, adaptive.min_rounds);
+                    look_at(&values, &settings, None, &looks, look.index, adaptive.precision)
+                }
+                _ => LookResult::Ranking(ranking.clone()),
+            };
+            Look {
+                decided: look.round == look.rounds && found.decided(),
+                ..look
+            }
+        });
         drop(rounds);
         let best_case = settings.best_case.validated()?;
         // Per command on its own thread, after the ranking (whose peak
@@ -451,6 +503,7 @@ impl<'a> Analysis<'a> {
             settings,
             diagnostics,
             drift: std::sync::OnceLock::new(),
+            look,
         })
     }
 

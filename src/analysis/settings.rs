@@ -12,6 +12,7 @@
 use std::fmt;
 
 use crate::data::Metric;
+use super::StoppingRule;
 use crate::stats::{BestCaseSettings, RankSettings, SettingsError, Threshold};
 
 /// The command every other command is compared with, when not the best.
@@ -57,6 +58,9 @@ pub struct RankingSettings {
     /// The best-case estimate's settings (`-c best=`, `-c distance=`): a
     /// diagnostic beside the ranking, which it does not change.
     pub best_case: BestCaseSettings,
+    /// The runs came from an adaptive experiment (`--runs auto`) with this
+    /// rule: the verdicts are those of its last look, at that look's level.
+    pub adaptive: Option<StoppingRule>,
 }
 
 impl Default for RankingSettings {
@@ -71,6 +75,7 @@ impl Default for RankingSettings {
             metric: Metric::TOTAL,
             reference: None,
             best_case: BestCaseSettings::default(),
+            adaptive: None,
         }
     }
 }

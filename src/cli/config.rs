@@ -642,6 +642,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
             shell,
             warmup,
             runs,
+            adaptive: false,
             order,
             seed: seed.unwrap_or(0),
             timeout,

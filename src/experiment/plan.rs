@@ -111,7 +111,11 @@ pub struct Plan {
     /// The `-s` string, recorded in the raw data (empty: no shell).
     pub shell: String,
     pub warmup: u64,
+    /// Timed runs per command; with `adaptive`, the most rounds.
     pub runs: u64,
+    /// Rounds until the experiment's sink says stop (`--runs auto`): the
+    /// schedule pauses where [`super::RunSink::checkpoint`] asks it to.
+    pub adaptive: bool,
     pub order: Order,
     /// Seed of the random order (used only with [`Order::Random`]).
     pub seed: u64,
@@ -142,6 +146,7 @@ pub(crate) fn test_plan(
         shell: String::new(),
         warmup,
         runs,
+        adaptive: false,
         order,
         seed,
         timeout: None,

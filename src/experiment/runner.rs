@@ -49,6 +49,13 @@ pub trait RunSink {
     /// experiment (a malformed line in the command's metrics file), with
     /// the run named.
     fn warn(&mut self, _message: &str) {}
+
+    /// An adaptive experiment after `rounds` complete rounds: the round to
+    /// go on to, or `None` to stop (then the cleanups run). Never called
+    /// while a timed run is going.
+    fn checkpoint(&mut self, _rounds: u64) -> Option<u64> {
+        None
+    }
 }
 
 impl RunSink for Vec<RunRecord> {
@@ -124,7 +131,16 @@ fn run_steps(
         chunk.clear();
         chunk.extend(steps.by_ref().take(size));
         if chunk.is_empty() {
-            return Ok(());
+            match steps.paused() {
+                Some(rounds) => {
+                    match state.sink.checkpoint(rounds) {
+                        Some(until) if until > rounds => steps.resume(until),
+                        _ => steps.finish(),
+                    }
+                    continue;
+                }
+                None => return Ok(()),
+            }
         }
         if let Some(sig) = (state.interrupted)() {
             return Err(Stop::Interrupted(sig));
@@ -457,6 +473,60 @@ mod tests {
         run(&p, &mut fake, &mut rows, &never).unwrap();
         assert_eq!(fake.log, ["A", "B", "C", "A", "B", "C", "A", "B", "C"]);
         assert_eq!(rows.len(), 6);
+    }
+
+    /// Stops an adaptive experiment after `stop` rounds, asking again
+    /// every `step` rounds, and logs where it was asked.
+    struct Stopping {
+        rows: Vec<RunRecord>,
+        asked: Vec<u64>,
+        step: u64,
+        stop: u64,
+    }
+
+    impl RunSink for Stopping {
+        fn record(&mut self, run: RunRecord) -> std::io::Result<()> {
+            self.rows.push(run);
+            Ok(())
+        }
+
+        fn checkpoint(&mut self, rounds: u64) -> Option<u64> {
+            self.asked.push(rounds);
+            (rounds < self.stop).then_some(rounds + self.step)
+        }
+    }
+
+    #[test]
+    fn an_adaptive_plan_pauses_at_round_boundaries_and_stops_when_told() {
+        let mut p = plan(&["A", "B"], 1, 1000, Order::Random);
+        p.adaptive = true;
+        p.commands[0].hooks.cleanup = Some(hook("cleanA"));
+        let mut fake = Fake::ok();
+        let mut sink = Stopping {
+            rows: Vec::new(),
+            asked: Vec::new(),
+            step: 3,
+            stop: 7,
+        };
+        run(&p, &mut fake, &mut sink, &never).unwrap();
+        // Asked after the first round, then where it asked to be asked;
+        // the last answer ran over the stop and was cut at the next ask.
+        assert_eq!(sink.asked, [1, 4, 7]);
+        assert_eq!(sink.rows.len(), 14);
+        // Complete rounds only, then the cleanup.
+        assert_eq!(fake.log.len(), 2 + 14 + 1);
+        assert_eq!(fake.log.last().map(String::as_str), Some("cleanA"));
+        // Never beyond the plan's rounds.
+        p.runs = 5;
+        let mut sink = Stopping {
+            rows: Vec::new(),
+            asked: Vec::new(),
+            step: 3,
+            stop: 100,
+        };
+        run(&p, &mut Fake::ok(), &mut sink, &never).unwrap();
+        assert_eq!(sink.asked, [1, 4]);
+        assert_eq!(sink.rows.len(), 10);
     }
 
     #[test]

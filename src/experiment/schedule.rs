@@ -121,6 +121,9 @@ pub struct Schedule<'a> {
     round: Vec<usize>,
     pos: usize,
     rng: SplitMix64,
+    /// An adaptive experiment's pause: no round begins after this many
+    /// until [`Schedule::resume`] moves it (`None`: every round of the plan).
+    limit: Option<u64>,
     /// Steps of the current unit not yet handed out (at most three).
     pending: [Option<ScheduledStep>; 3],
     next_pending: usize,
@@ -138,6 +141,7 @@ impl<'a> Schedule<'a> {
             round: (0..n).collect(),
             pos: n,
             rng: SplitMix64::new(plan.seed),
+            limit: plan.adaptive.then_some(1),
             pending: [None; 3],
             next_pending: 3,
         }
@@ -145,6 +149,27 @@ impl<'a> Schedule<'a> {
 
     fn rounds(&self) -> bool {
         self.plan.order != Order::Sequential
+    }
+
+    /// Paused at a round boundary of an adaptive experiment: the rounds
+    /// done, to be followed by [`Schedule::resume`] or [`Schedule::finish`].
+    pub fn paused(&self) -> Option<u64> {
+        let boundary = self.part == Part::Rounds && self.pos == self.plan.commands.len();
+        let limit = self.limit?;
+        (boundary && self.done >= limit && self.done < self.plan.runs).then_some(self.done)
+    }
+
+    /// Go on until `rounds` rounds are done (at most the plan's).
+    pub fn resume(&mut self, rounds: u64) {
+        self.limit = Some(rounds.min(self.plan.runs));
+    }
+
+    /// No more rounds: the cleanups, then the end.
+    pub fn finish(&mut self) {
+        if self.part == Part::Rounds {
+            self.part = Part::Cleanups;
+            self.cmd = 0;
+        }
     }
 
     /// The next unit, or None at the end.
@@ -195,6 +220,9 @@ impl<'a> Schedule<'a> {
                             self.part = Part::Cleanups;
                             self.cmd = 0;
                             continue;
+                        }
+                        if self.limit.is_some_and(|limit| self.done >= limit) {
+                            return None;
                         }
                         self.done += 1;
                         if self.plan.order == Order::Random {
