@@ -14,7 +14,7 @@
 //! return…; tabs are fine) is an error naming the line and the byte, rather
 //! than a command that later "is not found".
 
-use super::args::{name_last, CommandArg};
+use super::lowargs::{name_last, CommandArg};
 use super::UsageError;
 
 /// Parse the bytes of a command file named `path` (for messages).

@@ -3,8 +3,7 @@
 
 use std::time::Duration;
 
-use super::args::{Args, CommandArg, ParamArg, ReportSwitch};
-use super::generate::Generate;
+use super::lowargs::{Args, CommandArg, Generate, ParamArg, ReportSwitch};
 use super::settings::Settings;
 use super::{cmdfile, habits, UsageError};
 use crate::analysis::{resolve_metric, RankingSettings};

@@ -20,8 +20,7 @@
 
 use std::sync::OnceLock;
 
-use super::args::{name_last, Args, ParamArg, ReportSwitch};
-use super::generate::Generate;
+use super::lowargs::{name_last, Args, Generate, ParamArg, ReportSwitch};
 use super::UsageError;
 use crate::experiment::HookKind;
 use crate::export::{Format, JsonRuns};
@@ -221,7 +220,25 @@ fn report(long: &'static str, short: char, switch: ReportSwitch, help: &'static 
     Flag::switch(long, Both, help, move |a| a.switches.push(switch)).short(short)
 }
 
+/// The option table, group by group in help order.
 fn build() -> Vec<Flag> {
+    [
+        repetitions(),
+        command_flags(),
+        schedule_flags(),
+        measurement_flags(),
+        report_flags(),
+        analysis_flags(),
+        export_flags(),
+        program_flags(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// How many runs, and the hooks around them.
+fn repetitions() -> Vec<Flag> {
     let mut flags = vec![
         Flag::value(
             "warmup",
@@ -248,7 +265,12 @@ fn build() -> Vec<Flag> {
         f.short = kind.short();
         flags.push(f);
     }
-    flags.extend([
+    flags
+}
+
+/// How commands run and where their results go.
+fn command_flags() -> Vec<Flag> {
+    vec![
         Flag::switch(
             "ignore-failure",
             Run,
@@ -312,6 +334,12 @@ fn build() -> Vec<Flag> {
         )
         .short('o')
         .hint(Hint::File),
+    ]
+}
+
+/// In which order and with which parameters commands run.
+fn schedule_flags() -> Vec<Flag> {
+    vec![
         Flag::value(
             "order",
             "ORDER",
@@ -365,6 +393,12 @@ fn build() -> Vec<Flag> {
             },
         )
         .short('L'),
+    ]
+}
+
+/// What else is measured, and how the runs are placed.
+fn measurement_flags() -> Vec<Flag> {
+    vec![
         Flag::value(
             "counters",
             "LIST",
@@ -392,6 +426,12 @@ fn build() -> Vec<Flag> {
             "Pad each run's environment with 0-4096 bytes (seeded by --seed; recorded)",
             |a| a.randomize_env = true,
         ),
+    ]
+}
+
+/// Which reports are printed.
+fn report_flags() -> Vec<Flag> {
+    vec![
         report(
             "quiet",
             'Q',
@@ -452,6 +492,12 @@ fn build() -> Vec<Flag> {
             ReportSwitch::Boxplot,
             "Box plots of all commands on one axis",
         ),
+    ]
+}
+
+/// Settings of the analysis, comparisons and what to show instead of running.
+fn analysis_flags() -> Vec<Flag> {
+    vec![
         Flag::value(
             "set",
             "NAME=VALUE",
@@ -496,7 +542,12 @@ fn build() -> Vec<Flag> {
         Flag::switch("limits", Both, "Show the limits that exist and exit", |a| {
             a.show_limits = true
         }),
-    ]);
+    ]
+}
+
+/// One option per export format, and the export options.
+fn export_flags() -> Vec<Flag> {
+    let mut flags = Vec::new();
     for &format in Format::ALL {
         flags.push(
             Flag::value(format.option(), "FILE", Both, format.help(), move |a, v| {
@@ -527,7 +578,12 @@ fn build() -> Vec<Flag> {
         )
         .hint(Hint::File),
     );
-    flags.extend([
+    flags
+}
+
+/// What the program does: its action, generated texts, version and help.
+fn program_flags() -> Vec<Flag> {
+    vec![
         Flag::value(
             "action",
             "ACTION",
@@ -549,8 +605,7 @@ fn build() -> Vec<Flag> {
             .short('v')
             .alias('V'),
         Flag::switch("help", Both, "Print this help", |a| a.help = true).short('h'),
-    ]);
-    flags
+    ]
 }
 
 /// Find a flag by one of its short letters.

@@ -11,36 +11,9 @@ use std::fmt::Write as _;
 
 use super::flags::{self, Flag, Hint};
 use super::help::about;
-use super::UsageError;
-
-/// What `--generate` writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Generate {
-    Man,
-    Bash,
-    Zsh,
-    Fish,
-}
+use super::lowargs::Generate;
 
 impl Generate {
-    /// The words `--generate` accepts, in the order of [`Generate::ALL`].
-    pub const WORDS: &'static [&'static str] =
-        &["man", "complete-bash", "complete-zsh", "complete-fish"];
-    pub const ALL: [Generate; 4] = [Generate::Man, Generate::Bash, Generate::Zsh, Generate::Fish];
-
-    pub fn parse(word: &str) -> Result<Generate, UsageError> {
-        Generate::WORDS
-            .iter()
-            .position(|w| *w == word)
-            .map(|i| Generate::ALL[i])
-            .ok_or_else(|| {
-                UsageError(format!(
-                    "--generate {word}: unknown; use one of {}",
-                    Generate::WORDS.join(", ")
-                ))
-            })
-    }
-
     /// The text for `program` (`running`: it is `bestguess`).
     pub fn render(self, program: &str, running: bool) -> String {
         let flags: Vec<&Flag> = flags::all().iter().filter(|f| f.applies(running)).collect();

@@ -11,6 +11,7 @@ pub mod flags;
 pub mod generate;
 pub mod habits;
 pub mod help;
+pub mod lowargs;
 pub mod settings;
 
 pub use config::{Config, Output, ReportConfig, RunConfig, Selection};

@@ -1,0 +1,153 @@
+//! The low-level arguments: what the option table ([`super::flags`]) fills
+//! as it reads the command line, in the user's terms, and the words some
+//! options take. They sit apart from the parser ([`super::args`]) and the
+//! generators ([`super::generate`]), which read the option table, so that
+//! the table can name the fields it fills without importing its readers.
+//! Turning these strings into typed values happens in [`super::config`].
+
+use super::UsageError;
+use crate::experiment::HookKind;
+use crate::export::Format;
+
+/// A command from the command line or a `-f` file, with its optional name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommandArg {
+    pub text: String,
+    pub name: Option<String>,
+}
+
+/// A parameter as given: `-P NAME MIN MAX` or `-L NAME VALUES`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamArg {
+    Scan {
+        name: String,
+        min: String,
+        max: String,
+    },
+    List {
+        name: String,
+        values: String,
+    },
+}
+
+/// Report switches, in the order given (later ones override earlier ones, as
+/// in BestGuess 0.7.5: `-Q -R` prints only the ranking).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportSwitch {
+    Quiet,
+    Summary,
+    Mini,
+    NoStats,
+    Ranking,
+    Explain,
+    Dist,
+    Tail,
+    Graph,
+    Boxplot,
+}
+
+/// Everything given on the command line, in the user's terms. Each field
+/// is filled by the `update` of its entry in [`super::flags::all`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Args {
+    /// Notes for standard error about what a Hyperfine habit does here
+    /// (`-N`).
+    pub notes: Vec<String>,
+    /// Commands (bestguess) or data files (bestreport), in order.
+    pub positional: Vec<CommandArg>,
+    pub warmup: Option<String>,
+    pub runs: Option<String>,
+    /// `-p`, `--setup`, `--conclude`, `--cleanup`, in the order given.
+    pub hooks: Vec<(HookKind, String)>,
+    pub ignore_failure: bool,
+    pub show_output: bool,
+    /// `--live`: results so far under the progress bar.
+    pub live: bool,
+    pub shell: Option<String>,
+    pub files: Vec<String>,
+    pub output: Option<String>,
+    pub order: Option<String>,
+    pub seed: Option<String>,
+    pub timeout: Option<String>,
+    /// `-P` and `-L`, in the order given.
+    pub parameters: Vec<ParamArg>,
+    /// `--parameter-step-size`.
+    pub step_size: Option<String>,
+    pub counters: Option<String>,
+    pub custom_metrics: Option<String>,
+    pub cpus: Option<String>,
+    pub randomize_env: bool,
+    pub switches: Vec<ReportSwitch>,
+    pub settings: Vec<String>,
+    /// `--metric NAME` (the last one given).
+    pub metric: Option<String>,
+    /// `--reference N|NAME` (the last one given).
+    pub reference: Option<String>,
+    pub show_config: bool,
+    pub show_limits: bool,
+    /// Export options, in the order given.
+    pub exports: Vec<(Format, String)>,
+    /// `--json-runs LIST` (the last one given).
+    pub json_runs: Option<String>,
+    /// `--export-svg DIR` (the last one given).
+    pub svg_dir: Option<String>,
+    pub action: Option<String>,
+    /// `--baseline FILE` and `--fail-if-slower PCT`.
+    pub baseline: Option<String>,
+    pub fail_if_slower: Option<String>,
+    /// `--generate`: man page or completions.
+    pub generate: Option<String>,
+    pub version: bool,
+    pub help: bool,
+    /// The options given that only apply when running commands (`-r`,
+    /// `-o`, hooks …), as `--long`: refused when `-A report` reads saved
+    /// data instead (they had been ignored without a word).
+    pub run_only: Vec<String>,
+}
+
+/// `-n NAME` names the command just before it, once.
+pub fn name_last(commands: &mut [CommandArg], name: String) -> Result<(), UsageError> {
+    match commands.last_mut() {
+        None => Err(UsageError(format!(
+            "name '{name}' must follow a command: put -n NAME after the command it names"
+        ))),
+        Some(c) if c.name.is_some() => Err(UsageError(format!(
+            "command '{}' already has the name '{}'; give -n once per command",
+            c.text,
+            c.name.as_deref().unwrap_or("")
+        ))),
+        Some(c) => {
+            c.name = Some(name);
+            Ok(())
+        }
+    }
+}
+
+/// What `--generate` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generate {
+    Man,
+    Bash,
+    Zsh,
+    Fish,
+}
+
+impl Generate {
+    /// The words `--generate` accepts, in the order of [`Generate::ALL`].
+    pub const WORDS: &'static [&'static str] =
+        &["man", "complete-bash", "complete-zsh", "complete-fish"];
+    pub const ALL: [Generate; 4] = [Generate::Man, Generate::Bash, Generate::Zsh, Generate::Fish];
+
+    pub fn parse(word: &str) -> Result<Generate, UsageError> {
+        Generate::WORDS
+            .iter()
+            .position(|w| *w == word)
+            .map(|i| Generate::ALL[i])
+            .ok_or_else(|| {
+                UsageError(format!(
+                    "--generate {word}: unknown; use one of {}",
+                    Generate::WORDS.join(", ")
+                ))
+            })
+    }
+}
