@@ -467,7 +467,10 @@ fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> Strin
         && margin.comparisons > 0
         && margin.slower as f64 / margin.comparisons as f64 > 0.025 + 0.015
     {
-        bad.push(format!("slower @1% {}", pct(margin.slower, margin.comparisons)));
+        bad.push(format!(
+            "slower @1% {}",
+            pct(margin.slower, margin.comparisons)
+        ));
     }
     if max_stated >= 1.0 {
         bad.push("a confidence of 1".to_owned());

@@ -25,8 +25,8 @@ pub use stopping::{look_at, Checkpoint, LookResult, StopReason, Stopper, Stoppin
 use crate::data::metric::Source;
 use crate::data::{Attribute, Catalogue, CommandRuns, Dataset, Metric};
 use crate::stats::{
-    rank_with, BestCaseSettingsError, Looks, RankOptions, Ranking, Sample, SampleError, SettingsError,
-    Summary,
+    rank_with, BestCaseSettingsError, Looks, RankOptions, Ranking, Sample, SampleError,
+    SettingsError, Summary,
 };
 
 /// Statistics of one command.
@@ -469,7 +469,14 @@ impl<'a> Analysis<'a> {
                 ([one], Some(adaptive)) => {
                     let values = vec![one.sorted().to_vec()];
                     let looks = Looks::new(settings.alpha, 1, adaptive.min_rounds);
-                    look_at(&values, &settings, None, &looks, look.index, adaptive.precision)
+                    look_at(
+                        &values,
+                        &settings,
+                        None,
+                        &looks,
+                        look.index,
+                        adaptive.precision,
+                    )
                 }
                 _ => LookResult::Ranking(ranking.clone()),
             };

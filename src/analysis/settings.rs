@@ -11,8 +11,8 @@
 
 use std::fmt;
 
-use crate::data::Metric;
 use super::StoppingRule;
+use crate::data::Metric;
 use crate::stats::{BestCaseSettings, RankSettings, SettingsError, Threshold};
 
 /// The command every other command is compared with, when not the best.

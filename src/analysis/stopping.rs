@@ -74,7 +74,11 @@ impl StopReason {
 #[derive(Clone, Debug)]
 pub enum LookResult {
     Ranking(Ranking),
-    Median { median: f64, low: f64, high: f64 },
+    Median {
+        median: f64,
+        low: f64,
+        high: f64,
+    },
     /// Too few values, or a value the ranking cannot take.
     Nothing,
 }
@@ -193,6 +197,10 @@ impl Stopper {
 
     pub fn looks(&self) -> &Looks {
         &self.looks
+    }
+
+    pub fn rule(&self) -> &StoppingRule {
+        &self.rule
     }
 
     /// One timed run of command `cmd` with the ranked metric's `value`.

@@ -73,6 +73,7 @@ pub fn for_run(rc: &RunConfig, command_line: &[String]) -> Metadata {
             timeout_s: plan.timeout.map(|t| t.as_secs_f64()),
             ignore_failure: plan.ignore_failure,
             commands: plan.commands.len(),
+            stopped: None,
         }),
         ..Metadata::default()
     }

@@ -9,11 +9,15 @@ use super::report::{self, OpenExports};
 use super::terminal::{self, Progress};
 use super::{exit, AppError};
 use crate::cli::RunConfig;
-use crate::data::{Catalogue, DatasetBuilder, RunRecord};
+use std::time::{Duration, Instant};
+
+use crate::analysis::{Checkpoint, StopReason, Stopper};
+use crate::data::{Catalogue, DatasetBuilder, Metric, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
 use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
 use crate::measure::{counters, resolve, sys};
+use crate::report::units;
 
 /// Stores every run in memory (in the dataset's columns) and, with `-o`,
 /// writes it to the raw CSV (flushed per row); shows progress if asked to.
@@ -21,12 +25,30 @@ struct Sink {
     raw: Option<RawOutput>,
     runs: DatasetBuilder,
     progress: Option<Progress>,
+    /// `--runs auto`: decides when to stop.
+    adaptive: Option<Adaptive>,
+}
+
+/// An adaptive experiment's stopper, its clock and why it stopped.
+struct Adaptive {
+    stopper: Stopper,
+    metric: Metric,
+    started: Instant,
+    /// When the first timed run was recorded: rounds are timed from there.
+    first: Option<Instant>,
+    stopped: Option<StopReason>,
 }
 
 impl RunSink for Sink {
     fn record(&mut self, run: RunRecord) -> std::io::Result<()> {
         if let Some(p) = &mut self.progress {
             p.update(&run);
+        }
+        if let Some(a) = &mut self.adaptive {
+            a.first.get_or_insert_with(Instant::now);
+            let cmd = usize::try_from(run.batch).unwrap_or(0).wrapping_sub(1);
+            a.stopper
+                .record(cmd, run.value(a.metric).map(|v| v.as_f64()));
         }
         let written = match &mut self.raw {
             Some(w) => w.write_run(&run),
@@ -41,6 +63,24 @@ impl RunSink for Sink {
             p.clear();
         }
         output::note(&format!("bestguess: warning: {message}\n"));
+    }
+
+    fn checkpoint(&mut self, rounds: u64) -> Option<u64> {
+        let a = self.adaptive.as_mut()?;
+        let since = a.first.map_or(Duration::ZERO, |t| t.elapsed());
+        let round_time = since / u32::try_from(rounds.max(1)).unwrap_or(u32::MAX);
+        match a.stopper.checkpoint(a.started.elapsed(), round_time) {
+            Checkpoint::Until(until) => {
+                if let (Some(p), Some((n, found))) = (&mut self.progress, &a.stopper.last) {
+                    p.look(*n, found);
+                }
+                Some(until)
+            }
+            Checkpoint::Stop(reason) => {
+                a.stopped = Some(reason);
+                None
+            }
+        }
     }
 }
 
@@ -193,13 +233,18 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         b.check_metric(&rc.output.ranking)?;
     }
     // So does a --reference that names no command of the plan.
-    if let Some(reference) = &rc.output.ranking.reference {
-        let commands: Vec<(&str, &str)> = (rc.plan.commands.iter())
-            .map(|c| (c.name.as_deref().unwrap_or(""), c.command.text.as_str()))
-            .collect();
-        crate::analysis::resolve_reference_among(&commands, reference)
-            .map_err(|e| AppError::usage(e.to_string()))?;
-    }
+    let reference = match &rc.output.ranking.reference {
+        Some(reference) => {
+            let commands: Vec<(&str, &str)> = (rc.plan.commands.iter())
+                .map(|c| (c.name.as_deref().unwrap_or(""), c.command.text.as_str()))
+                .collect();
+            Some(
+                crate::analysis::resolve_reference_among(&commands, reference)
+                    .map_err(|e| AppError::usage(e.to_string()))?,
+            )
+        }
+        None => None,
+    };
     let exports = OpenExports::open(&rc.output)?;
     let raw = rc
         .raw_output
@@ -251,7 +296,20 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
             "Note: --live shows results on a terminal only, and is off: {why}; the experiment runs without it.\n"
         ));
     }
+    let adaptive = rc.output.ranking.adaptive.map(|rule| Adaptive {
+        stopper: Stopper::new(
+            rule,
+            rc.output.ranking.clone(),
+            reference,
+            rc.plan.commands.len(),
+        ),
+        metric: rc.output.ranking.metric,
+        started: Instant::now(),
+        first: None,
+        stopped: None,
+    });
     let mut sink = Sink {
+        adaptive,
         raw,
         runs: DatasetBuilder::new(catalogue),
         progress: show_progress.then(|| {
@@ -281,6 +339,16 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     drop(launcher);
     if let Some(p) = &mut sink.progress {
         p.clear();
+    }
+    if let Some(a) = &sink.adaptive {
+        let rounds = a.stopper.rounds();
+        if let Some(experiment) = &mut metadata.experiment {
+            experiment.runs = rounds;
+            experiment.stopped = a.stopped.map(StopReason::key);
+        }
+        if let Some(note) = stop_note(a, rounds) {
+            output::note(&note);
+        }
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
@@ -369,6 +437,24 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
             Err(AppError::failure(e.to_string()))
         }
     }
+}
+
+/// What ended an adaptive experiment, when a budget did (a decided
+/// experiment says so in its ranking, as `bestreport` does).
+fn stop_note(a: &Adaptive, rounds: u64) -> Option<String> {
+    let rule = a.stopper.rule();
+    let budget = match a.stopped? {
+        StopReason::Decided => return None,
+        StopReason::MaxRuns => format!("--max-runs {}", rule.max_rounds),
+        StopReason::MaxTime => format!(
+            "--max-time {}",
+            units::time(rule.max_time.as_secs_f64() * 1e6)
+        ),
+    };
+    Some(format!(
+        "Budget reached ({budget}) after {rounds} round{}: give a larger one to decide what is still open.\n",
+        if rounds == 1 { "" } else { "s" }
+    ))
 }
 
 /// Writes every run of `dataset` as raw CSV to a new file in the current

@@ -5,10 +5,11 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
+use crate::analysis::LookResult;
 use crate::data::RunRecord;
 use crate::experiment::Plan;
 use crate::measure::sys;
-use crate::report::progress::{Display, Status};
+use crate::report::progress::{look_lines, Display, Status};
 use crate::report::WIDTH_RANGE;
 
 use super::live::Live;
@@ -70,6 +71,8 @@ pub struct Progress {
     display: Display,
     /// `--live`: the results so far, under the bar.
     live: Option<Live>,
+    /// An adaptive experiment's last look, under the bar.
+    looked: Option<Vec<String>>,
 }
 
 impl Progress {
@@ -77,7 +80,12 @@ impl Progress {
 
     pub fn new(plan: &Plan, live: Option<Live>) -> Progress {
         Progress {
-            total: plan.runs.saturating_mul(plan.commands.len() as u64),
+            // Unknown in an adaptive experiment.
+            total: if plan.adaptive {
+                0
+            } else {
+                plan.runs.saturating_mul(plan.commands.len() as u64)
+            },
             commands: plan.commands.len(),
             labels: plan
                 .commands
@@ -90,6 +98,7 @@ impl Progress {
             last: None,
             display: Display::new(),
             live,
+            looked: None,
         }
     }
 
@@ -132,13 +141,20 @@ impl Progress {
         };
         let live = self.live.as_mut().map(|l| (l.metric_label(), l.rows()));
         // A display that cannot be written is not worth stopping for.
-        let _ = self.display.draw(
+        let _ = self.display.draw_with(
             &mut std::io::stderr().lock(),
             terminal_width(),
             sys::terminal_rows(2).unwrap_or(usize::MAX),
             &status,
+            self.looked.as_deref().unwrap_or_default(),
             live,
         );
+    }
+
+    /// An adaptive experiment's look after `rounds` rounds: shown under
+    /// the bar until the next.
+    pub fn look(&mut self, rounds: u64, found: &LookResult) {
+        self.looked = Some(look_lines(rounds, found, &self.labels));
     }
 
     /// Erases the display (before the report is printed).

@@ -215,6 +215,7 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         ))
         .into());
     }
+    settings.ranking.adaptive = super::stopping::rule(&args, running)?;
     let output = Output {
         selection: Selection {
             width: settings.width.unwrap_or(Selection::default().width),
@@ -423,13 +424,25 @@ pub const MAX_TIMEOUT: f64 = 1e9;
 pub const DEFAULT_WARMUP: u64 = 1;
 
 fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
-    let runs = count(args.runs.as_deref(), "-r/--runs", 1, MAX_RUNS)?.unwrap_or(1);
+    // `--runs auto` (`output.ranking.adaptive`): at most its rounds, each
+    // round asking whether to go on.
+    let adaptive = output.ranking.adaptive;
+    let runs = match adaptive {
+        Some(rule) => rule.max_rounds,
+        None => count(args.runs.as_deref(), "-r/--runs", 1, MAX_RUNS)?.unwrap_or(1),
+    };
     let warmup =
         count(args.warmup.as_deref(), "-w/--warmup", 0, MAX_RUNS)?.unwrap_or(DEFAULT_WARMUP);
     let order = match args.order.as_deref() {
         None => Order::Random,
         Some(o) => o.parse().map_err(UsageError)?,
     };
+    if adaptive.is_some() && order == Order::Sequential {
+        return Err(UsageError(
+            "--order sequential runs each command's runs in one block, and --runs auto decides between complete rounds: give -r N, or leave --order out".into(),
+        )
+        .into());
+    }
     let seed = match args.seed.as_deref() {
         None => None,
         Some(s) => Some(s.trim().parse::<u64>().map_err(|_| {
@@ -641,7 +654,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
             shell,
             warmup,
             runs,
-            adaptive: false,
+            adaptive: adaptive.is_some(),
             order,
             seed: seed.unwrap_or(0),
             timeout,

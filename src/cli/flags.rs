@@ -250,12 +250,41 @@ fn repetitions() -> Vec<Flag> {
         .short('w'),
         Flag::value(
             "runs",
-            "N",
-            Run,
-            "Timed runs of each command (default 1)",
+            "N|auto",
+            Both,
+            "Timed runs of each command, or auto: rounds until every comparison is decided (default auto; bestreport: --runs auto reads an adaptive experiment's runs)",
             |a, v| a.runs = Some(v),
         )
         .short('r'),
+        Flag::value(
+            "min-runs",
+            "N",
+            Both,
+            "With --runs auto: no decision before N rounds (default: the first round a decision is possible)",
+            |a, v| a.min_runs = Some(v),
+        )
+        .short('m'),
+        Flag::value(
+            "max-runs",
+            "N",
+            Run,
+            "With --runs auto: stop after N rounds, decided or not (default 1000)",
+            |a, v| a.max_runs = Some(v),
+        ),
+        Flag::value(
+            "max-time",
+            "DURATION",
+            Run,
+            "With --runs auto: stop after this long (30s, 500ms, 2m; default 30s), decided or not",
+            |a, v| a.max_time = Some(v),
+        ),
+        Flag::value(
+            "precision",
+            "PCT",
+            Both,
+            "With --runs auto and one command: stop when its median is known within ±PCT (default 2%)",
+            |a, v| a.precision = Some(v),
+        ),
     ];
     for kind in HookKind::ALL {
         let mut f = Flag::value(kind.long(), "CMD", Run, kind.help(), move |a, v| {

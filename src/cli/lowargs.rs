@@ -57,6 +57,11 @@ pub struct Args {
     pub positional: Vec<CommandArg>,
     pub warmup: Option<String>,
     pub runs: Option<String>,
+    /// `--runs auto`'s budget and precision (validated in `stopping`).
+    pub min_runs: Option<String>,
+    pub max_runs: Option<String>,
+    pub max_time: Option<String>,
+    pub precision: Option<String>,
     /// `-p`, `--setup`, `--conclude`, `--cleanup`, in the order given.
     pub hooks: Vec<(HookKind, String)>,
     pub ignore_failure: bool,

@@ -1,7 +1,7 @@
 //! The command line: an option table ([`flags`]) from which parsing
 //! ([`args`], form only), `--help` ([`help`]), the man page and shell
 //! completions ([`generate`]) are generated; command files ([`cmdfile`]);
-//! `-c` settings ([`settings`]); and validation into a [`config::Config`].
+//! `-c` settings ([`settings`]); `--runs auto` ([`stopping`]); and validation into a [`config::Config`].
 //! Nothing outside this module sees raw arguments.
 
 pub mod args;
@@ -13,6 +13,7 @@ pub mod habits;
 pub mod help;
 pub mod lowargs;
 pub mod settings;
+pub mod stopping;
 
 pub use config::{Config, Output, ReportConfig, RunConfig, Selection};
 pub use settings::Settings;

@@ -773,6 +773,7 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
             ("shell", text(&e.shell)),
             ("timeout_s", optional(e.timeout_s)),
             ("ignore_failure", Node::Bool(e.ignore_failure)),
+            ("stopped", e.stopped.map_or(Node::Null, text)),
         ])
     });
     let mut fields = vec![

@@ -70,6 +70,8 @@ pub struct Experiment {
     pub ignore_failure: bool,
     /// The commands, in input order.
     pub commands: usize,
+    /// `--runs auto`: why it stopped (`decided`, `max_runs`, `max_time`).
+    pub stopped: Option<&'static str>,
 }
 
 /// One input file of a report.

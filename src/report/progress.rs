@@ -22,6 +22,9 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use super::text::{self, Align};
+use super::units;
+use crate::analysis::LookResult;
+use crate::stats::Verdict;
 
 /// Where the experiment is.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,7 +87,22 @@ impl Display {
         status: &Status<'_>,
         live: Option<(&str, &[LiveRow])>,
     ) -> io::Result<()> {
+        self.draw_with(out, width, height, status, &[], live)
+    }
+
+    /// [`Display::draw`] with `extra` lines under the bar (an adaptive
+    /// experiment's last look).
+    pub fn draw_with(
+        &mut self,
+        out: &mut impl Write,
+        width: usize,
+        height: usize,
+        status: &Status<'_>,
+        extra: &[String],
+        live: Option<(&str, &[LiveRow])>,
+    ) -> io::Result<()> {
         let mut lines = vec![bar_line(status, width)];
+        lines.extend(extra.iter().take(height.saturating_sub(2)).cloned());
         if let Some((metric, rows)) = live {
             let room = height.saturating_sub(2);
             lines.extend(live_lines(metric, rows, width, room));
@@ -140,6 +158,41 @@ impl Display {
     }
 }
 
+/// An adaptive experiment's last look, one line per comparison: its
+/// interval at the look's level and whether it is decided.
+pub fn look_lines(rounds: u64, found: &LookResult, labels: &[String]) -> Vec<String> {
+    let label = |i: usize| text::clean(labels.get(i).map_or("", String::as_str)).into_owned();
+    match found {
+        LookResult::Nothing => vec![format!("Round {rounds}: not decided yet")],
+        LookResult::Median { median, low, high } => vec![format!(
+            "Round {rounds}: median {} [{}, {}] · decided",
+            units::time(*median),
+            units::time(*low),
+            units::time(*high)
+        )],
+        LookResult::Ranking(r) => {
+            let best = r.entries.first().map_or(0, |e| e.index);
+            let mut lines = vec![format!("Round {rounds}: against {}", label(best))];
+            for e in r.entries.iter().skip(1) {
+                let interval = e.comparison.map_or_else(
+                    || "not compared".to_owned(),
+                    |c| {
+                        units::change_interval(c.contrast.estimate, c.contrast.low, c.contrast.high)
+                    },
+                );
+                let state = match e.verdict {
+                    Verdict::Slower => "slower · decided",
+                    Verdict::Faster => "faster · decided",
+                    Verdict::Equivalent => "equivalent · decided",
+                    _ => "open",
+                };
+                lines.push(format!("  {}: {interval} {state}", label(e.index)));
+            }
+            lines
+        }
+    }
+}
+
 /// `h:mm:ss`, or `m:ss` under an hour.
 pub fn clock(d: Duration) -> String {
     let s = d.as_secs();
@@ -168,6 +221,14 @@ pub fn eta(status: &Status<'_>) -> Option<Duration> {
 /// shrunk first.
 pub fn bar_line(status: &Status<'_>, width: usize) -> String {
     let usable = width.saturating_sub(1);
+    if status.total == 0 {
+        // An adaptive experiment: no total, no ETA; its looks say more.
+        let mut line = format!("{} runs · {} elapsed", status.done, clock(status.elapsed));
+        if let Some((i, n, label)) = status.command {
+            line.push_str(&format!(" · {i}/{n} {}", text::clean(label)));
+        }
+        return text::truncate(&line, usable).into_owned();
+    }
     let counts = format!("{}/{} runs", status.done, status.total);
     let times = match eta(status) {
         Some(left) => format!("{} elapsed · ETA {}", clock(status.elapsed), clock(left)),

@@ -32,7 +32,7 @@ use std::io::{self, Write};
 use super::explain;
 use super::text::{self, fit, trim_end, Align};
 use super::units::{self, Scale as Amounts};
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Look};
 use crate::data::Unit;
 use crate::stats::{Design, RankedEntry, Ranking, Scale, Verdict, MIN_VALUES_FOR_INFERENCE};
 
@@ -72,7 +72,15 @@ pub fn write(
     let ranking = &analysis.ranking;
     match ranking.entries.len() {
         0 => return writeln!(out, "No commands benchmarked.  No ranking to show."),
-        1 => return writeln!(out, "Only one command benchmarked.  No ranking to show."),
+        1 => {
+            writeln!(out, "Only one command benchmarked.  No ranking to show.")?;
+            if let Some(look) = &analysis.look {
+                for line in text::continued(&look_line(look, analysis), table) {
+                    writeln!(out, "  {line}")?;
+                }
+            }
+            return Ok(());
+        }
         _ => {}
     }
     if explain {
@@ -90,6 +98,11 @@ pub fn write(
         writeln!(out, "Best guess ranking: {}", headline(ranking))?;
         for line in text::continued(&method_line(ranking), table) {
             writeln!(out, "  {line}")?;
+        }
+        if let Some(look) = &analysis.look {
+            for line in text::continued(&look_line(look, analysis), table) {
+                writeln!(out, "  {line}")?;
+            }
         }
     }
     writeln!(out)?;
@@ -213,7 +226,7 @@ pub fn method_line(ranking: &Ranking) -> String {
     if !reached {
         let asked = 1.0 - ranking.settings.alpha / ranking.family.max(1) as f64;
         return format!(
-            "{estimate}: too few runs for bounds at {}.",
+            "{estimate}: too few runs for intervals at {}.",
             units::confidence(asked)
         );
     }
@@ -222,6 +235,73 @@ pub fn method_line(ranking: &Ranking) -> String {
         units::confidence(ranking.bound_confidence),
         units::confidence(ranking.simultaneous_confidence),
     )
+}
+
+/// How an adaptive experiment (`--runs auto`) ended, and what its
+/// intervals may claim: anytime-valid, at the level its last look spent.
+pub fn look_line(look: &Look, analysis: &Analysis<'_>) -> String {
+    let spent = format!(
+        "intervals anytime-valid (look {} spends {} of α = {})",
+        look.index + 1,
+        units::plain(look.alpha),
+        units::plain(analysis.settings.alpha)
+    );
+    let one = analysis.ranking.entries.len() == 1;
+    let rounds = |n: u64| {
+        let word = if one { "run" } else { "round" };
+        format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+    };
+    if look.decided {
+        return format!(
+            "--runs auto: decided after {}; {spent}.",
+            rounds(look.rounds)
+        );
+    }
+    let open = match rounds_to_decide(analysis, look.rounds) {
+        Some(n) if n > look.rounds => format!(" about {} would decide what is open", rounds(n)),
+        _ => String::new(),
+    };
+    format!(
+        "--runs auto: budget reached after {}, not every question decided;{open}; {spent}.",
+        rounds(look.rounds)
+    )
+}
+
+/// A rough count of rounds that would decide every open comparison: the
+/// interval narrows as 1/√n, so n·(half-width / distance to a decision)².
+/// `None` when some comparison sits between the thresholds (more rounds
+/// cannot decide it soon) or nothing is open.
+fn rounds_to_decide(analysis: &Analysis<'_>, n: u64) -> Option<u64> {
+    let ranking = &analysis.ranking;
+    let mut most: Option<f64> = None;
+    for e in ranking.entries.iter().skip(1) {
+        if e.verdict != Verdict::Inconclusive {
+            continue;
+        }
+        let c = e.comparison?.contrast;
+        if ranking.scale != Scale::Ratio || c.low <= 0.0 || c.estimate <= 0.0 {
+            return None;
+        }
+        let (low, estimate, high) = (c.low.ln(), c.estimate.ln(), c.high.ln());
+        let half = (high - low) / 2.0;
+        let best = ranking.best().map_or(0.0, |b| b.median);
+        if best <= 0.0 {
+            return None;
+        }
+        let effect = (1.0 + ranking.effect / best).ln();
+        let epsilon = (1.0 + ranking.epsilon / best).ln();
+        let distance = if estimate.abs() > effect {
+            estimate.abs() - effect
+        } else if estimate.abs() < epsilon {
+            epsilon - estimate.abs()
+        } else {
+            return None;
+        };
+        let needed = n as f64 * (half / distance).powi(2);
+        most = Some(most.map_or(needed, |m| m.max(needed)));
+    }
+    most.filter(|m| m.is_finite() && *m < 1e12)
+        .map(|m| m.ceil() as u64)
 }
 
 /// One command's lines: mark, number and label, median, Δ and verdict;
