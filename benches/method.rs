@@ -116,7 +116,7 @@ enum Drift {
     None,
     /// 10 % slower from the first run to the last.
     Linear,
-    /// 10 % slower from the middle of the experiment on.
+    /// 10 % slower from a run chosen uniformly at random on.
     Step,
 }
 
@@ -198,6 +198,12 @@ fn experiment(rng: &mut Rng, cell: &Cell, factor: f64, ticks: f64) -> Experiment
         }
     }
     let total = slots.len() as f64;
+    // A step happens at a moment the experiment does not know: uniformly
+    // anywhere among its runs.
+    let step_at = match cell.drift {
+        Drift::Step => rng.uniform() * total,
+        _ => total,
+    };
     let mut records = Vec::with_capacity(slots.len());
     let mut values = vec![Vec::new(); k];
     for (position, &(i, _)) in slots.iter().enumerate() {
@@ -209,7 +215,7 @@ fn experiment(rng: &mut Rng, cell: &Cell, factor: f64, ticks: f64) -> Experiment
         let slow = match cell.drift {
             Drift::None => 1.0,
             Drift::Linear => 1.0 + 0.1 * position as f64 / total,
-            Drift::Step if position as f64 >= total / 2.0 => 1.1,
+            Drift::Step if position as f64 >= step_at => 1.1,
             Drift::Step => 1.0,
         };
         let extra = if i == 0 { 0.0 } else { ticks * cell.tick };

@@ -356,12 +356,12 @@ fn arguments() -> Vec<Case> {
         case(
             "run options with -A report",
             "bestguess",
-            &["-A", "report", "-r", "50", "-o", "new.csv", "raw.csv"],
+            &["-A", "report", "-w", "50", "-o", "new.csv", "raw.csv"],
         )
         .file("raw.csv", RAW)
         .fails(
             1,
-            "--runs only applies when running commands, and -A report reads saved data",
+            "--warmup only applies when running commands, and -A report reads saved data",
         )
         .then("new.csv", After::Absent),
         case(

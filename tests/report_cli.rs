@@ -311,7 +311,17 @@ fn bad_input_is_one_line_naming_file_line_and_column() {
         .arg(reference("raw1.csv"))
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("--runs only applies when running"));
+        .stderr(predicate::str::contains(
+            "--runs auto says they came from an adaptive experiment",
+        ));
+    bestreport()
+        .args(["-w", "5"])
+        .arg(reference("raw1.csv"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "--warmup only applies when running",
+        ));
 }
 
 #[test]

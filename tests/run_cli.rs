@@ -189,7 +189,7 @@ fn ignore_failure_records_exit_codes() {
 #[test]
 fn show_output_lets_commands_print() {
     bestguess()
-        .args(["-w", "0", "-Q", "--show-output", "echo visible"])
+        .args(["-w", "0", "-r", "1", "-Q", "--show-output", "echo visible"])
         .assert()
         .success()
         .stdout("visible\n");
@@ -211,7 +211,17 @@ fn shell_gets_the_command_as_one_argument() {
     let dir = tmp();
     let out = dir.path().join("raw.csv");
     bestguess()
-        .args(["-w", "0", "-s", "/bin/sh -c", "-Q", "--show-output", "-o"])
+        .args([
+            "-w",
+            "0",
+            "-r",
+            "1",
+            "-s",
+            "/bin/sh -c",
+            "-Q",
+            "--show-output",
+            "-o",
+        ])
         .arg(&out)
         .arg("echo $((6*7)) | tr 4 X")
         .assert()
@@ -236,6 +246,8 @@ fn quoting_is_removed_without_a_shell() {
         .args([
             "-w",
             "0",
+            "-r",
+            "1",
             "-Q",
             "--show-output",
             r#"printf '%s|' "a b" c\ d 'e'"f""#,
@@ -256,7 +268,7 @@ fn command_files_add_named_commands_after_the_command_line() {
     .unwrap();
     let out = dir.path().join("raw.csv");
     bestguess()
-        .args(["-i", "--order", "sequential", "-o"])
+        .args(["-i", "-r", "1", "--order", "sequential", "-o"])
         .arg(&out)
         .args(["echo first", "-f"])
         .arg(&file)
@@ -450,14 +462,22 @@ fn action_report_reads_raw_files() {
 
 #[test]
 fn no_compiled_in_limits_on_commands_or_words() {
-    let mut args: Vec<String> = vec!["-Q".into()];
+    let mut args: Vec<String> = vec!["-Q".into(), "-r".into(), "1".into()];
     args.extend((0..250).map(|i| format!("true {i}")));
     bestguess().args(&args).assert().success();
     let long: String = std::iter::repeat_n("word", 2000)
         .collect::<Vec<_>>()
         .join(" ");
     bestguess()
-        .args(["-w", "0", "-Q", "--show-output", &format!("echo {long}")])
+        .args([
+            "-w",
+            "0",
+            "-r",
+            "1",
+            "-Q",
+            "--show-output",
+            &format!("echo {long}"),
+        ])
         .assert()
         .success()
         .stdout(format!("{long}\n"));

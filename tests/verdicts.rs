@@ -419,7 +419,10 @@ fn six_rounds_decide_a_doubling_and_five_say_six_are_needed() {
     let text = stdout(&["-Q", "-R", "-c", "alpha=0.01"], &file);
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.contains("(needs 8 rounds)"), "{text}");
-    assert!(words.contains("too few runs for bounds at 99.0%"), "{text}");
+    assert!(
+        words.contains("too few runs for intervals at 99.0%"),
+        "{text}"
+    );
 }
 
 #[test]

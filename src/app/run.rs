@@ -340,8 +340,12 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     if let Some(p) = &mut sink.progress {
         p.clear();
     }
-    if let Some(a) = &sink.adaptive {
+    if let Some(a) = &mut sink.adaptive {
         let rounds = a.stopper.rounds();
+        // The schedule ends by itself at --max-runs, without asking.
+        if a.stopped.is_none() && rounds >= a.stopper.rule().max_rounds {
+            a.stopped = Some(StopReason::MaxRuns);
+        }
         if let Some(experiment) = &mut metadata.experiment {
             experiment.runs = rounds;
             experiment.stopped = a.stopped.map(StopReason::key);

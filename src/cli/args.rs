@@ -194,8 +194,12 @@ mod tests {
     fn x_is_an_alias_of_c_and_run_options_are_refused_by_bestreport() {
         let a = parse_run(&["-x", "width=100", "-c", "alpha=0.01", "ls"]).unwrap();
         assert_eq!(a.settings, ["width=100", "alpha=0.01"]);
-        let e = parse(["-r", "5", "f.csv"].map(OsString::from), false).unwrap_err();
-        assert!(e.0.contains("--runs only applies when running"), "{}", e.0);
+        let e = parse(["-w", "5", "f.csv"].map(OsString::from), false).unwrap_err();
+        assert!(
+            e.0.contains("--warmup only applies when running"),
+            "{}",
+            e.0
+        );
         let a = parse(["f.csv", "-M", "g.csv"].map(OsString::from), false).unwrap();
         assert_eq!(a.positional.len(), 2, "options may follow file names");
     }

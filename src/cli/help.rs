@@ -58,7 +58,9 @@ mod tests {
     fn bestreport_help_leaves_out_run_options() {
         let h = help("bestreport", false);
         assert!(h.contains("--export-json FILE"));
-        assert!(!h.contains("--warmup") && !h.contains("-r,"), "{h}");
-        assert!(help("bestguess", true).contains("-r, --runs N"));
+        assert!(!h.contains("--warmup") && !h.contains("--max-runs"), "{h}");
+        // --runs auto reads an adaptive experiment's runs.
+        assert!(h.contains("-r, --runs N|auto"), "{h}");
+        assert!(help("bestguess", true).contains("-r, --runs N|auto"));
     }
 }

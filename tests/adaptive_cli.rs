@@ -1,0 +1,202 @@
+//! `--runs auto`, the default, through the real binaries. The commands
+//! report their own score through `$BESTGUESS_METRICS` (a custom metric),
+//! so the values the stopping rule sees are controlled: the same score
+//! every run, twice the score, or a score drawn at random.
+
+use serde_json::Value;
+
+fn run(program: &str, args: &[&str]) -> (i32, String, String) {
+    let out = assert_cmd::Command::cargo_bin(program)
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A command that reports `score` (a shell expression) every run.
+fn scoring(score: &str) -> String {
+    format!("sh -c 'echo \"score {score}\" > \"$BESTGUESS_METRICS\"'")
+}
+
+/// A score alternating between 100 and 300 from run to run (a state file
+/// in `dir`): against a steady 200, half the rounds say faster and half
+/// slower, so no number of rounds decides.
+fn alternating(dir: &std::path::Path) -> String {
+    let f = dir.join("toggle");
+    let f = f.display();
+    format!(
+        "sh -c 'if [ -e {f} ]; then rm {f}; s=100; else touch {f}; s=300; fi; echo \"score $s\" > \"$BESTGUESS_METRICS\"'"
+    )
+}
+
+/// bestguess without `-r`, ranking by the score, with the JSON document
+/// on standard output and the raw runs in `raw`.
+fn auto(extra: &[&str], commands: &[&str], raw: &std::path::Path) -> (i32, Value, String) {
+    let mut args = vec![
+        "-Q",
+        "--custom-metrics",
+        "score",
+        "--metric",
+        "score",
+        "--export-json",
+        "-",
+        "-o",
+        raw.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(commands);
+    let (status, stdout, stderr) = run("bestguess", &args);
+    let doc = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (status, doc, stderr)
+}
+
+fn verdicts(doc: &Value) -> Vec<String> {
+    doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["bestguess"]["verdict"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+fn runs(doc: &Value) -> u64 {
+    doc["metadata"]["experiment"]["runs"].as_u64().unwrap()
+}
+
+#[test]
+fn identical_commands_stop_without_slower() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let (a, b) = (scoring("100"), scoring("100 "));
+    let (status, doc, stderr) = auto(&[], &[&a, &b], &raw);
+    assert_eq!(status, 0, "{stderr}");
+    let v = verdicts(&doc);
+    assert!(!v.contains(&"slower".to_owned()), "{v:?}");
+    assert_eq!(v[1], "equivalent", "{doc}");
+    // Decided at the first look: two commands, 7 rounds.
+    assert_eq!(runs(&doc), 7);
+    assert_eq!(doc["metadata"]["experiment"]["stopped"], "decided");
+}
+
+#[test]
+fn a_doubling_stops_decided_within_ten_rounds_and_bestreport_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let (a, b) = (scoring("100"), scoring("200"));
+    let (status, doc, stderr) = auto(&[], &[&a, &b], &raw);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(verdicts(&doc), ["best", "slower"]);
+    assert!(runs(&doc) <= 10, "{}", runs(&doc));
+    let (_, text, _) = run(
+        "bestguess",
+        &[
+            "--custom-metrics",
+            "score",
+            "--metric",
+            "score",
+            "-R",
+            &a,
+            &b,
+        ],
+    );
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("--runs auto: decided after 7 rounds"),
+        "{text}"
+    );
+    // The raw file, re-analysed as the adaptive experiment it was.
+    let (status, again, stderr) = run(
+        "bestreport",
+        &[
+            "-Q",
+            "--runs",
+            "auto",
+            "--metric",
+            "score",
+            "--export-json",
+            "-",
+            raw.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(status, 0, "{stderr}");
+    let again: Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(verdicts(&again), verdicts(&doc));
+    let key = |d: &Value, k: &str| d["results"][1]["bestguess"][k].clone();
+    for k in ["ratio_ci_low", "ratio_ci_high", "ci_confidence"] {
+        assert_eq!(key(&again, k), key(&doc, k), "{k}");
+    }
+}
+
+#[test]
+fn max_runs_and_max_time_stop_with_budget_reached() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let (a, b) = (alternating(dir.path()), scoring("200"));
+    let (status, doc, stderr) = auto(&["--max-runs", "12"], &[&a, &b], &raw);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(runs(&doc), 12);
+    assert_eq!(doc["metadata"]["experiment"]["stopped"], "max_runs");
+    assert_eq!(verdicts(&doc)[1], "inconclusive");
+    let messages = doc["metadata"]["messages"].to_string();
+    assert!(
+        messages.contains("Budget reached (--max-runs 12) after 12 rounds"),
+        "{messages}"
+    );
+    let (status, doc, stderr) = auto(&["--max-time", "0.3s"], &[&a, &b], &raw);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(doc["metadata"]["experiment"]["stopped"], "max_time");
+    assert!(runs(&doc) < 1000, "{}", runs(&doc));
+    // What the ranking says, on the terminal and from bestreport alike.
+    let (_, text, _) = run(
+        "bestreport",
+        &[
+            "-R",
+            "--runs",
+            "auto",
+            "--metric",
+            "score",
+            raw.to_str().unwrap(),
+        ],
+    );
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("--runs auto: budget reached after"),
+        "{text}"
+    );
+}
+
+#[test]
+fn min_runs_is_accepted_as_m_and_holds_the_first_look() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let (a, b) = (scoring("100"), scoring("200"));
+    let (status, doc, stderr) = auto(&["-m", "20"], &[&a, &b], &raw);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(runs(&doc), 20);
+    assert_eq!(verdicts(&doc), ["best", "slower"]);
+    let (status, _, stderr) = run("bestguess", &["-r", "5", "--max-runs", "9", "true"]);
+    assert_eq!(status, 1);
+    assert!(
+        stderr.contains("--max-runs applies to --runs auto"),
+        "{stderr}"
+    );
+    let (status, _, stderr) = run("bestguess", &["--order", "sequential", "true", "false"]);
+    assert_eq!(status, 1);
+    assert!(stderr.contains("give -r N"), "{stderr}");
+}
+
+#[test]
+fn one_command_stops_when_its_median_is_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let a = scoring("100");
+    let (status, doc, stderr) = auto(&[], &[&a], &raw);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(runs(&doc), 7);
+    assert_eq!(doc["metadata"]["experiment"]["stopped"], "decided");
+}
