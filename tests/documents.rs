@@ -91,8 +91,8 @@ fn documents() -> Vec<(String, String)> {
     files
         .into_iter()
         .map(|path| {
-            let text = fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let text =
+                fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let shown = path.strip_prefix(&root).unwrap().display().to_string();
             (shown, text)
         })
@@ -124,7 +124,10 @@ fn the_documents_keep_to_their_line_budgets() {
             .find(|(path, _)| path == file)
             .unwrap_or_else(|| panic!("{file} is missing"));
         let n = lines(text);
-        assert!(n <= *budget, "{file} has {n} lines, over its budget of {budget}");
+        assert!(
+            n <= *budget,
+            "{file} has {n} lines, over its budget of {budget}"
+        );
     }
 }
 
