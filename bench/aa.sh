@@ -25,7 +25,7 @@ count() {
     local dir=$1 warned=0 total=0 kinds=""
     for f in "$dir"/*.csv; do
         total=$((total + 1))
-        err=$("$br" -Q "$f" 2>&1 >/dev/null || true)
+        err=$("$br" "$f" 2>&1 >/dev/null || true) # not -Q: it holds the warnings
         if grep -q '^Warning' <<< "$err"; then
             warned=$((warned + 1))
             kinds+=$(grep '^Warning' <<< "$err" | sed -E 's/^Warning: ([a-z ]+).*/\1/' | sort -u)$'\n'
