@@ -11,8 +11,7 @@ br=target/release/bestreport
 raw=$(mktemp --suffix=.csv)
 trap 'rm -f "$raw"' EXIT
 
-"$bg" -Q -w 3 -r 40 --order random --seed 1 -o "$raw" \
-    "ls /usr/bin" -n "ls" "ls -l /usr/bin" -n "ls -l" "ls -1 /usr/bin" -n "ls -1" 2>/dev/null
+"$bg" -Q --seed 1 -o "$raw" "ls /usr/bin" -n "ls" "ls -l /usr/bin" -n "ls -l" 2>/dev/null
 
 block() {
     echo
@@ -26,10 +25,9 @@ block() {
 echo "Measured $(date -u +%F) on $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p')):"
 echo
 echo '```sh'
-echo 'bestguess -w 3 -r 40 --order random --seed 1 -o raw.csv \'
-echo '    "ls /usr/bin" -n ls "ls -l /usr/bin" -n "ls -l" "ls -1 /usr/bin" -n "ls -1"'
+echo 'bestguess --seed 1 -o raw.csv "ls /usr/bin" -n ls "ls -l /usr/bin" -n "ls -l"'
 echo '```'
-block "bestreport raw.csv   (the default report, also what bestguess prints)" "$br" "$raw"
+block "bestreport --runs auto raw.csv   (the default report, also what bestguess prints)" "$br" --runs auto "$raw"
 echo
 echo 'For the "Exports" section:'
 echo

@@ -187,7 +187,7 @@ pub fn switch_value(switch: char, next: &str) -> Option<String> {
         }
         'M' => next.parse::<u64>().is_ok().then(|| {
             format!(
-                "-M {next}: -M is --mini-stats here, not Hyperfine's -M/--max-runs; for {next} runs of each command write -r {next}"
+                "-M {next}: -M is --mini-stats here, not Hyperfine's -M/--max-runs; write --max-runs {next} (or -r {next} for exactly {next} runs of each command)"
             )
         }),
         _ => None,

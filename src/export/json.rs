@@ -738,6 +738,25 @@ fn settings(analysis: &Analysis<'_>) -> Node<'static> {
             Node::Int(i64::try_from(s.best_case.k).unwrap_or(i64::MAX)),
         ),
         ("sigma", Node::Num(s.best_case.max_distance)),
+        ("runs", text(if s.adaptive.is_some() { "auto" } else { "fixed" })),
+        ("look", look(analysis)),
+    ])
+}
+
+/// `--runs auto`: the rule's settings and the look the verdicts come from.
+fn look(analysis: &Analysis<'_>) -> Node<'static> {
+    let (Some(rule), Some(l)) = (analysis.settings.adaptive, analysis.look) else {
+        return Node::Null;
+    };
+    let int = |n: u64| Node::Int(i64::try_from(n).unwrap_or(i64::MAX));
+    object(vec![
+        ("min_runs", int(rule.min_rounds)),
+        ("precision", Node::Num(rule.precision)),
+        ("rounds", int(l.rounds)),
+        ("index", count(l.index)),
+        ("round", int(l.round)),
+        ("alpha", Node::Num(l.alpha)),
+        ("decided", Node::Bool(l.decided)),
     ])
 }
 
