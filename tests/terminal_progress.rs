@@ -324,6 +324,27 @@ fn setups_and_warmups_are_announced() {
     );
 }
 
+/// A long run moves the display: the clock ticks and the command being
+/// run is named while no result arrives, and an adaptive experiment shows
+/// each comparison's interval at its last look.
+#[test]
+fn a_long_run_ticks_and_looks_are_shown() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    let out = under_pty(100, "xterm", "-r 2 -w 0 --metric wall 'sleep 2.2'");
+    let raw = String::from_utf8_lossy(&out);
+    assert!(raw.contains("elapsed · 1/1 sleep 2.2 (running)"), "{raw}");
+    let out = under_pty(
+        100,
+        "xterm",
+        "-w 0 --metric wall --max-runs 11 'sleep 0.05' 'sleep 0.0502'",
+    );
+    let raw = String::from_utf8_lossy(&out);
+    assert!(raw.contains("Round 7: against"), "{raw}");
+    assert!(raw.contains(" runs · "), "{raw}");
+}
+
 /// The text each redraw writes for its block, one string per line: the
 /// frame's bytes without its rewind (`\r`, cursor up), erase sequences and
 /// final "erase below".

@@ -65,6 +65,12 @@ impl RunSink for Sink {
         output::note(&format!("bestguess: warning: {message}\n"));
     }
 
+    fn starting(&mut self, cmd: usize) {
+        if let Some(p) = &mut self.progress {
+            p.starting(cmd);
+        }
+    }
+
     fn checkpoint(&mut self, rounds: u64) -> Option<u64> {
         let a = self.adaptive.as_mut()?;
         let since = a.first.map_or(Duration::ZERO, |t| t.elapsed());

@@ -3,13 +3,14 @@
 //! redrawn; what it looks like is [`crate::report::progress`]).
 
 use std::io::IsTerminal;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::analysis::LookResult;
 use crate::data::RunRecord;
 use crate::experiment::Plan;
 use crate::measure::sys;
-use crate::report::progress::{look_lines, Display, Status};
+use crate::report::progress::{bar_line, block, look_lines, Display, Status};
 use crate::report::WIDTH_RANGE;
 
 use super::live::Live;
@@ -57,7 +58,9 @@ pub fn wanted() -> bool {
 
 /// The display on standard error. Results arrive a batch at a time (about
 /// every 0.1 s) and it is redrawn at most four times a second, so it adds
-/// no wake-ups while commands are measured.
+/// no wake-ups while commands are measured. During a long run (no result
+/// for a second) a ticker thread redraws the bar once a second with the
+/// clock and the command being run, as Hyperfine's spinner moves.
 pub struct Progress {
     total: u64,
     commands: usize,
@@ -68,35 +71,72 @@ pub struct Progress {
     /// there).
     first: Option<Instant>,
     last: Option<Instant>,
-    display: Display,
+    /// The block on screen, shared with the ticker.
+    shared: Arc<Mutex<Shared>>,
+    ticker: Option<std::thread::JoinHandle<()>>,
     /// `--live`: the results so far, under the bar.
     live: Option<Live>,
     /// An adaptive experiment's last look, under the bar.
     looked: Option<Vec<String>>,
 }
 
+/// What the ticker needs to redraw the bar.
+struct Shared {
+    display: Display,
+    /// The lines last drawn (the bar first).
+    lines: Vec<String>,
+    drawn_at: Instant,
+    done: u64,
+    since_first: (u64, Duration),
+    /// The command whose timed run is going (0-based).
+    running: Option<usize>,
+    finished: bool,
+}
+
 impl Progress {
     const EVERY: Duration = Duration::from_millis(250);
+    /// A bar unchanged this long is redrawn by the ticker.
+    const STILL: Duration = Duration::from_secs(1);
 
     pub fn new(plan: &Plan, live: Option<Live>) -> Progress {
-        Progress {
+        let labels: Vec<String> = plan
+            .commands
+            .iter()
+            .map(|c| c.name.clone().unwrap_or_else(|| c.command.text.clone()))
+            .collect();
+        let total = if plan.adaptive {
             // Unknown in an adaptive experiment.
-            total: if plan.adaptive {
-                0
-            } else {
-                plan.runs.saturating_mul(plan.commands.len() as u64)
-            },
-            commands: plan.commands.len(),
-            labels: plan
-                .commands
-                .iter()
-                .map(|c| c.name.clone().unwrap_or_else(|| c.command.text.clone()))
-                .collect(),
+            0
+        } else {
+            plan.runs.saturating_mul(plan.commands.len() as u64)
+        };
+        let started = Instant::now();
+        let shared = Arc::new(Mutex::new(Shared {
+            display: Display::new(),
+            lines: Vec::new(),
+            drawn_at: started,
             done: 0,
-            started: Instant::now(),
+            since_first: (0, Duration::ZERO),
+            running: None,
+            finished: false,
+        }));
+        let ticker = {
+            let (shared, labels) = (Arc::clone(&shared), labels.clone());
+            std::thread::Builder::new()
+                .name("progress".into())
+                .spawn(move || tick(&shared, &labels, total, started))
+                .ok()
+        };
+        Progress {
+            total,
+            commands: plan.commands.len(),
+            labels,
+            done: 0,
+            started,
             first: None,
             last: None,
-            display: Display::new(),
+            shared,
+            ticker,
             live,
             looked: None,
         }
@@ -113,9 +153,18 @@ impl Progress {
             "0/{} runs · setups and warmups first (not timed)",
             self.total
         );
-        let _ = self
-            .display
-            .redraw(&mut std::io::stderr().lock(), terminal_width(), &[line]);
+        if let Ok(mut g) = self.shared.lock() {
+            let _ = g
+                .display
+                .redraw(&mut std::io::stderr().lock(), terminal_width(), &[line]);
+        }
+    }
+
+    /// The timed run of command `cmd` is starting.
+    pub fn starting(&mut self, cmd: usize) {
+        if let Ok(mut g) = self.shared.lock() {
+            g.running = Some(cmd);
+        }
     }
 
     pub fn update(&mut self, run: &RunRecord) {
@@ -124,6 +173,12 @@ impl Progress {
         if let Some(live) = &mut self.live {
             live.record(run);
         }
+        let since_first = (self.done - 1, first.elapsed());
+        let Ok(mut g) = self.shared.lock() else {
+            return;
+        };
+        g.done = self.done;
+        g.since_first = since_first;
         if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
             return;
         }
@@ -133,32 +188,97 @@ impl Progress {
             done: self.done,
             total: self.total,
             elapsed: self.started.elapsed(),
-            since_first: (self.done - 1, first.elapsed()),
+            since_first,
             command: index
                 .checked_sub(1)
                 .and_then(|i| self.labels.get(i))
                 .map(|label| (index, self.commands, label.as_str())),
         };
         let live = self.live.as_mut().map(|l| (l.metric_label(), l.rows()));
+        let width = terminal_width();
+        let height = sys::terminal_rows(2).unwrap_or(usize::MAX);
+        let extra = self.looked.as_deref().unwrap_or_default();
+        let lines = block(&status, width, height, extra, live);
         // A display that cannot be written is not worth stopping for.
-        let _ = self.display.draw_with(
-            &mut std::io::stderr().lock(),
-            terminal_width(),
-            sys::terminal_rows(2).unwrap_or(usize::MAX),
-            &status,
-            self.looked.as_deref().unwrap_or_default(),
-            live,
-        );
+        let _ = g
+            .display
+            .redraw(&mut std::io::stderr().lock(), width, &lines);
+        g.lines = lines;
+        g.drawn_at = Instant::now();
     }
 
     /// An adaptive experiment's look after `rounds` rounds: shown under
     /// the bar until the next.
     pub fn look(&mut self, rounds: u64, found: &LookResult) {
-        self.looked = Some(look_lines(rounds, found, &self.labels));
+        let looked = look_lines(rounds, found, &self.labels);
+        // Shown at once, under the bar last drawn (the experiment may stop
+        // here); the next update redraws the whole block.
+        if let Ok(mut g) = self.shared.lock() {
+            if let Some(bar) = g.lines.first().cloned() {
+                let lines: Vec<String> =
+                    std::iter::once(bar).chain(looked.iter().cloned()).collect();
+                let _ = g
+                    .display
+                    .redraw(&mut std::io::stderr().lock(), terminal_width(), &lines);
+                g.lines = lines;
+                g.drawn_at = Instant::now();
+            }
+        }
+        self.looked = Some(looked);
     }
 
-    /// Erases the display (before the report is printed).
+    /// Stops the ticker and erases the display (before the report is
+    /// printed).
     pub fn clear(&mut self) {
-        let _ = self.display.clear(&mut std::io::stderr().lock());
+        if let Ok(mut g) = self.shared.lock() {
+            g.finished = true;
+            let _ = g.display.clear(&mut std::io::stderr().lock());
+        }
+        if let Some(t) = self.ticker.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Ok(mut g) = self.shared.lock() {
+            g.finished = true;
+        }
+        if let Some(t) = self.ticker.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The ticker: every quarter second, if the bar has not moved for a
+/// second while a run is going, redraws it with the clock and the command
+/// being run.
+fn tick(shared: &Mutex<Shared>, labels: &[String], total: u64, started: Instant) {
+    loop {
+        std::thread::sleep(Progress::EVERY);
+        let Ok(mut g) = shared.lock() else { return };
+        if g.finished {
+            return;
+        }
+        let Some(cmd) = g.running else { continue };
+        if g.drawn_at.elapsed() < Progress::STILL || g.lines.is_empty() {
+            continue;
+        }
+        let label = labels.get(cmd).map_or("", String::as_str);
+        let status = Status {
+            done: g.done,
+            total,
+            elapsed: started.elapsed(),
+            since_first: g.since_first,
+            command: Some((cmd + 1, labels.len(), label)),
+        };
+        let width = terminal_width();
+        g.lines[0] = format!("{} (running)", bar_line(&status, width.saturating_sub(10)));
+        let lines = g.lines.clone();
+        let _ = g
+            .display
+            .redraw(&mut std::io::stderr().lock(), width, &lines);
+        g.drawn_at = Instant::now();
     }
 }

@@ -50,6 +50,10 @@ pub trait RunSink {
     /// the run named.
     fn warn(&mut self, _message: &str) {}
 
+    /// Timed run of command `cmd` is starting (for a display of what is
+    /// running; called between runs, never during one).
+    fn starting(&mut self, _cmd: usize) {}
+
     /// An adaptive experiment after `rounds` complete rounds: the round to
     /// go on to, or `None` to stop (then the cleanups run). Never called
     /// while a timed run is going.
@@ -154,6 +158,10 @@ fn run_steps(
             stop_on_failure: !state.plan.ignore_failure,
         };
         let mut stop: Option<Stop> = None;
+        let timed = |step: &ScheduledStep| step.kind == Kind::Run;
+        if let Some(first) = chunk.iter().find(|s| timed(s)) {
+            state.sink.starting(first.cmd);
+        }
         exec.run_batch(&batch, &mut |k, outcome| {
             if stop.is_some() {
                 // Already stopping: a run that completed before the executor
@@ -162,7 +170,14 @@ fn run_steps(
                 return false;
             }
             match state.handle(chunk[k], outcome) {
-                Ok(()) => true,
+                Ok(()) => {
+                    // The next unit's run is at most three steps on (its
+                    // conclude, the next prepare): never a scan of the batch.
+                    if let Some(next) = chunk[k + 1..].iter().take(3).find(|s| timed(s)) {
+                        state.sink.starting(next.cmd);
+                    }
+                    true
+                }
                 Err(s) => {
                     // After a failure the executor ends the batch by itself (and
                     // cleanups must still be able to run); anything else cancels.

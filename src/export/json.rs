@@ -738,7 +738,14 @@ fn settings(analysis: &Analysis<'_>) -> Node<'static> {
             Node::Int(i64::try_from(s.best_case.k).unwrap_or(i64::MAX)),
         ),
         ("sigma", Node::Num(s.best_case.max_distance)),
-        ("runs", text(if s.adaptive.is_some() { "auto" } else { "fixed" })),
+        (
+            "runs",
+            text(if s.adaptive.is_some() {
+                "auto"
+            } else {
+                "fixed"
+            }),
+        ),
         ("look", look(analysis)),
     ])
 }

@@ -87,27 +87,7 @@ impl Display {
         status: &Status<'_>,
         live: Option<(&str, &[LiveRow])>,
     ) -> io::Result<()> {
-        self.draw_with(out, width, height, status, &[], live)
-    }
-
-    /// [`Display::draw`] with `extra` lines under the bar (an adaptive
-    /// experiment's last look).
-    pub fn draw_with(
-        &mut self,
-        out: &mut impl Write,
-        width: usize,
-        height: usize,
-        status: &Status<'_>,
-        extra: &[String],
-        live: Option<(&str, &[LiveRow])>,
-    ) -> io::Result<()> {
-        let mut lines = vec![bar_line(status, width)];
-        lines.extend(extra.iter().take(height.saturating_sub(2)).cloned());
-        if let Some((metric, rows)) = live {
-            let room = height.saturating_sub(2);
-            lines.extend(live_lines(metric, rows, width, room));
-        }
-        self.redraw(out, width, &lines)
+        self.redraw(out, width, &block(status, width, height, &[], live))
     }
 
     /// Replaces the block on screen by `lines` (each cut to `width − 1`).
@@ -156,6 +136,25 @@ impl Display {
             buf.extend_from_slice(format!("\x1b[{}A", self.drawn - 1).as_bytes());
         }
     }
+}
+
+/// The lines of the display: the bar, `extra` lines under it (an adaptive
+/// experiment's last look) and the live table, in at most `height − 1`
+/// lines.
+pub fn block(
+    status: &Status<'_>,
+    width: usize,
+    height: usize,
+    extra: &[String],
+    live: Option<(&str, &[LiveRow])>,
+) -> Vec<String> {
+    let mut lines = vec![bar_line(status, width)];
+    lines.extend(extra.iter().take(height.saturating_sub(2)).cloned());
+    if let Some((metric, rows)) = live {
+        let room = height.saturating_sub(lines.len() + 1);
+        lines.extend(live_lines(metric, rows, width, room));
+    }
+    lines
 }
 
 /// An adaptive experiment's last look, one line per comparison: its
