@@ -8,6 +8,9 @@
 #   - the median wall time reported per run
 #   - whole-process elapsed time per run (what the user waits)
 #   - the median max RSS reported
+#   - the elapsed time of the same runs made by --runs auto (the default:
+#     --max-runs N with a precision no run reaches, so it asks after its
+#     rounds whether to stop and never does) against -r N
 # then runs one 20,000-run experiment and compares the median max RSS reported
 # for the first and the last thousand runs (bestguess's memory must not leak
 # into what it reports).
@@ -20,7 +23,7 @@
 # seconds, so long rounds would measure the drift, not the tools.
 # Targets: CPU <= 1.01 of the vfork loop; wall <= 1.03, elapsed <= 1.05,
 #          max RSS <= 1.10 of the posix_spawn loop; first vs last thousand
-#          max RSS within 2 %.
+#          max RSS within 2 %; auto/fixed elapsed <= 1.02.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-500}
@@ -45,13 +48,14 @@ median() { sort -n | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else prin
 # computed per round (the two halves of a round see the same machine state)
 # and the median over rounds is reported.
 bg_run() { "$bg" "${quiet[@]}" "${opts[@]}" -r "$runs" -o "$work/bg.csv" "$prog"; }
+auto_run() { "$bg" "${quiet[@]}" "${opts[@]}" --max-runs "$runs" --precision 0.000001 -o "$work/auto.csv" "$prog"; }
 ref_run() { "$work/ref_loop" "$runs" "$prog" > "$work/ref.txt"; }
 vref_run() { "$work/ref_loop" --vfork "$runs" "$prog" > "$work/vref.txt"; }
 : > "$work/ratios.txt"
 for r in $(seq "$rounds"); do
     # Alternate the order (bestguess, posix_spawn loop, vfork loop, then
     # the reverse), so no tool always meets the machine right after another.
-    if (( r % 2 )); then order=(bg ref vref); else order=(vref ref bg); fi
+    if (( r % 2 )); then order=(bg ref vref auto); else order=(auto vref ref bg); fi
     declare -A ns=()
     for t in "${order[@]}"; do
         t0=$(now); "${t}_run"; t1=$(now); ns[$t]=$((t1 - t0))
@@ -61,12 +65,13 @@ for r in $(seq "$rounds"); do
     m() { awk -v c="$1" '{print $c}' "$2" | median; }
     echo "$(m 1 "$work/bg.txt") $(m 1 "$work/ref.txt") $(m 2 "$work/bg.txt") $(m 2 "$work/ref.txt")" \
          "${ns[bg]} ${ns[ref]} $(m 3 "$work/bg.txt") $(m 3 "$work/ref.txt")" \
-         "$(m 1 "$work/vref.txt") $(m 2 "$work/vref.txt") ${ns[vref]} $(m 3 "$work/vref.txt")" >> "$work/ratios.txt"
+         "$(m 1 "$work/vref.txt") $(m 2 "$work/vref.txt") ${ns[vref]} $(m 3 "$work/vref.txt") ${ns[auto]}" >> "$work/ratios.txt"
     echo "round $r/$rounds done" >&2
 done
 
 # Per-round medians: 1 bg cpu, 2 ref cpu, 3 bg wall, 4 ref wall, 5 bg elapsed ns, 6 ref elapsed ns,
-# 7 bg rss, 8 ref rss, 9 vref cpu, 10 vref wall, 11 vref elapsed ns, 12 vref rss.
+# 7 bg rss, 8 ref rss, 9 vref cpu, 10 vref wall, 11 vref elapsed ns, 12 vref rss,
+# 13 auto elapsed ns.
 colmed() { awk -v c="$1" '{print $c}' "$work/ratios.txt" | median; }
 ratio_med() { awk -v a="$1" -v b="$2" '{printf "%.6f\n", $a / $b}' "$work/ratios.txt" | median; }
 fmt() { awk -v v="$1" 'BEGIN {printf "%.3f", v}'; }
@@ -79,6 +84,7 @@ printf '%-24s %10s %12s %10s %11s %10s\n' "" bestguess posix_spawn vfork "ratio/
 printf '%-24s %10s %12s %10s %11s %10s\n' "median CPU time (us)" "$(colmed 1)" "$(colmed 2)" "$(colmed 9)" "$(fmt "$(ratio_med 1 2)")" "$(fmt "$(ratio_med 1 9)")"
 printf '%-24s %10s %12s %10s %11s %10s\n' "median wall time (us)" "$(colmed 3)" "$(colmed 4)" "$(colmed 10)" "$(fmt "$(ratio_med 3 4)")" "$(fmt "$(ratio_med 3 10)")"
 printf '%-24s %10s %12s %10s %11s %10s\n' "elapsed per run (us)" "$(per_run "$(colmed 5)")" "$(per_run "$(colmed 6)")" "$(per_run "$(colmed 11)")" "$(fmt "$(ratio_med 5 6)")" "$(fmt "$(ratio_med 5 11)")"
+printf '%-24s %10s %12s\n' "elapsed, --runs auto" "$(per_run "$(colmed 13)")" "ratio auto/fixed $(fmt "$(ratio_med 13 5)")"
 printf '%-24s %10s %12s %10s %11s %10s\n' "median max RSS (KiB)" "$(colmed 7)" "$(colmed 8)" "$(colmed 12)" "$(fmt "$(ratio_med 7 8)")" "$(fmt "$(ratio_med 7 12)")"
 
 echo

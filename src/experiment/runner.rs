@@ -190,7 +190,15 @@ fn run_steps(
         if let Some(s) = stop {
             return Err(s);
         }
-        size = next_batch_size(chunk.len(), started.elapsed());
+        // A batch an adaptive experiment's pause cut short grows from the
+        // size asked for, at the pace seen (as if it had been whole).
+        let (asked, took) = (size, started.elapsed());
+        size = if chunk.len() < asked {
+            let whole = took.mul_f64(asked as f64 / chunk.len() as f64);
+            next_batch_size(asked, whole)
+        } else {
+            next_batch_size(chunk.len(), took)
+        };
     }
 }
 
