@@ -10,8 +10,10 @@
 //!   rule, [`Stopper`] exactly as `bestguess --runs auto` asks it, and (b)
 //!   naive peeking, the fixed-count ranking at α checked after every round
 //!   from the 6th, stopping at the first where every comparison is
-//!   decided. Both stop at 300 rounds at the latest. Judged: (a) ≤ α + the
-//!   Monte Carlo error (1.5 points at 1,000 replications).
+//!   decided. Both stop at 300 rounds at the latest. Columns: "slower" at
+//!   the stop, and "any look": some look on the way showed a "slower"
+//!   (what someone watching `--live` could act on). Judged: (a)'s "any
+//!   look" ≤ α + the Monte Carlo error (1.5 points at 1,000 replications).
 //! * **Rounds to decide** (two commands, σ 0.02 and 0.05, the other ×2,
 //!   ×1.10, ×1.05, or identical for equivalence): the mean rounds at
 //!   which the anytime rule stops decided (at most 5,000), the share it
@@ -58,6 +60,8 @@ struct Ended {
     rounds: usize,
     decided: bool,
     slower: bool,
+    /// Some look, not only the last, showed a "slower".
+    ever_slower: bool,
 }
 
 fn any_slower(verdicts: impl Iterator<Item = Verdict>) -> bool {
@@ -74,6 +78,13 @@ fn anytime(draws: &mut Draws, factors: &[f64], sigma: f64, max: usize, drift: bo
     let k = factors.len();
     let mut stopper = Stopper::new(rule, RankingSettings::default(), None, k);
     let mut until = 1;
+    let mut ever_slower = false;
+    let last_slower = |stopper: &Stopper| match &stopper.last {
+        Some((_, bestguess::analysis::LookResult::Ranking(ranking))) => {
+            any_slower(ranking.entries.iter().map(|e| e.verdict))
+        }
+        _ => false,
+    };
     for r in 0..max {
         for (c, v) in draws
             .round(r, factors, sigma, drift.then_some(max))
@@ -85,19 +96,16 @@ fn anytime(draws: &mut Draws, factors: &[f64], sigma: f64, max: usize, drift: bo
         if (r as u64 + 1) < until {
             continue;
         }
-        match stopper.checkpoint(Duration::ZERO, Duration::ZERO) {
+        let asked = stopper.checkpoint(Duration::ZERO, Duration::ZERO);
+        ever_slower |= last_slower(&stopper);
+        match asked {
             Checkpoint::Until(u) => until = u,
             Checkpoint::Stop(reason) => {
-                let slower = match &stopper.last {
-                    Some((_, bestguess::analysis::LookResult::Ranking(ranking))) => {
-                        any_slower(ranking.entries.iter().map(|e| e.verdict))
-                    }
-                    _ => false,
-                };
                 return Ended {
                     rounds: r + 1,
                     decided: reason == StopReason::Decided,
-                    slower,
+                    slower: last_slower(&stopper),
+                    ever_slower,
                 };
             }
         }
@@ -130,6 +138,7 @@ fn decided(verdicts: &[Verdict]) -> bool {
 fn peeking(draws: &mut Draws, factors: &[f64], sigma: f64, max: usize, drift: bool) -> Ended {
     let k = factors.len();
     let mut rounds = vec![Vec::new(); k];
+    let mut ever_slower = false;
     for r in 0..max {
         for (c, v) in draws
             .round(r, factors, sigma, drift.then_some(max))
@@ -142,11 +151,14 @@ fn peeking(draws: &mut Draws, factors: &[f64], sigma: f64, max: usize, drift: bo
             continue;
         }
         let verdicts = fixed(&rounds);
+        let slower = any_slower(verdicts.iter().copied());
+        ever_slower |= slower;
         if decided(&verdicts) || r + 1 == max {
             return Ended {
                 rounds: r + 1,
                 decided: decided(&verdicts),
-                slower: any_slower(verdicts.into_iter()),
+                slower,
+                ever_slower,
             };
         }
     }
@@ -200,6 +212,7 @@ fn fixed_for_power(factor: f64, sigma: f64, reps: usize, seed: u64) -> Option<us
                 rounds: n,
                 decided: right,
                 slower: false,
+                ever_slower: false,
             }
         });
         if hits.iter().filter(|e| e.decided).count() * 10 >= reps * 9 {
@@ -218,8 +231,8 @@ fn main() {
     let mut failures = Vec::new();
     println!("### False \"slower\": the anytime rule against naive peeking\n");
     println!("Identical commands, lognormal σ 0.05, random rounds, at most 300 rounds, {reps} experiments per row.\n");
-    println!("| K | drift | anytime: slower | anytime: mean rounds | peeking: slower | peeking: mean rounds |");
-    println!("|---|---|---|---|---|---|");
+    println!("| K | drift | anytime: slower | any look | mean rounds | peeking: slower | any look | mean rounds |");
+    println!("|---|---|---|---|---|---|---|---|");
     for k in [2, 5, 10] {
         for drift in [false, true] {
             let factors = vec![1.0; k];
@@ -227,23 +240,26 @@ fn main() {
             let a = replicate(reps, seed, |d| anytime(d, &factors, 0.05, 300, drift));
             let b = replicate(reps, seed, |d| peeking(d, &factors, 0.05, 300, drift));
             let rate = |v: &[Ended]| share(v.iter().filter(|e| e.slower).count(), v.len());
+            let ever = |v: &[Ended]| share(v.iter().filter(|e| e.ever_slower).count(), v.len());
             let mean =
                 |v: &[Ended]| v.iter().map(|e| e.rounds).sum::<usize>() as f64 / v.len() as f64;
-            let mark = if rate(&a) > 5.0 + 1.5 {
+            let mark = if ever(&a) > 5.0 + 1.5 {
                 failures.push(format!(
-                    "K = {k}, drift {drift}: anytime slower {:.1} %",
-                    rate(&a)
+                    "K = {k}, drift {drift}: anytime slower at some look {:.1} %",
+                    ever(&a)
                 ));
                 " ✗"
             } else {
                 ""
             };
             println!(
-                "| {k} | {} | {:.1}{mark} | {:.0} | {:.1} | {:.0} |",
+                "| {k} | {} | {:.1} | {:.1}{mark} | {:.0} | {:.1} | {:.1} | {:.0} |",
                 if drift { "10 % linear" } else { "–" },
                 rate(&a),
+                ever(&a),
                 mean(&a),
                 rate(&b),
+                ever(&b),
                 mean(&b)
             );
         }

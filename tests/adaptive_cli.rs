@@ -5,18 +5,9 @@
 
 use serde_json::Value;
 
-fn run(program: &str, args: &[&str]) -> (i32, String, String) {
-    let out = assert_cmd::Command::cargo_bin(program)
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+#[path = "support/run.rs"]
+mod process;
+use process::run;
 
 /// A command that reports `score` (a shell expression) every run.
 fn scoring(score: &str) -> String {

@@ -23,18 +23,9 @@ fn fixture(name: &str) -> String {
     p.to_string_lossy().into_owned()
 }
 
-fn run(program: &str, args: &[&str]) -> (i32, String, String) {
-    let out = assert_cmd::Command::cargo_bin(program)
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+#[path = "support/run.rs"]
+mod process;
+use process::run;
 
 /// The table line of `label`.
 fn row<'a>(stdout: &'a str, label: &str) -> &'a str {

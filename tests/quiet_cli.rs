@@ -3,18 +3,9 @@
 
 use std::fs;
 
-fn run(program: &str, args: &[&str]) -> (i32, String, String) {
-    let out = assert_cmd::Command::cargo_bin(program)
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+#[path = "support/run.rs"]
+mod process;
+use process::run;
 
 fn messages(path: &std::path::Path) -> Vec<String> {
     let doc: serde_json::Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
