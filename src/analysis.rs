@@ -445,10 +445,12 @@ impl<'a> Analysis<'a> {
         };
         let mut rule = settings.rule();
         let look = settings.adaptive.and_then(|adaptive| {
-            let n = match (&rounds, ranked.as_slice()) {
-                (Some(r), _) => r[0].len(),
-                (None, [one]) => one.len(),
-                _ => return None,
+            // Complete rounds; after an interrupt mid-round, the fewest
+            // runs of any command (the runs are then independent samples,
+            // still at the look's level: the experiment had looked).
+            let n = match &rounds {
+                Some(r) => r[0].len(),
+                None => ranked.iter().map(Sample::len).min()?,
             } as u64;
             let looks = Looks::new(settings.alpha, ranked.len(), adaptive.min_rounds);
             let index = looks.slot(n);

@@ -1,6 +1,8 @@
 //! `bestguess` running an experiment: launcher, outputs, preflight checks,
 //! signal handling, the runner, then the reports.
 
+use std::time::{Duration, Instant};
+
 use super::baseline::Baseline;
 use super::live::Live;
 use super::output::{self, RawOutput, ReportStream};
@@ -8,10 +10,8 @@ use super::provenance;
 use super::report::{self, OpenExports};
 use super::terminal::{self, Progress};
 use super::{exit, AppError};
-use crate::cli::RunConfig;
-use std::time::{Duration, Instant};
-
 use crate::analysis::{Checkpoint, StopReason, Stopper};
+use crate::cli::RunConfig;
 use crate::data::{Catalogue, DatasetBuilder, Metric, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
 use crate::measure::extras::ExtrasConfig;
