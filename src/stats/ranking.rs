@@ -354,84 +354,32 @@ pub fn rank_with<S: Borrow<Sample>>(
         epsilon,
         effect,
     };
-    let entry = |i: usize, verdict: Verdict| RankedEntry {
-        index: i,
-        n: sample(i).len(),
-        median: medians[i],
-        comparison: None,
-        verdict,
-        reasons: Vec::new(),
-        runs_needed: None,
+    let family = eligible.len().saturating_sub(1);
+    let all = Family {
+        samples,
+        medians: &medians,
+        rounds,
+        scale,
+        // Each comparison's interval is two-sided at 1 − α/(K − 1): a
+        // strict "slower" can point either way when the data choose the
+        // best, so each side gets half (see docs/statistics.md).
+        gamma: settings.alpha / (2 * family.max(1)) as f64,
     };
     let placed: Vec<usize> = match (reference, inference) {
-        (Some(r), true) if eligible.len() > 1 => {
-            let family = eligible.len() - 1;
-            // Each comparison's interval is two-sided at 1 − α/(K − 1): a
-            // strict "slower" can point either way when the data choose the
-            // best, so each side gets half (see docs/statistics.md).
-            let gamma = settings.alpha / (2 * family) as f64;
+        (Some(r), true) if family > 0 => {
             let thresholds = Thresholds::new(scale, settings, epsilon, effect);
-            let options = CompareOptions {
+            let compare = CompareOptions {
                 rounds: None,
                 scale,
-                gamma,
+                gamma: all.gamma,
                 alpha: Alpha::new(settings.alpha)?,
                 family,
                 classic: options.classic,
             };
-            let needed = match design {
-                Design::Paired { .. } => values_needed(gamma),
-                Design::Independent => independent_runs_needed(gamma),
-            };
-            ranking.entries.push(entry(r, Verdict::Best));
-            let mut worst_miss: f64 = 0.0;
-            let mut compared: Vec<(RankedEntry, Option<Contrast>)> = Vec::new();
-            for &i in eligible.iter().filter(|&&i| i != r) {
-                let options = CompareOptions {
-                    rounds: rounds.map(|rs| (&rs[r][..], &rs[i][..])),
-                    ..options
-                };
-                let mut e = entry(i, Verdict::Inconclusive);
-                let c = compare(sample(r), sample(i), options);
-                if let Some(c) = &c {
-                    if c.contrast.reached {
-                        worst_miss += c.contrast.low_miss + c.contrast.high_miss;
-                    } else {
-                        e.runs_needed = Some(needed);
-                    }
-                    e.comparison = Some(*c);
-                }
-                compared.push((e, c.map(|c| c.contrast)));
-            }
-            // The candidates for the best: the reference, and every
-            // command not shown slower than it (Hsu's set; a superset of
-            // the commands shown slower than none).
-            let candidates: Vec<usize> = compared
-                .iter()
-                .filter(|(_, c)| c.map_or(true, |c| !c.reached || c.low <= scale.null()))
-                .map(|(e, _)| e.index)
-                .collect();
-            let bound = |i: usize, j: usize| -> Option<(f64, f64)> {
-                match rounds {
-                    Some(rs) => bounds(&rs[j], &rs[i], scale, gamma, true),
-                    None => bounds(sample(j).sorted(), sample(i).sorted(), scale, gamma, false),
-                }
-            };
-            for (mut e, c) in compared {
-                if let Some(c) = c {
-                    // Against every other candidate too: the best is one of
-                    // them, whichever the data chose.
-                    let i = e.index;
-                    let against = || {
-                        candidates
-                            .iter()
-                            .filter(move |&&j| j != i)
-                            .map(move |&j| bound(i, j))
-                    };
-                    (e.verdict, e.reasons) = thresholds.decide(&c, &against, fixed.is_some());
-                }
-                ranking.entries.push(e);
-            }
+            ranking.entries.push(all.entry(r, Verdict::Best));
+            let (entries, worst_miss) =
+                all.compare_all(r, &eligible, &thresholds, compare, fixed.is_some());
+            ranking.entries.extend(entries);
             ranking.family = family;
             ranking.bound_confidence = ranking
                 .entries
@@ -444,7 +392,7 @@ pub fn rank_with<S: Borrow<Sample>>(
             ranking.entries.iter().map(|e| e.index).collect()
         }
         (Some(r), _) => {
-            ranking.entries.push(entry(r, Verdict::Best));
+            ranking.entries.push(all.entry(r, Verdict::Best));
             vec![r]
         }
         (None, _) => Vec::new(),
@@ -455,9 +403,116 @@ pub fn rank_with<S: Borrow<Sample>>(
         } else {
             Verdict::NotCompared { n: sample(i).len() }
         };
-        ranking.entries.push(entry(i, verdict));
+        ranking.entries.push(all.entry(i, verdict));
     }
     Ok(ranking)
+}
+
+/// What every comparison of one ranking shares.
+struct Family<'a, S> {
+    samples: &'a [S],
+    medians: &'a [f64],
+    /// Complete rounds, when the comparisons are paired.
+    rounds: Option<&'a [Vec<f64>]>,
+    scale: Scale,
+    /// Each bound's miss chance.
+    gamma: f64,
+}
+
+impl<S: Borrow<Sample>> Family<'_, S> {
+    fn sample(&self, i: usize) -> &Sample {
+        self.samples[i].borrow()
+    }
+
+    fn entry(&self, i: usize, verdict: Verdict) -> RankedEntry {
+        RankedEntry {
+            index: i,
+            n: self.sample(i).len(),
+            median: self.medians[i],
+            comparison: None,
+            verdict,
+            reasons: Vec::new(),
+            runs_needed: None,
+        }
+    }
+
+    /// The bounds of command i against candidate j (selection only).
+    fn bound(&self, i: usize, j: usize) -> Option<(f64, f64)> {
+        match self.rounds {
+            Some(rs) => bounds(&rs[j], &rs[i], self.scale, self.gamma, true),
+            None => bounds(
+                self.sample(j).sorted(),
+                self.sample(i).sorted(),
+                self.scale,
+                self.gamma,
+                false,
+            ),
+        }
+    }
+
+    /// Every eligible command but `r` against the reference `r`, each
+    /// verdict also held against every other candidate for the best;
+    /// with the sum of the reached bounds' miss chances.
+    fn compare_all(
+        &self,
+        r: usize,
+        eligible: &[usize],
+        thresholds: &Thresholds,
+        options: CompareOptions<'_>,
+        fixed: bool,
+    ) -> (Vec<RankedEntry>, f64) {
+        let needed = match self.rounds {
+            Some(_) => values_needed(self.gamma),
+            None => independent_runs_needed(self.gamma),
+        };
+        let mut worst_miss: f64 = 0.0;
+        let mut compared: Vec<(RankedEntry, Option<Contrast>)> = Vec::new();
+        for &i in eligible.iter().filter(|&&i| i != r) {
+            let options = CompareOptions {
+                rounds: self.rounds.map(|rs| (&rs[r][..], &rs[i][..])),
+                ..options
+            };
+            let mut e = self.entry(i, Verdict::Inconclusive);
+            let c = compare(self.sample(r), self.sample(i), options);
+            if let Some(c) = &c {
+                if c.contrast.reached {
+                    worst_miss += c.contrast.low_miss + c.contrast.high_miss;
+                } else {
+                    e.runs_needed = Some(needed);
+                }
+                e.comparison = Some(*c);
+            }
+            compared.push((e, c.map(|c| c.contrast)));
+        }
+        // The candidates for the best: the reference, and every command
+        // not shown slower than it (Hsu's set; a superset of the commands
+        // shown slower than none).
+        let null = self.scale.null();
+        let candidates: Vec<usize> = compared
+            .iter()
+            .filter(|(_, c)| c.map_or(true, |c| !c.reached || c.low <= null))
+            .map(|(e, _)| e.index)
+            .collect();
+        let entries = compared
+            .into_iter()
+            .map(|(mut e, c)| {
+                if let Some(c) = c {
+                    // Against every other candidate too: the best is one
+                    // of them, whichever the data chose.
+                    let i = e.index;
+                    let against = || {
+                        candidates
+                            .iter()
+                            .filter(move |&&j| j != i)
+                            .map(move |&j| self.bound(i, j))
+                    };
+                    (e.verdict, e.reasons) = thresholds.decide(&c, &against, fixed);
+                }
+                e
+            })
+            .collect();
+        (entries, worst_miss)
+    }
 }
 
 /// The verdicts' thresholds on the comparison's scale.
