@@ -173,29 +173,7 @@ fn program_files(plan: &crate::experiment::Plan) -> Vec<String> {
 }
 
 pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> {
-    // No output may overwrite an input or another output (usage error,
-    // before anything starts).
-    let mut inputs: Vec<(&str, &str)> = rc
-        .command_files
-        .iter()
-        .map(|f| ("-f", f.as_str()))
-        .collect();
-    if let Some(gate) = &rc.output.gate {
-        inputs.push(("--baseline", gate.baseline.as_str()));
-    }
-    let programs = program_files(&rc.plan);
-    inputs.extend(programs.iter().map(|p| ("program", p.as_str())));
-    let mut outputs: Vec<(String, String)> = rc
-        .raw_output
-        .iter()
-        .map(|p| ("-o".to_string(), p.clone()))
-        .collect();
-    outputs.extend(report::output_paths(&rc.output));
-    let outputs: Vec<(&str, &str)> = outputs
-        .iter()
-        .map(|(o, p)| (o.as_str(), p.as_str()))
-        .collect();
-    output::check_paths(&inputs, &outputs)?;
+    check_outputs(&rc)?;
     // The launcher comes first, before this process holds any data.
     let mut launcher = start_launcher()?;
     // The metrics every run records: the raw CSV's columns and the dataset's.
@@ -222,16 +200,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         .appended()
         .map(|(_, d)| d.name.to_string())
         .collect();
-    let mut controls = Vec::new();
-    if !rc.measure.cpus.is_empty() {
-        controls.push((
-            "cpus".to_string(),
-            crate::measure::extras::format_cpus(&rc.measure.cpus),
-        ));
-    }
-    if rc.measure.randomize_env {
-        controls.push(("randomize_env_seed".to_string(), rc.plan.seed.to_string()));
-    }
+    let controls = controls(&rc);
     // --metric may name a counter just registered; a wrong name fails
     // before anything is measured.
     report::choose_metric(&mut rc.output, &catalogue, &rc.measure.counters)?;
@@ -239,18 +208,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         b.check_metric(&rc.output.ranking)?;
     }
     // So does a --reference that names no command of the plan.
-    let reference = match &rc.output.ranking.reference {
-        Some(reference) => {
-            let commands: Vec<(&str, &str)> = (rc.plan.commands.iter())
-                .map(|c| (c.name.as_deref().unwrap_or(""), c.command.text.as_str()))
-                .collect();
-            Some(
-                crate::analysis::resolve_reference_among(&commands, reference)
-                    .map_err(|e| AppError::usage(e.to_string()))?,
-            )
-        }
-        None => None,
-    };
+    let reference = plan_reference(&rc)?;
     let exports = OpenExports::open(&rc.output)?;
     let raw = rc
         .raw_output
@@ -264,44 +222,10 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // Standard output carries the report, unless the raw data or an export
     // goes there; notes about the run itself go to standard error, so that
     // the report is byte-identical to what bestreport prints.
-    let selection = rc.output.selection;
     let mut out = ReportStream::new(rc.raw_output.as_deref() == Some("-") || exports.uses_stdout());
     // No reminder to use -o: like Hyperfine, a plain run starts silently
-    // (docs/DESIGN.md, "What a plain run prints").
-    // Printed (held for the JSON with -Q): the seed is what reproduces the order (with
-    // one command there is no order to reproduce).
-    let ordered = rc.plan.order == Order::Random && rc.plan.commands.len() > 1;
-    let what = match (ordered, rc.measure.randomize_env) {
-        (true, true) => "Random order and environment padding",
-        (true, false) => "Random order",
-        (false, true) => "Environment padding",
-        (false, false) => "",
-    };
-    if !what.is_empty() {
-        output::note(&format!(
-            "{what}, seed {} (repeat with --seed {}).\n",
-            rc.plan.seed, rc.plan.seed
-        ));
-    }
-
-    // Not with --show-output: the commands' output had been appended to
-    // the line the bar redraws in place.
-    let show_progress = !selection.quiet && terminal::wanted() && !rc.plan.show_output;
-    if rc.live && !show_progress {
-        // The one reason that applies, first found.
-        let why = if selection.quiet {
-            "-Q asks for no display"
-        } else if rc.plan.show_output {
-            "--show-output gives the terminal to the commands"
-        } else if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-            "TERM is dumb or empty"
-        } else {
-            "standard error is not a terminal"
-        };
-        output::note(&format!(
-            "Note: --live shows results on a terminal only, and is off: {why}; the experiment runs without it.\n"
-        ));
-    }
+    // (docs/reports.md, "What a plain run prints").
+    let show_progress = announce(&rc);
     let adaptive = rc.output.ranking.adaptive.map(|rule| Adaptive {
         stopper: Stopper::new(
             rule,
@@ -347,106 +271,136 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         p.clear();
     }
     if let Some(a) = &mut sink.adaptive {
-        let rounds = a.stopper.rounds();
-        // The schedule ends by itself at --max-runs, without asking.
-        if a.stopped.is_none() && rounds >= a.stopper.rule().max_rounds {
-            a.stopped = Some(StopReason::MaxRuns);
-        }
-        if let Some(experiment) = &mut metadata.experiment {
-            experiment.runs = rounds;
-            experiment.stopped = a.stopped.map(StopReason::key);
-        }
-        if let Some(note) = stop_note(a, rounds) {
-            output::note(&note);
-        }
+        a.finish(&mut metadata);
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
     let baseline = baseline.as_ref();
-    // An analysis that fails after the runs (e.g. --metric naming a
-    // command's own metric that one command never wrote) must not take
-    // the measurements with it when they went to no file.
-    let rescue = |e: AppError| -> AppError {
-        if dataset.is_empty() {
-            return e;
-        }
-        if let Some(path) = rc.raw_output.as_deref().filter(|p| *p != "-") {
-            // They are in the raw file already: say where.
-            return AppError {
-                message: format!(
-                    "{}; the {} runs measured are in {path} (bestreport {path} reads them)",
-                    e.message,
-                    dataset.run_count()
-                ),
-                ..e
-            };
-        }
-        if rc.raw_output.is_some() {
-            return e;
-        }
-        match rescue_runs(&dataset, &rc.plan.parameter_names()) {
-            Ok(path) => AppError {
-                message: format!(
-                    "{}; the {} runs measured are saved in {path} (bestreport {path} reads them)",
-                    e.message,
-                    dataset.run_count()
-                ),
-                ..e
-            },
-            Err(save) => AppError {
-                message: format!(
-                    "{}; the {} runs measured could not be saved either ({}): give -o FILE",
-                    e.message,
-                    dataset.run_count(),
-                    save.message
-                ),
-                ..e
-            },
-        }
-    };
+    let rescue = |e: AppError| rescue(e, &dataset, &rc);
     let finish = |out: &mut ReportStream, exports| {
         report::finish(&dataset, &rc.output, out, exports, baseline, &metadata).map_err(rescue)
     };
-    match result {
-        Ok(()) => finish(&mut out, exports),
-        Err(Stop::Interrupted(sig)) => {
-            let kept = rows_in_file.unwrap_or(dataset.run_count() as u64);
-            // Without -o nothing outlives the process but the report and
-            // the exports: "kept" would promise more. An abnormal end, said
-            // even with -Q.
-            output::error(&format!(
-                "Interrupted by {}: {kept} completed {} {}.\n",
-                sys::signal_name(sig),
-                if kept == 1 { "run is" } else { "runs are" },
-                if rows_in_file.is_some() {
-                    "kept in the raw data file"
-                } else {
-                    "reported (give -o FILE to keep every run)"
-                }
-            ));
-            finish(&mut out, exports)?;
-            Ok(128 + sig)
+    // How it ended is said first; the reports (and exports) of what was
+    // measured follow, however it ended; an error comes last.
+    let status = ending(&result, rows_in_file, dataset.run_count());
+    finish(&mut out, exports)?;
+    status
+}
+
+/// What is said before the first run: the seed that reproduces the order,
+/// and why `--live` is off when it is; whether the progress display is
+/// shown.
+fn announce(rc: &RunConfig) -> bool {
+    let selection = rc.output.selection;
+    // Printed (held for the JSON with -Q): the seed is what reproduces the order (with
+    // one command there is no order to reproduce).
+    let ordered = rc.plan.order == Order::Random && rc.plan.commands.len() > 1;
+    let what = match (ordered, rc.measure.randomize_env) {
+        (true, true) => "Random order and environment padding",
+        (true, false) => "Random order",
+        (false, true) => "Environment padding",
+        (false, false) => "",
+    };
+    if !what.is_empty() {
+        output::note(&format!(
+            "{what}, seed {} (repeat with --seed {}).\n",
+            rc.plan.seed, rc.plan.seed
+        ));
+    }
+
+    // Not with --show-output: the commands' output had been appended to
+    // the line the bar redraws in place.
+    let show_progress = !selection.quiet && terminal::wanted() && !rc.plan.show_output;
+    if rc.live && !show_progress {
+        // The one reason that applies, first found.
+        let why = if selection.quiet {
+            "-Q asks for no display"
+        } else if rc.plan.show_output {
+            "--show-output gives the terminal to the commands"
+        } else if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            "TERM is dumb or empty"
+        } else {
+            "standard error is not a terminal"
+        };
+        output::note(&format!(
+            "Note: --live shows results on a terminal only, and is off: {why}; the experiment runs without it.\n"
+        ));
+    }
+    show_progress
+}
+
+impl Adaptive {
+    /// After the runs: why the experiment stopped, in the metadata and,
+    /// for a budget, in a note.
+    fn finish(&mut self, metadata: &mut crate::export::metadata::Metadata) {
+        let rounds = self.stopper.rounds();
+        // The schedule ends by itself at --max-runs, without asking.
+        if self.stopped.is_none() && rounds >= self.stopper.rule().max_rounds {
+            self.stopped = Some(StopReason::MaxRuns);
         }
-        Err(Stop::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-            // The raw data went to a pipe whose reader is gone: stop, as a
-            // pipeline expects (status 0), but say so: the report and the
-            // exports hold fewer runs than asked for.
-            let n = dataset.run_count();
-            output::note(&format!(
-                "Note: the reader of the raw data (-o -) went away after {n} run{}; \
-                 the experiment stopped there and reports only those.\n",
-                if n == 1 { "" } else { "s" }
-            ));
-            finish(&mut out, exports)?;
-            Ok(exit::OK)
+        if let Some(experiment) = &mut metadata.experiment {
+            experiment.runs = rounds;
+            experiment.stopped = self.stopped.map(StopReason::key);
         }
-        Err(e) => {
-            // What was measured before the failure is still reported (and
-            // exported), as after an interrupt; the error comes last.
-            finish(&mut out, exports)?;
-            Err(AppError::failure(e.to_string()))
+        if let Some(note) = stop_note(self, rounds) {
+            output::note(&note);
         }
     }
+}
+
+/// No output may overwrite an input or another output (usage error,
+/// before anything starts).
+fn check_outputs(rc: &RunConfig) -> Result<(), AppError> {
+    let mut inputs: Vec<(&str, &str)> = rc
+        .command_files
+        .iter()
+        .map(|f| ("-f", f.as_str()))
+        .collect();
+    if let Some(gate) = &rc.output.gate {
+        inputs.push(("--baseline", gate.baseline.as_str()));
+    }
+    let programs = program_files(&rc.plan);
+    inputs.extend(programs.iter().map(|p| ("program", p.as_str())));
+    let mut outputs: Vec<(String, String)> = rc
+        .raw_output
+        .iter()
+        .map(|p| ("-o".to_string(), p.clone()))
+        .collect();
+    outputs.extend(report::output_paths(&rc.output));
+    let outputs: Vec<(&str, &str)> = outputs
+        .iter()
+        .map(|(o, p)| (o.as_str(), p.as_str()))
+        .collect();
+    output::check_paths(&inputs, &outputs)
+}
+
+/// The controls in force, for the JSON metadata.
+fn controls(rc: &RunConfig) -> Vec<(String, String)> {
+    let mut controls = Vec::new();
+    if !rc.measure.cpus.is_empty() {
+        controls.push((
+            "cpus".to_string(),
+            crate::measure::extras::format_cpus(&rc.measure.cpus),
+        ));
+    }
+    if rc.measure.randomize_env {
+        controls.push(("randomize_env_seed".to_string(), rc.plan.seed.to_string()));
+    }
+    controls
+}
+
+/// The `--reference` command's index in the plan: a name that is no
+/// command's fails before anything is measured.
+fn plan_reference(rc: &RunConfig) -> Result<Option<usize>, AppError> {
+    let Some(reference) = &rc.output.ranking.reference else {
+        return Ok(None);
+    };
+    let commands: Vec<(&str, &str)> = (rc.plan.commands.iter())
+        .map(|c| (c.name.as_deref().unwrap_or(""), c.command.text.as_str()))
+        .collect();
+    crate::analysis::resolve_reference_among(&commands, reference)
+        .map(Some)
+        .map_err(|e| AppError::usage(e.to_string()))
 }
 
 /// What ended an adaptive experiment, when a budget did (a decided
@@ -465,6 +419,92 @@ fn stop_note(a: &Adaptive, rounds: u64) -> Option<String> {
         "Budget reached ({budget}) after {rounds} round{}: give a larger one to decide what is still open.\n",
         if rounds == 1 { "" } else { "s" }
     ))
+}
+
+/// How the experiment ended, said on standard error, and the exit
+/// status (after the reports of what was measured).
+fn ending(
+    result: &Result<(), Stop>,
+    rows_in_file: Option<u64>,
+    runs: usize,
+) -> Result<i32, AppError> {
+    match result {
+        Ok(()) => Ok(exit::OK),
+        Err(Stop::Interrupted(sig)) => {
+            let kept = rows_in_file.unwrap_or(runs as u64);
+            // Without -o nothing outlives the process but the report and
+            // the exports: "kept" would promise more. An abnormal end, said
+            // even with -Q.
+            output::error(&format!(
+                "Interrupted by {}: {kept} completed {} {}.\n",
+                sys::signal_name(*sig),
+                if kept == 1 { "run is" } else { "runs are" },
+                if rows_in_file.is_some() {
+                    "kept in the raw data file"
+                } else {
+                    "reported (give -o FILE to keep every run)"
+                }
+            ));
+            Ok(128 + *sig)
+        }
+        Err(Stop::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            // The raw data went to a pipe whose reader is gone: stop, as a
+            // pipeline expects (status 0), but say so: the report and the
+            // exports hold fewer runs than asked for.
+            output::note(&format!(
+                "Note: the reader of the raw data (-o -) went away after {runs} run{}; \
+                 the experiment stopped there and reports only those.\n",
+                if runs == 1 { "" } else { "s" }
+            ));
+            Ok(exit::OK)
+        }
+        // What was measured before the failure is still reported (and
+        // exported), as after an interrupt; the error comes last.
+        Err(e) => Err(AppError::failure(e.to_string())),
+    }
+}
+
+/// An analysis that fails after the runs (e.g. --metric naming a
+/// command's own metric that one command never wrote) must not take the
+/// measurements with it when they went to no file: the error says where
+/// they are, or saves them.
+fn rescue(e: AppError, dataset: &crate::data::Dataset, rc: &RunConfig) -> AppError {
+    if dataset.is_empty() {
+        return e;
+    }
+    if let Some(path) = rc.raw_output.as_deref().filter(|p| *p != "-") {
+        // They are in the raw file already: say where.
+        return AppError {
+            message: format!(
+                "{}; the {} runs measured are in {path} (bestreport {path} reads them)",
+                e.message,
+                dataset.run_count()
+            ),
+            ..e
+        };
+    }
+    if rc.raw_output.is_some() {
+        return e;
+    }
+    match rescue_runs(&dataset, &rc.plan.parameter_names()) {
+        Ok(path) => AppError {
+            message: format!(
+                "{}; the {} runs measured are saved in {path} (bestreport {path} reads them)",
+                e.message,
+                dataset.run_count()
+            ),
+            ..e
+        },
+        Err(save) => AppError {
+            message: format!(
+                "{}; the {} runs measured could not be saved either ({}): give -o FILE",
+                e.message,
+                dataset.run_count(),
+                save.message
+            ),
+            ..e
+        },
+    }
 }
 
 /// Writes every run of `dataset` as raw CSV to a new file in the current
