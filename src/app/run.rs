@@ -282,9 +282,13 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     };
     // How it ended is said first; the reports (and exports) of what was
     // measured follow, however it ended; an error comes last.
-    let status = ending(&result, rows_in_file, dataset.run_count());
-    finish(&mut out, exports)?;
-    status
+    let ended = ending(&result, rows_in_file, dataset.run_count());
+    let reported = finish(&mut out, exports)?;
+    match result {
+        // A whole experiment's status is its reports' (the gate's).
+        Ok(()) => Ok(reported),
+        Err(_) => ended,
+    }
 }
 
 /// What is said before the first run: the seed that reproduces the order,
@@ -422,7 +426,8 @@ fn stop_note(a: &Adaptive, rounds: u64) -> Option<String> {
 }
 
 /// How the experiment ended, said on standard error, and the exit
-/// status (after the reports of what was measured).
+/// status of one that ended early (the reports of what was measured
+/// follow).
 fn ending(
     result: &Result<(), Stop>,
     rows_in_file: Option<u64>,

@@ -120,6 +120,115 @@ fn write_row(
     writeln!(out, "{}{last}", " ".repeat(at))
 }
 
+/// One command's row: its medians, the change with its interval, and the
+/// verdict (✗ when it fails the gate).
+fn write_gate_row(
+    out: &mut dyn Write,
+    row: &GateRow,
+    label: &str,
+    label_width: usize,
+    unit: Unit,
+    width: usize,
+) -> io::Result<()> {
+    let label = fit(label, label_width, Align::Left);
+    let b = value(row.baseline.map(|s| s.median), unit);
+    let n = value(row.new.map(|s| s.median), unit);
+    let change = match (row.change, row.baseline) {
+        (Some(c), Some(b)) => match c.relative(b.median) {
+            Some(r) => change_text(r),
+            None => format!(
+                "Δ {}",
+                Scale::choose(unit, c.contrast.estimate.abs()).compact(c.contrast.estimate)
+            ),
+        },
+        _ => String::new(),
+    };
+    let verdict = match (row.verdict, row.baseline, row.new) {
+        (Some(v), _, _) => v.word().to_owned(),
+        (None, Some(_), None) => "only in baseline".to_owned(),
+        (None, _, _) => "only in new".to_owned(),
+    };
+    let mark = if row.fails { " ✗" } else { "" };
+    let values = format!(
+        "  {label} {} {}   ",
+        pad(&b, VALUE, Align::Right),
+        pad(&n, VALUE, Align::Right),
+    );
+    if change.is_empty() {
+        // One side only: the verdict in the empty change column.
+        writeln!(out, "{}", trim_end(&format!("{values}{verdict}{mark}")))?;
+        return Ok(());
+    }
+    let row = format!("{values}{}", pad(&change, CHANGE, Align::Left));
+    write_row(out, &row, &format!("{verdict}{mark}"), label_width, width)
+}
+
+/// The gate's one-sentence verdict at the `pct` margin, naming the
+/// commands whose new runs failed (`named` turns rows into their labels).
+fn gate_verdict(
+    report: &GateReport,
+    pct: f64,
+    new_failed: &[(usize, &Failures)],
+    named: &dyn Fn(Vec<(usize, &Failures)>) -> String,
+) -> String {
+    let margin = signed_percent(pct / 100.0);
+    let (failing, unchecked) = (report.slower(), report.unchecked());
+    let not_compared = format!(
+        "{unchecked} command{} could not be compared (fewer than \
+         {MIN_VALUES_FOR_INFERENCE} runs on a side), so the gate cannot tell whether {} \
+         slower: give each at least {MIN_VALUES_FOR_INFERENCE} runs",
+        if unchecked == 1 { "" } else { "s" },
+        if unchecked == 1 { "it is" } else { "they are" }
+    );
+    let failed_runs = format!(
+        "{} command{} failed runs in the new data, whatever {} times (✗): {}",
+        new_failed.len(),
+        if new_failed.len() == 1 {
+            " has"
+        } else {
+            "s have"
+        },
+        if new_failed.len() == 1 {
+            "its"
+        } else {
+            "their"
+        },
+        named(new_failed.to_vec())
+    );
+    match (failing, unchecked) {
+        _ if !new_failed.is_empty() => {
+            let mut reasons = vec![failed_runs];
+            if report.paired() == 0 {
+                reasons.push("no command has a counterpart in the baseline".to_owned());
+            }
+            if failing > 0 {
+                reasons.push(format!(
+                    "{failing} command{} slower with the whole interval above {margin} (✗)",
+                    if failing == 1 { " is" } else { "s are" }
+                ));
+            }
+            if unchecked > 0 {
+                reasons.push(not_compared.clone());
+            }
+            format!("Gate failed: {}.", reasons.join("; "))
+        }
+        _ if report.paired() == 0 => "Gate failed: no command has a counterpart in the \
+             baseline (the same name, or else the same command and parameters), so \
+             nothing was compared: check the baseline file, or name the commands as \
+             they were named there."
+            .to_owned(),
+        (0, 0) => format!("Gate passed: no command is slower with its lower bound above {margin}."),
+        (0, _) => format!("Gate failed: {not_compared}."),
+        (_, u) => {
+            format!(
+            "Gate failed: {failing} command{} slower with the lower bound above {margin} (✗){}.",
+            if failing == 1 { " is" } else { "s are" },
+            if u > 0 { format!("; {not_compared}") } else { String::new() }
+        )
+        }
+    }
+}
+
 /// Writes the comparison of `new` with `baseline` (read from `source`),
 /// whose values are in `unit` and named `metric`, in `width` columns.
 #[allow(clippy::too_many_arguments)]
@@ -160,37 +269,7 @@ pub fn write(
     write_row(out, &header, "Verdict", label_width, width)?;
     let labels = row_labels(report, baseline, new);
     for (row, label) in report.rows.iter().zip(&labels) {
-        let label = fit(label, label_width, Align::Left);
-        let b = value(row.baseline.map(|s| s.median), unit);
-        let n = value(row.new.map(|s| s.median), unit);
-        let change = match (row.change, row.baseline) {
-            (Some(c), Some(b)) => match c.relative(b.median) {
-                Some(r) => change_text(r),
-                None => format!(
-                    "Δ {}",
-                    Scale::choose(unit, c.contrast.estimate.abs()).compact(c.contrast.estimate)
-                ),
-            },
-            _ => String::new(),
-        };
-        let verdict = match (row.verdict, row.baseline, row.new) {
-            (Some(v), _, _) => v.word().to_owned(),
-            (None, Some(_), None) => "only in baseline".to_owned(),
-            (None, _, _) => "only in new".to_owned(),
-        };
-        let mark = if row.fails { " ✗" } else { "" };
-        let values = format!(
-            "  {label} {} {}   ",
-            pad(&b, VALUE, Align::Right),
-            pad(&n, VALUE, Align::Right),
-        );
-        if change.is_empty() {
-            // One side only: the verdict in the empty change column.
-            writeln!(out, "{}", trim_end(&format!("{values}{verdict}{mark}")))?;
-            continue;
-        }
-        let row = format!("{values}{}", pad(&change, CHANGE, Align::Left));
-        write_row(out, &row, &format!("{verdict}{mark}"), label_width, width)?;
+        write_gate_row(out, row, label, label_width, unit, width)?;
     }
     // Failed runs, named with how they ended, on both sides: a gate names
     // the new side's in its verdict.
@@ -234,62 +313,7 @@ pub fn write(
     }
     if let Some(pct) = report.fail_if_slower {
         writeln!(out)?;
-        let margin = signed_percent(pct / 100.0);
-        let (failing, unchecked) = (report.slower(), report.unchecked());
-        let not_compared = format!(
-            "{unchecked} command{} could not be compared (fewer than \
-             {MIN_VALUES_FOR_INFERENCE} runs on a side), so the gate cannot tell whether {} \
-             slower: give each at least {MIN_VALUES_FOR_INFERENCE} runs",
-            if unchecked == 1 { "" } else { "s" },
-            if unchecked == 1 { "it is" } else { "they are" }
-        );
-        let failed_runs = format!(
-            "{} command{} failed runs in the new data, whatever {} times (✗): {}",
-            new_failed.len(),
-            if new_failed.len() == 1 {
-                " has"
-            } else {
-                "s have"
-            },
-            if new_failed.len() == 1 {
-                "its"
-            } else {
-                "their"
-            },
-            named(new_failed.clone())
-        );
-        let verdict = match (failing, unchecked) {
-            _ if !new_failed.is_empty() => {
-                let mut reasons = vec![failed_runs];
-                if report.paired() == 0 {
-                    reasons.push("no command has a counterpart in the baseline".to_owned());
-                }
-                if failing > 0 {
-                    reasons.push(format!(
-                        "{failing} command{} slower with the whole interval above {margin} (✗)",
-                        if failing == 1 { " is" } else { "s are" }
-                    ));
-                }
-                if unchecked > 0 {
-                    reasons.push(not_compared.clone());
-                }
-                format!("Gate failed: {}.", reasons.join("; "))
-            }
-            _ if report.paired() == 0 => "Gate failed: no command has a counterpart in the \
-                 baseline (the same name, or else the same command and parameters), so \
-                 nothing was compared: check the baseline file, or name the commands as \
-                 they were named there."
-                .to_owned(),
-            (0, 0) => format!(
-                "Gate passed: no command is slower with its lower bound above {margin}."
-            ),
-            (0, _) => format!("Gate failed: {not_compared}."),
-            (_, u) => format!(
-                "Gate failed: {failing} command{} slower with the lower bound above {margin} (✗){}.",
-                if failing == 1 { " is" } else { "s are" },
-                if u > 0 { format!("; {not_compared}") } else { String::new() }
-            ),
-        };
+        let verdict = gate_verdict(report, pct, &new_failed, &named);
         for line in continued(&verdict, width) {
             writeln!(out, "{line}")?;
         }
