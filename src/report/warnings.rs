@@ -13,7 +13,7 @@
 use std::io::{self, Write};
 
 use super::units::{self, Scale};
-use crate::analysis::{Analysis, Warning};
+use crate::analysis::{Analysis, Explained, Warning};
 
 /// What the ranking's header says of an analysis without complete
 /// rounds: its verdicts compare runs made at different times.
@@ -110,6 +110,50 @@ fn command(analysis: &Analysis<'_>, index: usize) -> String {
     }
 }
 
+/// The warning of a drift that random rounds would have cancelled: what
+/// it could have made look slower, or which commands changed speed.
+fn order_drift(
+    analysis: &Analysis<'_>,
+    drift: Option<(f64, f64, f64)>,
+    explained: Option<&Explained>,
+    changed: &[usize],
+) -> String {
+    if let Some(x) = explained {
+        let over = match drift {
+            Some((d, lo, hi)) => format!(
+                "by {} [{}, {}] over the experiment",
+                signed(d),
+                signed(lo),
+                signed(hi)
+            ),
+            None => "during the experiment".to_owned(),
+        };
+        format!(
+            "Warning: without random rounds, the machine's speed may have drifted {over}: enough to make {} look {} slower than command {}; use --order random.",
+            command(analysis, x.slower),
+            units::percent(x.difference),
+            x.than + 1
+        )
+    } else {
+        let by: Vec<String> = (changed.iter())
+            .filter_map(|&i| analysis.diagnostics.get(i)?.halves)
+            .filter(|h| h.early_median != 0.0)
+            .map(|h| units::change(1.0 + h.shift / h.early_median.abs()))
+            .collect();
+        let got = match by.as_slice() {
+            _ if by.len() != changed.len() || by.len() > 3 => String::new(),
+            [one] => format!(" by {one}"),
+            [init @ .., last] => format!(" by {} and {last}", init.join(", ")),
+            [] => String::new(),
+        };
+        format!(
+            "Warning: {} changed speed{got} from the first half of {} runs to the second; verdicts may show it: use --order random.",
+            commands(analysis, changed),
+            if changed.len() == 1 { "its" } else { "their" }
+        )
+    }
+}
+
 /// The line for one warning.
 pub fn text(analysis: &Analysis<'_>, w: &Warning) -> String {
     let metric = analysis.settings.metric.label();
@@ -186,42 +230,7 @@ pub fn text(analysis: &Analysis<'_>, w: &Warning) -> String {
             drift,
             explained,
             changed,
-        } => {
-            if let Some(x) = explained {
-                let over = match drift {
-                    Some((d, lo, hi)) => format!(
-                        "by {} [{}, {}] over the experiment",
-                        signed(*d),
-                        signed(*lo),
-                        signed(*hi)
-                    ),
-                    None => "during the experiment".to_owned(),
-                };
-                format!(
-                    "Warning: without random rounds, the machine's speed may have drifted {over}: enough to make {} look {} slower than command {}; use --order random.",
-                    command(analysis, x.slower),
-                    units::percent(x.difference),
-                    x.than + 1
-                )
-            } else {
-                let by: Vec<String> = (changed.iter())
-                    .filter_map(|&i| analysis.diagnostics.get(i)?.halves)
-                    .filter(|h| h.early_median != 0.0)
-                    .map(|h| units::change(1.0 + h.shift / h.early_median.abs()))
-                    .collect();
-                let got = match by.as_slice() {
-                    _ if by.len() != changed.len() || by.len() > 3 => String::new(),
-                    [one] => format!(" by {one}"),
-                    [init @ .., last] => format!(" by {} and {last}", init.join(", ")),
-                    [] => String::new(),
-                };
-                format!(
-                    "Warning: {} changed speed{got} from the first half of {} runs to the second; verdicts may show it: use --order random.",
-                    commands(analysis, changed),
-                    if changed.len() == 1 { "its" } else { "their" }
-                )
-            }
-        }
+        } => order_drift(analysis, *drift, explained.as_ref(), changed),
         Warning::SpeedChanged {
             command: i,
             slower,
