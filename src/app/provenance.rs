@@ -74,6 +74,11 @@ pub fn for_run(rc: &RunConfig, command_line: &[String]) -> Metadata {
             ignore_failure: plan.ignore_failure,
             commands: plan.commands.len(),
             stopped: None,
+            budget: rc
+                .output
+                .ranking
+                .adaptive
+                .map(|rule| (rule.max_rounds, rule.max_time.as_secs_f64())),
         }),
         ..Metadata::default()
     }

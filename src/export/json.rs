@@ -800,6 +800,16 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
             ("timeout_s", optional(e.timeout_s)),
             ("ignore_failure", Node::Bool(e.ignore_failure)),
             ("stopped", e.stopped.map_or(Node::Null, text)),
+            (
+                "max_runs",
+                e.budget.map_or(Node::Null, |(runs, _)| {
+                    Node::Int(i64::try_from(runs).unwrap_or(i64::MAX))
+                }),
+            ),
+            (
+                "max_time_s",
+                e.budget.map_or(Node::Null, |(_, s)| Node::Num(s)),
+            ),
         ])
     });
     let mut fields = vec![

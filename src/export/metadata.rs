@@ -70,8 +70,10 @@ pub struct Experiment {
     pub ignore_failure: bool,
     /// The commands, in input order.
     pub commands: usize,
-    /// `--runs auto`: why it stopped (`decided`, `max_runs`, `max_time`).
+    /// `--runs auto`: why it stopped (`decided`, `max_runs`, `max_time`),
+    /// and its budget (`--max-runs`, `--max-time` in seconds).
     pub stopped: Option<&'static str>,
+    pub budget: Option<(u64, f64)>,
 }
 
 /// One input file of a report.
