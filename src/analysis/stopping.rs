@@ -29,19 +29,25 @@ pub struct StoppingRule {
     /// Stop after this much time (the experiment's, warmups included),
     /// decided or not; checked between rounds.
     pub max_time: Duration,
+    /// `--max-time` was given: it holds even before the first look (by
+    /// default the experiment reaches the first round a verdict is
+    /// possible, however long its commands take).
+    pub max_time_given: bool,
     /// One command alone: stop when its median's interval is within
     /// ±precision (a fraction) of the median.
     pub precision: f64,
 }
 
 impl Default for StoppingRule {
-    /// No minimum beyond the first possible verdict; 1,000 rounds or 30 s;
-    /// ±2 % for one command. Why: `docs/statistics.md` ("Adaptive runs").
+    /// No minimum beyond the first possible verdict; 1,000 rounds or 10 s
+    /// (but at least the first look); ±2 % for one command. Why:
+    /// `docs/statistics.md` ("Adaptive runs").
     fn default() -> Self {
         StoppingRule {
             min_rounds: 0,
             max_rounds: 1000,
-            max_time: Duration::from_secs(30),
+            max_time: Duration::from_secs(10),
+            max_time_given: false,
             precision: 0.02,
         }
     }
@@ -241,7 +247,8 @@ impl Stopper {
         if n >= self.rule.max_rounds {
             return Checkpoint::Stop(StopReason::MaxRuns);
         }
-        if elapsed >= self.rule.max_time {
+        let looked = self.next_look > 0 || self.rule.max_time_given;
+        if elapsed >= self.rule.max_time && looked {
             return Checkpoint::Stop(StopReason::MaxTime);
         }
         let per_quarter = match round_time.as_secs_f64() {
@@ -336,6 +343,12 @@ mod tests {
         let mut s = Stopper::new(StoppingRule::default(), RankingSettings::default(), None, 2);
         s.record(0, Some(1.0));
         s.record(1, Some(1.0));
+        // Not before the first look, unless --max-time was given.
+        assert_eq!(
+            s.checkpoint(Duration::from_secs(31), Duration::from_secs(1)),
+            Checkpoint::Until(2)
+        );
+        s.rule.max_time_given = true;
         assert_eq!(
             s.checkpoint(Duration::from_secs(31), Duration::from_secs(1)),
             Checkpoint::Stop(StopReason::MaxTime)

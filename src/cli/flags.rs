@@ -275,7 +275,7 @@ fn repetitions() -> Vec<Flag> {
             "max-time",
             "DURATION",
             Run,
-            "With --runs auto: stop after this long (30s, 500ms, 2m; default 30s), decided or not",
+            "With --runs auto: stop after this long (30s, 500ms, 2m), decided or not (default 10s, but not before the first decision is possible)",
             |a, v| a.max_time = Some(v),
         ),
         Flag::value(

@@ -51,6 +51,7 @@ pub fn rule(args: &Args, running: bool) -> Result<Option<StoppingRule>, UsageErr
     }
     if let Some(v) = &args.max_time {
         rule.max_time = duration(v)?;
+        rule.max_time_given = true;
     }
     if let Some(v) = &args.precision {
         rule.precision = percent(v)? / 100.0;
