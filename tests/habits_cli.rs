@@ -285,7 +285,7 @@ fn hyperfine_options_say_what_they_mean_here() {
     for (args, says) in [
         (vec!["-S", "bash"], "write -s \"bash -c\""),
         (vec!["-S", "none"], "leave -S none out"),
-        (vec!["-M", "10"], "write -r 10"),
+        (vec!["-M", "10"], "write --max-runs 10"),
         (vec!["-C", "sync"], "--conclude CMD"),
         (vec!["-c", "rm -f x"], "write --cleanup 'rm -f x'"),
         (vec!["--style", "basic"], "one plain style"),

@@ -271,7 +271,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         p.clear();
     }
     if let Some(a) = &mut sink.adaptive {
-        a.finish(&mut metadata);
+        a.finish(&mut metadata, rc.raw_output.as_deref());
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
@@ -336,7 +336,8 @@ fn announce(rc: &RunConfig) -> bool {
 impl Adaptive {
     /// After the runs: why the experiment stopped, in the metadata and,
     /// for a budget, in a note.
-    fn finish(&mut self, metadata: &mut crate::export::metadata::Metadata) {
+    /// `raw`: the raw file's path, if the runs went to one.
+    fn finish(&mut self, metadata: &mut crate::export::metadata::Metadata, raw: Option<&str>) {
         let rounds = self.stopper.rounds();
         // The schedule ends by itself at --max-runs, without asking.
         if self.stopped.is_none() && rounds >= self.stopper.rule().max_rounds {
@@ -348,6 +349,12 @@ impl Adaptive {
         }
         if let Some(note) = stop_note(self, rounds) {
             output::note(&note);
+        }
+        // The raw file does not say the experiment looked at its runs.
+        if let Some(path) = raw.filter(|p| *p != "-") {
+            output::note(&format!(
+                "The runs in {path} came from --runs auto: bestreport --runs auto {path} reports them as this did.\n"
+            ));
         }
     }
 }
