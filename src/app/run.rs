@@ -498,7 +498,7 @@ fn rescue(e: AppError, dataset: &crate::data::Dataset, rc: &RunConfig) -> AppErr
     if rc.raw_output.is_some() {
         return e;
     }
-    match rescue_runs(&dataset, &rc.plan.parameter_names()) {
+    match rescue_runs(dataset, &rc.plan.parameter_names()) {
         Ok(path) => AppError {
             message: format!(
                 "{}; the {} runs measured are saved in {path} (bestreport {path} reads them)",

@@ -47,26 +47,15 @@ fn verdict(v: &Verdict, fixed_reference: bool) -> String {
     }
 }
 
-/// Draws the figure.
-pub fn render(input: &Input<'_>) -> String {
-    let ranking = &input.analysis.ranking;
-    let settings = &input.analysis.settings;
-    let ref_median = ranking.best().map_or(0.0, |b| b.median);
-    let relative = ref_median > 0.0 && ref_median.is_finite();
-    let by_ratio = relative && matches!(settings.effect, Threshold::Percent(_));
-    // A difference in the metric's unit, or a threshold, on the axis.
-    let show = |d: f64| {
-        if relative {
-            d / ref_median * 100.0
-        } else {
-            d / input.scale.divisor()
-        }
-    };
-    let band = |t: Threshold, resolved: f64| match t {
-        Threshold::Percent(p) if relative => p,
-        _ => show(resolved),
-    };
-    let rows: Vec<Row> = ranking
+/// One row per command: its point and interval on the axis, and its
+/// verdict.
+fn rows_of(
+    ranking: &crate::stats::Ranking,
+    by_ratio: bool,
+    show: &dyn Fn(f64) -> f64,
+    ref_median: f64,
+) -> Vec<Row> {
+    ranking
         .entries
         .iter()
         .map(|e| {
@@ -97,21 +86,103 @@ pub fn render(input: &Input<'_>) -> String {
                 verdict: verdict(&e.verdict, ranking.fixed_reference),
             }
         })
-        .collect();
-    let effect = band(settings.effect, ranking.effect);
-    let epsilon = band(settings.epsilon, ranking.epsilon);
-    let confidence = 100.0 * ranking.bound_confidence;
-    let reference_word = if ranking.fixed_reference {
-        "the reference"
-    } else {
-        "the best"
-    };
+        .collect()
+}
 
-    let unit = if relative {
-        "%".to_owned()
-    } else {
-        input.scale.symbol().to_owned()
-    };
+/// The effect and equivalence bands, under everything, and the zero
+/// line: in each row below its label only, so that no line runs through
+/// the text.
+fn bands(svg: &mut Svg, axis: &Axis, rows: usize, effect: f64, epsilon: f64) {
+    let (b0, b1) = (axis.px(-effect), axis.px(effect));
+    let (e0, e1) = (axis.px(-epsilon), axis.px(epsilon));
+    let zero = axis.px(0.0);
+    for k in 0..rows.max(1) {
+        let (y0, y1) = (TOP + ROW * k as f64 + LABEL, TOP + ROW * (k + 1) as f64);
+        svg.rect(
+            b0,
+            y0,
+            (b1 - b0).max(1.0),
+            y1 - y0,
+            " class=\"effect-band\" fill=\"#dddddd\" fill-opacity=\"0.7\"",
+        );
+        svg.rect(
+            e0,
+            y0,
+            (e1 - e0).max(1.0),
+            y1 - y0,
+            " class=\"epsilon-band\" fill=\"#bbbbbb\" fill-opacity=\"0.7\"",
+        );
+        svg.line(
+            zero,
+            y0,
+            zero,
+            y1,
+            " class=\"reference\" stroke=\"#000000\" stroke-width=\"1.5\"",
+        );
+    }
+}
+
+/// One command's row: its label and verdict, its interval and its point
+/// (a diamond for the reference).
+fn draw_row(svg: &mut Svg, axis: &Axis, k: usize, r: &Row, label: &str) {
+    let c = colour(r.index);
+    let top = TOP + ROW * k as f64;
+    let mid = top + 30.0;
+    svg.group("command", &format!(" data-command=\"{}\"", r.index + 1));
+    svg.text(
+        LEFT + 4.0,
+        top + 13.0,
+        Anchor::Start,
+        " class=\"row-label\"",
+        &format!("{}: {} — {}", r.index + 1, shorten(label, 50), r.verdict),
+    );
+    if let Some((lo, hi)) = r.interval {
+        let (x0, x1) = (axis.px(lo), axis.px(hi));
+        let mut d = PathData::new();
+        d.move_to(x0, mid - 5.0)
+            .vertical_to(mid + 5.0)
+            .move_to(x0, mid)
+            .horizontal_to(x1)
+            .move_to(x1, mid - 5.0)
+            .vertical_to(mid + 5.0);
+        svg.path(
+            &d,
+            &format!(" class=\"interval\" fill=\"none\" stroke=\"{c}\" stroke-width=\"2\""),
+        );
+    }
+    match r.point {
+        Some(p) if r.interval.is_none() => {
+            // The reference: a diamond on zero.
+            let x = axis.px(p);
+            let mut d = PathData::new();
+            d.move_to(x, mid - 6.0)
+                .line_to(x + 6.0, mid)
+                .line_to(x, mid + 6.0)
+                .line_to(x - 6.0, mid)
+                .close();
+            svg.path(
+                &d,
+                &format!(" class=\"best\" fill=\"{c}\" stroke=\"#000000\""),
+            );
+        }
+        Some(p) => super::marker(
+            svg,
+            super::shape(r.index),
+            axis.px(p),
+            mid,
+            4.5,
+            &format!(" class=\"shift\" fill=\"{c}\" stroke=\"#000000\""),
+        ),
+        None => {}
+    }
+    svg.end();
+}
+
+/// The legend: the bands with their thresholds, then one marker per
+/// command.
+fn legend_entries(input: &Input<'_>, rows: &[Row]) -> Vec<LegendEntry> {
+    let ranking = &input.analysis.ranking;
+    let settings = &input.analysis.settings;
     let threshold = |t: Threshold, resolved: f64| match t {
         Threshold::Percent(p) => format!("{}%", axis::tick_label(p)),
         Threshold::Absolute(_) => input.scale.compact(resolved),
@@ -132,7 +203,7 @@ pub fn render(input: &Input<'_>) -> String {
             ),
         },
     ];
-    for r in &rows {
+    for r in rows {
         entries.push(LegendEntry {
             swatch: Swatch::Marker(colour(r.index), super::shape(r.index)),
             text: format!(
@@ -142,6 +213,91 @@ pub fn render(input: &Input<'_>) -> String {
             ),
         });
     }
+    entries
+}
+
+/// The notes under the axis, from `at`; returns where the legend goes.
+#[allow(clippy::too_many_arguments)]
+fn notes(
+    svg: &mut Svg,
+    mut at: f64,
+    compared: bool,
+    rows: &[Row],
+    ranking: &crate::stats::Ranking,
+    relative: bool,
+    by_ratio: bool,
+    confidence: f64,
+    reference_word: &str,
+) -> f64 {
+    if compared {
+        note(
+            svg,
+            at,
+            &format!(
+                "Dot: {}; bar: its bounds, each at {}% (Bonferroni); diamond: {reference_word}.",
+                if by_ratio {
+                    "ratio of medians − 1"
+                } else {
+                    "difference of medians"
+                },
+                axis::tick_label_pct(confidence)
+            ),
+        );
+        at += 14.0;
+    }
+    if rows.len() < 2 {
+        note(svg, at, "Only one command: nothing to compare.");
+    } else if !ranking.inference {
+        note(
+            svg,
+            at,
+            "Too few runs for inference: commands are ordered by median only.",
+        );
+    } else if !relative {
+        note(
+            svg,
+            at,
+            "The reference's median is 0, so differences are shown in the metric's unit, not in %.",
+        );
+    }
+    at
+}
+
+/// Draws the figure.
+pub fn render(input: &Input<'_>) -> String {
+    let ranking = &input.analysis.ranking;
+    let settings = &input.analysis.settings;
+    let ref_median = ranking.best().map_or(0.0, |b| b.median);
+    let relative = ref_median > 0.0 && ref_median.is_finite();
+    let by_ratio = relative && matches!(settings.effect, Threshold::Percent(_));
+    // A difference in the metric's unit, or a threshold, on the axis.
+    let show = |d: f64| {
+        if relative {
+            d / ref_median * 100.0
+        } else {
+            d / input.scale.divisor()
+        }
+    };
+    let band = |t: Threshold, resolved: f64| match t {
+        Threshold::Percent(p) if relative => p,
+        _ => show(resolved),
+    };
+    let rows = rows_of(ranking, by_ratio, &show, ref_median);
+    let effect = band(settings.effect, ranking.effect);
+    let epsilon = band(settings.epsilon, ranking.epsilon);
+    let confidence = 100.0 * ranking.bound_confidence;
+    let reference_word = if ranking.fixed_reference {
+        "the reference"
+    } else {
+        "the best"
+    };
+
+    let unit = if relative {
+        "%".to_owned()
+    } else {
+        input.scale.symbol().to_owned()
+    };
+    let entries = legend_entries(input, &rows);
 
     let bottom = TOP + ROW * rows.len().max(1) as f64;
     let height = bottom + 106.0 + legend_height(&entries);
@@ -185,126 +341,22 @@ pub fn render(input: &Input<'_>) -> String {
     } else {
         format!("Difference from {reference_word} in {metric} ({unit})")
     };
-    // The bands first, under everything, and the zero line: in each
-    // row below its label only, so that no line runs through the text.
-    let (b0, b1) = (axis.px(-effect), axis.px(effect));
-    let (e0, e1) = (axis.px(-epsilon), axis.px(epsilon));
-    let zero = axis.px(0.0);
-    for k in 0..rows.len().max(1) {
-        let (y0, y1) = (TOP + ROW * k as f64 + LABEL, TOP + ROW * (k + 1) as f64);
-        svg.rect(
-            b0,
-            y0,
-            (b1 - b0).max(1.0),
-            y1 - y0,
-            " class=\"effect-band\" fill=\"#dddddd\" fill-opacity=\"0.7\"",
-        );
-        svg.rect(
-            e0,
-            y0,
-            (e1 - e0).max(1.0),
-            y1 - y0,
-            " class=\"epsilon-band\" fill=\"#bbbbbb\" fill-opacity=\"0.7\"",
-        );
-        svg.line(
-            zero,
-            y0,
-            zero,
-            y1,
-            " class=\"reference\" stroke=\"#000000\" stroke-width=\"1.5\"",
-        );
-    }
+    bands(&mut svg, &axis, rows.len(), effect, epsilon);
     x_axis(&mut svg, &axis, bottom, TOP, 1.0, &label);
     for (k, r) in rows.iter().enumerate() {
-        let c = colour(r.index);
-        let top = TOP + ROW * k as f64;
-        let mid = top + 30.0;
-        svg.group("command", &format!(" data-command=\"{}\"", r.index + 1));
-        svg.text(
-            LEFT + 4.0,
-            top + 13.0,
-            Anchor::Start,
-            " class=\"row-label\"",
-            &format!(
-                "{}: {} — {}",
-                r.index + 1,
-                shorten(&input.series[r.index].label, 50),
-                r.verdict
-            ),
-        );
-        if let Some((lo, hi)) = r.interval {
-            let (x0, x1) = (axis.px(lo), axis.px(hi));
-            let mut d = PathData::new();
-            d.move_to(x0, mid - 5.0)
-                .vertical_to(mid + 5.0)
-                .move_to(x0, mid)
-                .horizontal_to(x1)
-                .move_to(x1, mid - 5.0)
-                .vertical_to(mid + 5.0);
-            svg.path(
-                &d,
-                &format!(" class=\"interval\" fill=\"none\" stroke=\"{c}\" stroke-width=\"2\""),
-            );
-        }
-        match r.point {
-            Some(p) if r.interval.is_none() => {
-                // The reference: a diamond on zero.
-                let x = axis.px(p);
-                let mut d = PathData::new();
-                d.move_to(x, mid - 6.0)
-                    .line_to(x + 6.0, mid)
-                    .line_to(x, mid + 6.0)
-                    .line_to(x - 6.0, mid)
-                    .close();
-                svg.path(
-                    &d,
-                    &format!(" class=\"best\" fill=\"{c}\" stroke=\"#000000\""),
-                );
-            }
-            Some(p) => super::marker(
-                &mut svg,
-                super::shape(r.index),
-                axis.px(p),
-                mid,
-                4.5,
-                &format!(" class=\"shift\" fill=\"{c}\" stroke=\"#000000\""),
-            ),
-            None => {}
-        }
-        svg.end();
+        draw_row(&mut svg, &axis, k, r, &input.series[r.index].label);
     }
-    let mut at = bottom + 56.0;
-    if compared {
-        note(
-            &mut svg,
-            at,
-            &format!(
-                "Dot: {}; bar: its bounds, each at {}% (Bonferroni); diamond: {reference_word}.",
-                if by_ratio {
-                    "ratio of medians − 1"
-                } else {
-                    "difference of medians"
-                },
-                axis::tick_label_pct(confidence)
-            ),
-        );
-        at += 14.0;
-    }
-    if rows.len() < 2 {
-        note(&mut svg, at, "Only one command: nothing to compare.");
-    } else if !ranking.inference {
-        note(
-            &mut svg,
-            at,
-            "Too few runs for inference: commands are ordered by median only.",
-        );
-    } else if !relative {
-        note(
-            &mut svg,
-            at,
-            "The reference's median is 0, so differences are shown in the metric's unit, not in %.",
-        );
-    }
+    let at = notes(
+        &mut svg,
+        bottom + 56.0,
+        compared,
+        &rows,
+        ranking,
+        relative,
+        by_ratio,
+        confidence,
+        reference_word,
+    );
     legend(&mut svg, &entries, at + 22.0);
     svg.finish()
 }

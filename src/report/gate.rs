@@ -164,13 +164,8 @@ fn write_gate_row(
 }
 
 /// The gate's one-sentence verdict at the `pct` margin, naming the
-/// commands whose new runs failed (`named` turns rows into their labels).
-fn gate_verdict(
-    report: &GateReport,
-    pct: f64,
-    new_failed: &[(usize, &Failures)],
-    named: &dyn Fn(Vec<(usize, &Failures)>) -> String,
-) -> String {
+/// `failed` commands whose new runs failed (`names`: each with how).
+fn gate_verdict(report: &GateReport, pct: f64, failed: usize, names: &str) -> String {
     let margin = signed_percent(pct / 100.0);
     let (failing, unchecked) = (report.slower(), report.unchecked());
     let not_compared = format!(
@@ -182,21 +177,13 @@ fn gate_verdict(
     );
     let failed_runs = format!(
         "{} command{} failed runs in the new data, whatever {} times (✗): {}",
-        new_failed.len(),
-        if new_failed.len() == 1 {
-            " has"
-        } else {
-            "s have"
-        },
-        if new_failed.len() == 1 {
-            "its"
-        } else {
-            "their"
-        },
-        named(new_failed.to_vec())
+        failed,
+        if failed == 1 { " has" } else { "s have" },
+        if failed == 1 { "its" } else { "their" },
+        names
     );
     match (failing, unchecked) {
-        _ if !new_failed.is_empty() => {
+        _ if failed > 0 => {
             let mut reasons = vec![failed_runs];
             if report.paired() == 0 {
                 reasons.push("no command has a counterpart in the baseline".to_owned());
@@ -313,7 +300,7 @@ pub fn write(
     }
     if let Some(pct) = report.fail_if_slower {
         writeln!(out)?;
-        let verdict = gate_verdict(report, pct, &new_failed, &named);
+        let verdict = gate_verdict(report, pct, new_failed.len(), &named(new_failed.clone()));
         for line in continued(&verdict, width) {
             writeln!(out, "{line}")?;
         }
