@@ -85,6 +85,57 @@ pub(crate) fn density(values: &[f64], axis: &Axis) -> Vec<f64> {
     smooth
 }
 
+/// The violin: the smoothed density of `values` above and below `mid`.
+fn violin(svg: &mut Svg, axis: &Axis, values: &[f64], mid: f64, c: &str) {
+    let d = density(values, axis);
+    let first = d.iter().position(|&v| v > 1e-3);
+    let last = d.iter().rposition(|&v| v > 1e-3);
+    if let (Some(first), Some(last)) = (first, last) {
+        let x = |b: usize| axis.px_lo + (b as f64 + 0.5) * BIN;
+        let mut p = PathData::new();
+        p.move_to(x(first), mid);
+        for (b, v) in d.iter().enumerate().take(last + 1).skip(first) {
+            p.line_to(x(b), mid - v * HALF);
+        }
+        p.line_to(x(last), mid);
+        for b in (first..=last).rev() {
+            p.line_to(x(b), mid + d[b] * HALF);
+        }
+        p.close();
+        svg.path(
+            &p,
+            &format!(" class=\"violin\" fill=\"{c}\" fill-opacity=\"0.35\" stroke=\"{c}\""),
+        );
+    }
+}
+
+/// The whiskers (min to max), the box (quartiles) and the median bar.
+fn box_and_median(svg: &mut Svg, axis: &Axis, q: &crate::stats::Quantiles, mid: f64, c: &str) {
+    svg.line(
+        axis.px(q.min),
+        mid,
+        axis.px(q.max),
+        mid,
+        &format!(" class=\"whisker\" stroke=\"{c}\" stroke-width=\"1.5\""),
+    );
+    let (x1, x3) = (axis.px(q.q1), axis.px(q.q3));
+    svg.rect(
+        x1,
+        mid - 6.0,
+        (x3 - x1).max(1.0),
+        12.0,
+        &format!(" class=\"box\" fill=\"#ffffff\" fill-opacity=\"0.8\" stroke=\"{c}\" stroke-width=\"1.5\""),
+    );
+    let xm = axis.px(q.median);
+    svg.line(
+        xm,
+        mid - 10.0,
+        xm,
+        mid + 10.0,
+        " class=\"median\" stroke=\"#000000\" stroke-width=\"3\"",
+    );
+}
+
 /// Draws the figure.
 pub fn render(input: &Input<'_>) -> String {
     let n = input.series.len();
@@ -160,49 +211,8 @@ pub fn render(input: &Input<'_>) -> String {
             &label,
         );
 
-        let d = density(&s.values, &axis);
-        let first = d.iter().position(|&v| v > 1e-3);
-        let last = d.iter().rposition(|&v| v > 1e-3);
-        if let (Some(first), Some(last)) = (first, last) {
-            let x = |b: usize| axis.px_lo + (b as f64 + 0.5) * BIN;
-            let mut p = PathData::new();
-            p.move_to(x(first), mid);
-            for (b, v) in d.iter().enumerate().take(last + 1).skip(first) {
-                p.line_to(x(b), mid - v * HALF);
-            }
-            p.line_to(x(last), mid);
-            for b in (first..=last).rev() {
-                p.line_to(x(b), mid + d[b] * HALF);
-            }
-            p.close();
-            svg.path(
-                &p,
-                &format!(" class=\"violin\" fill=\"{c}\" fill-opacity=\"0.35\" stroke=\"{c}\""),
-            );
-        }
-        svg.line(
-            axis.px(q.min),
-            mid,
-            axis.px(q.max),
-            mid,
-            &format!(" class=\"whisker\" stroke=\"{c}\" stroke-width=\"1.5\""),
-        );
-        let (x1, x3) = (axis.px(q.q1), axis.px(q.q3));
-        svg.rect(
-            x1,
-            mid - 6.0,
-            (x3 - x1).max(1.0),
-            12.0,
-            &format!(" class=\"box\" fill=\"#ffffff\" fill-opacity=\"0.8\" stroke=\"{c}\" stroke-width=\"1.5\""),
-        );
-        let xm = axis.px(q.median);
-        svg.line(
-            xm,
-            mid - 10.0,
-            xm,
-            mid + 10.0,
-            " class=\"median\" stroke=\"#000000\" stroke-width=\"3\"",
-        );
+        violin(&mut svg, &axis, &s.values, mid, c);
+        box_and_median(&mut svg, &axis, q, mid, c);
         svg.end();
     }
     let mut y = axis_y + 56.0;
