@@ -443,45 +443,9 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         )
         .into());
     }
-    let seed = match args.seed.as_deref() {
-        None => None,
-        Some(s) => Some(s.trim().parse::<u64>().map_err(|_| {
-            UsageError(format!(
-                "--seed expects a whole number from 0 to {}, got '{s}'",
-                u64::MAX
-            ))
-        })?),
-    };
-    let timeout = match args.timeout.as_deref() {
-        None => None,
-        Some(t) => Some(
-            t.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|s| (1e-6..=MAX_TIMEOUT).contains(s))
-                .map(Duration::from_secs_f64)
-                .ok_or_else(|| {
-                    UsageError(format!(
-                        "--timeout expects a number of seconds from 0.000001 to {MAX_TIMEOUT:.0}, got '{t}'"
-                    ))
-                })?,
-        ),
-    };
-    let measure = MeasureOptions {
-        counters: match args.counters.as_deref() {
-            Some(list) => counters::parse_list(list).map_err(UsageError)?,
-            None => Vec::new(),
-        },
-        custom_metrics: match args.custom_metrics.as_deref() {
-            Some(names) => custom_metric_names(names)?,
-            None => Vec::new(),
-        },
-        cpus: match args.cpus.as_deref() {
-            Some(list) => extras::parse_cpus(list).map_err(UsageError)?,
-            None => Vec::new(),
-        },
-        randomize_env: args.randomize_env,
-    };
+    let seed = seed(&args)?;
+    let timeout = timeout(&args)?;
+    let measure = measure_options(&args)?;
     if let Some(problem) = args.output.as_deref().and_then(habits::output_word) {
         return Err(UsageError(problem).into());
     }
@@ -519,113 +483,17 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         .into());
     }
     if shell_words.is_none() {
-        let texts = commands
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (format!("command {} ({})", i + 1, quoted(&c.text)), &c.text))
-            .chain(
-                args.hooks
-                    .iter()
-                    .map(|(kind, text)| (format!("{} {}", kind.option(), quoted(text)), text)),
-            );
-        let mut found = texts.filter_map(|(what, text)| habits::shell_syntax_warning(&what, text));
-        if let Some(first) = found.next() {
-            let more = found.count();
-            warnings.push(match more {
-                0 => first,
-                n => format!("{first} (as do {n} more commands or hooks)"),
-            });
-        }
+        warnings.extend(shell_syntax(&commands, &args));
     }
-    let to_hook = |text: &str, what: &str| -> Result<Hook, UsageError> {
-        check_text(text, what)?;
-        let argv = match &shell_words {
-            Some(words) => {
-                let mut argv = words.clone();
-                argv.push(text.to_string());
-                argv
-            }
-            None => {
-                let argv = split(text).map_err(|e| UsageError(format!("{what}: {e}")))?;
-                if argv.is_empty() {
-                    // Hooks are not measured: shell start-up is no reason
-                    // to give one.
-                    let advice = if what.starts_with("--") {
-                        "give it a command to run, or leave the option out"
-                    } else {
-                        "use -s \"/bin/sh -c\" to measure shell start-up"
-                    };
-                    return Err(UsageError(format!(
-                        "{what} is empty: without a shell there is nothing to run; {advice}"
-                    )));
-                }
-                // `''`: a program named by nothing (it had failed later, as
-                // a command that cannot be started, status 2).
-                if argv[0].is_empty() {
-                    return Err(UsageError(format!(
-                        "{what} names its program by an empty word: give the program to run first"
-                    )));
-                }
-                argv
-            }
-        };
-        Ok(Hook {
-            text: text.to_string(),
-            argv,
-        })
-    };
+    let to_hook = |text: &str, what: &str| to_hook(shell_words.as_deref(), text, what);
     let parameters = parameters(&args)?;
-    for p in &parameters {
-        let used = commands.iter().any(|c| {
-            mentions(&c.text, &p.name) || c.name.as_ref().is_some_and(|n| mentions(n, &p.name))
-        }) || args.hooks.iter().any(|(_, h)| mentions(h, &p.name));
-        if !used {
-            return Err(UsageError(format!(
-                "parameter '{0}' is not used: no command, name or hook contains {{{0}}}",
-                p.name
-            ))
-            .into());
-        }
-    }
+    check_used(&parameters, &commands, &args)?;
     let combos = params::combinations(&parameters);
     let n = commands.len();
     let total = n * combos.len();
-    // A hook given once is every command's; given once per command, each
-    // command's (for all its parameter values); or once per command and
-    // combination, in the experiment's order.
-    let hook_texts = |kind: HookKind| -> Result<Vec<Option<&str>>, UsageError> {
-        let given: Vec<&str> = args
-            .hooks
-            .iter()
-            .filter(|(k, _)| *k == kind)
-            .map(|(_, text)| text.as_str())
-            .collect();
-        let k = given.len();
-        params::expansion(n, &combos)
-            .enumerate()
-            .map(|(j, (i, _))| match k {
-                0 => Ok(None),
-                1 => Ok(Some(given[0])),
-                _ if k == n => Ok(Some(given[i])),
-                _ if k == total => Ok(Some(given[j])),
-                _ => Err(UsageError(if total == n {
-                    format!(
-                        "{} given {k} times for {n} commands: give it once (for every command) or once per command",
-                        kind.option()
-                    )
-                } else {
-                    format!(
-                        "{} given {k} times for {n} commands and {} parameter combinations: give it once (for every command), once per command ({n}) or once per command and combination ({total})",
-                        kind.option(),
-                        combos.len()
-                    )
-                })),
-            })
-            .collect()
-    };
     let hooks: Vec<Vec<Option<&str>>> = HookKind::ALL
         .iter()
-        .map(|&kind| hook_texts(kind))
+        .map(|&kind| hook_texts(&args, kind, n, &combos))
         .collect::<Result<_, _>>()?;
     let mut plans = Vec::with_capacity(total);
     for (j, (i, binding)) in params::expansion(n, &combos).enumerate() {
@@ -669,6 +537,178 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         output,
         warnings,
     })
+}
+
+/// The extras to measure: counters, custom metrics, pinning, padding.
+fn measure_options(args: &Args) -> Result<MeasureOptions, ConfigError> {
+    Ok(MeasureOptions {
+        counters: match args.counters.as_deref() {
+            Some(list) => counters::parse_list(list).map_err(UsageError)?,
+            None => Vec::new(),
+        },
+        custom_metrics: match args.custom_metrics.as_deref() {
+            Some(names) => custom_metric_names(names)?,
+            None => Vec::new(),
+        },
+        cpus: match args.cpus.as_deref() {
+            Some(list) => extras::parse_cpus(list).map_err(UsageError)?,
+            None => Vec::new(),
+        },
+        randomize_env: args.randomize_env,
+    })
+}
+
+/// Without a shell: one warning for the commands and hooks that look
+/// like shell syntax (the first named, the others counted).
+fn shell_syntax(commands: &[CommandArg], args: &Args) -> Option<String> {
+    let texts = commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (format!("command {} ({})", i + 1, quoted(&c.text)), &c.text))
+        .chain(
+            args.hooks
+                .iter()
+                .map(|(kind, text)| (format!("{} {}", kind.option(), quoted(text)), text)),
+        );
+    let mut found = texts.filter_map(|(what, text)| habits::shell_syntax_warning(&what, text));
+    let first = found.next()?;
+    Some(match found.count() {
+        0 => first,
+        n => format!("{first} (as do {n} more commands or hooks)"),
+    })
+}
+
+/// A command or hook as its text and the words it runs: the shell's words
+/// and the text, or the text split with POSIX quoting.
+fn to_hook(shell_words: Option<&[String]>, text: &str, what: &str) -> Result<Hook, UsageError> {
+    check_text(text, what)?;
+    let argv = match shell_words {
+        Some(words) => {
+            let mut argv = words.to_vec();
+            argv.push(text.to_string());
+            argv
+        }
+        None => {
+            let argv = split(text).map_err(|e| UsageError(format!("{what}: {e}")))?;
+            if argv.is_empty() {
+                // Hooks are not measured: shell start-up is no reason
+                // to give one.
+                let advice = if what.starts_with("--") {
+                    "give it a command to run, or leave the option out"
+                } else {
+                    "use -s \"/bin/sh -c\" to measure shell start-up"
+                };
+                return Err(UsageError(format!(
+                    "{what} is empty: without a shell there is nothing to run; {advice}"
+                )));
+            }
+            // `''`: a program named by nothing (it had failed later, as
+            // a command that cannot be started, status 2).
+            if argv[0].is_empty() {
+                return Err(UsageError(format!(
+                    "{what} names its program by an empty word: give the program to run first"
+                )));
+            }
+            argv
+        }
+    };
+    Ok(Hook {
+        text: text.to_string(),
+        argv,
+    })
+}
+
+/// `--seed`, if given.
+fn seed(args: &Args) -> Result<Option<u64>, UsageError> {
+    Ok(match args.seed.as_deref() {
+        None => None,
+        Some(s) => Some(s.trim().parse::<u64>().map_err(|_| {
+            UsageError(format!(
+                "--seed expects a whole number from 0 to {}, got '{s}'",
+                u64::MAX
+            ))
+        })?),
+    })
+}
+
+/// `--timeout`, if given.
+fn timeout(args: &Args) -> Result<Option<Duration>, UsageError> {
+    Ok(match args.timeout.as_deref() {
+        None => None,
+        Some(t) => Some(
+            t.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| (1e-6..=MAX_TIMEOUT).contains(s))
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "--timeout expects a number of seconds from 0.000001 to {MAX_TIMEOUT:.0}, got '{t}'"
+                    ))
+                })?,
+        ),
+    })
+}
+
+/// Every parameter must be used by a command, a name or a hook.
+fn check_used(
+    parameters: &[Parameter],
+    commands: &[CommandArg],
+    args: &Args,
+) -> Result<(), UsageError> {
+    for p in parameters {
+        let used = commands.iter().any(|c| {
+            mentions(&c.text, &p.name) || c.name.as_ref().is_some_and(|n| mentions(n, &p.name))
+        }) || args.hooks.iter().any(|(_, h)| mentions(h, &p.name));
+        if !used {
+            return Err(UsageError(format!(
+                "parameter '{0}' is not used: no command, name or hook contains {{{0}}}",
+                p.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The texts of hook `kind` per command and combination: a hook given
+/// once is every command's; given once per command, each command's (for
+/// all its parameter values); or once per command and combination, in
+/// the experiment's order.
+fn hook_texts<'a>(
+    args: &'a Args,
+    kind: HookKind,
+    n: usize,
+    combos: &[Vec<(String, String)>],
+) -> Result<Vec<Option<&'a str>>, UsageError> {
+    let total = n * combos.len();
+    let given: Vec<&str> = args
+        .hooks
+        .iter()
+        .filter(|(k, _)| *k == kind)
+        .map(|(_, text)| text.as_str())
+        .collect();
+    let k = given.len();
+    params::expansion(n, combos)
+        .enumerate()
+        .map(|(j, (i, _))| match k {
+            0 => Ok(None),
+            1 => Ok(Some(given[0])),
+            _ if k == n => Ok(Some(given[i])),
+            _ if k == total => Ok(Some(given[j])),
+            _ => Err(UsageError(if total == n {
+                format!(
+                    "{} given {k} times for {n} commands: give it once (for every command) or once per command",
+                    kind.option()
+                )
+            } else {
+                format!(
+                    "{} given {k} times for {n} commands and {} parameter combinations: give it once (for every command), once per command ({n}) or once per command and combination ({total})",
+                    kind.option(),
+                    combos.len()
+                )
+            })),
+        })
+        .collect()
 }
 
 /// The parameters of `-P` and `-L`, in the order given, checked.
