@@ -23,8 +23,8 @@
 //! the same texts without looking at them again.
 
 use super::columns::{idx, REFERENCE_ROW_FIELDS};
-use super::csv_read::reference_rss;
 use super::metric::Metric;
+use super::reference::reference_rss;
 
 /// A value a row does not have, in [`Block`]'s slots (every value the fast
 /// path accepts is non-negative).

@@ -27,6 +27,7 @@ mod fast_read;
 pub mod formats;
 pub mod metric;
 pub mod record;
+pub mod reference;
 mod tokenize;
 
 pub use csv_read::{read_raw_csv, read_raw_csv_into, RowSink, Rows};

@@ -19,9 +19,10 @@ use std::collections::HashMap;
 use std::io::Read;
 
 use crate::data::columns::REFERENCE_COLUMNS;
-use crate::data::csv_read::{reference_rss, unescape_reference, RowSink};
+use crate::data::csv_read::RowSink;
 use crate::data::error::DataError;
 use crate::data::metric::{Metric, RawColumn, Source, Value};
+use crate::data::reference::{reference_rss, unescape_reference};
 use crate::data::RunRecord;
 
 /// Positions in [`REFERENCE_COLUMNS`].
