@@ -1,7 +1,7 @@
 //! Benchmark of the figures: `--export-html` and `--export-svg` on a
 //! million runs.
 //!
-//! Run with `cargo bench --bench figures`. Targets from the issue: with
+//! Run with `cargo bench --bench figures`. Targets: with
 //! 1,000,000 runs the HTML page is under 5 MB and the export takes under
 //! 2 s. Two scenarios:
 //!

@@ -5,7 +5,7 @@
 //! system, wall, max RSS, context switches; synthetic integer data shaped
 //! like real measurements, with ties and outliers), then ranks the commands
 //! by total CPU time (Mann–Whitney, Hodges–Lehmann shift, its confidence
-//! interval, Holm). Two scenarios, with targets from the issue:
+//! interval, Holm). Two scenarios, with their targets:
 //!
 //! * 2 commands × 1,000,000 runs: under 2 s and under 500 MB peak RSS;
 //! * 10 commands × 100,000 runs: under 2 s.

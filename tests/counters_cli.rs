@@ -1,5 +1,5 @@
 //! Counters, a command's own metrics, pinning and environment padding,
-//! driven through `bestguess` and `bestreport` as a user would (issue 9).
+//! driven through `bestguess` and `bestreport` as a user would.
 //! Software counters work on the VMs these tests run on; hardware counters
 //! are checked to fail cleanly where there is no PMU, and to be recorded
 //! where there is one.

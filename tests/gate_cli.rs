@@ -5,8 +5,7 @@
 //! after measuring, and the usage errors.
 //!
 //! Fixtures: `tools/make_gate_fixtures.py`; `gate_ticks_baseline.csv` and
-//! `gate_ticks_new.csv` (5 runs each on 10 ms ticks, by hand) from a
-//! probe's case.
+//! `gate_ticks_new.csv` (5 runs each on 10 ms ticks, written by hand).
 
 use std::path::PathBuf;
 

@@ -15,7 +15,7 @@ re-running reproduces the files with the same library versions.
 Where the values come from
 --------------------------
 * Best case (after `tim`, c-blake/bu): `best_case` below, written from the
-  definition in the issue, independently of the Rust code: halves of the
+  definition (tim's), independently of the Rust code: halves of the
   time-ordered values (the first floor(n/2), then the rest), in each the
   mean and stdev (statistics.stdev, n - 1) of the k smallest values, the
   estimate (m1 + m2)/2 with error sqrt(s1^2 + s2^2)/2 and the distance

@@ -56,7 +56,7 @@ write("seconds_mixed.csv", [("quick", "", "", gen(25, 400, 0.3)),
                             ("slow", "", "", gen(25, 2_400_000, 0.05, rss=3_000_000_000))])
 
 
-# The method's fixtures (issue 7), from their own generator so that the
+# The method's fixtures, from their own generator so that the
 # fixtures above stay byte-identical. Runs are written in random-order
 # rounds (one run of each command per round, shuffled), as bestguess now
 # measures by default.
@@ -85,7 +85,7 @@ def lognormal(n, median, sigma):
     return [int(round(median * rounds_rng.lognormvariate(0, sigma))) for _ in range(n)]
 
 
-# `ls` against `ls -la /usr/lib` as issue 7 measured them: about 1.07 ms and
+# `ls` against `ls -la /usr/lib` as measured on a 2-vCPU VM: about 1.07 ms and
 # 1.55 ms of CPU time (1.45x, a Hodges-Lehmann shift near 480 µs), 30 runs.
 write_rounds("fast_145.csv", [("ls", lognormal(30, 1070, 0.08)),
                               ("ls -la /usr/lib", lognormal(30, 1550, 0.08))])
@@ -94,7 +94,7 @@ write_rounds("aa.csv", [("/bin/ls -l /usr/lib", lognormal(30, 1500, 0.1)),
                         ("/bin/ls -l /usr/lib ", lognormal(30, 1500, 0.1))])
 
 
-# Tick-quantised A/A experiments (issue 7, item 7): one command measured
+# Tick-quantised A/A experiments: one command measured
 # twice, about 1 ms of CPU time on a clock with 100 µs ticks, so the runs
 # take about six distinct values. `ticks.csv`: 40 random-order rounds
 # (paired analysis, exact conditional law); `ticks_sequential.csv`: 100 runs

@@ -11,8 +11,8 @@
 
 use crate::data::{Catalogue, Metric};
 
-/// The short names of the fixed metrics, as the issue of `--metric`
-/// promises them, beside the catalogue's own (`total`, `maxrss`, `csw`).
+/// The short names of the fixed metrics, as `--metric`'s help promises
+/// them, beside the catalogue's own (`total`, `maxrss`, `csw`).
 const ALIASES: [(&str, Metric); 4] = [
     ("cpu", Metric::TOTAL),
     ("rss", Metric::MAXRSS),

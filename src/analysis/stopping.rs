@@ -22,7 +22,7 @@ use super::RankingSettings;
 /// The settings of the stopping rule: what is decided, and the budget.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StoppingRule {
-    /// No look before this round.
+    /// No look before round `min_rounds`.
     pub min_rounds: u64,
     /// Stop after this many rounds, decided or not.
     pub max_rounds: u64,
@@ -160,7 +160,7 @@ pub fn look_at(
 /// What the experiment does after a round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Checkpoint {
-    /// Go on until this round, then ask again.
+    /// Go on until the given round, then ask again.
     Until(u64),
     Stop(StopReason),
 }

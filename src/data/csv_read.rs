@@ -260,44 +260,8 @@ pub(crate) fn read_raw_csv_with<R: Read>(
     })?;
     let mut tokens = Tokenizer::new(input);
     let mut row = Row::default();
-    let fail = |e: TokenError, layout: Option<&Layout>| match e {
-        TokenError::Io(cause) => DataError::Read {
-            file: file.to_owned(),
-            cause,
-        },
-        TokenError::Syntax {
-            line,
-            column,
-            problem,
-        } => DataError::Row {
-            file: file.to_owned(),
-            line,
-            column,
-            column_name: layout.and_then(|l| l.column_name(column - 1)),
-            problem,
-        },
-    };
-
-    // The header: the first row that is not blank.
-    loop {
-        match tokens.next_row(&mut row) {
-            Ok(true) if row.is_blank() => continue,
-            Ok(true) => break,
-            Ok(false) => {
-                return Err(DataError::Empty {
-                    file: file.to_owned(),
-                })
-            }
-            Err(e) => return Err(fail(e, None)),
-        }
-    }
-    if !is_header(&row) {
-        return Err(DataError::NotAHeader {
-            file: file.to_owned(),
-            line: row.line,
-            problem: header_problem(&row),
-        });
-    }
+    let fail = |e: TokenError, layout: Option<&Layout>| token_error(file, e, layout);
+    first_header(&mut tokens, &mut row, file)?;
     let header_error = |row: &Row, (field, problem): FieldError| DataError::Row {
         file: file.to_owned(),
         line: row.field(field).map_or(row.line, |f| f.line),
@@ -392,6 +356,57 @@ pub(crate) fn read_raw_csv_with<R: Read>(
     if rows == 0 {
         return Err(DataError::NoDataRows {
             file: file.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// A tokenizer's error as the reader reports it, naming the column from
+/// `layout` when there is one.
+fn token_error(file: &str, e: TokenError, layout: Option<&Layout>) -> DataError {
+    match e {
+        TokenError::Io(cause) => DataError::Read {
+            file: file.to_owned(),
+            cause,
+        },
+        TokenError::Syntax {
+            line,
+            column,
+            problem,
+        } => DataError::Row {
+            file: file.to_owned(),
+            line,
+            column,
+            column_name: layout.and_then(|l| l.column_name(column - 1)),
+            problem,
+        },
+    }
+}
+
+/// The header into `row`: the first row that is not blank, which must be
+/// a header.
+fn first_header<R: BufRead>(
+    tokens: &mut Tokenizer<R>,
+    row: &mut Row,
+    file: &str,
+) -> Result<(), DataError> {
+    loop {
+        match tokens.next_row(row) {
+            Ok(true) if row.is_blank() => continue,
+            Ok(true) => break,
+            Ok(false) => {
+                return Err(DataError::Empty {
+                    file: file.to_owned(),
+                })
+            }
+            Err(e) => return Err(token_error(file, e, None)),
+        }
+    }
+    if !is_header(row) {
+        return Err(DataError::NotAHeader {
+            file: file.to_owned(),
+            line: row.line,
+            problem: header_problem(row),
         });
     }
     Ok(())

@@ -665,6 +665,83 @@ fn flush(stripe: &[i64], rows: usize, width: usize, columns: &mut [Vec<i64>]) {
     }
 }
 
+/// The three text fields' bytes, their doubled quotes undone, into
+/// `undoubled` (cleared first): each one's range there.
+#[inline]
+fn undouble(buf: &[u8], fields: [&Field; 3], undoubled: &mut Vec<u8>) -> [(usize, usize); 3] {
+    undoubled.clear();
+    let mut ranges = [(0, 0); 3];
+    for (k, f) in fields.into_iter().enumerate() {
+        let start = undoubled.len();
+        let bytes = &buf[f.start..f.end];
+        if f.doubled {
+            let mut rest = bytes.iter();
+            while let Some(&b) = rest.next() {
+                undoubled.push(b);
+                if b == b'"' {
+                    rest.next(); // The second quote of `""`.
+                }
+            }
+        } else {
+            undoubled.extend_from_slice(bytes);
+        }
+        ranges[k] = (start, undoubled.len());
+    }
+    ranges
+}
+
+/// The row's three texts (`text`, cut at `ranges`) as the block's next
+/// text id: the previous row's when they are the same.
+#[inline]
+fn intern(block: &mut Block, text: &str, ranges: [(usize, usize); 3]) {
+    let last = block
+        .texts
+        .last()
+        .map(|t| t.map(|(a, b)| &block.text_data[a as usize..b as usize]));
+    let new = ranges.map(|(a, b)| &text[a..b]);
+    if last != Some(new) {
+        let base = block.text_data.len() as u32;
+        block.text_data.push_str(text);
+        block
+            .texts
+            .push(ranges.map(|(a, b)| (base + a as u32, base + b as u32)));
+    }
+    block.text_ids.push(block.texts.len() as u32 - 1);
+}
+
+/// Whether the fast path takes a row of `n` fields whose cells are `row`
+/// (a timeout left blank made 0, a reference row's max RSS made bytes):
+/// ours, or the reference's when the plan takes them and its texts hold
+/// no backslash; an exit code that fits; totals equal to their parts.
+#[inline]
+fn accept(row: &mut [i64], plan: &Plan, n: usize, backslash: bool) -> bool {
+    let reference = n == REFERENCE_ROW_FIELDS;
+    let accepted = (reference && plan.reference_rows || n > REFERENCE_ROW_FIELDS + 1)
+        && row[slot::EXIT_CODE] <= i64::from(i32::MAX)
+        && !(reference && backslash);
+    if accepted && row[slot::TIMED_OUT] == ABSENT {
+        row[slot::TIMED_OUT] = 0;
+    }
+    accepted
+        && (!reference || match plan.rss {
+            Some(s) if row[s] != ABSENT => match reference_rss(row[s]) {
+                Some(bytes) => {
+                    row[s] = bytes;
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        })
+        // Totals are checked in our rows, when their parts are there.
+        && (reference
+            || plan.sums.iter().enumerate().all(|(k, sum)| {
+                let [Some(a), Some(b)] = sum.parts else { return true };
+                let (a, b, total) = (row[a], row[b], row[plan.slots() + k]);
+                a == ABSENT || b == ABSENT || total == ABSENT || total == a + b
+            }))
+}
+
 /// Parses rows from the start of `buf` (which must be the start of a row)
 /// into `block` (cleared first), up to the first row the fast path does
 /// not take or the end of `buf`. `block.used` and `block.lines` say how
@@ -727,24 +804,7 @@ pub(crate) fn parse(buf: &[u8], plan: &Plan, block: &mut Block) {
                 break;
             };
             lines += f0.lines + f1.lines + f2.lines;
-            undoubled.clear();
-            let mut ranges = [(0, 0); 3];
-            for (k, f) in [&f0, &f1, &f2].into_iter().enumerate() {
-                let start = undoubled.len();
-                let bytes = &buf[f.start..f.end];
-                if f.doubled {
-                    let mut rest = bytes.iter();
-                    while let Some(&b) = rest.next() {
-                        undoubled.push(b);
-                        if b == b'"' {
-                            rest.next(); // The second quote of `""`.
-                        }
-                    }
-                } else {
-                    undoubled.extend_from_slice(bytes);
-                }
-                ranges[k] = (start, undoubled.len());
-            }
+            let ranges = undouble(buf, [&f0, &f1, &f2], &mut undoubled);
             let backslash = undoubled.contains(&b'\\');
             // Each text must be UTF-8 on its own.
             if ranges
@@ -756,19 +816,7 @@ pub(crate) fn parse(buf: &[u8], plan: &Plan, block: &mut Block) {
             let Ok(text) = std::str::from_utf8(&undoubled) else {
                 break;
             };
-            let last = block
-                .texts
-                .last()
-                .map(|t| t.map(|(a, b)| &block.text_data[a as usize..b as usize]));
-            let new = ranges.map(|(a, b)| &text[a..b]);
-            if last != Some(new) {
-                let base = block.text_data.len() as u32;
-                block.text_data.push_str(text);
-                block
-                    .texts
-                    .push(ranges.map(|(a, b)| (base + a as u32, base + b as u32)));
-            }
-            block.text_ids.push(block.texts.len() as u32 - 1);
+            intern(block, text, ranges);
             p = f2.next;
             prefix = Some((row_start, p - row_start, lines, backslash));
             backslash
@@ -790,32 +838,7 @@ pub(crate) fn parse(buf: &[u8], plan: &Plan, block: &mut Block) {
         };
         p = next;
         lines += quoted_lines;
-        let reference = n == REFERENCE_ROW_FIELDS;
-        let accepted = (reference && plan.reference_rows || n > REFERENCE_ROW_FIELDS + 1)
-            && row[slot::EXIT_CODE] <= i64::from(i32::MAX)
-            && !(reference && backslash);
-        if accepted && row[slot::TIMED_OUT] == ABSENT {
-            row[slot::TIMED_OUT] = 0;
-        }
-        let accepted = accepted
-            && (!reference || match plan.rss {
-                Some(s) if row[s] != ABSENT => match reference_rss(row[s]) {
-                    Some(bytes) => {
-                        row[s] = bytes;
-                        true
-                    }
-                    None => false,
-                },
-                _ => true,
-            })
-            // Totals are checked in our rows, when their parts are there.
-            && (reference
-                || plan.sums.iter().enumerate().all(|(k, sum)| {
-                    let [Some(a), Some(b)] = sum.parts else { return true };
-                    let (a, b, total) = (row[a], row[b], row[plan.slots() + k]);
-                    a == ABSENT || b == ABSENT || total == ABSENT || total == a + b
-                }));
-        if !accepted {
+        if !accept(row, plan, n, backslash) {
             block.text_ids.pop();
             break;
         }

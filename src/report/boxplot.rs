@@ -356,7 +356,7 @@ mod tests {
 
     #[test]
     fn the_data_fills_the_axis() {
-        // The case: data ending at 2.65 ms drew an axis to 4.0 ms.
+        // Data ending at 2.65 ms had drawn an axis to 4.0 ms.
         let a = Axis::new(1040.0, 2650.0, 76, 0);
         assert_eq!((a.low, a.high, a.step), (1000.0, 2800.0, 200.0));
         // At most one step beyond the data at either end, at any width.

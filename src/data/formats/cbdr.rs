@@ -22,23 +22,13 @@ use crate::data::error::DataError;
 use crate::data::metric::{Metric, MetricDef, Unit, Value};
 use crate::data::RunRecord;
 
-/// Reads a cbdr CSV into `sink`.
-pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Result<(), DataError> {
-    let fail = |line: u64, message: String| DataError::Format {
-        file: file.to_owned(),
-        message: format!("line {line}: {message}"),
-    };
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        // Names are kept as written (` a ` and `a` are two benchmarks, as
-        // cbdr keeps them); numbers may be padded.
-        .trim(csv::Trim::Headers)
-        .from_reader(input);
-    let headers = reader
-        .headers()
-        .map_err(|e| fail(1, format!("not a readable CSV header ({e})")))?
-        .clone();
+/// Each column after the benchmark's name: its metric and the seconds in
+/// its unit (a benchmark's own figure: a number, registered by its name).
+fn columns(
+    headers: &csv::StringRecord,
+    sink: &mut impl RowSink,
+    fail: &dyn Fn(u64, String) -> DataError,
+) -> Result<Vec<(Metric, f64)>, DataError> {
     let mut columns = Vec::new();
     for (k, name) in headers.iter().enumerate().skip(1) {
         // Which of two columns of one name the file means cannot be known
@@ -88,6 +78,27 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
         }
         columns.push(metric);
     }
+    Ok(columns)
+}
+
+/// Reads a cbdr CSV into `sink`.
+pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Result<(), DataError> {
+    let fail = |line: u64, message: String| DataError::Format {
+        file: file.to_owned(),
+        message: format!("line {line}: {message}"),
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        // Names are kept as written (` a ` and `a` are two benchmarks, as
+        // cbdr keeps them); numbers may be padded.
+        .trim(csv::Trim::Headers)
+        .from_reader(input);
+    let headers = reader
+        .headers()
+        .map_err(|e| fail(1, format!("not a readable CSV header ({e})")))?
+        .clone();
+    let columns = columns(&headers, sink, &fail)?;
     let mut batches: HashMap<String, u64> = HashMap::new();
     let mut sequence = 0u64;
     for record in reader.records() {

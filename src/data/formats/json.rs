@@ -129,46 +129,8 @@ pub fn read_into(
             super::ACCEPTED
         )));
     };
-    let has = |key: &str| results.iter().any(|r| r.get(key).is_some());
-    // Ours, whatever layouts it carries: it has a top-level `bestguess`.
-    let ours = doc.get("bestguess").is_some_and(Json::is_object);
-    let format = if results
-        .iter()
-        .any(|r| r.pointer("/bestguess/per_run").is_some())
-    {
-        InputFormat::BestGuessJson
-    } else if has("measurements") {
-        InputFormat::HyperfineJson2
-    } else if has("times") {
-        InputFormat::HyperfineJson1
-    } else if ours && !results.is_empty() {
-        return Err(fail(
-            "this BestGuess JSON has summaries only, no per-run data; export with \
-             --json-runs bestguess (or all) to re-analyse it"
-                .to_owned(),
-        ));
-    } else if doc.get("schema_version").and_then(Json::as_u64) == Some(2) {
-        InputFormat::HyperfineJson2
-    } else {
-        return Err(fail(format!(
-            "JSON whose results have neither \"measurements\" nor \"times\", so no per-run \
-             data; {}",
-            super::ACCEPTED
-        )));
-    };
-    // The units of the metrics of BestGuess's own that are not built in
-    // (`metadata.units`, written since the units were found lost: a
-    // `lat (us)` column came back a plain number, and the report changed).
-    let units: Vec<(&str, Unit)> = doc
-        .pointer("/metadata/units")
-        .and_then(Json::as_object)
-        .map(|units| {
-            units
-                .iter()
-                .filter_map(|(key, u)| Some((key.as_str(), Unit::from_suffix(u.as_str()?)?)))
-                .collect()
-        })
-        .unwrap_or_default();
+    let format = format_of(&doc, results).map_err(fail)?;
+    let units = units_of(&doc);
     let mut sequence = 0u64;
     let mut experiment = None;
     let mut batches = std::collections::HashSet::new();
@@ -211,51 +173,7 @@ pub fn read_into(
             batch: k as u64 + 1,
             ..RunRecord::default()
         };
-        // Hyperfine's parameters: `{"n": {"value": "1"}}` (2.0) or
-        // `{"n": "1"}` (1.x); a number is taken as written. Anything else
-        // (null, an object, a list) is no value to show (`null` had been
-        // shown and exported as the string "null").
-        // `parameters` itself of another type (a string, a list, null) is
-        // refused as its values are (it had been dropped silently).
-        let params = match result.get("parameters") {
-            None => None,
-            Some(Json::Object(params)) => Some(params),
-            Some(other) => {
-                return Err(fail(format!(
-                    "{}.parameters is {}; Hyperfine's parameters are an object of name: value",
-                    at(""),
-                    match other {
-                        Json::Null => "null",
-                        Json::Bool(_) => "true or false",
-                        Json::String(_) => "a string",
-                        Json::Number(_) => "a number",
-                        _ => "a list",
-                    }
-                )))
-            }
-        };
-        if let Some(params) = params {
-            base.parameters = params
-                .iter()
-                .map(|(name, v)| {
-                    let value = v.get("value").unwrap_or(v);
-                    match value {
-                        Json::String(s) => Ok((name.clone(), s.clone())),
-                        Json::Number(n) => Ok((name.clone(), n.to_string())),
-                        other => Err(fail(format!(
-                            "{}: parameter {name:?} is {}; a parameter's value is a string \
-                             (or a number)",
-                            at(""),
-                            match other {
-                                Json::Null => "null",
-                                Json::Bool(_) => "true or false",
-                                _ => "not a single value",
-                            }
-                        ))),
-                    }
-                })
-                .collect::<Result<_, _>>()?;
-        }
+        base.parameters = parameters(result, &at).map_err(fail)?;
         let runs = match format {
             InputFormat::BestGuessJson => {
                 bestguess_runs(result, &mut base, sink, &units, &at).map_err(fail)?
@@ -306,6 +224,104 @@ pub fn read_into(
         }
     }
     Ok(format)
+}
+
+/// Which JSON this is, from its keys.
+fn format_of(doc: &Json, results: &[Json]) -> Result<InputFormat, String> {
+    let has = |key: &str| results.iter().any(|r| r.get(key).is_some());
+    // Ours, whatever layouts it carries: it has a top-level `bestguess`.
+    let ours = doc.get("bestguess").is_some_and(Json::is_object);
+    Ok(
+        if results
+            .iter()
+            .any(|r| r.pointer("/bestguess/per_run").is_some())
+        {
+            InputFormat::BestGuessJson
+        } else if has("measurements") {
+            InputFormat::HyperfineJson2
+        } else if has("times") {
+            InputFormat::HyperfineJson1
+        } else if ours && !results.is_empty() {
+            return Err(
+                "this BestGuess JSON has summaries only, no per-run data; export with \
+             --json-runs bestguess (or all) to re-analyse it"
+                    .to_owned(),
+            );
+        } else if doc.get("schema_version").and_then(Json::as_u64) == Some(2) {
+            InputFormat::HyperfineJson2
+        } else {
+            return Err(format!(
+                "JSON whose results have neither \"measurements\" nor \"times\", so no per-run \
+             data; {}",
+                super::ACCEPTED
+            ));
+        },
+    )
+}
+
+/// The units of the metrics of BestGuess's own that are not built in
+/// (`metadata.units`, written since the units were found lost: a
+/// `lat (us)` column came back a plain number, and the report changed).
+fn units_of(doc: &Json) -> Vec<(&str, Unit)> {
+    doc.pointer("/metadata/units")
+        .and_then(Json::as_object)
+        .map(|units| {
+            units
+                .iter()
+                .filter_map(|(key, u)| Some((key.as_str(), Unit::from_suffix(u.as_str()?)?)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Hyperfine's parameters of a result, as (name, value).
+fn parameters(result: &Json, at: &dyn Fn(&str) -> String) -> Result<Vec<(String, String)>, String> {
+    // Hyperfine's parameters: `{"n": {"value": "1"}}` (2.0) or
+    // `{"n": "1"}` (1.x); a number is taken as written. Anything else
+    // (null, an object, a list) is no value to show (`null` had been
+    // shown and exported as the string "null").
+    // `parameters` itself of another type (a string, a list, null) is
+    // refused as its values are (it had been dropped silently).
+    let params = match result.get("parameters") {
+        None => None,
+        Some(Json::Object(params)) => Some(params),
+        Some(other) => {
+            return Err(format!(
+                "{}.parameters is {}; Hyperfine's parameters are an object of name: value",
+                at(""),
+                match other {
+                    Json::Null => "null",
+                    Json::Bool(_) => "true or false",
+                    Json::String(_) => "a string",
+                    Json::Number(_) => "a number",
+                    _ => "a list",
+                }
+            ))
+        }
+    };
+    let Some(params) = params else {
+        return Ok(Vec::new());
+    };
+    params
+        .iter()
+        .map(|(name, v)| {
+            let value = v.get("value").unwrap_or(v);
+            match value {
+                Json::String(s) => Ok((name.clone(), s.clone())),
+                Json::Number(n) => Ok((name.clone(), n.to_string())),
+                other => Err(format!(
+                    "{}: parameter {name:?} is {}; a parameter's value is a string \
+                         (or a number)",
+                    at(""),
+                    match other {
+                        Json::Null => "null",
+                        Json::Bool(_) => "true or false",
+                        _ => "not a single value",
+                    }
+                )),
+            }
+        })
+        .collect()
 }
 
 fn text(v: Option<&Json>) -> String {
