@@ -2,17 +2,11 @@
 //! use almost no CPU time, so ranking them by CPU time says little; the
 //! note says so and points to `--metric wall`.
 
+#[path = "support/run.rs"]
+mod process;
+
 fn bestguess(args: &[&str]) -> (i32, String, String) {
-    let out = assert_cmd::Command::cargo_bin("bestguess")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    process::run("bestguess", args)
 }
 
 #[test]
