@@ -230,11 +230,18 @@ impl Progress {
     /// Stops the ticker and erases the display (before the report is
     /// printed).
     pub fn clear(&mut self) {
+        self.stop_ticker();
         if let Ok(mut g) = self.shared.lock() {
-            g.finished = true;
             let _ = g.display.clear(&mut std::io::stderr().lock());
         }
+    }
+
+    fn stop_ticker(&mut self) {
+        if let Ok(mut g) = self.shared.lock() {
+            g.finished = true;
+        }
         if let Some(t) = self.ticker.take() {
+            t.thread().unpark();
             let _ = t.join();
         }
     }
@@ -242,12 +249,7 @@ impl Progress {
 
 impl Drop for Progress {
     fn drop(&mut self) {
-        if let Ok(mut g) = self.shared.lock() {
-            g.finished = true;
-        }
-        if let Some(t) = self.ticker.take() {
-            let _ = t.join();
-        }
+        self.stop_ticker();
     }
 }
 
@@ -256,7 +258,8 @@ impl Drop for Progress {
 /// being run.
 fn tick(shared: &Mutex<Shared>, labels: &[String], total: u64, started: Instant) {
     loop {
-        std::thread::sleep(Progress::EVERY);
+        // Woken early by `stop_ticker`, so that the end waits for nothing.
+        std::thread::park_timeout(Progress::EVERY);
         let Ok(mut g) = shared.lock() else { return };
         if g.finished {
             return;
