@@ -17,8 +17,12 @@ fn sleeping_commands_ranked_by_cpu_time_get_one_note() {
     let joined = stderr.replace("\n  ", " ");
     let notes: Vec<&str> = joined.lines().filter(|l| l.starts_with("Note:")).collect();
     assert_eq!(notes.len(), 1, "{stderr}");
+    // Named in full, or (when another warning takes the room: five
+    // rounds of `sleep` on a busy machine can show a trend) in its short
+    // form.
+    let short = "Note: some commands mostly wait; to rank by elapsed time use --metric wall.";
     assert!(
-        notes[0].contains("commands 1 and 2 mostly wait"),
+        notes[0].contains("commands 1 and 2 mostly wait") || notes[0] == short,
         "{}",
         notes[0]
     );
