@@ -75,13 +75,15 @@ impl RunSink for Sink {
         let a = self.adaptive.as_mut()?;
         let since = a.first.map_or(Duration::ZERO, |t| t.elapsed());
         let round_time = since / u32::try_from(rounds.max(1)).unwrap_or(u32::MAX);
-        match a.stopper.checkpoint(a.started.elapsed(), round_time) {
-            Checkpoint::Until(until) => {
-                if let (Some(p), Some((n, found))) = (&mut self.progress, &a.stopper.last) {
-                    p.look(*n, found);
-                }
-                Some(until)
+        let asked = a.stopper.checkpoint(a.started.elapsed(), round_time);
+        // The last look, shown at once (also the one that decides).
+        if let (Some(p), Some((n, found))) = (&mut self.progress, &a.stopper.last) {
+            if *n == rounds {
+                p.look(*n, found);
             }
+        }
+        match asked {
+            Checkpoint::Until(until) => Some(until),
             Checkpoint::Stop(reason) => {
                 a.stopped = Some(reason);
                 None
