@@ -20,7 +20,9 @@ pub use diagnostics::{
 };
 pub use metric_choice::{known_names, resolve_metric, UnknownMetric};
 pub use settings::{meaning, threshold, RankingSettings, Reference};
-pub use stopping::{look_at, Checkpoint, LookResult, StopReason, Stopper, StoppingRule};
+pub use stopping::{
+    all_decided, look_at, median_known, Checkpoint, LookResult, StopReason, Stopper, StoppingRule,
+};
 
 use crate::data::metric::Source;
 use crate::data::{Attribute, Catalogue, CommandRuns, Dataset, Metric};
@@ -467,23 +469,15 @@ impl<'a> Analysis<'a> {
         }
         let ranking = rank_with(&ranked, options, &rule)?;
         let look = look.map(|look| {
-            let found = match (ranked.as_slice(), settings.adaptive) {
+            // The experiment's own stop: the look it stopped at decided.
+            let decided = match (ranked.as_slice(), settings.adaptive) {
                 ([one], Some(adaptive)) => {
-                    let values = vec![one.sorted().to_vec()];
-                    let looks = Looks::new(settings.alpha, 1, adaptive.min_rounds);
-                    look_at(
-                        &values,
-                        &settings,
-                        None,
-                        &looks,
-                        look.index,
-                        adaptive.precision,
-                    )
+                    median_known(one, look.alpha, adaptive.precision).is_some()
                 }
-                _ => LookResult::Ranking(ranking.clone()),
+                _ => all_decided(&ranking),
             };
             Look {
-                decided: look.round == look.rounds && found.decided(),
+                decided: look.round == look.rounds && decided,
                 ..look
             }
         });

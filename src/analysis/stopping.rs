@@ -93,19 +93,31 @@ impl LookResult {
     /// Whether every question is answered.
     pub fn decided(&self) -> bool {
         match self {
-            LookResult::Ranking(r) => {
-                r.inference
-                    && r.entries.iter().skip(1).all(|e| {
-                        matches!(
-                            e.verdict,
-                            Verdict::Slower | Verdict::Faster | Verdict::Equivalent
-                        )
-                    })
-            }
+            LookResult::Ranking(r) => all_decided(r),
             LookResult::Median { .. } => true,
             LookResult::Nothing => false,
         }
     }
+}
+
+/// Every comparison of `r` is slower, faster or equivalent.
+pub fn all_decided(r: &Ranking) -> bool {
+    r.inference
+        && r.entries.iter().skip(1).all(|e| {
+            matches!(
+                e.verdict,
+                Verdict::Slower | Verdict::Faster | Verdict::Equivalent
+            )
+        })
+}
+
+/// One command's median with its bounds at the family level `alpha`,
+/// when both are within ±`precision` of it.
+pub fn median_known(one: &Sample, alpha: f64, precision: f64) -> Option<LookResult> {
+    let median = crate::stats::quantile(one, 0.5).unwrap_or(0.0);
+    let (low, high) = median_bounds(one.sorted(), alpha / 2.0)?;
+    (median > 0.0 && low >= median * (1.0 - precision) && high <= median * (1.0 + precision))
+        .then_some(LookResult::Median { median, low, high })
 }
 
 /// The analysis at `look` of `looks` of complete rounds (`rounds[c][r]`:
@@ -126,19 +138,7 @@ pub fn look_at(
     };
     match samples.as_slice() {
         [] => LookResult::Nothing,
-        [one] => {
-            let median = crate::stats::quantile(one, 0.5).unwrap_or(0.0);
-            match median_bounds(one.sorted(), alpha / 2.0) {
-                Some((low, high))
-                    if median > 0.0
-                        && low >= median * (1.0 - precision)
-                        && high <= median * (1.0 + precision) =>
-                {
-                    LookResult::Median { median, low, high }
-                }
-                _ => LookResult::Nothing,
-            }
-        }
+        [one] => median_known(one, alpha, precision).unwrap_or(LookResult::Nothing),
         _ => {
             let rule = crate::stats::RankSettings {
                 alpha,
