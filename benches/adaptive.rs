@@ -123,6 +123,7 @@ fn fixed(rounds: &[Vec<f64>]) -> Vec<Verdict> {
         rounds: Some(rounds),
         reference: None,
         classic: false,
+        exact_level: false,
     };
     let r = rank_with(&samples, options, &RankingSettings::default().rule()).unwrap();
     r.entries.iter().skip(1).map(|e| e.verdict).collect()

@@ -21,7 +21,11 @@
 //!   called "slower" (≤ α judged; in drift cells "unwarned": slower with
 //!   no drift warning, ≤ 5 % judged).
 //! * **slower @1%**: the others exactly 1.01× the first (the effect
-//!   threshold): share of comparisons called "slower" (≤ α/2 judged).
+//!   threshold): share of the comparisons in which the other is the
+//!   slower one that call it "slower" (≤ α/2 judged).
+//! * **wrong @1%**: in the same experiments, the share with a command
+//!   called "slower" that is not slower at all (the first against one of
+//!   the others, or two of the others: ≤ α judged).
 //! * **equiv A/A**: share of comparisons of identical commands called
 //!   "equivalent".
 //! * **false equiv**: share of comparisons called "equivalent" while the
@@ -180,8 +184,21 @@ fn experiment(rng: &mut Rng, cell: &Cell, factor: f64, ticks: f64) -> Experiment
     let mut slots: Vec<(usize, usize)> = Vec::new();
     match cell.order {
         Order::Sequential => {
+            // Mirrored blocks, as `bestguess --order sequential` runs them:
+            // the first half of every command's runs, the last command's
+            // whole, then the other halves in reverse order.
+            let first = |i: usize| {
+                if i + 1 == k {
+                    runs(i)
+                } else {
+                    runs(i).div_ceil(2)
+                }
+            };
             for i in 0..k {
-                slots.extend((0..runs(i)).map(|r| (i, r)));
+                slots.extend((0..first(i)).map(|r| (i, r)));
+            }
+            for i in (0..k).rev() {
+                slots.extend((first(i)..runs(i)).map(|r| (i, r)));
             }
         }
         Order::Random => {
@@ -274,6 +291,13 @@ struct Tally {
     any_slower: usize,
     /// ... of which no drift warning was given.
     unwarned_slower: usize,
+    /// Experiments with a command called slower that is not truly slower
+    /// than the one it was compared with.
+    wrong_slower: usize,
+    /// Comparisons in which the other command is truly slower, and of
+    /// those, the ones called "slower".
+    up: usize,
+    up_slower: usize,
     comparisons: usize,
     /// Comparisons whose bounds could not reach their level.
     unreached: usize,
@@ -308,6 +332,7 @@ fn analyse(cell: &Cell, made: Experiment) -> (Ranking, bool) {
         rounds: (cell.order == Order::Random && complete).then_some(&made.values[..]),
         reference: None,
         classic: false,
+        exact_level: false,
     };
     let ranking =
         rank_with(&samples, options, &RankingSettings::default().rule()).expect("valid settings");
@@ -337,6 +362,7 @@ fn run_config(cell: &Cell, factor: f64, ticks: f64, reps: usize, seed: u64) -> T
                     mine.paired += usize::from(paired);
                     let reference = ranking.entries[0].index;
                     let mut slower = false;
+                    let mut wrong = false;
                     for e in &ranking.entries[1..] {
                         let Some(c) = e.comparison else { continue };
                         let b = c.contrast;
@@ -362,9 +388,13 @@ fn run_config(cell: &Cell, factor: f64, ticks: f64, reps: usize, seed: u64) -> T
                             mine.stated += b.confidence();
                             mine.max_stated = mine.max_stated.max(b.confidence());
                         }
+                        let up = truth > 1.0;
+                        mine.up += usize::from(up);
                         match e.verdict {
                             Verdict::Slower => {
                                 mine.slower += 1;
+                                mine.up_slower += usize::from(up);
+                                wrong |= !up;
                                 slower = true;
                             }
                             Verdict::Faster => mine.faster += 1,
@@ -374,11 +404,15 @@ fn run_config(cell: &Cell, factor: f64, ticks: f64, reps: usize, seed: u64) -> T
                     }
                     mine.any_slower += usize::from(slower);
                     mine.unwarned_slower += usize::from(slower && !warned);
+                    mine.wrong_slower += usize::from(wrong);
                 }
                 let mut t = total.lock().unwrap();
                 t.experiments += mine.experiments;
                 t.any_slower += mine.any_slower;
                 t.unwarned_slower += mine.unwarned_slower;
+                t.wrong_slower += mine.wrong_slower;
+                t.up += mine.up;
+                t.up_slower += mine.up_slower;
                 t.comparisons += mine.comparisons;
                 t.unreached += mine.unreached;
                 t.slower += mine.slower;
@@ -467,15 +501,24 @@ fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> Strin
     if aa.experiments > 0 && aa_slower as f64 / aa.experiments as f64 > limit {
         bad.push(format!("slower A/A {}", pct(aa_slower, aa.experiments)));
     }
-    // At the margin each "slower" is a false claim: at most α/2 per
-    // comparison (each bound misses α/(2(K − 1)) or less).
+    // At the margin, calling the command that is exactly the effect
+    // slower is a false claim of one side: at most α/2 per comparison
+    // (each bound misses α/(2(K − 1)) or less). Calling a command slower
+    // that is not slower at all is a false claim like those of A/A: at
+    // most α per experiment.
     if !sequential_drift
-        && margin.comparisons > 0
-        && margin.slower as f64 / margin.comparisons as f64 > 0.025 + 0.015
+        && margin.up > 0
+        && margin.up_slower as f64 / margin.up as f64 > 0.025 + 0.015
+    {
+        bad.push(format!("slower @1% {}", pct(margin.up_slower, margin.up)));
+    }
+    if !sequential_drift
+        && margin.experiments > 0
+        && margin.wrong_slower as f64 / margin.experiments as f64 > 0.05 + 0.015
     {
         bad.push(format!(
-            "slower @1% {}",
-            pct(margin.slower, margin.comparisons)
+            "wrong @1% {}",
+            pct(margin.wrong_slower, margin.experiments)
         ));
     }
     if max_stated >= 1.0 {
@@ -488,7 +531,7 @@ fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> Strin
         " ✗".to_owned()
     };
     format!(
-        "| {label} | {} | {}{mark} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |",
+        "| {label} | {} | {}{mark} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |",
         if comparisons > 0 {
             format!("{:.1}", 100.0 * stated)
         } else {
@@ -500,7 +543,8 @@ fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> Strin
             "–".into()
         },
         pct(aa_slower, aa.experiments),
-        pct(margin.slower, margin.comparisons),
+        pct(margin.up_slower, margin.up),
+        pct(margin.wrong_slower, margin.experiments),
         pct(aa.equivalent, aa.comparisons),
         pct(false_equivalent, power_comparisons),
         pct(powers[0].slower, powers[0].comparisons),
@@ -511,7 +555,7 @@ fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> Strin
     )
 }
 
-const HEADER: &str = "| shape | runs | K | order | drift | stated | cover | slower A/A | slower @1% | equiv A/A | false equiv | ×1.02 | ×1.05 | ×1.10 | ×2 | max |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+const HEADER: &str = "| shape | runs | K | order | drift | stated | cover | slower A/A | slower @1% | wrong @1% | equiv A/A | false equiv | ×1.02 | ×1.05 | ×1.10 | ×2 | max |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
 
 fn shapes() -> Vec<Cell> {
     let mut cells = Vec::new();

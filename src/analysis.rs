@@ -440,11 +440,6 @@ impl<'a> Analysis<'a> {
             None => None,
         };
         let rounds = complete_rounds(dataset, settings.metric);
-        let options = RankOptions {
-            rounds: rounds.as_deref(),
-            reference,
-            classic: true,
-        };
         let mut rule = settings.rule();
         let look = settings.adaptive.and_then(|adaptive| {
             // Complete rounds; after an interrupt mid-round, the fewest
@@ -467,6 +462,13 @@ impl<'a> Analysis<'a> {
         if let Some(look) = &look {
             rule.alpha = look.alpha;
         }
+        let options = RankOptions {
+            rounds: rounds.as_deref(),
+            reference,
+            classic: true,
+            // A look spends its share of α exactly.
+            exact_level: look.is_some(),
+        };
         let ranking = rank_with(&ranked, options, &rule)?;
         let look = look.map(|look| {
             // The experiment's own stop: the look it stopped at decided.

@@ -380,6 +380,7 @@ fn compare_pair(
         rounds: None,
         reference: Some(0),
         classic: false,
+        exact_level: true,
     };
     let ranking = rank_with(&[base, new], options, settings)
         .map_err(|e| GateError::Settings(e.to_string()))?;

@@ -240,6 +240,7 @@ proptest! {
             rounds: complete.then_some(&rounds[..]),
             reference,
             classic: false,
+            exact_level: false,
         };
         let r = rank_with(&samples, options, &RankingSettings::default().rule()).unwrap();
         let mut order = r.order();

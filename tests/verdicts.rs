@@ -391,34 +391,39 @@ fn runs_of_separate_experiments_are_never_paired() {
 }
 
 #[test]
-fn six_rounds_decide_a_doubling_and_five_say_six_are_needed() {
-    let file = fixture("two_x_6_rounds.csv");
-    let doc = json(&[], &file);
+fn five_rounds_decide_a_doubling_at_the_level_they_reach() {
+    let five = fixture("two_x_5_rounds.csv");
+    let doc = json(&[], &five);
     let (_, verdict, c) = &verdicts(&doc)[1];
     assert_eq!(verdict, "slower", "{c}");
     assert_eq!(c["analysis"], "paired");
-    // The sign test's extreme bounds: 1 − 2⁻⁶ each, 1 − 2·2⁻⁶ together.
-    assert_eq!(c["ci_low_confidence"].as_f64(), Some(1.0 - 1.0 / 64.0));
-    assert_eq!(c["ci_confidence"].as_f64(), Some(1.0 - 2.0 / 64.0));
+    // The sign test's extreme bounds: 1 − 2⁻⁵ each (Hsu's one-sided
+    // 95 %), and the interval states the 1 − 2·2⁻⁵ it reaches.
+    assert_eq!(c["ci_low_confidence"].as_f64(), Some(1.0 - 1.0 / 32.0));
+    assert_eq!(c["ci_confidence"].as_f64(), Some(1.0 - 2.0 / 32.0));
     let (low, ratio) = (
         c["ratio_ci_low"].as_f64().unwrap(),
         c["ratio"].as_f64().unwrap(),
     );
     assert!(low > 1.7 && (ratio - 2.0).abs() < 0.15, "{c}");
-    // Five rounds cannot: with identical commands all five agree one way
-    // or the other with chance 2 · 2⁻⁵ > 5 %. The report says how many would.
-    let five = fixture("two_x_5_rounds.csv");
-    let doc = json(&[], &five);
-    let (_, verdict, c) = &verdicts(&doc)[1];
-    assert_eq!(verdict, "inconclusive", "{c}");
-    assert!(c["ci_confidence"].is_null(), "{c}");
     let text = stdout(&["-Q", "-R"], &five);
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(words.contains("(needs 6 rounds)"), "{text}");
-    // At α = 1 %, eight rounds (2 · 2⁻⁸ ≤ 0.01).
-    let text = stdout(&["-Q", "-R", "-c", "alpha=0.01"], &file);
+    assert!(
+        words.contains("93.8% together (too few runs for 95.0%: the most they allow)"),
+        "{text}"
+    );
+    // Six rounds reach 95 %: 1 − 2·2⁻⁶ together, and say nothing more.
+    let six = fixture("two_x_6_rounds.csv");
+    let doc = json(&[], &six);
+    let (_, verdict, c) = &verdicts(&doc)[1];
+    assert_eq!(verdict, "slower", "{c}");
+    assert_eq!(c["ci_confidence"].as_f64(), Some(1.0 - 2.0 / 64.0));
+    let text = stdout(&["-Q", "-R"], &six);
+    assert!(!text.contains("too few runs"), "{text}");
+    // At α = 1 %, each extreme bound must miss at most 1 %: seven rounds.
+    let text = stdout(&["-Q", "-R", "-c", "alpha=0.01"], &six);
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(words.contains("(needs 8 rounds)"), "{text}");
+    assert!(words.contains("(needs 7 rounds)"), "{text}");
     assert!(
         words.contains("too few runs for intervals at 99.0%"),
         "{text}"

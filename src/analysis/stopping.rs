@@ -148,6 +148,7 @@ pub fn look_at(
                 rounds: Some(rounds),
                 reference,
                 classic: false,
+                exact_level: true,
             };
             match rank_with(&samples, options, &rule) {
                 Ok(r) => LookResult::Ranking(r),

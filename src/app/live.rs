@@ -169,6 +169,7 @@ fn analyse(
         rounds: None,
         reference,
         classic: false,
+        exact_level: false,
     };
     let Ok(ranking) = rank_with(&samples, options, &settings.rule()) else {
         return rows;

@@ -230,8 +230,19 @@ pub fn method_line(ranking: &Ranking) -> String {
             units::confidence(asked)
         );
     }
+    // Runs too few for 1 − α decide at the level their extreme values
+    // reach (Hsu's one-sided level), which the line states.
+    let asked = 1.0 - ranking.settings.alpha;
+    let short = if ranking.simultaneous_confidence < asked {
+        format!(
+            " (too few runs for {}: the most they allow)",
+            units::confidence(asked)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{estimate}: bounds {} each, {} together.",
+        "{estimate}: bounds {} each, {} together{short}.",
         units::confidence(ranking.bound_confidence),
         units::confidence(ranking.simultaneous_confidence),
     )

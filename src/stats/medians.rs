@@ -305,6 +305,17 @@ pub fn bounds(
     ))
 }
 
+/// Whether bounds each missing at most `gamma` exist for a comparison of
+/// `nr` reference values with `no` others: within-round values when
+/// `rounds` (nr = no), else independent samples.
+pub fn reachable(nr: usize, no: usize, gamma: f64, rounds: bool) -> bool {
+    if rounds {
+        order_bound_rank(no, gamma).is_some()
+    } else {
+        allocate(nr, no, gamma).is_some()
+    }
+}
+
 /// The fewest runs of each command with which independent samples can
 /// bound the medians' ratio at `gamma`.
 pub fn independent_runs_needed(gamma: f64) -> usize {

@@ -17,7 +17,9 @@
 //!    otherwise the ratio of the two medians with combined order-statistic
 //!    bounds. Each interval is two-sided at 1 − α/(K − 1) over the K
 //!    commands compared: each bound misses with chance at most
-//!    γ = α/(2(K − 1)).
+//!    γ = α/(2(K − 1)). Runs too few for γ whose extreme values reach
+//!    2γ (Hsu's one-sided level) decide at that level, stated as reached
+//!    (chosen from the counts alone; not with `exact_level`).
 //! 3. **Multiplicity: comparisons with the best** (Hsu 1984, "Constrained
 //!    simultaneous confidence intervals for multiple comparisons with the
 //!    best", Ann. Statist. 12, 1136–1144; Hsu 1996, "Multiple
@@ -40,8 +42,8 @@
 //!      1/(1 + effect) (or −effect);
 //!    * *equivalent*: both bounds within [1/(1 + ε), 1 + ε] (two one-sided
 //!      tests, Schuirmann 1987, each at γ);
-//!    * *inconclusive*: otherwise. Bounds that cannot reach γ (too few
-//!      runs) decide nothing; the entry says how many runs would.
+//!    * *inconclusive*: otherwise. Bounds that cannot reach their level
+//!      (too few runs) decide nothing; the entry says how many runs would.
 //!
 //! The order shown is the reference, then the compared commands by median,
 //! then those not compared, by median: a command listed "slower" never has
@@ -52,7 +54,7 @@ use std::borrow::Borrow;
 use thiserror::Error;
 
 use super::compare::{compare, CompareOptions, Comparison, Design};
-use super::medians::{bounds, independent_runs_needed, values_needed, Contrast, Scale};
+use super::medians::{bounds, independent_runs_needed, reachable, values_needed, Contrast, Scale};
 use super::quantile::sorted_quantile;
 use super::sample::Sample;
 use super::shift::{Alpha, InvalidAlpha};
@@ -229,12 +231,12 @@ pub struct Ranking {
     pub scale: Scale,
     /// Number of comparisons, K − 1 (0 without inference).
     pub family: usize,
-    /// The lowest confidence of any bound that reached its level, at least
-    /// 1 − α/(2(K − 1)) (1 when none did).
+    /// The lowest confidence of any bound that reached its level (of the
+    /// ranges shown when none did; 1 without comparisons).
     pub bound_confidence: f64,
     /// The confidence with which every interval that reached its level
-    /// holds together: 1 − the sum of their bounds' miss chances, at least
-    /// 0 (Bonferroni). Bounds short of their level claim none.
+    /// holds together (the ranges shown when none did): 1 − the sum of
+    /// their bounds' miss chances, at least 0 (Bonferroni).
     pub simultaneous_confidence: f64,
     /// ε in the metric's unit (resolved against the reference's median; 0
     /// when there are no commands).
@@ -285,6 +287,11 @@ pub struct RankOptions<'a> {
     pub reference: Option<usize>,
     /// Whether each comparison carries the C tool's statistics.
     pub classic: bool,
+    /// Hold every bound to γ however few the runs: a level stated in
+    /// advance (an adaptive look's share of α, a gate's). Otherwise runs
+    /// too few for γ decide at the one-sided level 2γ when their extreme
+    /// values reach it, with the level they achieve.
+    pub exact_level: bool,
 }
 
 /// Ranks commands against the best, one sample of the ranked metric each,
@@ -364,6 +371,7 @@ pub fn rank_with<S: Borrow<Sample>>(
         // strict "slower" can point either way when the data choose the
         // best, so each side gets half (see docs/statistics.md).
         gamma: settings.alpha / (2 * family.max(1)) as f64,
+        widen: !options.exact_level,
     };
     let placed: Vec<usize> = match (reference, inference) {
         (Some(r), true) if family > 0 => {
@@ -377,18 +385,24 @@ pub fn rank_with<S: Borrow<Sample>>(
                 classic: options.classic,
             };
             ranking.entries.push(all.entry(r, Verdict::Best));
-            let (entries, worst_miss) =
-                all.compare_all(r, &eligible, &thresholds, compare, fixed.is_some());
+            let entries = all.compare_all(r, &eligible, &thresholds, compare, fixed.is_some());
             ranking.entries.extend(entries);
             ranking.family = family;
-            ranking.bound_confidence = ranking
+            // The levels of the bounds that decide; when none can, those
+            // of the widest bounds shown (never a level of no interval).
+            let contrasts: Vec<&Contrast> = ranking
                 .entries
                 .iter()
-                .filter_map(|e| e.comparison.as_ref())
-                .filter(|c| c.contrast.reached)
-                .map(|c| 1.0 - c.contrast.low_miss.max(c.contrast.high_miss))
+                .filter_map(|e| e.comparison.as_ref().map(|c| &c.contrast))
+                .collect();
+            let any_reached = contrasts.iter().any(|c| c.reached);
+            let shown = contrasts.iter().filter(|c| c.reached || !any_reached);
+            ranking.bound_confidence = shown
+                .clone()
+                .map(|c| 1.0 - c.low_miss.max(c.high_miss))
                 .fold(1.0, f64::min);
-            ranking.simultaneous_confidence = (1.0 - worst_miss).max(0.0);
+            let missed: f64 = shown.map(|c| c.low_miss + c.high_miss).sum();
+            ranking.simultaneous_confidence = (1.0 - missed).max(0.0);
             ranking.entries.iter().map(|e| e.index).collect()
         }
         (Some(r), _) => {
@@ -417,6 +431,8 @@ struct Family<'a, S> {
     scale: Scale,
     /// Each bound's miss chance.
     gamma: f64,
+    /// Whether runs too few for `gamma` may decide at 2γ.
+    widen: bool,
 }
 
 impl<S: Borrow<Sample>> Family<'_, S> {
@@ -436,23 +452,38 @@ impl<S: Borrow<Sample>> Family<'_, S> {
         }
     }
 
+    /// Each bound's miss chance in the comparison of command i with j:
+    /// γ, or, when the runs are too few for γ, the one-sided level
+    /// 2γ = α/(K − 1) of the comparisons with the best (Hsu's level),
+    /// which only the extreme values reach. Chosen from the counts alone,
+    /// so the bounds stay valid; the interval then states the two-sided
+    /// level it achieves.
+    fn gamma_for(&self, i: usize, j: usize) -> f64 {
+        let (ni, nj) = (self.sample(i).len(), self.sample(j).len());
+        if self.widen && !reachable(nj, ni, self.gamma, self.rounds.is_some()) {
+            2.0 * self.gamma
+        } else {
+            self.gamma
+        }
+    }
+
     /// The bounds of command i against candidate j (selection only).
     fn bound(&self, i: usize, j: usize) -> Option<(f64, f64)> {
+        let gamma = self.gamma_for(i, j);
         match self.rounds {
-            Some(rs) => bounds(&rs[j], &rs[i], self.scale, self.gamma, true),
+            Some(rs) => bounds(&rs[j], &rs[i], self.scale, gamma, true),
             None => bounds(
                 self.sample(j).sorted(),
                 self.sample(i).sorted(),
                 self.scale,
-                self.gamma,
+                gamma,
                 false,
             ),
         }
     }
 
     /// Every eligible command but `r` against the reference `r`, each
-    /// verdict also held against every other candidate for the best;
-    /// with the sum of the reached bounds' miss chances.
+    /// verdict also held against every other candidate for the best.
     fn compare_all(
         &self,
         r: usize,
@@ -460,24 +491,23 @@ impl<S: Borrow<Sample>> Family<'_, S> {
         thresholds: &Thresholds,
         options: CompareOptions<'_>,
         fixed: bool,
-    ) -> (Vec<RankedEntry>, f64) {
+    ) -> Vec<RankedEntry> {
+        let fewest = if self.widen { 2.0 } else { 1.0 } * self.gamma;
         let needed = match self.rounds {
-            Some(_) => values_needed(self.gamma),
-            None => independent_runs_needed(self.gamma),
+            Some(_) => values_needed(fewest),
+            None => independent_runs_needed(fewest),
         };
-        let mut worst_miss: f64 = 0.0;
         let mut compared: Vec<(RankedEntry, Option<Contrast>)> = Vec::new();
         for &i in eligible.iter().filter(|&&i| i != r) {
             let options = CompareOptions {
                 rounds: self.rounds.map(|rs| (&rs[r][..], &rs[i][..])),
+                gamma: self.gamma_for(i, r),
                 ..options
             };
             let mut e = self.entry(i, Verdict::Inconclusive);
             let c = compare(self.sample(r), self.sample(i), options);
             if let Some(c) = &c {
-                if c.contrast.reached {
-                    worst_miss += c.contrast.low_miss + c.contrast.high_miss;
-                } else {
+                if !c.contrast.reached {
                     e.runs_needed = Some(needed);
                 }
                 e.comparison = Some(*c);
@@ -511,7 +541,7 @@ impl<S: Borrow<Sample>> Family<'_, S> {
                 e
             })
             .collect();
-        (entries, worst_miss)
+        entries
     }
 }
 
@@ -614,37 +644,50 @@ mod tests {
     }
 
     #[test]
-    fn six_rounds_decide_two_commands_and_five_do_not() {
-        let a: Vec<f64> = BASE[..6].to_vec();
+    fn five_rounds_decide_two_commands_at_the_level_they_reach() {
+        let a: Vec<f64> = BASE[..5].to_vec();
         let b = scaled(&a, 2.0);
         let rounds = vec![a.clone(), b.clone()];
         let options = RankOptions {
             rounds: Some(&rounds),
             reference: None,
             classic: false,
+            exact_level: false,
         };
         let s = [sample(&a), sample(&b)];
         let r = rank_with(&s, options, &relative(1.0, 1.0)).unwrap();
-        assert_eq!(r.design, Design::Paired { rounds: 6 });
+        assert_eq!(r.design, Design::Paired { rounds: 5 });
         assert_eq!(r.entries[1].verdict, Verdict::Slower);
         let c = r.entries[1].comparison.unwrap().contrast;
         assert_eq!((c.low, c.estimate, c.high), (2.0, 2.0, 2.0));
-        assert_eq!(c.confidence(), 1.0 - 2.0 / 64.0);
-        // Five rounds: each side would miss with 2⁻⁵ > α/2.
-        let five: Vec<Vec<f64>> = rounds.iter().map(|r| r[..5].to_vec()).collect();
-        let options = RankOptions {
-            rounds: Some(&five),
+        // 2⁻⁵ > α/2 on each side, but within Hsu's one-sided α: the
+        // interval states the 1 − 2·2⁻⁵ it achieves.
+        assert_eq!(c.confidence(), 1.0 - 2.0 / 32.0);
+        assert_eq!(r.simultaneous_confidence, 1.0 - 2.0 / 32.0);
+        // Held to γ (a stated level), five rounds cannot decide: six can.
+        let exact = RankOptions {
+            exact_level: true,
             ..options
         };
-        let s5 = [sample(&a[..5]), sample(&b[..5])];
-        let r = rank_with(&s5, options, &relative(1.0, 1.0)).unwrap();
+        let r = rank_with(&s, exact, &relative(1.0, 1.0)).unwrap();
         assert_eq!(r.entries[1].verdict, Verdict::Inconclusive);
         assert_eq!(r.entries[1].runs_needed, Some(6));
-        // As independent samples, 6 runs each cannot reach 95 %: 7 can.
+        // As independent samples, 5 runs each cannot reach α: 6 can.
         let r = rank(&s, &relative(1.0, 1.0)).unwrap();
         assert_eq!(r.entries[1].verdict, Verdict::Inconclusive);
-        assert_eq!(r.entries[1].reasons, vec![Reason::TooFewRuns]);
-        assert_eq!(r.entries[1].runs_needed, Some(7));
+        assert_eq!(r.entries[1].runs_needed, Some(6));
+        let a6: Vec<f64> = BASE[..6].to_vec();
+        let r = rank(
+            &[sample(&a6), sample(&scaled(&a6, 2.0))],
+            &relative(1.0, 1.0),
+        )
+        .unwrap();
+        assert_eq!(r.entries[1].verdict, Verdict::Slower);
+        let miss = 1.0 - (1.0 - 1.0 / 64.0) * (1.0 - 1.0 / 64.0);
+        assert_eq!(
+            r.entries[1].comparison.unwrap().contrast.confidence(),
+            1.0 - 2.0 * miss
+        );
     }
 
     #[test]
@@ -657,6 +700,7 @@ mod tests {
             rounds: None,
             reference: Some(0),
             classic: false,
+            exact_level: false,
         };
         let fixed = rank_with(&s, options, &relative(1.0, 1.0)).unwrap();
         assert_eq!(chosen.entries, fixed.entries);
@@ -670,6 +714,7 @@ mod tests {
             rounds: None,
             reference: Some(0),
             classic: false,
+            exact_level: false,
         };
         let r = rank_with(&s, options, &relative(1.0, 1.0)).unwrap();
         assert_eq!(r.entries[0].index, 0);
@@ -708,6 +753,7 @@ mod tests {
             rounds: None,
             reference: Some(0),
             classic: false,
+            exact_level: false,
         };
         let r = rank_with(&s, options, &relative(1.0, 1.0)).unwrap();
         assert!(!r.inference);
