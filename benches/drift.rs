@@ -1,6 +1,8 @@
 //! Simulation benchmark of the check across commands
-//! ([`Analysis::drift_check`]): identical commands in sequential order on
-//! a machine whose speed changes — a 10 % linear slowdown over the
+//! ([`Analysis::drift_check`]) on files of plain blocks, one command after
+//! another as the C tool and Hyperfine run them (`bestguess --order
+//! sequential` mirrors its blocks; `cargo bench --bench method` measures
+//! that): identical commands on a machine whose speed changes — a 10 % linear slowdown over the
 //! experiment, or a 10 % step halfway through it — and, for the false
 //! alarms, the same without a change. Per cell: how often some command is
 //! called "slower" (or "faster"), how often that happens with no warning
@@ -30,7 +32,7 @@ enum Change {
     Step,
 }
 
-/// k identical commands, `runs` each, one after another; lognormal noise
+/// k identical commands, `runs` each, in plain blocks; lognormal noise
 /// of `sigma` about 10 ms; the machine slows by 10 % as `change` says.
 fn experiment(rng: &mut Rng, k: usize, runs: usize, sigma: f64, change: Change) -> Dataset {
     let total = (k * runs) as f64;

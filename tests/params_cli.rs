@@ -54,7 +54,8 @@ fn a_scan_runs_each_value_and_records_it() {
         .success();
     assert_eq!(
         lines(&log),
-        ["run 1", "run 1", "run 2", "run 2", "run 3", "run 3"]
+        // Mirrored blocks: each value's first run, then back.
+        ["run 1", "run 2", "run 3", "run 3", "run 2", "run 1"]
     );
     let header = lines(&raw)[0].clone();
     assert!(header.ends_with(",Timed out,Parameter n"), "{header}");
@@ -67,11 +68,11 @@ fn a_scan_runs_each_value_and_records_it() {
         recorded,
         [
             (1, p("1")),
-            (1, p("1")),
-            (2, p("2")),
             (2, p("2")),
             (3, p("3")),
-            (3, p("3"))
+            (3, p("3")),
+            (2, p("2")),
+            (1, p("1"))
         ]
     );
 }

@@ -218,8 +218,10 @@ impl super::Analysis<'_> {
     /// drift's, and the check says so. A command whose own runs changed
     /// speed (its Mann–Kendall test, [`Diagnostics::drifted`]) is also
     /// reported: a step inside one command moves a least-squares slope
-    /// only by its share of the runs. A step of speed exactly between two
-    /// commands leaves no trace in either, and no check can see it; the
+    /// only by its share of the runs. `bestguess --order sequential` runs
+    /// mirrored blocks, so every change of speed changes some command's
+    /// own runs; in files of plain blocks, a step exactly between two
+    /// commands leaves no trace in either, and no check can see it: the
     /// ranking says its verdicts assume a steady machine.
     pub fn drift_check(&self) -> &DriftCheck {
         self.drift

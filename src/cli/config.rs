@@ -439,7 +439,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     };
     if adaptive.is_some() && order == Order::Sequential {
         return Err(UsageError(
-            "--order sequential runs each command's runs in one block, and --runs auto decides between complete rounds: give -r N, or leave --order out".into(),
+            "--order sequential runs each command's runs in fixed blocks, and --runs auto decides between complete rounds: give -r N, or leave --order out".into(),
         )
         .into());
     }

@@ -373,7 +373,7 @@ fn schedule_flags() -> Vec<Flag> {
             "order",
             "ORDER",
             Run,
-            "random (shuffled rounds, the default), interleave (rounds) or sequential",
+            "random (shuffled rounds, the default), interleave (rounds) or sequential (mirrored blocks)",
             |a, v| a.order = Some(v),
         )
         .hint(Hint::Choices(&["sequential", "interleave", "random"])),

@@ -18,11 +18,13 @@ pub struct Hook {
 pub enum HookKind {
     /// `-p/--prepare`: before every run, warmups included.
     Prepare,
-    /// `--setup`: once before the command's first run.
+    /// `--setup`: before the command's first run (in sequential order,
+    /// before each of its blocks).
     Setup,
     /// `--conclude`: after every run, warmups included.
     Conclude,
-    /// `--cleanup`: once after the command's last run.
+    /// `--cleanup`: after the command's last run (in sequential order,
+    /// after each of its blocks).
     Cleanup,
 }
 
@@ -66,9 +68,13 @@ impl HookKind {
             HookKind::Prepare => {
                 "Run CMD before every run, warmups included (untimed, output discarded)"
             }
-            HookKind::Setup => "Run CMD once before a command's first run",
+            HookKind::Setup => {
+                "Run CMD before a command's first run (sequential: before each of its blocks)"
+            }
             HookKind::Conclude => "Run CMD after every run, warmups included",
-            HookKind::Cleanup => "Run CMD once after a command's last run",
+            HookKind::Cleanup => {
+                "Run CMD after a command's last run (sequential: after each of its blocks)"
+            }
         }
     }
 }

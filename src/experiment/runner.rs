@@ -476,14 +476,14 @@ mod tests {
     }
 
     #[test]
-    fn sequential_runs_warmups_then_runs_per_command() {
+    fn sequential_runs_warmups_then_mirrored_blocks() {
         let p = plan(&["A", "B"], 1, 2, Order::Sequential);
         let mut fake = Fake::ok();
         let mut rows = Vec::new();
         run(&p, &mut fake, &mut rows, &never).unwrap();
-        assert_eq!(fake.log, ["A", "A", "A", "B", "B", "B"]);
+        assert_eq!(fake.log, ["A", "A", "B", "B", "B", "A", "A"]);
         let batches: Vec<u64> = rows.iter().map(|r| r.batch).collect();
-        assert_eq!(batches, [1, 1, 2, 2]);
+        assert_eq!(batches, [1, 2, 2, 1]);
         let seq: Vec<u64> = rows.iter().map(|r| r.sequence.unwrap()).collect();
         assert_eq!(seq, [1, 2, 3, 4]);
     }

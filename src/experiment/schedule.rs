@@ -3,9 +3,12 @@
 //! not grow with the number of runs (`-r 100000000` needs no more than
 //! `-r 10`).
 //!
-//! Event order for one command (sequential order):
-//! `setup`, then per warmup `prepare, warmup, conclude`, then per timed run
-//! `prepare, run, conclude`, then `cleanup`. With `interleave`/`random`,
+//! Sequential order runs blocks of one command's runs, mirrored: the first
+//! ⌈n/2⌉ runs of every command in input order, the last command's whole
+//! n, then the other ⌊n/2⌋ of the others in reverse order (A B C B A; one
+//! command keeps one block). Every block is what Hyperfine makes of a
+//! command: `setup`, then per warmup `prepare, warmup, conclude`, then per
+//! timed run `prepare, run, conclude`, then `cleanup`. With `interleave`/`random`,
 //! every command's setup and warmups come first (in input order), then the
 //! rounds, then every cleanup. A random round is the previous round
 //! shuffled again by the seeded [`SplitMix64`], so a seed reproduces the
@@ -97,9 +100,9 @@ enum Part {
     Setup,
     /// The current command's warmups.
     Warmup,
-    /// The current command's timed runs (sequential order).
+    /// The current block's timed runs (sequential order).
     Runs,
-    /// The current command's cleanup (sequential order).
+    /// The current block's cleanup (sequential order).
     Cleanup,
     /// Rounds of one run per command (interleave and random).
     Rounds,
@@ -117,6 +120,8 @@ pub struct Schedule<'a> {
     cmd: usize,
     /// Warmups or runs done in the current part; rounds done in `Rounds`.
     done: u64,
+    /// Sequential order: the current block (see [`Schedule::block_at`]).
+    block: usize,
     /// The current round's order, and the position in it.
     round: Vec<usize>,
     pos: usize,
@@ -138,6 +143,7 @@ impl<'a> Schedule<'a> {
             part: if n == 0 { Part::Done } else { Part::Setup },
             cmd: 0,
             done: 0,
+            block: 0,
             round: (0..n).collect(),
             pos: n,
             rng: SplitMix64::new(plan.seed),
@@ -149,6 +155,22 @@ impl<'a> Schedule<'a> {
 
     fn rounds(&self) -> bool {
         self.plan.order != Order::Sequential
+    }
+
+    /// Sequential order: block `b`'s command and runs, `None` past the
+    /// last. Mirrored blocks put every command's runs both early and late,
+    /// so a change of the machine's speed at any moment changes some
+    /// command's own runs, where the drift check sees it, and a steady
+    /// drift affects every command alike.
+    fn block_at(&self, b: usize) -> Option<(usize, u64)> {
+        let (k, runs) = (self.plan.commands.len(), self.plan.runs);
+        let first = runs.div_ceil(2);
+        match b {
+            _ if b + 1 < k => Some((b, first)),
+            _ if b + 1 == k => Some((b, runs)),
+            _ if b + 1 < 2 * k && runs > first => Some((2 * k - 2 - b, runs - first)),
+            _ => None,
+        }
     }
 
     /// Paused at a round boundary of an adaptive experiment: the rounds
@@ -198,7 +220,7 @@ impl<'a> Schedule<'a> {
                     }
                 }
                 Part::Runs => {
-                    if self.done < self.plan.runs {
+                    if self.done < self.block_at(self.block).map_or(0, |b| b.1) {
                         self.done += 1;
                         return Some((self.cmd, Unit::Run));
                     }
@@ -206,11 +228,13 @@ impl<'a> Schedule<'a> {
                 }
                 Part::Cleanup => {
                     let cmd = self.cmd;
-                    self.cmd += 1;
-                    self.part = if self.cmd < n {
-                        Part::Setup
-                    } else {
-                        Part::Done
+                    self.block += 1;
+                    self.part = match self.block_at(self.block) {
+                        Some((next, _)) => {
+                            self.cmd = next;
+                            Part::Setup
+                        }
+                        None => Part::Done,
                     };
                     return Some((cmd, Unit::Cleanup));
                 }
@@ -336,9 +360,21 @@ mod tests {
             }
         };
         if plan.order == Order::Sequential {
-            for c in 0..n {
+            let first = plan.runs.div_ceil(2);
+            let mut blocks: Vec<(usize, u64)> = (0..n).map(|c| (c, first)).collect();
+            if let Some(last) = blocks.last_mut() {
+                last.1 = plan.runs;
+            }
+            if plan.runs > first {
+                blocks.extend(
+                    (0..n.saturating_sub(1))
+                        .rev()
+                        .map(|c| (c, plan.runs - first)),
+                );
+            }
+            for (c, runs) in blocks {
                 start(&mut out, c);
-                for _ in 0..plan.runs {
+                for _ in 0..runs {
                     one(&mut out, c, "Run");
                 }
                 h(&mut out, c, HookKind::Cleanup);
