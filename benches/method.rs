@@ -21,8 +21,8 @@
 //!   called "slower" (≤ α judged; in drift cells "unwarned": slower with
 //!   no drift warning, ≤ 5 % judged).
 //! * **slower @1%**: the others exactly 1.01× the first (the effect
-//!   threshold): share of the comparisons in which the other is the
-//!   slower one that call it "slower" (≤ α/2 judged).
+//!   threshold): share of those others called "slower" than the first
+//!   (≤ α/2 judged).
 //! * **wrong @1%**: in the same experiments, the share with a command
 //!   called "slower" that is not slower at all (the first against one of
 //!   the others, or two of the others: ≤ α judged).
@@ -294,8 +294,8 @@ struct Tally {
     /// Experiments with a command called slower that is not truly slower
     /// than the one it was compared with.
     wrong_slower: usize,
-    /// Comparisons in which the other command is truly slower, and of
-    /// those, the ones called "slower".
+    /// Commands truly slower than the first, and the comparisons that
+    /// call one of them "slower" than the first.
     up: usize,
     up_slower: usize,
     comparisons: usize,
@@ -361,6 +361,16 @@ fn run_config(cell: &Cell, factor: f64, ticks: f64, reps: usize, seed: u64) -> T
                     mine.experiments += 1;
                     mine.paired += usize::from(paired);
                     let reference = ranking.entries[0].index;
+                    // Every other command is truly slower than the first
+                    // (or none is), whichever the data make the best.
+                    let one = if paired {
+                        paired_truth
+                    } else {
+                        independent_truth
+                    };
+                    if one > 1.0 {
+                        mine.up += cell.commands - 1;
+                    }
                     let mut slower = false;
                     let mut wrong = false;
                     for e in &ranking.entries[1..] {
@@ -372,11 +382,6 @@ fn run_config(cell: &Cell, factor: f64, ticks: f64, reps: usize, seed: u64) -> T
                         }
                         // The truth against the chosen reference: the
                         // others share one distribution.
-                        let one = if paired {
-                            paired_truth
-                        } else {
-                            independent_truth
-                        };
                         let truth = match (reference, e.index) {
                             (0, _) => one,
                             (_, 0) => 1.0 / one,
@@ -389,7 +394,6 @@ fn run_config(cell: &Cell, factor: f64, ticks: f64, reps: usize, seed: u64) -> T
                             mine.max_stated = mine.max_stated.max(b.confidence());
                         }
                         let up = truth > 1.0;
-                        mine.up += usize::from(up);
                         match e.verdict {
                             Verdict::Slower => {
                                 mine.slower += 1;
