@@ -1,5 +1,6 @@
 //! The time-order diagnostics through the real `bestreport`: the drift
-//! warning on a fixture with a trend and on one without, the best-case
+//! warning on a fixture with a trend, on one without, and on a step
+//! between sequential order's mirrored blocks, the best-case
 //! stability warning on a fixture whose fastest runs jump halfway, and the
 //! best case in `-T` and the JSON export.
 //!
@@ -115,6 +116,24 @@ fn a_jump_of_the_fastest_runs_is_one_plain_warning() {
     // A threshold beyond the observed distance makes it stable.
     let (_, lenient) = report(&["-E", "-c", "sigma=100"], "step.csv");
     assert!(!lenient.contains("best-case performance"), "{lenient}");
+}
+
+#[test]
+fn a_step_between_mirrored_sequential_blocks_shows_in_the_first_commands_runs() {
+    // Identical commands, A B A, the machine 10 % slower from B's first
+    // run: in plain blocks B would just look slower; mirrored, A's own runs
+    // changed, and the check says so.
+    let (_, stderr) = report(&[], "mirrored_step.csv");
+    let w = warnings(&stderr);
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("Warning: command 1 (work 1) changed speed by +1")),
+        "{stderr}"
+    );
+    assert!(
+        !w.iter().any(|l| l.contains("command 2 (work 2) changed")),
+        "{stderr}"
+    );
 }
 
 #[test]

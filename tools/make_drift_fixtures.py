@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the raw-data fixtures for the time-order diagnostics
-(tests/data/fixtures/{steady,drift,step}.csv), used by tests/diagnostics_cli.rs.
+(tests/data/fixtures/{steady,drift,step,mirrored_step}.csv), used by
+tests/diagnostics_cli.rs.
 Deterministic (fixed seed); not run by CI.
 
 Each file holds two commands run in random order (as `bestguess --order
@@ -14,6 +15,10 @@ analysis may rely on.
   the last (a machine heating up).
 * step.csv: command 1's runs are 20 % slower from its 21st run on (its
   fastest runs jump halfway); command 2 is steady.
+* mirrored_step.csv: two identical commands (10 ms) in the order
+  `bestguess --order sequential` runs them, mirrored blocks of 20, 40 and
+  20 runs (A B A), and the machine 10 % slower from the first run of B on:
+  in plain blocks (A then B) nothing but B's verdict would show it.
 
 Usage: python3 tools/make_drift_fixtures.py
 """
@@ -53,3 +58,21 @@ def write(name, factor, seed):
 write("steady.csv", lambda c, t, i: 1.0, 11)
 write("drift.csv", lambda c, t, i: 1.0 + 0.3 * t, 12)
 write("step.csv", lambda c, t, i: 1.2 if c == 0 and i >= RUNS // 2 else 1.0, 13)
+
+
+def write_mirrored_step(name, seed):
+    rng = random.Random(seed)
+    schedule = [0] * (RUNS // 2) + [1] * RUNS + [0] * (RUNS // 2)
+    rows, t0 = [], 1795358000000000
+    for seq, c in enumerate(schedule, 1):
+        slow = 1.1 if seq > RUNS // 2 else 1.0
+        tot = int(10_000 * (1 + abs(rng.gauss(0, 0.005)) + rng.expovariate(25)) * slow)
+        u = int(tot * 0.8)
+        wall = tot + rng.randint(100, 400)
+        rows.append(f'"work --size 10","","work {c + 1}",{c + 1},0,{u},{tot - u},2000000,100,0,1,2,'
+                    f"{wall},{tot},3,{seq},{t0 + seq * 20000},,0")
+    with open(os.path.join(OUT, name), "w") as f:
+        f.write(HEADER + "\n" + "\n".join(rows) + "\n")
+
+
+write_mirrored_step("mirrored_step.csv", 14)
