@@ -80,7 +80,8 @@ fn interrupt(signal: &str, number: i32, target: Target) {
     let log = dir.path().join("log");
     let raw = dir.path().join("raw.csv");
     let mut cmd = Command::cargo_bin("bestguess").unwrap();
-    cmd.args(["-Q", "-r", "100000000", "-o"])
+    // No warm-up: its run would log a line that is no timed run.
+    cmd.args(["-Q", "-w", "0", "-r", "100000000", "-o"])
         .arg(&raw)
         .arg(format!("{} {}", exe.display(), log.display()))
         .stdout(Stdio::null())
