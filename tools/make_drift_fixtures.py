@@ -31,24 +31,27 @@ HEADER = ("Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Ma
           "Wall clock (us),Total time (us),Total Context Switches,Sequence,"
           "Start time (us since epoch),Signal,Timed out")
 RUNS = 40
-COMMANDS = [("work --size 10", 10_000), ("work --size 12", 12_000)]
+COMMANDS = [("work --size 10", "", 10_000), ("work --size 12", "", 12_000)]
 
 
-def write(name, factor, seed):
+def write(name, factor, seed, commands=COMMANDS, schedule=None):
+    """`schedule`: the command of each run in time order (by default a
+    random order of RUNS runs of each)."""
     rng = random.Random(seed)
-    schedule = [c for c in range(len(COMMANDS)) for _ in range(RUNS)]
-    rng.shuffle(schedule)
+    if schedule is None:
+        schedule = [c for c in range(len(commands)) for _ in range(RUNS)]
+        rng.shuffle(schedule)
     total_runs = len(schedule)
     rows, t0 = [], 1795358000000000
-    done = [0] * len(COMMANDS)
+    done = [0] * len(commands)
     for seq, c in enumerate(schedule, 1):
-        cmd, base = COMMANDS[c]
+        cmd, label, base = commands[c]
         t = (seq - 1) / (total_runs - 1)
         tot = int(base * (1 + abs(rng.gauss(0, 0.005)) + rng.expovariate(25)) * factor(c, t, done[c]))
         done[c] += 1
         u = int(tot * 0.8)
         wall = tot + rng.randint(100, 400)
-        rows.append(f'"{cmd}","","",{c + 1},0,{u},{tot - u},2000000,100,0,1,2,{wall},{tot},3,'
+        rows.append(f'"{cmd}","","{label}",{c + 1},0,{u},{tot - u},2000000,100,0,1,2,{wall},{tot},3,'
                     f"{seq},{t0 + seq * 20000},,0")
     rng.shuffle(rows)
     with open(os.path.join(OUT, name), "w") as f:
@@ -59,20 +62,7 @@ write("steady.csv", lambda c, t, i: 1.0, 11)
 write("drift.csv", lambda c, t, i: 1.0 + 0.3 * t, 12)
 write("step.csv", lambda c, t, i: 1.2 if c == 0 and i >= RUNS // 2 else 1.0, 13)
 
-
-def write_mirrored_step(name, seed):
-    rng = random.Random(seed)
-    schedule = [0] * (RUNS // 2) + [1] * RUNS + [0] * (RUNS // 2)
-    rows, t0 = [], 1795358000000000
-    for seq, c in enumerate(schedule, 1):
-        slow = 1.1 if seq > RUNS // 2 else 1.0
-        tot = int(10_000 * (1 + abs(rng.gauss(0, 0.005)) + rng.expovariate(25)) * slow)
-        u = int(tot * 0.8)
-        wall = tot + rng.randint(100, 400)
-        rows.append(f'"work --size 10","","work {c + 1}",{c + 1},0,{u},{tot - u},2000000,100,0,1,2,'
-                    f"{wall},{tot},3,{seq},{t0 + seq * 20000},,0")
-    with open(os.path.join(OUT, name), "w") as f:
-        f.write(HEADER + "\n" + "\n".join(rows) + "\n")
-
-
-write_mirrored_step("mirrored_step.csv", 14)
+# A B A, 20, 40 and 20 runs; B's first run is run 21, at t = 20/79.
+write("mirrored_step.csv", lambda c, t, i: 1.1 if t >= 20 / 79 else 1.0, 14,
+      [("work --size 10", "work 1", 10_000), ("work --size 10", "work 2", 10_000)],
+      [0] * (RUNS // 2) + [1] * RUNS + [0] * (RUNS // 2))
