@@ -12,8 +12,8 @@
 use std::path::PathBuf;
 
 use bestguess::stats::{
-    compare, holm_adjust, paired, Alpha, CompareOptions, Contrast, Method, NotApplicable, Sample,
-    Scale, Summary,
+    compare, holm_adjust, paired, rank_with, Alpha, CompareOptions, Contrast, Method,
+    NotApplicable, RankOptions, RankSettings, Sample, Scale, Summary, Threshold,
 };
 use serde_json::Value;
 
@@ -350,6 +350,68 @@ fn paired_contrasts_match_the_sign_test_and_scipy() {
     }
     assert!(datasets.len() >= 15, "golden paired cases look incomplete");
     c.finish(datasets.len() * 7);
+}
+
+#[test]
+fn ranking_levels_follow_the_rule_for_few_runs() {
+    let golden = load("levels.json");
+    let cases = golden["cases"].as_array().unwrap();
+    let mut c = Checker::default();
+    let mut widened = 0;
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let e = &case["expected"];
+        let commands: Vec<Vec<f64>> = case["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(numbers)
+            .collect();
+        let samples: Vec<Sample> = commands
+            .iter()
+            .map(|v| Sample::from_slice(v).unwrap())
+            .collect();
+        let paired = case["design"] == "paired";
+        let options = RankOptions {
+            rounds: paired.then_some(&commands[..]),
+            reference: None,
+            classic: false,
+            exact_level: false,
+        };
+        let settings = RankSettings {
+            alpha: num(case, "alpha"),
+            epsilon: Threshold::Percent(1.0),
+            effect: Threshold::Percent(1.0),
+        };
+        let r = rank_with(&samples, options, &settings).unwrap();
+        c.equal(&format!("{name} best"), r.entries[0].index, 0);
+        let expected = e["contrasts"].as_array().unwrap();
+        for entry in &r.entries[1..] {
+            let want = &expected[entry.index - 1];
+            let b = entry.comparison.unwrap().contrast;
+            check_contrast(&mut c, &format!("{name} #{}", entry.index), &b, want);
+            let k = commands.len() as f64;
+            widened += usize::from(num(want, "gamma") > num(case, "alpha") / (2.0 * (k - 1.0)));
+        }
+        c.close(
+            &format!("{name} each"),
+            r.bound_confidence,
+            num(e, "bound_confidence"),
+            STATISTIC,
+        );
+        c.close(
+            &format!("{name} together"),
+            r.simultaneous_confidence,
+            num(e, "simultaneous_confidence"),
+            STATISTIC,
+        );
+    }
+    assert!(cases.len() >= 60, "golden ranking cases look incomplete");
+    assert!(
+        widened >= 10,
+        "need cases decided at the one-sided level: {widened}"
+    );
+    c.finish(cases.len() * 9);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden vectors for BestGuess's statistics engine (src/stats).
 
-Writes tests/data/golden/{samples,pairs,paired,holm}.json, which
+Writes tests/data/golden/{samples,pairs,paired,holm,levels}.json, which
 tests/stats_golden.rs compares against. Run from anywhere:
 
     pip install numpy scipy statsmodels mpmath
@@ -45,6 +45,10 @@ Where the values come from
   one-sided confidence interval at the same level, an independent
   implementation of the exact order-statistic interval.
 * Holm: statsmodels.stats.multitest.multipletests(method="holm").
+* The ranking's levels (src/stats/ranking.rs): for K commands, each bound
+  at gamma = alpha/(2(K - 1)) or, when the runs cannot reach it, at
+  2 gamma, with the contrasts above; the family's confidences from the
+  miss chances of the bounds that reached their level.
 """
 
 import json
@@ -416,6 +420,58 @@ def paired_datasets():
     return cases
 
 
+# ---------------------------------------------------------------- ranking levels
+
+
+def ranking_levels():
+    """Commands 2, 3 … K slower than command 1 (a doubling and more), in
+    complete rounds or as independent samples, ranked with the rule of
+    src/stats/ranking.rs written from its definition: each bound at
+    gamma = alpha / (2 (K - 1)), or, when the runs cannot reach it, at
+    2 gamma (Hsu's one-sided level); the family's confidence is 1 minus
+    the sum of the miss chances of the bounds that reached their level."""
+    rng = np.random.default_rng(SEED + 3)
+    cases = []
+    for design in ("paired", "independent"):
+        for k in (2, 5, 10):
+            for n in (5, 6, 7, 8, 9, 12):
+                for alpha in (0.05, 0.01):
+                    base = [int(v) for v in np.round(10_000 * rng.lognormal(0, 0.05, n))]
+                    commands = [base]
+                    for i in range(1, k):
+                        factor = 1.5 + 0.5 * i
+                        if design == "paired":
+                            noise = rng.lognormal(0, 0.02, n)
+                            commands.append([int(round(b * factor * e)) for b, e in zip(base, noise)])
+                        else:
+                            commands.append([int(v) for v in np.round(10_000 * factor * rng.lognormal(0, 0.05, n))])
+                    gamma = alpha / (2 * (k - 1))
+                    expected, misses = [], []
+                    for other in commands[1:]:
+                        def contrast(g):
+                            if design == "paired":
+                                return contrast_paired(base, other, g)
+                            return contrast_independent(sorted(base), sorted(other), g)
+                        c = contrast(gamma)
+                        if not c["reached"]:
+                            c = contrast(2 * gamma)
+                        expected.append(c)
+                        misses.append((c["reached"], c["miss"]))
+                    shown = [m for r, m in misses if r] or [m for _, m in misses]
+                    cases.append({
+                        "name": f"{design}-K{k}-n{n}-alpha{alpha}",
+                        "design": design,
+                        "alpha": alpha,
+                        "commands": commands,
+                        "expected": {
+                            "contrasts": expected,
+                            "bound_confidence": 1 - max(shown),
+                            "simultaneous_confidence": max(0.0, 1 - 2 * sum(shown)),
+                        },
+                    })
+    return cases
+
+
 # ---------------------------------------------------------------- data sets
 
 
@@ -662,6 +718,7 @@ def main():
     # The first Holm case adjusts the p-values of all the pairs above.
     pair_p_values = [r["expected"]["p_value"] for r in pair_records]
     write("holm.json", {**about, "cases": holm_cases(pair_p_values)})
+    write("levels.json", {**about, "cases": ranking_levels()})
     print(f"{len(samples)} samples, {len(pairs)} pairs")
 
 
