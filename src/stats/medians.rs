@@ -35,7 +35,9 @@
 //! combination of exact median intervals discussed by Price & Bonett
 //! (2002, "Distribution-free confidence intervals for difference and
 //! ratio of medians", J. Statist. Comput. Simul. 72, 119–124), without
-//! their normal approximation, which fails with few runs and with ties.
+//! their normal approximation, whose level is approximate and whose
+//! interval has no width when tied runs make its standard error 0
+//! (`tools/price_bonett.py` measures it; docs/statistics.md).
 //!
 //! The same bounds on the difference scale (L_o − U_r) serve metrics with
 //! values at or below zero, where no ratio exists.
