@@ -507,7 +507,8 @@ fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> Strin
     }
     // At the margin, calling the command that is exactly the effect
     // slower is a false claim of one side: at most α/2 per comparison
-    // (each bound misses α/(2(K − 1)) or less). Calling a command slower
+    // (each bound misses α/(2(K − 1)) or less; with runs too few for that,
+    // 2⁻ⁿ ≤ α/(K − 1), which the interval's stated level says). Calling a command slower
     // that is not slower at all is a false claim like those of A/A: at
     // most α per experiment.
     if !sequential_drift
