@@ -460,7 +460,17 @@ impl<S: Borrow<Sample>> Family<'_, S> {
     /// level it achieves.
     fn gamma_for(&self, i: usize, j: usize) -> f64 {
         let (ni, nj) = (self.sample(i).len(), self.sample(j).len());
-        if self.widen && !reachable(nj, ni, self.gamma, self.rounds.is_some()) {
+        if reachable(nj, ni, self.gamma, self.rounds.is_some()) {
+            self.gamma
+        } else {
+            self.loosest_gamma()
+        }
+    }
+
+    /// The largest miss chance a bound may have: 2γ with few runs, or γ
+    /// when the level is exact.
+    fn loosest_gamma(&self) -> f64 {
+        if self.widen {
             2.0 * self.gamma
         } else {
             self.gamma
@@ -492,10 +502,9 @@ impl<S: Borrow<Sample>> Family<'_, S> {
         options: CompareOptions<'_>,
         fixed: bool,
     ) -> Vec<RankedEntry> {
-        let fewest = if self.widen { 2.0 } else { 1.0 } * self.gamma;
         let needed = match self.rounds {
-            Some(_) => values_needed(fewest),
-            None => independent_runs_needed(fewest),
+            Some(_) => values_needed(self.loosest_gamma()),
+            None => independent_runs_needed(self.loosest_gamma()),
         };
         let mut compared: Vec<(RankedEntry, Option<Contrast>)> = Vec::new();
         for &i in eligible.iter().filter(|&&i| i != r) {
