@@ -34,6 +34,7 @@
 
 mod anytime;
 mod best_case;
+pub mod changepoint;
 mod compare;
 mod holm;
 mod mann_whitney;

@@ -1,0 +1,224 @@
+//! From stored experiments to benchmarks: a benchmark is one command (by
+//! name) × one metric × one machine, and its series holds one point per
+//! experiment, in commit order — the experiment's median of that metric
+//! with the median's distribution-free interval from its own runs — and
+//! the change points found between them ([`crate::stats::changepoint`]).
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::record::{metric_name, Runs};
+use super::store::{StoreError, StoredCommand, StoredExperiment};
+use crate::data::{Catalogue, Metric, Unit};
+use crate::stats::changepoint::{self, ChangePoint, Settings};
+use crate::stats::{order_bound_rank, Contrast};
+
+/// One experiment's point of a series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub experiment: Rc<StoredExperiment>,
+    pub median: f64,
+    /// The median's bounds from the experiment's runs (order statistics),
+    /// each missing at most α/2 when `reached`.
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub reached: bool,
+    /// Runs with a value of the metric.
+    pub runs: usize,
+    /// Runs that failed (all metrics).
+    pub failed: usize,
+}
+
+/// A change between two experiments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// Indices into the points: the last experiment before the change,
+    /// and the first after it.
+    pub before: usize,
+    pub after: usize,
+    pub p_value: f64,
+    pub level: f64,
+    /// after / before (or the difference), with bounds.
+    pub size: Option<Contrast>,
+}
+
+/// One benchmark's history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Benchmark {
+    pub command: String,
+    pub metric: Metric,
+    pub machine: String,
+    pub machine_description: String,
+    pub points: Vec<Point>,
+    pub changes: Vec<Change>,
+}
+
+impl Benchmark {
+    /// The metric's name (`cpu`, `wall`, a custom metric's).
+    pub fn metric_name(&self) -> String {
+        metric_name(self.metric)
+    }
+
+    pub fn unit(&self) -> Unit {
+        self.metric.unit()
+    }
+
+    /// The points since the last change point (all of them without one).
+    pub fn current_level(&self) -> &[Point] {
+        let from = self.changes.last().map_or(0, |c| c.after);
+        &self.points[from..]
+    }
+}
+
+/// Every benchmark a load of the store gives.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct History {
+    pub benchmarks: Vec<Benchmark>,
+    /// The level: 1 − the confidence of every interval, and the chance of
+    /// a false change point in a series without one.
+    pub alpha: f64,
+    /// Experiments read.
+    pub experiments: usize,
+}
+
+/// The median of `sorted` with its order-statistic bounds, each missing
+/// at most `gamma` (`reached`), else the extremes.
+pub fn median_interval(sorted: &[f64], gamma: f64) -> (f64, f64, f64, bool) {
+    let n = sorted.len();
+    let median = (sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0;
+    match order_bound_rank(n, gamma) {
+        Some((k, _)) => (median, sorted[k - 1], sorted[n - k], true),
+        None => (median, sorted[0], sorted[n - 1], false),
+    }
+}
+
+/// The metric `name` names among those stored, as `--metric` resolves it.
+pub fn resolve(name: &str, catalogue: &Catalogue) -> Result<Metric, StoreError> {
+    crate::analysis::resolve_metric(name, catalogue).map_err(|e| StoreError(format!("--metric: {e}")))
+}
+
+type Key = (String, String, Metric);
+
+impl History {
+    /// The benchmarks of `rows` (as the store returns them, in commit
+    /// order), for `metric` alone when given (a name as `--metric` takes
+    /// it), with their change points.
+    pub fn build(
+        rows: &[StoredCommand],
+        metric: Option<&str>,
+        settings: &Settings,
+    ) -> Result<History, StoreError> {
+        let mut catalogue = Catalogue::new();
+        let mut by_key: BTreeMap<Key, Vec<(Rc<StoredExperiment>, Vec<f64>, usize)>> =
+            BTreeMap::new();
+        let mut unpacked = Vec::with_capacity(rows.len());
+        for row in rows {
+            let runs = Runs::unpack(&row.metrics, &row.data, &mut catalogue).map_err(|e| {
+                StoreError(format!(
+                    "experiment {} ({}): {e}",
+                    row.experiment.id, row.name
+                ))
+            })?;
+            unpacked.push(runs);
+        }
+        let wanted = metric.map(|m| resolve(m, &catalogue)).transpose()?;
+        let mut experiments = std::collections::HashSet::new();
+        for (row, runs) in rows.iter().zip(&unpacked) {
+            experiments.insert(row.experiment.id);
+            let failed = runs.failed();
+            for m in runs.metrics(&catalogue) {
+                if wanted.is_some_and(|w| w != m) {
+                    continue;
+                }
+                let values = runs.values(m);
+                if values.is_empty() {
+                    continue;
+                }
+                let key = (row.name.clone(), row.experiment.fingerprint.clone(), m);
+                let series = by_key.entry(key).or_default();
+                // Two commands of one name in one experiment are one
+                // point: their runs together.
+                match series.last_mut() {
+                    Some((e, v, f)) if e.id == row.experiment.id => {
+                        v.extend(values);
+                        *f += failed;
+                    }
+                    _ => series.push((row.experiment.clone(), values, failed)),
+                }
+            }
+        }
+        let gamma = settings.alpha / 2.0;
+        let mut benchmarks: Vec<Benchmark> = by_key
+            .into_iter()
+            .map(|((command, machine, metric), series)| {
+                let machine_description = series
+                    .first()
+                    .map(|(e, _, _)| e.machine.describe())
+                    .unwrap_or_default();
+                let points: Vec<Point> = series
+                    .into_iter()
+                    .map(|(experiment, mut values, failed)| {
+                        values.sort_by(f64::total_cmp);
+                        let (median, ci_low, ci_high, reached) = median_interval(&values, gamma);
+                        Point {
+                            experiment,
+                            median,
+                            ci_low,
+                            ci_high,
+                            reached,
+                            runs: values.len(),
+                            failed,
+                        }
+                    })
+                    .collect();
+                let changes = changes(&points, settings);
+                Benchmark {
+                    command,
+                    metric,
+                    machine,
+                    machine_description,
+                    points,
+                    changes,
+                }
+            })
+            .collect();
+        benchmarks.sort_by(|a, b| {
+            (a.command.as_str(), a.metric.index(), a.machine.as_str()).cmp(&(
+                b.command.as_str(),
+                b.metric.index(),
+                b.machine.as_str(),
+            ))
+        });
+        Ok(History {
+            benchmarks,
+            alpha: settings.alpha,
+            experiments: experiments.len(),
+        })
+    }
+}
+
+/// Whether point `i` starts a new build: its commit differs from the
+/// point before (an experiment without a commit is a build of its own).
+pub fn new_builds(points: &[Point]) -> Vec<bool> {
+    (0..points.len())
+        .map(|i| {
+            i == 0
+                || points[i].experiment.commit.is_none()
+                || points[i].experiment.commit != points[i - 1].experiment.commit
+        })
+        .collect()
+}
+
+fn changes(points: &[Point], settings: &Settings) -> Vec<Change> {
+    let medians: Vec<f64> = points.iter().map(|p| p.median).collect();
+    changepoint::change_points(&medians, &new_builds(points), settings)
+        .into_iter()
+        .map(|c: ChangePoint| Change {
+            before: c.at - 1,
+            after: c.at,
+            p_value: c.p_value,
+            level: c.level,
+            size: c.ratio,
+        })
+        .collect()
+}
