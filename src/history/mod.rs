@@ -45,13 +45,20 @@ const INSERT_COMMAND: &str = "INSERT INTO bestguess_commands
     (experiment_id, position, name, command, shell, parameters, runs, failed, metrics, data)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
 
-/// For the tests of an append cut short: with `BESTGUESS_TEST_PAUSE_IN_APPEND`
-/// set to a path, an append creates that file once everything is written
-/// and before it commits, then waits (for the test to kill the process).
+/// For the tests of appends cut short or overlapping: with
+/// `BESTGUESS_TEST_PAUSE_IN_APPEND` set to a path, an append creates that
+/// file once everything is written and before it commits, then waits
+/// `BESTGUESS_TEST_PAUSE_SECONDS` (default 120) for the test to kill it
+/// or to start another append.
 fn pause_for_tests() {
     if let Some(path) = std::env::var_os("BESTGUESS_TEST_PAUSE_IN_APPEND") {
+        let seconds = std::env::var("BESTGUESS_TEST_PAUSE_SECONDS")
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .unwrap_or(120.0);
         let _ = std::fs::write(path, b"appending\n");
-        std::thread::sleep(std::time::Duration::from_secs(120));
+        std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
     }
 }
 
