@@ -106,7 +106,7 @@ fn man(program: &str, running: bool, flags: &[&Flag]) -> String {
     }
     m.push_str(".SH EXIT STATUS\n");
     m.push_str(&roff(
-        "0 success; 1 usage error; 2 a failure (a command failed, a file could not be read or written); 3 --fail-if-slower found a command slower than its baseline by more than the margin (the whole interval of its change above it); 130 or 143 interrupted by SIGINT or SIGTERM.",
+        "0 success; 1 usage error; 2 a failure (a command failed, a file could not be read or written); 3 --fail-if-slower found a command slower than its baseline (or its history) by more than the margin (the whole interval of its change above it); 4 --history: the experiment was measured and reported but not recorded in the history store (3 takes precedence); 130 or 143 interrupted by SIGINT or SIGTERM.",
     ));
     let other = if running { "bestreport" } else { "bestguess" };
     let _ = write!(m, "\n.SH SEE ALSO\n.BR {other} (1)\n");

@@ -45,7 +45,7 @@ pub fn help(program: &str, running: bool) -> String {
         "\nValues may be given as -c width=100, -c=width=100 or --set=width=100; flags bundle (-QR).\n"
     });
     out.push_str(
-        "Exit status: 0 success, 1 usage error, 2 failure, 3 --fail-if-slower found a command slower than its baseline, 130/143 interrupted.\n",
+        "Exit status: 0 success, 1 usage error, 2 failure, 3 --fail-if-slower found a command slower than its baseline, 4 --history: not recorded in the history, 130/143 interrupted.\n",
     );
     out
 }
