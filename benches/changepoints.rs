@@ -59,9 +59,22 @@ fn series(rng: &mut Rng, n: usize, noise: f64, step: f64) -> (Vec<f64>, Option<u
     (medians, tau)
 }
 
+/// The level: α of `bestreport --history`'s default, or
+/// `BESTGUESS_CP_ALPHA` to explore others.
+fn settings() -> Settings {
+    let alpha = std::env::var("BESTGUESS_CP_ALPHA")
+        .ok()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(Settings::default().alpha);
+    Settings {
+        alpha,
+        ..Settings::default()
+    }
+}
+
 fn found(medians: &[f64]) -> Vec<usize> {
     let builds = vec![true; medians.len()];
-    change_points(medians, &builds, &Settings::default())
+    change_points(medians, &builds, &settings())
         .iter()
         .map(|c| c.at)
         .collect()

@@ -65,16 +65,41 @@ def main(directory):
                 [int(x) for x in row["change_points"].split()],
                 int(row["delay"]) if row["delay"] else None,
             )
+    # Otava's answers, kept beside the series they are of (the series are
+    # the same for the same seed and replications).
+    cache_path = f"{directory}/otava.csv"
+    cache = {}
+    try:
+        with open(cache_path) as f:
+            for row in csv.DictReader(f):
+                cache[(row["id"], row["medians"])] = (
+                    [int(x) for x in row["change_points"].split()],
+                    int(row["delay"]) if row["delay"] else None,
+                )
+    except FileNotFoundError:
+        pass
     # cell -> method -> list of (found, false, delay)
     cells = defaultdict(lambda: defaultdict(list))
+    fresh = []
     for key, s in series.items():
         cps_b, delay_b = ours[key]
-        cps_o = otava(s["medians"])
-        delay_o = otava_delay(s["medians"], s["tau"]) if s["tau"] is not None else None
+        text = " ".join(f"{m:.3f}" for m in s["medians"])
+        if (key, text) in cache:
+            cps_o, delay_o = cache[(key, text)]
+        else:
+            cps_o = otava(s["medians"])
+            delay_o = otava_delay(s["medians"], s["tau"]) if s["tau"] is not None else None
+        fresh.append((key, text, cps_o, delay_o))
         for method, cps, delay in (("BestGuess", cps_b, delay_b), ("Otava", cps_o, delay_o)):
             found, false = score(cps, s["tau"])
             for cell in (("step", s["step"]), ("n", s["n"], s["step"] > 0), ("noise", s["noise"], s["step"] > 0)):
                 cells[cell][method].append((found, false, delay))
+
+    with open(cache_path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "medians", "change_points", "delay"])
+        for key, text, cps_o, delay_o in fresh:
+            w.writerow([key, text, " ".join(map(str, cps_o)), "" if delay_o is None else delay_o])
 
     def row(label, results, with_step):
         out = [label]

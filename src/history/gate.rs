@@ -115,7 +115,7 @@ pub fn compare(
     margin: f64,
 ) -> Result<Report, super::StoreError> {
     let settings = Settings {
-        alpha,
+        interval_alpha: alpha,
         ..Settings::default()
     };
     let history = History::build(rows, Some(&metric_name(metric)), &settings).or_else(|e| {

@@ -210,7 +210,7 @@ pub fn load(
     };
     let rows = store.load(&filter)?;
     let settings = crate::stats::changepoint::Settings {
-        alpha,
+        interval_alpha: alpha,
         ..crate::stats::changepoint::Settings::default()
     };
     Ok((History::build(&rows, metric, &settings)?, location.shown()))

@@ -74,9 +74,11 @@ impl Benchmark {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct History {
     pub benchmarks: Vec<Benchmark>,
-    /// The level: 1 − the confidence of every interval, and the chance of
-    /// a false change point in a series without one.
+    /// 1 − the confidence of every interval.
     pub alpha: f64,
+    /// The chance of a false change point in a series without one, at
+    /// most.
+    pub change_alpha: f64,
     /// Experiments read.
     pub experiments: usize,
 }
@@ -147,7 +149,7 @@ impl History {
                 }
             }
         }
-        let gamma = settings.alpha / 2.0;
+        let gamma = settings.interval_alpha / 2.0;
         let mut benchmarks: Vec<Benchmark> = by_key
             .into_iter()
             .map(|((command, machine, metric), series)| {
@@ -191,7 +193,8 @@ impl History {
         });
         Ok(History {
             benchmarks,
-            alpha: settings.alpha,
+            alpha: settings.interval_alpha,
+            change_alpha: settings.alpha,
             experiments: experiments.len(),
         })
     }
