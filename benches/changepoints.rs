@@ -41,14 +41,26 @@ const TOLERANCE: usize = 2;
 /// The experiment medians of one series, and where its step is.
 fn series(rng: &mut Rng, n: usize, noise: f64, step: f64) -> (Vec<f64>, Option<usize>) {
     let tau = (step > 0.0).then(|| n / 5 + rng.0.below(n * 3 / 5));
-    let factor = if rng.0.uniform() < 0.5 { 1.0 + step } else { 1.0 / (1.0 + step) };
+    let factor = if rng.0.uniform() < 0.5 {
+        1.0 + step
+    } else {
+        1.0 / (1.0 + step)
+    };
     let medians = (0..n)
         .map(|i| {
-            let level = if tau.is_some_and(|t| i >= t) { 1000.0 * factor } else { 1000.0 };
+            let level = if tau.is_some_and(|t| i >= t) {
+                1000.0 * factor
+            } else {
+                1000.0
+            };
             let state = (noise * rng.normal()).exp();
             let mut runs: Vec<f64> = (0..RUNS)
                 .map(|_| {
-                    let outlier = if rng.0.uniform() < 0.05 { 1.2 + 0.8 * rng.0.uniform() } else { 1.0 };
+                    let outlier = if rng.0.uniform() < 0.05 {
+                        1.2 + 0.8 * rng.0.uniform()
+                    } else {
+                        1.0
+                    };
                     level * state * (0.05 * rng.normal()).exp() * outlier
                 })
                 .collect();
@@ -110,7 +122,12 @@ fn main() {
                     let (medians, tau) = series(&mut rng, n, noise, step);
                     let cps = found(&medians);
                     let d = tau.and_then(|t| delay(&medians, t));
-                    let list = |v: &[f64]| v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(" ");
+                    let list = |v: &[f64]| {
+                        v.iter()
+                            .map(|x| format!("{x:.3}"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
                     let _ = writeln!(
                         series_csv,
                         "{id},{n},{noise},{step},{},{}",
@@ -120,7 +137,10 @@ fn main() {
                     let _ = writeln!(
                         found_csv,
                         "{id},{},{}",
-                        cps.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "),
+                        cps.iter()
+                            .map(|c| c.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" "),
                         d.map_or(String::new(), |d| d.to_string())
                     );
                     id += 1;

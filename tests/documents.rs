@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Lines of Markdown in the whole repository.
-const TOTAL_BUDGET: usize = 2_700;
+const TOTAL_BUDGET: usize = 2_950;
 /// Per-file budgets, by path from the repository's root.
 const FILE_BUDGETS: &[(&str, usize)] = &[("README.md", 450), ("ARCHITECTURE.md", 250)];
 

@@ -54,7 +54,9 @@ fn kill_9_during_an_append_leaves_no_half_experiment() {
     let s = store(&d);
     kill_during_append(&s);
     let conn = rusqlite::Connection::open(&s).unwrap();
-    let check: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(check, "ok");
     let orphans: i64 = conn
         .query_row(
@@ -79,10 +81,25 @@ fn the_default_store_is_at_the_top_of_the_work_tree() {
         .current_dir(&sub)
         .env_remove("BESTGUESS_HISTORY")
         .env("COUNTER", sub.join(".counter"))
-        .args(["--history", "-r", "5", "-w", "0", "-Q", "--custom-metrics", "cost", "sh bench.sh"])
+        .args([
+            "--history",
+            "-r",
+            "5",
+            "-w",
+            "0",
+            "-Q",
+            "--custom-metrics",
+            "cost",
+            "sh bench.sh",
+        ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(repo.path().join(".bestguess/history.db").is_file());
     // BESTGUESS_HISTORY names another.
     let other = repo.path().join("elsewhere.db");
@@ -90,7 +107,17 @@ fn the_default_store_is_at_the_top_of_the_work_tree() {
         .current_dir(&sub)
         .env("BESTGUESS_HISTORY", &other)
         .env("COUNTER", sub.join(".counter"))
-        .args(["--history", "-r", "5", "-w", "0", "-Q", "--custom-metrics", "cost", "sh bench.sh"])
+        .args([
+            "--history",
+            "-r",
+            "5",
+            "-w",
+            "0",
+            "-Q",
+            "--custom-metrics",
+            "cost",
+            "sh bench.sh",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -120,7 +147,13 @@ fn a_read_only_store_costs_nothing() {
         // Root writes whatever the mode says: the store is made read-only
         // by mounting its directory read-only in a namespace of our own.
         let probe = Command::new("unshare")
-            .args(["-rm", "sh", "-c", "mount -o bind,ro \"$0\" \"$0\"", d.path().to_str().unwrap()])
+            .args([
+                "-rm",
+                "sh",
+                "-c",
+                "mount -o bind,ro \"$0\" \"$0\"",
+                d.path().to_str().unwrap(),
+            ])
             .output();
         if !probe.is_ok_and(|o| o.status.success()) {
             eprintln!("SKIPPED: root ignores file modes and no read-only mount can be made here");
@@ -138,7 +171,14 @@ fn a_read_only_store_costs_nothing() {
             .current_dir(repo2.path())
             .env("COUNTER", repo2.path().join(".counter"))
             .env_remove("BESTGUESS_HISTORY")
-            .args(["-rm", "sh", "-c", "mount -o bind,ro \"$0\" \"$0\" && shift && exec \"$@\"", d.path().to_str().unwrap(), "-"])
+            .args([
+                "-rm",
+                "sh",
+                "-c",
+                "mount -o bind,ro \"$0\" \"$0\" && shift && exec \"$@\"",
+                d.path().to_str().unwrap(),
+                "-",
+            ])
             .arg(program)
             .args(args)
             .output()
@@ -146,7 +186,11 @@ fn a_read_only_store_costs_nothing() {
     } else {
         cmd.output().unwrap()
     };
-    let t = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let t = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(out.status.code(), Some(4), "{t}");
     assert!(t.contains("not recorded in the history"), "{t}");
     assert_eq!(std::fs::read_to_string(&raw).unwrap().lines().count(), 10);
@@ -161,27 +205,38 @@ fn a_newer_schema_is_refused_and_an_older_one_migrated() {
         let conn = rusqlite::Connection::open(&s).unwrap();
         conn.execute_batch("CREATE TABLE bestguess_schema (version BIGINT NOT NULL); INSERT INTO bestguess_schema VALUES (1);").unwrap();
         for sql in bestguess::history::schema::MIGRATIONS[0] {
-            conn.execute(&bestguess::history::schema::Dialect::Sqlite.sql(sql), []).unwrap();
+            conn.execute(&bestguess::history::schema::Dialect::Sqlite.sql(sql), [])
+                .unwrap();
         }
     }
     let mut repo = Repo::new();
     repo.series(&s, [1000]);
     {
         let conn = rusqlite::Connection::open(&s).unwrap();
-        let v: i64 = conn.query_row("SELECT version FROM bestguess_schema", [], |r| r.get(0)).unwrap();
+        let v: i64 = conn
+            .query_row("SELECT version FROM bestguess_schema", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(v, bestguess::history::schema::VERSION);
         let index: i64 = conn
-            .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'bestguess_commands_name'", [], |r| r.get(0))
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'bestguess_commands_name'",
+                [],
+                |r| r.get(0),
+            )
             .unwrap();
         assert_eq!(index, 1);
-        conn.execute("UPDATE bestguess_schema SET version = 99", []).unwrap();
+        conn.execute("UPDATE bestguess_schema SET version = 99", [])
+            .unwrap();
     }
     unusable_store(&s, "schema version 99");
     let out = bestreport(&s, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("schema version 99") && stderr.contains("newer bestguess"), "{stderr}");
+    assert!(
+        stderr.contains("schema version 99") && stderr.contains("newer bestguess"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -195,10 +250,34 @@ fn history_options_are_checked() {
         assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     };
-    refused(&["--commit", "abc", "true"], true, "only applies to the history");
-    refused(&["--history-import", "h.db", "a.csv"], false, "needs --commit");
-    refused(&["--history", "h.db", "a.csv"], false, "reads the store, not data files");
-    refused(&["--history", "--since", "yesterday"], false, "--since expects a date");
-    refused(&["--history", "--export-csv", "x.csv"], false, "not written for the history");
-    refused(&["--history", "--command", "x", "true"], true, "selects what bestreport --history reports");
+    refused(
+        &["--commit", "abc", "true"],
+        true,
+        "only applies to the history",
+    );
+    refused(
+        &["--history-import", "h.db", "a.csv"],
+        false,
+        "needs --commit",
+    );
+    refused(
+        &["--history", "h.db", "a.csv"],
+        false,
+        "reads the store, not data files",
+    );
+    refused(
+        &["--history", "--since", "yesterday"],
+        false,
+        "--since expects a date",
+    );
+    refused(
+        &["--history", "--export-csv", "x.csv"],
+        false,
+        "not written for the history",
+    );
+    refused(
+        &["--history", "--command", "x", "true"],
+        true,
+        "selects what bestreport --history reports",
+    );
 }

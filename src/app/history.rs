@@ -12,21 +12,20 @@ use crate::export::metadata::Metadata;
 use crate::export::Format;
 use crate::history::{self, render, HistoryOptions};
 
-/// After the reports of a complete experiment: the history gate (with
+/// After the reports of a complete experiment run with `--history`: the history gate (with
 /// `--fail-if-slower`) and the append. A store that cannot be used costs
 /// nothing already written: one line says what was not recorded, and the
 /// status is [`exit::NOT_RECORDED`] (unless the gate failed: 3).
 pub fn after_run(
-    options: &HistoryOptions,
-    dataset: &Dataset,
     rc: &RunConfig,
+    dataset: &Dataset,
     metadata: &Metadata,
     out: &mut ReportStream,
     status: i32,
 ) -> i32 {
-    if dataset.is_empty() {
+    let Some(options) = rc.history.as_ref().filter(|_| !dataset.is_empty()) else {
         return status;
-    }
+    };
     let settings = serde_json::json!({
         "command_line": metadata.command_line,
         "runs": rc.plan.runs,
@@ -36,7 +35,9 @@ pub fn after_run(
         "metric": crate::history::record::metric_name(rc.output.ranking.metric),
         "alpha": rc.output.ranking.alpha,
     });
-    let start = metadata.start_unix_us.unwrap_or_else(crate::measure::sys::realtime_us);
+    let start = metadata
+        .start_unix_us
+        .unwrap_or_else(crate::measure::sys::realtime_us);
     let outcome = history::after_experiment(
         options,
         dataset,
@@ -68,8 +69,8 @@ pub fn report(
     command_line: &[String],
 ) -> Result<i32, AppError> {
     if !options.import.is_empty() {
-        let lines = history::import(options, command_line)
-            .map_err(|e| AppError::failure(e.to_string()))?;
+        let lines =
+            history::import(options, command_line).map_err(|e| AppError::failure(e.to_string()))?;
         for line in lines {
             output::note(&format!("{line}\n"));
         }
@@ -77,7 +78,10 @@ pub fn report(
     }
     let mut exports = Vec::new();
     for (format, path) in &rc.output.exports.0 {
-        exports.push((*format, Export::create(&format!("--{}", format.option()), path)?));
+        exports.push((
+            *format,
+            Export::create(&format!("--{}", format.option()), path)?,
+        ));
     }
     // The metric of interest (the ranking's, cpu by default), or every
     // metric with `--metric all`.

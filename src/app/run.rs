@@ -286,13 +286,11 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // measured follow, however it ended; an error comes last.
     let ended = ending(&result, rows_in_file, dataset.run_count());
     let reported = finish(&mut out, exports)?;
-    let reported = match (&rc.history, &result) {
-        (Some(h), Ok(())) => super::history::after_run(h, &dataset, &rc, &metadata, &mut out, reported),
-        _ => reported,
-    };
     match result {
-        // A whole experiment's status is its reports' (the gate's).
-        Ok(()) => Ok(reported),
+        // A whole experiment's status is its reports' (the gate's), and its history's.
+        Ok(()) => Ok(super::history::after_run(
+            &rc, &dataset, &metadata, &mut out, reported,
+        )),
         Err(_) => ended,
     }
 }

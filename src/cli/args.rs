@@ -56,7 +56,10 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<
             )));
         }
         if flag.optional {
-            let value = parser.optional_value().map(|v| string(v, flag.long)).transpose()?;
+            let value = parser
+                .optional_value()
+                .map(|v| string(v, flag.long))
+                .transpose()?;
             flag.update(&mut out, value.into_iter().collect())?;
             continue;
         }

@@ -157,7 +157,7 @@ pub struct ReportConfig {
     pub output: Output,
     /// `--history` (report the store) or `--history-import` (load the
     /// files into it) instead of reporting the files.
-    pub history: Option<HistoryOptions>,
+    pub history: Option<Box<HistoryOptions>>,
 }
 
 /// Either kind of problem a command line can have.
@@ -244,14 +244,18 @@ pub fn build(mut args: Args, default_running: bool) -> Result<Config, ConfigErro
     }
     check_stdout_once(&args, &output.exports)?;
     check_no_empty_path(&args, &output.exports, running)?;
-    let margin = output.gate.as_ref().and_then(|g| g.fail_if_slower).or(margin(&args)?);
+    let margin = output
+        .gate
+        .as_ref()
+        .and_then(|g| g.fail_if_slower)
+        .or(margin(&args)?);
     let history = super::history::options(&mut args, running, margin)?;
     if !running {
         if history.is_some() {
             return Ok(Config::Report(ReportConfig {
                 files: args.positional.into_iter().map(|c| c.text).collect(),
                 output,
-                history,
+                history: history.map(Box::new),
             }));
         }
         if args.positional.is_empty() {
@@ -273,12 +277,7 @@ pub fn build(mut args: Args, default_running: bool) -> Result<Config, ConfigErro
             history: None,
         }));
     }
-    run_config(args, output).map(|c| {
-        Config::Run(Box::new(RunConfig {
-            history,
-            ..c
-        }))
-    })
+    run_config(args, output).map(|c| Config::Run(Box::new(RunConfig { history, ..c })))
 }
 
 /// `--fail-if-slower PCT`, if given.

@@ -128,7 +128,9 @@ pub fn compare(
     })?;
     let k = dataset.commands.len().max(1);
     let gamma = alpha / k as f64;
-    let needed = ((k as f64 / alpha).ceil() as usize).saturating_sub(1).max(1);
+    let needed = ((k as f64 / alpha).ceil() as usize)
+        .saturating_sub(1)
+        .max(1);
     let limit = 1.0 + margin / 100.0;
     let mut out = Vec::new();
     for c in &dataset.commands {
@@ -244,7 +246,9 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             Some((est, low)) => format!("×{est:.3} (lower bound ×{low:.3})"),
             None => "-".to_owned(),
         };
-        let now = r.median_now.map_or("-".to_owned(), |m| format!("{} {}", scale.number(m), scale.symbol()));
+        let now = r.median_now.map_or("-".to_owned(), |m| {
+            format!("{} {}", scale.number(m), scale.symbol())
+        });
         let basis = match &r.basis {
             Basis::Experiments { experiments, .. } => {
                 format!("against {experiments} experiments")

@@ -57,7 +57,11 @@ fn section(b: &Benchmark, index: usize, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(figure(b, index, &scale).as_bytes())?;
     writeln!(out, "</figure>")?;
     if b.changes.is_empty() {
-        writeln!(out, "<p>No change point in {} experiments.</p>", b.points.len())?;
+        writeln!(
+            out,
+            "<p>No change point in {} experiments.</p>",
+            b.points.len()
+        )?;
     } else {
         writeln!(
             out,
@@ -109,9 +113,21 @@ fn figure(b: &Benchmark, index: usize, scale: &Scale) -> String {
     let height = 320.0;
     let plot_w = width - left - right;
     let plot_h = height - top - bottom;
-    let lo = b.points.iter().map(|p| p.ci_low).fold(f64::INFINITY, f64::min);
-    let hi = b.points.iter().map(|p| p.ci_high).fold(f64::NEG_INFINITY, f64::max);
-    let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 1.0, hi + 1.0) };
+    let lo = b
+        .points
+        .iter()
+        .map(|p| p.ci_low)
+        .fold(f64::INFINITY, f64::min);
+    let hi = b
+        .points
+        .iter()
+        .map(|p| p.ci_high)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = if hi > lo {
+        (lo, hi)
+    } else {
+        (lo - 1.0, hi + 1.0)
+    };
     let pad = (hi - lo) * 0.05;
     let (lo, hi) = (lo - pad, hi + pad);
     let x = |i: usize| left + plot_w * (i as f64 + 0.5) / n.max(1) as f64;
@@ -126,13 +142,24 @@ fn figure(b: &Benchmark, index: usize, scale: &Scale) -> String {
     );
     svg.group("axes", "");
     svg.line(left, top, left, top + plot_h, " stroke=\"#444\"");
-    svg.line(left, top + plot_h, left + plot_w, top + plot_h, " stroke=\"#444\"");
+    svg.line(
+        left,
+        top + plot_h,
+        left + plot_w,
+        top + plot_h,
+        " stroke=\"#444\"",
+    );
     for t in 0..=4 {
         let v = lo + (hi - lo) * f64::from(t) / 4.0;
         svg.line(left - 4.0, y(v), left, y(v), " stroke=\"#444\"");
         svg.text(left - 6.0, y(v) + 4.0, Anchor::End, "", &scale.number(v));
     }
-    svg.vertical_text(16.0, top + plot_h / 2.0, "", &format!("{} ({})", b.metric_name(), scale.symbol()));
+    svg.vertical_text(
+        16.0,
+        top + plot_h / 2.0,
+        "",
+        &format!("{} ({})", b.metric_name(), scale.symbol()),
+    );
     // At most about 60 commit labels, evenly spaced.
     let every = n.div_ceil(60).max(1);
     for i in (0..n).step_by(every) {
@@ -142,7 +169,11 @@ fn figure(b: &Benchmark, index: usize, scale: &Scale) -> String {
             tx,
             ty,
             Anchor::End,
-            &format!(" transform=\"rotate(-60 {} {})\" font-size=\"10\" font-family=\"monospace\"", num(tx), num(ty)),
+            &format!(
+                " transform=\"rotate(-60 {} {})\" font-size=\"10\" font-family=\"monospace\"",
+                num(tx),
+                num(ty)
+            ),
             &label,
         );
     }
@@ -150,8 +181,20 @@ fn figure(b: &Benchmark, index: usize, scale: &Scale) -> String {
     svg.group("changes", "");
     for c in &b.changes {
         let cx = (x(c.before) + x(c.after)) / 2.0;
-        svg.line(cx, top, cx, top + plot_h, " stroke=\"#b00020\" stroke-dasharray=\"4 3\"");
-        svg.text(cx + 3.0, top - 8.0, Anchor::Start, " fill=\"#b00020\"", &size_text(c.size.as_ref(), scale));
+        svg.line(
+            cx,
+            top,
+            cx,
+            top + plot_h,
+            " stroke=\"#b00020\" stroke-dasharray=\"4 3\"",
+        );
+        svg.text(
+            cx + 3.0,
+            top - 8.0,
+            Anchor::Start,
+            " fill=\"#b00020\"",
+            &size_text(c.size.as_ref(), scale),
+        );
     }
     svg.end();
     svg.group("points", "");
@@ -159,14 +202,12 @@ fn figure(b: &Benchmark, index: usize, scale: &Scale) -> String {
     for (i, p) in b.points.iter().enumerate() {
         bars.move_to(x(i), y(p.ci_low)).line_to(x(i), y(p.ci_high));
     }
-    svg.path(&bars, " stroke=\"#3366aa\" stroke-width=\"2\" fill=\"none\"");
+    svg.path(
+        &bars,
+        " stroke=\"#3366aa\" stroke-width=\"2\" fill=\"none\"",
+    );
     for (i, p) in b.points.iter().enumerate() {
-        svg.circle(
-            x(i),
-            y(p.median),
-            3.0,
-            " fill=\"#223355\"",
-        );
+        svg.circle(x(i), y(p.median), 3.0, " fill=\"#223355\"");
     }
     svg.end();
     svg.finish()

@@ -135,7 +135,14 @@ pub fn after_experiment(
         }
     }
     let git = GitState::current(options.commit.as_deref(), options.branch.as_deref());
-    let experiment = Experiment::of(dataset, start_us, git, machine, settings, "bestguess".into());
+    let experiment = Experiment::of(
+        dataset,
+        start_us,
+        git,
+        machine,
+        settings,
+        "bestguess".into(),
+    );
     match store.append(&experiment) {
         Ok(id) => outcome.recorded = Some(id),
         Err(e) => {
@@ -151,7 +158,10 @@ pub fn after_experiment(
 
 /// `bestreport --history-import`: each file is one experiment of
 /// `--commit`, measured on this machine. Returns one line per file.
-pub fn import(options: &HistoryOptions, command_line: &[String]) -> Result<Vec<String>, StoreError> {
+pub fn import(
+    options: &HistoryOptions,
+    command_line: &[String],
+) -> Result<Vec<String>, StoreError> {
     let location = Location::resolve(options.store.as_deref());
     let mut store = location.open()?;
     let machine = Machine::current();
@@ -267,7 +277,14 @@ mod tests {
         assert_eq!(render::rfc3339(t), "2026-11-23T11:11:55Z");
         assert_eq!(parse_date("1970-01-01"), Some(0));
         assert_eq!(parse_date("2026-11-23T11:11Z"), Some(1_795_432_260_000_000));
-        for bad in ["", "2026", "2026-13-01", "2026-01-01 25:00", "yesterday", "2026-01-01-02"] {
+        for bad in [
+            "",
+            "2026",
+            "2026-13-01",
+            "2026-01-01 25:00",
+            "yesterday",
+            "2026-01-01-02",
+        ] {
             assert_eq!(parse_date(bad), None, "{bad}");
         }
     }

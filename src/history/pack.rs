@@ -126,7 +126,10 @@ pub fn put_column(out: &mut Vec<u8>, column: &Column) {
             }
             // The divisor of every value and of every difference: a
             // difference of multiples is a multiple.
-            let g = v.iter().flatten().fold(0u64, |g, &x| gcd(g, x.unsigned_abs()));
+            let g = v
+                .iter()
+                .flatten()
+                .fold(0u64, |g, &x| gcd(g, x.unsigned_abs()));
             let g = g.max(1);
             put_varint(out, g);
             let mut previous = 0i64;
@@ -267,11 +270,23 @@ mod tests {
     #[test]
     fn columns_read_back_exactly() {
         round_trip(&[
-            Column::Ints(vec![Some(1000), Some(1003), Some(997), Some(-5), Some(i64::MAX)]),
+            Column::Ints(vec![
+                Some(1000),
+                Some(1003),
+                Some(997),
+                Some(-5),
+                Some(i64::MAX),
+            ]),
             Column::Ints(vec![None, Some(4096), None, Some(8192), Some(0)]),
             Column::Ints(vec![None; 5]),
             Column::Reals(vec![Some(2.5), None, Some(-0.125), Some(1e100), Some(3.0)]),
-            Column::Ints(vec![Some(i64::MIN), Some(i64::MAX), Some(0), Some(1), Some(-1)]),
+            Column::Ints(vec![
+                Some(i64::MIN),
+                Some(i64::MAX),
+                Some(0),
+                Some(1),
+                Some(-1),
+            ]),
         ]);
     }
 

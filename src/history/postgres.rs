@@ -54,7 +54,9 @@ impl PostgresStore {
                 .query_one("SELECT to_regclass('bestguess_schema') IS NOT NULL", &[])?
                 .get(0);
             let read = |tx: &mut postgres::Transaction<'_>| -> Result<i64, postgres::Error> {
-                Ok(tx.query_one("SELECT version FROM bestguess_schema", &[])?.get(0))
+                Ok(tx
+                    .query_one("SELECT version FROM bestguess_schema", &[])?
+                    .get(0))
             };
             if exists && read(&mut tx)? == schema::VERSION {
                 return Ok(Ok(()));

@@ -45,8 +45,13 @@ impl GitState {
     /// (`REV` is resolved to a full hash where git knows it).
     pub fn current(commit: Option<&str>, branch: Option<&str>) -> GitState {
         let rev = commit.unwrap_or("HEAD");
-        let resolved = git(&["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
-            .filter(|s| !s.is_empty());
+        let resolved = git(&[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("{rev}^{{commit}}"),
+        ])
+        .filter(|s| !s.is_empty());
         let commit_time_us = resolved
             .as_deref()
             .and_then(|c| git(&["show", "-s", "--format=%ct", c]))
@@ -165,10 +170,7 @@ impl Machine {
             parts.push(self.kernel.clone());
         }
         if self.memory_bytes > 0 {
-            parts.push(format!(
-                "{} GiB",
-                (self.memory_bytes + (1 << 29)) >> 30
-            ));
+            parts.push(format!("{} GiB", (self.memory_bytes + (1 << 29)) >> 30));
         }
         parts.join(" · ")
     }

@@ -74,9 +74,17 @@ impl CommandRecord {
                 continue;
             }
             let column = if def.integer {
-                Column::Ints((0..n).map(|i| c.value(i, metric).and_then(|v| v.as_int())).collect())
+                Column::Ints(
+                    (0..n)
+                        .map(|i| c.value(i, metric).and_then(|v| v.as_int()))
+                        .collect(),
+                )
             } else {
-                Column::Reals((0..n).map(|i| c.value(i, metric).map(|v| v.as_f64())).collect())
+                Column::Reals(
+                    (0..n)
+                        .map(|i| c.value(i, metric).map(|v| v.as_f64()))
+                        .collect(),
+                )
             };
             // A real value in an integer metric keeps its exactness.
             let column = match column {
@@ -84,7 +92,11 @@ impl CommandRecord {
                     if v.iter().filter(|x| x.is_some()).count()
                         < (0..n).filter(|&i| c.value(i, metric).is_some()).count() =>
                 {
-                    Column::Reals((0..n).map(|i| c.value(i, metric).map(|v| v.as_f64())).collect())
+                    Column::Reals(
+                        (0..n)
+                            .map(|i| c.value(i, metric).map(|v| v.as_f64()))
+                            .collect(),
+                    )
                 }
                 other => other,
             };
@@ -154,7 +166,11 @@ impl Runs {
     /// Unpacks `data` whose metric columns are named by `metrics` (raw CSV
     /// column names, one a line), registering the metrics it names in
     /// `catalogue`.
-    pub fn unpack(metrics: &str, data: &[u8], catalogue: &mut Catalogue) -> Result<Runs, PackError> {
+    pub fn unpack(
+        metrics: &str,
+        data: &[u8],
+        catalogue: &mut Catalogue,
+    ) -> Result<Runs, PackError> {
         let mut r = Reader::new(data);
         let len = pack::header(&mut r)?;
         let mut attributes = Vec::with_capacity(ATTRIBUTES);
@@ -167,7 +183,8 @@ impl Runs {
             let metric = match catalogue.by_column(name) {
                 Some(m) => m,
                 None => {
-                    let def = recognise(name).ok_or(PackError("a metric's name is not a column name"))?;
+                    let def =
+                        recognise(name).ok_or(PackError("a metric's name is not a column name"))?;
                     catalogue
                         .register(def)
                         .map_err(|_| PackError("a metric cannot be registered"))?
@@ -192,7 +209,10 @@ impl Runs {
     }
 
     fn column(&self, metric: Metric) -> Option<&Column> {
-        self.metrics.iter().find(|(m, _)| *m == metric).map(|(_, c)| c)
+        self.metrics
+            .iter()
+            .find(|(m, _)| *m == metric)
+            .map(|(_, c)| c)
     }
 
     /// The present values of `metric` (a derived one computed from its
@@ -257,7 +277,10 @@ mod tests {
     fn runs_read_back_as_they_were_measured() {
         let mut catalogue = Catalogue::new();
         let cost = catalogue
-            .register(crate::data::MetricDef::appended("cost", crate::data::Unit::Number))
+            .register(crate::data::MetricDef::appended(
+                "cost",
+                crate::data::Unit::Number,
+            ))
             .unwrap();
         let runs = (0..7).map(|i| {
             let mut r = RunRecord {
@@ -282,7 +305,10 @@ mod tests {
         let mut read = Catalogue::new();
         let runs = Runs::unpack(&record.metrics, &record.data, &mut read).unwrap();
         assert_eq!(runs.failed(), 1);
-        assert_eq!(runs.values(Metric::WALL), [1500.0, 1499.0, 1498.0, 1497.0, 1496.0, 1495.0, 1494.0]);
+        assert_eq!(
+            runs.values(Metric::WALL),
+            [1500.0, 1499.0, 1498.0, 1497.0, 1496.0, 1495.0, 1494.0]
+        );
         assert_eq!(runs.values(Metric::TOTAL)[6], 1206.0);
         let cost = read.find("cost").unwrap();
         assert_eq!(runs.values(cost)[3], 7.5);

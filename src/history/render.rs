@@ -26,7 +26,11 @@ pub fn date(us: i64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, rem % 3600 / 60)
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60
+    )
 }
 
 /// An RFC 3339 time, UTC, to the second.
@@ -104,7 +108,11 @@ pub fn terminal(history: &History, store: &str, out: &mut dyn Write) -> io::Resu
         history.experiments,
         if history.experiments == 1 { "" } else { "s" },
         history.benchmarks.len(),
-        if history.benchmarks.len() == 1 { "" } else { "s" },
+        if history.benchmarks.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
     )?;
     for b in &history.benchmarks {
         let scale = scale_of(b);
@@ -171,7 +179,10 @@ fn changes_text(b: &Benchmark, scale: &Scale, level: &str, out: &mut dyn Write) 
             if b.points.len() == 1 { "" } else { "s" }
         );
     }
-    writeln!(out, "  Change points (▲; after / before, {level} interval):")?;
+    writeln!(
+        out,
+        "  Change points (▲; after / before, {level} interval):"
+    )?;
     for c in &b.changes {
         writeln!(out, "    {}", change_line(b, c, scale))?;
     }

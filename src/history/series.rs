@@ -96,10 +96,15 @@ pub fn median_interval(sorted: &[f64], gamma: f64) -> (f64, f64, f64, bool) {
 
 /// The metric `name` names among those stored, as `--metric` resolves it.
 pub fn resolve(name: &str, catalogue: &Catalogue) -> Result<Metric, StoreError> {
-    crate::analysis::resolve_metric(name, catalogue).map_err(|e| StoreError(format!("--metric: {e}")))
+    crate::analysis::resolve_metric(name, catalogue)
+        .map_err(|e| StoreError(format!("--metric: {e}")))
 }
 
 type Key = (String, String, Metric);
+
+/// A benchmark's experiments before their points are made: the
+/// experiment, the metric's values, the failed runs.
+type Raw = Vec<(Rc<StoredExperiment>, Vec<f64>, usize)>;
 
 impl History {
     /// The benchmarks of `rows` (as the store returns them, in commit
@@ -111,8 +116,7 @@ impl History {
         settings: &Settings,
     ) -> Result<History, StoreError> {
         let mut catalogue = Catalogue::new();
-        let mut by_key: BTreeMap<Key, Vec<(Rc<StoredExperiment>, Vec<f64>, usize)>> =
-            BTreeMap::new();
+        let mut by_key: BTreeMap<Key, Raw> = BTreeMap::new();
         let mut unpacked = Vec::with_capacity(rows.len());
         for row in rows {
             let runs = Runs::unpack(&row.metrics, &row.data, &mut catalogue).map_err(|e| {

@@ -73,7 +73,11 @@ impl SqliteStore {
     }
 
     fn unreadable(&self, e: rusqlite::Error) -> StoreError {
-        error(&self.path, "cannot read the history store (is it an SQLite file?)", e)
+        error(
+            &self.path,
+            "cannot read the history store (is it an SQLite file?)",
+            e,
+        )
     }
 
     /// Applies the migrations the file lacks, in one transaction; refuses
@@ -105,8 +109,11 @@ impl SqliteStore {
             )
             .map_err(fail)?;
         let version = if now == 0 {
-            tx.execute("CREATE TABLE bestguess_schema (version BIGINT NOT NULL)", [])
-                .map_err(fail)?;
+            tx.execute(
+                "CREATE TABLE bestguess_schema (version BIGINT NOT NULL)",
+                [],
+            )
+            .map_err(fail)?;
             tx.execute("INSERT INTO bestguess_schema (version) VALUES (0)", [])
                 .map_err(fail)?;
             0
@@ -120,8 +127,11 @@ impl SqliteStore {
         for sql in schema::migrations_from(version, Dialect::Sqlite) {
             tx.execute(&sql, []).map_err(fail)?;
         }
-        tx.execute("UPDATE bestguess_schema SET version = ?1", [schema::VERSION])
-            .map_err(fail)?;
+        tx.execute(
+            "UPDATE bestguess_schema SET version = ?1",
+            [schema::VERSION],
+        )
+        .map_err(fail)?;
         tx.commit().map_err(fail)
     }
 }

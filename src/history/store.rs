@@ -182,8 +182,14 @@ pub fn where_clause(filter: &Filter) -> (String, Vec<Param>) {
     }
     if let Some(m) = &filter.machine {
         // A prefix: LIKE with the pattern's own characters escaped.
-        let escaped = m.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-        term("m.fingerprint LIKE # ESCAPE '\\'", Param::Text(format!("{escaped}%")));
+        let escaped = m
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        term(
+            "m.fingerprint LIKE # ESCAPE '\\'",
+            Param::Text(format!("{escaped}%")),
+        );
     }
     if let Some(t) = filter.since_us {
         term("e.time_us >= #", Param::Int(t));
@@ -219,6 +225,9 @@ mod tests {
             hide_password("postgresql://me:pw@host:5432/db"),
             "postgresql://me:***@host:5432/db"
         );
-        assert_eq!(hide_password("postgresql:///db?host=/tmp"), "postgresql:///db?host=/tmp");
+        assert_eq!(
+            hide_password("postgresql:///db?host=/tmp"),
+            "postgresql:///db?host=/tmp"
+        );
     }
 }

@@ -148,9 +148,14 @@ fn max_statistic(ranks: &[f64], allowed: &[usize]) -> (f64, usize) {
 fn prefix_l1(values: impl Iterator<Item = f64>, n: usize) -> Vec<f64> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
-    #[derive(PartialEq, PartialOrd)]
+    #[derive(PartialEq)]
     struct F(f64);
     impl Eq for F {}
+    impl PartialOrd for F {
+        fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(other))
+        }
+    }
     impl Ord for F {
         fn cmp(&self, other: &Self) -> std::cmp::Ordering {
             self.0.total_cmp(&other.0)
@@ -219,7 +224,12 @@ struct Tested {
 /// At least 20/level permutations are drawn, so that a level as small
 /// as a short segment's can be reached; they stop once p > level is
 /// certain.
-fn test_segment(values: &[f64], allowed: &[usize], level: f64, settings: &Settings) -> Option<Tested> {
+fn test_segment(
+    values: &[f64],
+    allowed: &[usize],
+    level: f64,
+    settings: &Settings,
+) -> Option<Tested> {
     if allowed.is_empty() || level <= 0.0 {
         return None;
     }
@@ -263,7 +273,10 @@ pub fn change_points(values: &[f64], new_build: &[bool], settings: &Settings) ->
     }
     let mut stack = vec![(0usize, n)];
     while let Some((lo, hi)) = stack.pop() {
-        let allowed: Vec<usize> = (lo + 1..hi).filter(|&i| new_build[i]).map(|i| i - lo).collect();
+        let allowed: Vec<usize> = (lo + 1..hi)
+            .filter(|&i| new_build[i])
+            .map(|i| i - lo)
+            .collect();
         let level = settings.alpha * (hi - lo) as f64 / n as f64;
         let Some(t) = test_segment(&values[lo..hi], &allowed, level, settings) else {
             continue;

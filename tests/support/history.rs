@@ -39,11 +39,21 @@ fn git(dir: &Path, args: &[&str], n: usize) {
         .env("GIT_COMMITTER_NAME", "t")
         .env("GIT_COMMITTER_EMAIL", "t@example.org")
         // Commit times one minute apart: the series' order.
-        .env("GIT_COMMITTER_DATE", format!("{} +0000", 1_790_000_000 + 60 * n))
-        .env("GIT_AUTHOR_DATE", format!("{} +0000", 1_790_000_000 + 60 * n))
+        .env(
+            "GIT_COMMITTER_DATE",
+            format!("{} +0000", 1_790_000_000 + 60 * n),
+        )
+        .env(
+            "GIT_AUTHOR_DATE",
+            format!("{} +0000", 1_790_000_000 + 60 * n),
+        )
         .output()
         .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 impl Repo {
@@ -66,7 +76,11 @@ impl Repo {
         let n = self.commits.len() + 1;
         std::fs::write(self.path().join("cost"), format!("{cost}\n")).unwrap();
         git(self.path(), &["add", "-A"], n);
-        git(self.path(), &["commit", "-q", "-m", &format!("commit {n}")], n);
+        git(
+            self.path(),
+            &["commit", "-q", "-m", &format!("commit {n}")],
+            n,
+        );
         let out = Command::new("git")
             .args(["rev-parse", "HEAD"])
             .current_dir(self.path())
@@ -95,7 +109,12 @@ impl Repo {
         for cost in costs {
             self.commit(cost);
             let out = self.bestguess(store, &[]).output().unwrap();
-            assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
     }
 }
@@ -114,7 +133,12 @@ pub fn history_json(store: &str, extra: &[&str]) -> serde_json::Value {
     let mut args = vec!["--metric", "cost", "--export-json", "-"];
     args.extend_from_slice(extra);
     let out = bestreport(store, &args);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     doc["history"].clone()
 }
@@ -149,21 +173,48 @@ pub fn step_is_found(store: &str) {
     assert_eq!(cps.len(), 1, "{s}");
     assert_eq!(cps[0]["commit_before"], repo.commits[18].as_str());
     assert_eq!(cps[0]["commit_after"], repo.commits[19].as_str());
-    let (low, high) = (cps[0]["ratio_ci_low"].as_f64().unwrap(), cps[0]["ratio_ci_high"].as_f64().unwrap());
+    let (low, high) = (
+        cps[0]["ratio_ci_low"].as_f64().unwrap(),
+        cps[0]["ratio_ci_high"].as_f64().unwrap(),
+    );
     assert!(low <= 1.10 && 1.10 <= high, "[{low}, {high}]");
-    assert!(low > 1.0, "the interval excludes no change: [{low}, {high}]");
+    assert!(
+        low > 1.0,
+        "the interval excludes no change: [{low}, {high}]"
+    );
     // The terminal report names the change by its commits.
     let out = bestreport(store, &["--metric", "cost"]);
     let t = text(&out);
-    assert!(t.contains(&format!("{} → {}", &repo.commits[18][..10], &repo.commits[19][..10])), "{t}");
+    assert!(
+        t.contains(&format!(
+            "{} → {}",
+            &repo.commits[18][..10],
+            &repo.commits[19][..10]
+        )),
+        "{t}"
+    );
     // Markdown and HTML name it too.
     let out = bestreport(store, &["--metric", "cost", "-Q", "--export-markdown", "-"]);
     let md = String::from_utf8_lossy(&out.stdout);
-    assert!(md.contains(&format!("`{}` → `{}`", &repo.commits[18][..10], &repo.commits[19][..10])), "{md}");
+    assert!(
+        md.contains(&format!(
+            "`{}` → `{}`",
+            &repo.commits[18][..10],
+            &repo.commits[19][..10]
+        )),
+        "{md}"
+    );
     let out = bestreport(store, &["--metric", "cost", "-Q", "--export-html", "-"]);
     let html = String::from_utf8_lossy(&out.stdout);
-    assert!(html.contains("<svg") && html.contains(&repo.commits[19][..10]), "{}", text(&out));
-    assert!(html.contains("stroke-dasharray"), "the change point is marked");
+    assert!(
+        html.contains("<svg") && html.contains(&repo.commits[19][..10]),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        html.contains("stroke-dasharray"),
+        "the change point is marked"
+    );
 }
 
 /// 30 commits of the same cost: no change point.
@@ -183,13 +234,25 @@ pub fn gate_fails_on_the_step_only(store_slow: &str, store_same: &str) {
         let mut repo = Repo::new();
         repo.series(store, (1..=19).map(|_| 1000));
         repo.commit(cost);
-        let out = repo.bestguess(store, &["--fail-if-slower", "5"]).output().unwrap();
+        let out = repo
+            .bestguess(store, &["--fail-if-slower", "5"])
+            .output()
+            .unwrap();
         let t = text(&out);
         assert_eq!(out.status.code(), Some(status), "{t}");
         assert!(t.contains("against 19 experiments"), "{t}");
-        assert!(t.contains(if status == 3 { "slower" } else { "passed" }), "{t}");
+        assert!(
+            t.contains(if status == 3 { "slower" } else { "passed" }),
+            "{t}"
+        );
         // The experiment is recorded either way.
-        assert_eq!(history_json(store, &[])["series"][0]["points"].as_array().unwrap().len(), 20);
+        assert_eq!(
+            history_json(store, &[])["series"][0]["points"]
+                .as_array()
+                .unwrap()
+                .len(),
+            20
+        );
     }
 }
 
@@ -198,14 +261,23 @@ pub fn gate_with_little_history(store: &str, empty_store: &str) {
     let mut repo = Repo::new();
     repo.series(store, [1000, 1000]);
     repo.commit(1300);
-    let out = repo.bestguess(store, &["--fail-if-slower", "5"]).output().unwrap();
+    let out = repo
+        .bestguess(store, &["--fail-if-slower", "5"])
+        .output()
+        .unwrap();
     let t = text(&out);
     assert!(t.contains("too little history (2 experiments"), "{t}");
     assert_eq!(out.status.code(), Some(3), "{t}");
     let empty = Repo::new();
-    let out = empty.bestguess(empty_store, &["--fail-if-slower", "5"]).output().unwrap();
+    let out = empty
+        .bestguess(empty_store, &["--fail-if-slower", "5"])
+        .output()
+        .unwrap();
     let t = text(&out);
-    assert!(t.contains("no history of this command on this machine: not gated"), "{t}");
+    assert!(
+        t.contains("no history of this command on this machine: not gated"),
+        "{t}"
+    );
     assert_eq!(out.status.code(), Some(0), "{t}");
 }
 
@@ -225,12 +297,27 @@ pub fn import_raw_and_hyperfine(store: &str) {
     let t = text(&out);
     assert_eq!(out.status.code(), Some(0), "{t}");
     assert!(t.contains("recorded as experiment"), "{t}");
-    let out = bestreport(store, &["--metric", "wall", "--branch", "imported", "--export-json", "-", "-Q"]);
+    let out = bestreport(
+        store,
+        &[
+            "--metric",
+            "wall",
+            "--branch",
+            "imported",
+            "--export-json",
+            "-",
+            "-Q",
+        ],
+    );
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let series = doc["history"]["series"].as_array().unwrap().clone();
     // Every command of both files, each with one point of commit abc123.
     let from = |path: &Path| {
-        let out = Command::new(bin("bestreport")).arg(path).args(["--export-json", "-", "-Q", "--metric", "wall"]).output().unwrap();
+        let out = Command::new(bin("bestreport"))
+            .arg(path)
+            .args(["--export-json", "-", "-Q", "--metric", "wall"])
+            .output()
+            .unwrap();
         let d: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         d["results"].as_array().map_or(0, |r| r.len())
     };
@@ -294,13 +381,23 @@ pub fn kill_during_append(store: &str) {
     let h = history_json(store, &[]);
     assert_eq!(h["series"][0]["points"].as_array().unwrap().len(), 1, "{h}");
     // The raw file holds all 9 runs.
-    let out = Command::new(bin("bestreport")).arg(&raw).args(["--metric", "cost", "--export-json", "-", "-Q"]).output().unwrap();
+    let out = Command::new(bin("bestreport"))
+        .arg(&raw)
+        .args(["--metric", "cost", "--export-json", "-", "-Q"])
+        .output()
+        .unwrap();
     let d: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(d["results"][0]["bestguess"]["runs"], 9, "{d}");
     // The store takes the next experiment.
     let out = repo.bestguess(store, &[]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert_eq!(history_json(store, &[])["series"][0]["points"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        history_json(store, &[])["series"][0]["points"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 /// A store that cannot be used costs nothing: the raw file and the report
@@ -316,10 +413,16 @@ pub fn unusable_store(store: &str, why: &str) {
     let t = text(&out);
     assert_eq!(out.status.code(), Some(4), "{t}");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("not recorded")).collect();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("not recorded"))
+        .collect();
     assert_eq!(lines.len(), 1, "{t}");
     assert!(lines[0].contains(why), "{t}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("work"), "the report: {t}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("work"),
+        "the report: {t}"
+    );
     let raw = std::fs::read_to_string(&raw).unwrap();
     assert_eq!(raw.lines().count(), 10, "header and 9 runs");
 }
