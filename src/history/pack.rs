@@ -14,8 +14,9 @@
 //!   as zigzag LEB128 varints: a run's value differs little from the
 //!   previous run's, so most take one or two bytes.
 //!
-//! The whole string starts with a format byte ([`FORMAT`]) and the
-//! number of runs; the names of the metric columns are stored beside it
+//! Each column is preceded by its length in bytes (a varint), so that a
+//! reader of one metric skips the others. The whole string starts with a
+//! format byte ([`FORMAT`]) and the number of runs; the names of the metric columns are stored beside it
 //! (in the store's `metrics` field), in the order of the columns.
 
 use std::fmt;
@@ -102,8 +103,15 @@ fn put_bitmap(out: &mut Vec<u8>, present: impl Iterator<Item = bool>) {
     }
 }
 
-/// Appends `column` to `out`.
+/// Appends `column` to `out`, preceded by its length.
 pub fn put_column(out: &mut Vec<u8>, column: &Column) {
+    let mut body = Vec::with_capacity(2 * column.len() + 8);
+    put_column_body(&mut body, column);
+    put_varint(out, body.len() as u64);
+    out.extend_from_slice(&body);
+}
+
+fn put_column_body(out: &mut Vec<u8>, column: &Column) {
     match column {
         Column::Reals(v) => {
             out.push(3);
@@ -184,8 +192,28 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
+    /// Skips a column.
+    pub fn skip_column(&mut self) -> Result<(), PackError> {
+        let len = usize::try_from(self.varint()?).map_err(|_| PackError("a column is too long"))?;
+        if self.bytes.len() - self.at < len {
+            return Err(PackError("cut short"));
+        }
+        self.at += len;
+        Ok(())
+    }
+
     /// A column of `n` values.
     pub fn column(&mut self, n: usize) -> Result<Column, PackError> {
+        let len = usize::try_from(self.varint()?).map_err(|_| PackError("a column is too long"))?;
+        let end = self.at.checked_add(len).filter(|&e| e <= self.bytes.len()).ok_or(PackError("cut short"))?;
+        let column = self.column_body(n)?;
+        if self.at != end {
+            return Err(PackError("a column's length is wrong"));
+        }
+        Ok(column)
+    }
+
+    fn column_body(&mut self, n: usize) -> Result<Column, PackError> {
         match self.byte()? {
             0 => Ok(Column::Ints(vec![None; n])),
             tag @ (1 | 2) => {

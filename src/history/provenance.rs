@@ -42,36 +42,39 @@ pub fn work_tree_top() -> Option<String> {
 impl GitState {
     /// The state of the work tree around the current directory, with
     /// `--commit REV` and `--branch NAME` taking the place of what git says
-    /// (`REV` is resolved to a full hash where git knows it).
+    /// (`REV` is resolved to a full hash where git knows it). Two `git`
+    /// runs at most: `log` for the commit and its time, `status` for the
+    /// branch and the dirty flag (not asked with `--commit`: the work
+    /// tree says nothing about another commit).
     pub fn current(commit: Option<&str>, branch: Option<&str>) -> GitState {
         let rev = commit.unwrap_or("HEAD");
-        let resolved = git(&[
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            &format!("{rev}^{{commit}}"),
-        ])
-        .filter(|s| !s.is_empty());
-        let commit_time_us = resolved
-            .as_deref()
-            .and_then(|c| git(&["show", "-s", "--format=%ct", c]))
-            .and_then(|t| t.parse::<i64>().ok())
-            .map(|s| s.saturating_mul(1_000_000));
-        let branch = match branch {
-            Some(b) => Some(b.to_owned()),
-            None => git(&["rev-parse", "--abbrev-ref", "HEAD"]).filter(|b| !b.is_empty()),
+        let logged = git(&["log", "-1", "--format=%H %ct", rev, "--"]);
+        let (hash, time) = match logged.as_deref().and_then(|l| l.split_once(' ')) {
+            Some((h, t)) => (Some(h.to_owned()), t.parse::<i64>().ok()),
+            None => (None, None),
         };
-        // The work tree's state says nothing about another commit.
-        let dirty = match commit {
-            Some(_) => None,
-            None => git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty()),
+        let mut state = GitState {
+            commit: hash.or_else(|| commit.map(str::to_owned)),
+            branch: branch.map(str::to_owned),
+            dirty: None,
+            commit_time_us: time.map(|s| s.saturating_mul(1_000_000)),
         };
-        GitState {
-            commit: resolved.or_else(|| commit.map(str::to_owned)),
-            branch,
-            dirty,
-            commit_time_us,
+        if commit.is_none() {
+            if let Some(status) = git(&["status", "--porcelain=v2", "--branch", "--untracked-files=no"]) {
+                let mut dirty = false;
+                for line in status.lines() {
+                    match line.strip_prefix("# branch.head ") {
+                        Some(head) if state.branch.is_none() && head != "(detached)" => {
+                            state.branch = Some(head.to_owned());
+                        }
+                        Some(_) => {}
+                        None => dirty |= !line.starts_with('#'),
+                    }
+                }
+                state.dirty = Some(dirty);
+            }
         }
+        state
     }
 }
 
@@ -115,12 +118,19 @@ impl Machine {
                 Some(kb * 1024)
             })
             .unwrap_or(0);
-        let kernel = Command::new("uname")
-            .arg("-r")
-            .output()
+        // What `uname -r` prints, without starting it.
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+            .map(|k| k.trim().to_owned())
             .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .filter(|k| !k.is_empty())
+            .or_else(|| {
+                Command::new("uname")
+                    .arg("-r")
+                    .output()
+                    .ok()
+                    .filter(|o| o.status.success())
+                    .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            })
             .unwrap_or_default();
         Machine {
             cpu_model,

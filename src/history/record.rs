@@ -171,6 +171,24 @@ impl Runs {
         data: &[u8],
         catalogue: &mut Catalogue,
     ) -> Result<Runs, PackError> {
+        Runs::unpack_only(metrics, data, catalogue, None)
+    }
+
+    /// [`Runs::unpack`], with only the metric columns that `wanted` needs
+    /// (its parts, for a derived metric) when it is given.
+    pub fn unpack_only(
+        metrics: &str,
+        data: &[u8],
+        catalogue: &mut Catalogue,
+        wanted: Option<Metric>,
+    ) -> Result<Runs, PackError> {
+        let needs = |m: Metric| match wanted {
+            None => true,
+            Some(w) => match w.builtin().map(|d| d.source) {
+                Some(Source::Sum(a, b)) => m == a || m == b,
+                _ => m == w,
+            },
+        };
         let mut r = Reader::new(data);
         let len = pack::header(&mut r)?;
         let mut attributes = Vec::with_capacity(ATTRIBUTES);
@@ -179,7 +197,6 @@ impl Runs {
         }
         let mut columns = Vec::new();
         for name in metrics.lines().filter(|l| !l.is_empty()) {
-            let column = r.column(len)?;
             let metric = match catalogue.by_column(name) {
                 Some(m) => m,
                 None => {
@@ -190,7 +207,11 @@ impl Runs {
                         .map_err(|_| PackError("a metric cannot be registered"))?
                 }
             };
-            columns.push((metric, column));
+            if needs(metric) {
+                columns.push((metric, r.column(len)?));
+            } else {
+                r.skip_column()?;
+            }
         }
         if !r.at_end() {
             return Err(PackError("bytes after the last column"));

@@ -117,17 +117,30 @@ impl History {
     ) -> Result<History, StoreError> {
         let mut catalogue = Catalogue::new();
         let mut by_key: BTreeMap<Key, Raw> = BTreeMap::new();
-        let mut unpacked = Vec::with_capacity(rows.len());
-        for row in rows {
-            let runs = Runs::unpack(&row.metrics, &row.data, &mut catalogue).map_err(|e| {
-                StoreError(format!(
-                    "experiment {} ({}): {e}",
-                    row.experiment.id, row.name
-                ))
-            })?;
-            unpacked.push(runs);
+        // The metrics every row names, registered first, so that a
+        // metric asked for by name is known before the runs are unpacked.
+        let mut seen = std::collections::HashSet::new();
+        for row in rows.iter().filter(|r| seen.insert(r.metrics.as_str())) {
+            for name in row.metrics.lines() {
+                if catalogue.by_column(name).is_none() {
+                    if let Some(def) = crate::data::metric::recognise(name) {
+                        let _ = catalogue.register(def);
+                    }
+                }
+            }
         }
         let wanted = metric.map(|m| resolve(m, &catalogue)).transpose()?;
+        let mut unpacked = Vec::with_capacity(rows.len());
+        for row in rows {
+            let runs = Runs::unpack_only(&row.metrics, &row.data, &mut catalogue, wanted)
+                .map_err(|e| {
+                    StoreError(format!(
+                        "experiment {} ({}): {e}",
+                        row.experiment.id, row.name
+                    ))
+                })?;
+            unpacked.push(runs);
+        }
         let mut experiments = std::collections::HashSet::new();
         for (row, runs) in rows.iter().zip(&unpacked) {
             experiments.insert(row.experiment.id);
