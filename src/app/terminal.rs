@@ -37,13 +37,19 @@ pub fn terminal_width() -> usize {
 /// reports written into a file or a pipe keep the same 80 columns
 /// wherever they are made. Always within [`WIDTH_RANGE`].
 pub fn report_width() -> usize {
-    let columns = std::env::var("COLUMNS")
+    help_width().clamp(WIDTH_RANGE.0, WIDTH_RANGE.1)
+}
+
+/// The width of `--help`: `COLUMNS` when set, else the width of the
+/// terminal standard output is, else 80 (help into a file or a pager
+/// keeps 80 columns). `cli::help` keeps it within its own range.
+pub fn help_width() -> usize {
+    std::env::var("COLUMNS")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&c| c > 0)
         .or_else(|| sys::terminal_columns(1))
-        .unwrap_or(80);
-    columns.clamp(WIDTH_RANGE.0, WIDTH_RANGE.1)
+        .unwrap_or(80)
 }
 
 /// A progress display belongs on standard error only when that is a

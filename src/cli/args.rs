@@ -210,7 +210,7 @@ mod tests {
     fn every_flag_parses_changes_something_and_is_in_help() {
         let baseline = parse_run(&["ls"]).unwrap();
         for running in [true, false] {
-            let help = super::super::help::help("p", running);
+            let help = super::super::help::help("p", running, 80);
             for f in flags::all() {
                 let values: Vec<String> = f
                     .values

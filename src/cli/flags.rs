@@ -35,7 +35,7 @@ pub enum Scope {
 }
 
 /// What shell completions offer for an option's value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Hint {
     /// Free text: nothing to offer.
     Text,
@@ -45,6 +45,9 @@ pub enum Hint {
     Command,
     /// One of these words.
     Choices(&'static [&'static str]),
+    /// These words, though others are accepted too (`--metric`'s names;
+    /// `-c`'s `NAME=`, after which the value is typed).
+    Suggest(fn() -> Vec<String>),
 }
 
 type Update = Box<dyn Fn(&mut Args, Vec<String>) -> Result<(), UsageError> + Send + Sync>;
@@ -535,14 +538,16 @@ fn analysis_flags() -> Vec<Flag> {
             |a, v| a.settings.push(v),
         )
         .short('c')
-        .alias('x'),
+        .alias('x')
+        .hint(Hint::Suggest(super::settings::completions)),
         Flag::value(
             "metric",
             "NAME",
             Both,
             "Rank and report this metric: cpu (default), wall, user, system, rss, ctxsw, or any other the data hold",
             |a, v| a.metric = Some(v),
-        ),
+        )
+        .hint(Hint::Suggest(metric_names)),
         Flag::value(
             "reference",
             "N|NAME",
@@ -635,6 +640,13 @@ fn program_flags() -> Vec<Flag> {
             .alias('V'),
         Flag::switch("help", Both, "Print this help", |a| a.help = true).short('h'),
     ]
+}
+
+/// The metric names `--metric` accepts in any data: the short ones and
+/// the catalogue's (a counter or a command's own metric exists only in
+/// the data that hold it).
+fn metric_names() -> Vec<String> {
+    crate::analysis::known_names(&crate::data::Catalogue::new())
 }
 
 /// Find a flag by one of its short letters.
