@@ -215,10 +215,16 @@ fn man_pages_have_examples_every_exit_status_and_whole_sentences() {
     for (program, _) in PROGRAMS {
         let page = generate(program, "man");
         for section in ["EXIT STATUS", "EXAMPLES", "ENVIRONMENT", "SEE ALSO"] {
-            assert!(page.contains(&format!(".SH {section}\n")), "{program}: {section}");
+            assert!(
+                page.contains(&format!(".SH {section}\n")),
+                "{program}: {section}"
+            );
         }
         for code in ["0", "1", "2", "3", "129, 130, 131, 143"] {
-            assert!(page.contains(&format!(".TP\n{code}\n")), "{program}: {code}");
+            assert!(
+                page.contains(&format!(".TP\n{code}\n")),
+                "{program}: {code}"
+            );
         }
         // From OPTIONS on, every paragraph is sentences: a line ends with a
         // full stop, so that nothing roff joins after it runs into it ("…

@@ -136,7 +136,10 @@ fn the_install_loop_works_on_a_stock_system() {
     let required = std::env::var_os("BESTGUESS_REQUIRE_SHELLS").is_some();
     let found = sh("man -w bestguess bestreport");
     if found.status.code() == Some(127) {
-        assert!(!required, "man is required (BESTGUESS_REQUIRE_SHELLS is set)");
+        assert!(
+            !required,
+            "man is required (BESTGUESS_REQUIRE_SHELLS is set)"
+        );
         eprintln!("note: man is not installed; its check is skipped");
     } else {
         let pages = String::from_utf8_lossy(&found.stdout);

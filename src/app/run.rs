@@ -278,19 +278,63 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
     let baseline = baseline.as_ref();
-    let rescue = |e: AppError| rescue(e, &dataset, &rc);
-    let finish = |out: &mut ReportStream, exports| {
-        report::finish(&dataset, &rc.output, out, exports, baseline, &metadata).map_err(rescue)
-    };
     // How it ended is said first; the reports (and exports) of what was
     // measured follow, however it ended; an error comes last.
     let ended = ending(&result, rows_in_file, dataset.run_count());
+    let mut output = rc.output.clone();
+    if result.is_err() {
+        unmeasured(&rc, &dataset, &mut output);
+    }
+    let rescue = |e: AppError| rescue(e, &dataset, &rc);
+    let finish = |out: &mut ReportStream, exports| {
+        report::finish(&dataset, &output, out, exports, baseline, &metadata).map_err(rescue)
+    };
     let reported = finish(&mut out, exports)?;
     match result {
         // A whole experiment's status is its reports' (the gate's).
         Ok(()) => Ok(reported),
         Err(_) => ended,
     }
+}
+
+/// An experiment that ended early (a failure, an interrupt) before some
+/// commands ran: a note names them before the reports, and with a single
+/// command measured the ranking is left out ("only one command
+/// benchmarked" would be false: more were given).
+fn unmeasured(rc: &RunConfig, dataset: &crate::data::Dataset, output: &mut crate::cli::Output) {
+    let missing: Vec<String> = (rc.plan.commands.iter().enumerate())
+        .filter(|(i, _)| !dataset.commands.iter().any(|c| c.batch == *i as u64 + 1))
+        .map(|(i, c)| {
+            format!(
+                "{} ('{}')",
+                i + 1,
+                c.name.as_deref().unwrap_or(&c.command.text)
+            )
+        })
+        .collect();
+    let (last, first) = match missing.split_last() {
+        Some(split) => split,
+        None => return,
+    };
+    let named = match first {
+        [] => format!("Command {last} never ran"),
+        _ => format!("Commands {} and {last} never ran", first.join(", ")),
+    };
+    let ranked = if dataset.commands.len() == 1 && output.selection.ranking {
+        output.selection.ranking = false;
+        output.selection.explain = false;
+        "; with one command measured there is nothing to rank"
+    } else {
+        ""
+    };
+    output::note(&format!(
+        "{named}: the experiment stopped before {}{ranked}.\n",
+        if missing.len() == 1 {
+            "its first run"
+        } else {
+            "their first runs"
+        }
+    ));
 }
 
 /// What is said before the first run: the seed that reproduces the order,

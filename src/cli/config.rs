@@ -452,7 +452,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     let mut warnings = args.notes.clone();
     // Hyperfine 2.0's two shell words: "none" (its default, and ours) and
     // "default" (the platform shell).
-    let shell = match args.shell.as_deref() {
+    let mut shell = match args.shell.as_deref() {
         None | Some("none") => String::new(),
         Some("default") => "/bin/sh -c".to_string(),
         Some(s) => s.to_string(),
@@ -461,12 +461,19 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     let shell_words = if shell.is_empty() {
         None
     } else {
-        let words = split(&shell).map_err(|e| UsageError(format!("-s/--shell: {e}")))?;
+        let mut words = split(&shell).map_err(|e| UsageError(format!("-s/--shell: {e}")))?;
         if words.is_empty() {
             return Err(UsageError(
                 "-s/--shell is blank: give a shell such as \"/bin/sh -c\"".into(),
             )
             .into());
+        }
+        // `--shell bash` runs `bash -c COMMAND`, as in Hyperfine; the
+        // shell recorded is the one that runs.
+        if let Some((with_c, note)) = habits::add_c(&shell, &words) {
+            warnings.push(note);
+            shell.push_str(" -c");
+            words = with_c;
         }
         warnings.extend(habits::shell_hint(&shell, &words));
         Some(words)

@@ -20,7 +20,7 @@
 
 use std::sync::OnceLock;
 
-use super::lowargs::{name_last, Args, Generate, ParamArg, ReportSwitch};
+use super::lowargs::{Args, Generate, ParamArg, ReportSwitch};
 use super::UsageError;
 use crate::experiment::HookKind;
 use crate::export::{Format, JsonRuns};
@@ -335,8 +335,8 @@ fn command_flags() -> Vec<Flag> {
             "name",
             "NAME",
             Run,
-            "Name the command just before this option",
-            |a, v| name_last(&mut a.positional, v),
+            "Name the command just before this option (names given before the commands name them in order, as in Hyperfine)",
+            |a, v| a.name(v),
         )
         .short('n')
         .long_alias("command-name"),

@@ -3,7 +3,7 @@
 //! broken only at spaces.
 
 use super::flags;
-use crate::report::text::{wrap, width as text_width};
+use crate::report::text::{width as text_width, wrap};
 
 /// What each program is for, and how it is called.
 pub fn about(program: &str, running: bool) -> (String, String) {
@@ -176,11 +176,18 @@ mod tests {
     fn the_text_column_is_beside_the_options_from_71_columns() {
         let wide = help("bestguess", true, 80);
         assert!(
-            wide.lines().any(|l| l.starts_with("  -w, --warmup N") && l.len() > 40),
+            wide.lines()
+                .any(|l| l.starts_with("  -w, --warmup N") && l.len() > 40),
             "{wide}"
         );
         let narrow = help("bestguess", true, 60);
-        let at = narrow.find("  -w, --warmup N\n").expect("alone on its line");
-        assert!(narrow[at..].lines().nth(1).unwrap().starts_with("        Untimed"));
+        let at = narrow
+            .find("  -w, --warmup N\n")
+            .expect("alone on its line");
+        assert!(narrow[at..]
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("        Untimed"));
     }
 }
