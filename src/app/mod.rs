@@ -7,6 +7,7 @@
 //! when interrupted by SIGINT or SIGTERM.
 
 mod baseline;
+mod budget;
 mod live;
 mod output;
 mod provenance;
