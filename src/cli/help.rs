@@ -47,7 +47,7 @@ pub const WIDTH_RANGE: (usize, usize) = (40, 100);
 
 /// The width of the options column, and the least room its help text
 /// needs beside it (narrower, the help goes under the option).
-const USAGE_WIDTH: usize = 32;
+const USAGE_WIDTH: usize = 28;
 const TEXT_MIN: usize = 36;
 /// Where the help text starts under an option when it does not fit
 /// beside it.
