@@ -238,20 +238,11 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // No reminder to use -o: like Hyperfine, a plain run starts silently
     // (docs/reports.md, "What a plain run prints").
     let show_progress = announce(&rc);
-    let adaptive = rc.output.ranking.adaptive.map(|rule| Adaptive {
-        stopper: Stopper::new(
-            rule,
-            rc.output.ranking.clone(),
-            reference,
-            rc.plan.commands.len(),
-        ),
-        metric: rc.output.ranking.metric,
-        started: Instant::now(),
-        first: None,
-        stopped: None,
-        commands: rc.plan.commands.len() as u64,
-        stopped_at: None,
-    });
+    let adaptive = rc
+        .output
+        .ranking
+        .adaptive
+        .map(|rule| Adaptive::new(rule, &rc, reference));
     let mut sink = Sink {
         adaptive,
         raw,
@@ -395,6 +386,25 @@ fn announce(rc: &RunConfig) -> bool {
 }
 
 impl Adaptive {
+    /// The experiment starts now, under `rule`, ranking against the
+    /// `reference` command if one is given.
+    fn new(
+        rule: crate::analysis::StoppingRule,
+        rc: &RunConfig,
+        reference: Option<usize>,
+    ) -> Adaptive {
+        let commands = rc.plan.commands.len();
+        Adaptive {
+            stopper: Stopper::new(rule, rc.output.ranking.clone(), reference, commands),
+            metric: rc.output.ranking.metric,
+            started: Instant::now(),
+            first: None,
+            stopped: None,
+            commands: commands as u64,
+            stopped_at: None,
+        }
+    }
+
     /// Where the experiment is against its next look and its budget, for
     /// the progress display.
     fn rounds(&self) -> Rounds {
