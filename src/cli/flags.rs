@@ -534,7 +534,7 @@ fn analysis_flags() -> Vec<Flag> {
             "set",
             "NAME=VALUE",
             Both,
-            "Settings: width, graph, alpha, epsilon, effect, best, sigma (Hyperfine's -c: --cleanup)",
+            "Settings: width, graph, alpha, epsilon, effect, best, sigma (not Hyperfine's cleanup)",
             |a, v| a.settings.push(v),
         )
         .short('c')
