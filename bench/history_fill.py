@@ -3,14 +3,15 @@
 commands x RUNS runs each (complete rounds in random order, values as
 bench/gen_raw.py makes them: a small command's times, memory and
 counts), each written as a raw CSV file, gzipped in memory to measure
-what the files take, and loaded with `bestreport --history-import` as an
-experiment of its own commit.
+what the files take, and loaded with `bestreport --history-import`, ten
+experiments per commit (a commit measured ten times, as CI runs do).
 
     history_fill.py BESTREPORT STORE DIR N COMMANDS RUNS
 
 Prints the total size of the gzipped raw files in bytes. Deterministic.
 """
 import gzip
+import os
 import random
 import subprocess
 import sys
@@ -50,15 +51,21 @@ def main():
     n, commands, runs = (int(x) for x in sys.argv[4:7])
     rng = random.Random(20261207)
     gzipped = 0
+    batch = []
     for k in range(n):
         text = experiment(rng, k, commands, runs).encode()
         gzipped += len(gzip.compress(text, compresslevel=6))
         path = f"{directory}/e{k:05}.csv"
         with open(path, "wb") as f:
             f.write(text)
-        subprocess.run([bestreport, f"--history-import={store}", path,
-                        "--commit", f"{k:040x}"], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        batch.append(path)
+        if len(batch) == 10 or k == n - 1:
+            subprocess.run([bestreport, f"--history-import={store}", *batch,
+                            "--commit", f"{k // 10:040x}"], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for p in batch[1:]:
+                os.remove(p)
+            batch = []
     print(gzipped)
 
 

@@ -9,6 +9,7 @@
 //! SIGINT or SIGTERM.
 
 mod baseline;
+mod budget;
 mod history;
 mod live;
 mod output;
@@ -144,7 +145,10 @@ fn dispatch(
         }
     };
     match config {
-        Config::Help { running } => print(&mut stdout, &help::help(program, running)),
+        Config::Help { running } => print(
+            &mut stdout,
+            &help::help(program, running, terminal::help_width()),
+        ),
         Config::Version => print(
             &mut stdout,
             &format!("{program} {}\n", env!("CARGO_PKG_VERSION")),

@@ -205,7 +205,11 @@ impl<'a> Reader<'a> {
     /// A column of `n` values.
     pub fn column(&mut self, n: usize) -> Result<Column, PackError> {
         let len = usize::try_from(self.varint()?).map_err(|_| PackError("a column is too long"))?;
-        let end = self.at.checked_add(len).filter(|&e| e <= self.bytes.len()).ok_or(PackError("cut short"))?;
+        let end = self
+            .at
+            .checked_add(len)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or(PackError("cut short"))?;
         let column = self.column_body(n)?;
         if self.at != end {
             return Err(PackError("a column's length is wrong"));

@@ -60,7 +60,12 @@ impl GitState {
             commit_time_us: time.map(|s| s.saturating_mul(1_000_000)),
         };
         if commit.is_none() {
-            if let Some(status) = git(&["status", "--porcelain=v2", "--branch", "--untracked-files=no"]) {
+            if let Some(status) = git(&[
+                "status",
+                "--porcelain=v2",
+                "--branch",
+                "--untracked-files=no",
+            ]) {
                 let mut dirty = false;
                 for line in status.lines() {
                     match line.strip_prefix("# branch.head ") {

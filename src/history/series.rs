@@ -132,13 +132,14 @@ impl History {
         let wanted = metric.map(|m| resolve(m, &catalogue)).transpose()?;
         let mut unpacked = Vec::with_capacity(rows.len());
         for row in rows {
-            let runs = Runs::unpack_only(&row.metrics, &row.data, &mut catalogue, wanted)
-                .map_err(|e| {
+            let runs = Runs::unpack_only(&row.metrics, &row.data, &mut catalogue, wanted).map_err(
+                |e| {
                     StoreError(format!(
                         "experiment {} ({}): {e}",
                         row.experiment.id, row.name
                     ))
-                })?;
+                },
+            )?;
             unpacked.push(runs);
         }
         let mut experiments = std::collections::HashSet::new();
