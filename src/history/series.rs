@@ -102,9 +102,9 @@ pub fn resolve(name: &str, catalogue: &Catalogue) -> Result<Metric, StoreError> 
 
 type Key = (String, String, Metric);
 
-/// A benchmark's experiments before their points are made: the
-/// experiment, the metric's values, the failed runs.
-type Raw = Vec<(Rc<StoredExperiment>, Vec<f64>, usize)>;
+/// A benchmark's experiment being read: the experiment, the metric's
+/// values, the failed runs.
+type Pending = (Rc<StoredExperiment>, Vec<f64>, usize);
 
 impl History {
     /// The benchmarks of `rows` (as the store returns them, in commit
@@ -116,7 +116,6 @@ impl History {
         settings: &Settings,
     ) -> Result<History, StoreError> {
         let mut catalogue = Catalogue::new();
-        let mut by_key: BTreeMap<Key, Raw> = BTreeMap::new();
         // The metrics every row names, registered first, so that a
         // metric asked for by name is known before the runs are unpacked.
         let mut seen = std::collections::HashSet::new();
@@ -130,20 +129,34 @@ impl History {
             }
         }
         let wanted = metric.map(|m| resolve(m, &catalogue)).transpose()?;
-        let mut unpacked = Vec::with_capacity(rows.len());
+        let gamma = settings.interval_alpha / 2.0;
+        let point = |(experiment, mut values, failed): (Rc<StoredExperiment>, Vec<f64>, usize)| {
+            values.sort_by(f64::total_cmp);
+            let (median, ci_low, ci_high, reached) = median_interval(&values, gamma);
+            Point {
+                experiment,
+                median,
+                ci_low,
+                ci_high,
+                reached,
+                runs: values.len(),
+                failed,
+            }
+        };
+        // Per benchmark: its finished points, and the experiment being
+        // read (whose runs a second command of the same name joins). Each
+        // row is unpacked, summarised and dropped: memory holds points,
+        // not runs.
+        let mut by_key: BTreeMap<Key, (Vec<Point>, Option<Pending>)> = BTreeMap::new();
+        let mut experiments = std::collections::HashSet::new();
         for row in rows {
-            let runs = Runs::unpack_only(&row.metrics, &row.data, &mut catalogue, wanted).map_err(
-                |e| {
+            let runs = Runs::unpack_only(&row.metrics, &row.data, &mut catalogue, wanted)
+                .map_err(|e| {
                     StoreError(format!(
                         "experiment {} ({}): {e}",
                         row.experiment.id, row.name
                     ))
-                },
-            )?;
-            unpacked.push(runs);
-        }
-        let mut experiments = std::collections::HashSet::new();
-        for (row, runs) in rows.iter().zip(&unpacked) {
+                })?;
             experiments.insert(row.experiment.id);
             let failed = runs.failed();
             for m in runs.metrics(&catalogue) {
@@ -155,42 +168,29 @@ impl History {
                     continue;
                 }
                 let key = (row.name.clone(), row.experiment.fingerprint.clone(), m);
-                let series = by_key.entry(key).or_default();
-                // Two commands of one name in one experiment are one
-                // point: their runs together.
-                match series.last_mut() {
+                let (points, pending) = by_key.entry(key).or_default();
+                match pending {
                     Some((e, v, f)) if e.id == row.experiment.id => {
                         v.extend(values);
                         *f += failed;
                     }
-                    _ => series.push((row.experiment.clone(), values, failed)),
+                    _ => {
+                        if let Some(done) = pending.take() {
+                            points.push(point(done));
+                        }
+                        *pending = Some((row.experiment.clone(), values, failed));
+                    }
                 }
             }
         }
-        let gamma = settings.interval_alpha / 2.0;
         let mut benchmarks: Vec<Benchmark> = by_key
             .into_iter()
-            .map(|((command, machine, metric), series)| {
-                let machine_description = series
+            .map(|((command, machine, metric), (mut points, pending))| {
+                points.extend(pending.map(point));
+                let machine_description = points
                     .first()
-                    .map(|(e, _, _)| e.machine.describe())
+                    .map(|p| p.experiment.machine.describe())
                     .unwrap_or_default();
-                let points: Vec<Point> = series
-                    .into_iter()
-                    .map(|(experiment, mut values, failed)| {
-                        values.sort_by(f64::total_cmp);
-                        let (median, ci_low, ci_high, reached) = median_interval(&values, gamma);
-                        Point {
-                            experiment,
-                            median,
-                            ci_low,
-                            ci_high,
-                            reached,
-                            runs: values.len(),
-                            failed,
-                        }
-                    })
-                    .collect();
                 let changes = changes(&points, settings);
                 Benchmark {
                     command,
