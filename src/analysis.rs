@@ -558,6 +558,36 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_stop_with_every_question_answered_is_decided() {
+        // Ten rounds: between the first look (8) and the second (12), as
+        // a budget leaves them; two identical commands are equivalent.
+        let mut records = runs("a", 1, &[1000; 10]);
+        records.extend(runs("b", 2, &[1000; 10]));
+        let dataset = Dataset::from_records(records);
+        let settings = RankingSettings {
+            adaptive: Some(StoppingRule::default()),
+            ..RankingSettings::default()
+        };
+        let a = Analysis::new(&dataset, settings).unwrap();
+        let look = a.look.unwrap();
+        assert_eq!((look.rounds, look.index, look.round), (10, 1, 12));
+        assert_eq!(a.ranking.entries[1].verdict, Verdict::Equivalent);
+        assert!(look.decided);
+    }
+
+    #[test]
+    fn too_few_runs_claim_no_confidence() {
+        let mut records = runs("a", 1, &[1000, 1001, 1002]);
+        records.extend(runs("b", 2, &[2000, 2001, 2002]));
+        let dataset = Dataset::from_records(records);
+        let a = Analysis::new(&dataset, RankingSettings::default()).unwrap();
+        assert!(!a.ranking.inference);
+        assert_eq!(a.ranking.bound_confidence, None);
+        assert_eq!(a.ranking.simultaneous_confidence, None);
+        assert_eq!(a.ranking.runs_needed, Some(7));
+    }
+
+    #[test]
     fn the_metric_of_interest_is_ranked() {
         // Fast in CPU time, slow in wall time.
         let mut records = runs("a", 1, &[1000, 1100, 1200, 1300, 1400, 1500]);

@@ -252,7 +252,7 @@ fn repetitions() -> Vec<Flag> {
             "runs",
             "N|auto",
             Both,
-            "Timed runs of each command, or auto: rounds until every comparison is decided (default auto; bestreport: --runs auto reads an adaptive experiment's runs)",
+            "Timed runs of each command, or auto: rounds until every comparison is decided (default auto). bestreport: auto, or fixed, analyses the runs as an adaptive experiment's, or as a fixed count (default: as the file records)",
             |a, v| a.runs = Some(v),
         )
         .short('r'),

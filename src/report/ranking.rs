@@ -90,7 +90,10 @@ pub fn write(
         writeln!(out)?;
     }
     if !ranking.inference || ranking.family == 0 {
-        writeln!(out, "Best guess ranking: {}", not_ranked(ranking, analysis))?;
+        let line = format!("Best guess ranking: {}", not_ranked(ranking, analysis));
+        for line in text::continued(&line, table) {
+            writeln!(out, "{line}")?;
+        }
     } else {
         writeln!(out, "Best guess ranking: {}", headline(ranking))?;
         for line in text::continued(&method_line(ranking), table) {
@@ -202,7 +205,7 @@ fn headline(ranking: &Ranking) -> String {
 fn not_ranked(ranking: &Ranking, analysis: &Analysis<'_>) -> String {
     let needed = ranking
         .runs_needed
-        .map_or_else(String::new, |n| format!(" (needs {n} runs of each)"));
+        .map_or_else(String::new, |n| format!(": needs {n} of each"));
     match ranking.best() {
         Some(b) if ranking.fixed_reference && b.runs_needed.is_some() => {
             let label = analysis
@@ -210,9 +213,9 @@ fn not_ranked(ranking: &Ranking, analysis: &Analysis<'_>) -> String {
                 .commands
                 .get(b.index)
                 .map_or_else(String::new, super::label);
-            format!("(The reference, {label}, has too few timed runs to be compared{needed})")
+            format!("(The reference, {label}, has too few timed runs to compare{needed})")
         }
-        _ => format!("(Too few timed runs to statistically rank{needed})"),
+        _ => format!("(Too few timed runs to rank{needed})"),
     }
 }
 
@@ -342,10 +345,12 @@ fn rows(
             second = Some(format!("{}{estimate}", " ".repeat(1 + label_w + 2)));
         }
         (None, Verdict::NotCompared { n }) if ranking.inference => {
-            let needed = e
-                .runs_needed
-                .map_or_else(String::new, |r| format!(", needs {r}"));
-            line.push_str(&format!(" (not compared: n = {n}{needed})"));
+            line.push_str(&format!(" (not compared: n = {n})"));
+            // How many runs would compare every command, where the
+            // interval of a compared one goes.
+            second = e.runs_needed.map(|r| {
+                format!("{}needs {r} runs of each", " ".repeat(1 + label_w + 2))
+            });
         }
         _ => {}
     }
