@@ -104,9 +104,11 @@ fn a_doubling_stops_decided_within_ten_rounds_and_bestreport_agrees() {
     // the adaptive experiment it was, as does --runs auto.
     let header = std::fs::read_to_string(&raw).unwrap();
     assert!(
-        header.lines().next().unwrap().ends_with(
-            ",Runs auto (alpha 0.05; min-runs 0; precision 0.02)"
-        ),
+        header
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",Runs auto (alpha 0.05; min-runs 0; precision 0.02)"),
         "{header}"
     );
     let report = |extra: &[&str]| {
@@ -129,7 +131,10 @@ fn a_doubling_stops_decided_within_ten_rounds_and_bestreport_agrees() {
     assert_eq!(fixed["bestguess"]["settings"]["runs"], "fixed");
     assert_ne!(comparison(&fixed), comparison(&doc));
     let messages = fixed["metadata"]["messages"].to_string() + &stderr;
-    assert!(messages.contains("--runs fixed analyses them as a fixed count"), "{messages}");
+    assert!(
+        messages.contains("--runs fixed analyses them as a fixed count"),
+        "{messages}"
+    );
 }
 
 #[test]
@@ -180,7 +185,10 @@ fn min_runs_is_accepted_as_m_and_holds_the_first_look() {
     assert_eq!(runs(&doc), 20);
     assert_eq!(verdicts(&doc), ["best", "slower"]);
     // The file records -m: bestreport's look is the experiment's.
-    let (_, text, _) = run("bestreport", &["-R", "--metric", "score", raw.to_str().unwrap()]);
+    let (_, text, _) = run(
+        "bestreport",
+        &["-R", "--metric", "score", raw.to_str().unwrap()],
+    );
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.contains("decided after 20 rounds"), "{text}");
     let (status, _, stderr) = run("bestguess", &["-r", "5", "--max-runs", "9", "true"]);

@@ -341,7 +341,7 @@ fn a_long_run_ticks_and_looks_are_shown() {
         "-w 0 --metric wall --max-runs 11 'sleep 0.05' 'sleep 0.0502'",
     );
     let raw = String::from_utf8_lossy(&out);
-    assert!(raw.contains("Round 7: against"), "{raw}");
+    assert!(raw.contains("Round 8: against"), "{raw}");
     assert!(raw.contains(" runs · "), "{raw}");
 }
 

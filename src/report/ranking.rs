@@ -348,9 +348,9 @@ fn rows(
             line.push_str(&format!(" (not compared: n = {n})"));
             // How many runs would compare every command, where the
             // interval of a compared one goes.
-            second = e.runs_needed.map(|r| {
-                format!("{}needs {r} runs of each", " ".repeat(1 + label_w + 2))
-            });
+            second = e
+                .runs_needed
+                .map(|r| format!("{}needs {r} runs of each", " ".repeat(1 + label_w + 2)));
         }
         _ => {}
     }
