@@ -624,7 +624,7 @@ fn shapes() -> Vec<Cell> {
         ),
     ];
     for (shape, dist, tick) in shapes {
-        for n in [5, 6, 7, 10, 30, 100, 1000] {
+        for n in [7, 10, 30, 100, 1000] {
             for order in [Order::Random, Order::Sequential] {
                 cells.push(Cell::two(shape, dist, dist, (n, n), order, tick));
             }
@@ -788,7 +788,7 @@ fn awkward() -> Vec<Cell> {
     let seq = |shape, first, others, runs, tick| {
         Cell::two(shape, first, others, runs, Order::Sequential, tick)
     };
-    for n in [5, 6, 7, 10, 30, 100] {
+    for n in [7, 10, 30, 100] {
         let (a, b) = (
             Dist::LogNormal(10_000.0, 0.05),
             Dist::LogNormal(10_000.0, 0.15),
@@ -803,7 +803,7 @@ fn awkward() -> Vec<Cell> {
         cells.push(seq("spread 1:40", a, b, (4 * n, n), 1.0));
     }
     for many in [50, 200, 1000] {
-        for few in [5, 6, 7, 8] {
+        for few in [7, 8] {
             cells.push(seq(
                 "4 values v. spread",
                 Dist::FourValues(1.0),
@@ -813,7 +813,7 @@ fn awkward() -> Vec<Cell> {
             ));
         }
     }
-    for (first, others) in [(5, 50), (50, 5), (30, 30)] {
+    for (first, others) in [(7, 50), (50, 7), (30, 30)] {
         cells.push(seq(
             "constant",
             Dist::Constant(1_000.0),
@@ -839,7 +839,7 @@ fn commands() -> Vec<Cell> {
     let mut cells = Vec::new();
     let dist = Dist::LogNormal(10_000.0, 0.05);
     for k in [2, 5, 10] {
-        for n in [5, 6, 7, 8, 10, 30, 100] {
+        for n in [8, 10, 30, 100] {
             for order in [Order::Random, Order::Sequential] {
                 for drift in [Drift::None, Drift::Linear, Drift::Step] {
                     if k == 2 && drift == Drift::None {
@@ -866,7 +866,7 @@ fn tick_shifts(reps: usize, failures: &mut Vec<String>) {
         ("100 µs ticks, 1 ms", Dist::LogNormal(1_000.0, 0.1)),
         ("100 µs ticks, 10 ms", Dist::LogNormal(10_000.0, 0.02)),
     ] {
-        for n in [5, 10, 30, 100] {
+        for n in [10, 30, 100] {
             for order in [Order::Random, Order::Sequential] {
                 for ticks in [1.0, 2.0] {
                     let cell = Cell::two(shape, dist, dist, (n, n), order, 100.0);
