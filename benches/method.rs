@@ -393,8 +393,9 @@ fn analyse(cell: &Cell, made: Experiment) -> (Ranking, bool) {
 }
 
 fn run_config(cell: &Cell, factor: f64, ticks: f64, reps: usize, seed: u64) -> Tally {
-    let truths = medians(cell, factor, ticks);
+    // The others are drawn at `drawn`; the truth is of what is drawn.
     let drawn = cell.drawn(factor);
+    let truths = medians(cell, drawn, ticks);
     let next = AtomicUsize::new(0);
     let total = Mutex::new(Tally::default());
     std::thread::scope(|scope| {

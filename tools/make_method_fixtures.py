@@ -14,8 +14,9 @@ microseconds of user time; system time is 0.
 
 * equal_medians.csv: 300 random rounds of a lognormal (median 10 ms, σ
   0.1) and a shifted exponential (9 ms + an exponential of median 1 ms):
-  equal medians, different shapes. The median of within-round ratios is
-  about 1.03 (printed below), the ratio of medians 1: never "slower".
+  equal medians, different shapes. The population median of within-round
+  ratios is about 1.017 (this sample's is printed below), the ratio of
+  medians 1: never "slower".
 * two_percent.csv: 1,500 random rounds of a lognormal (median 10 ms, σ
   0.05) and a command sometimes slow (a quarter of its runs 1.5× longer),
   scaled so that its median is exactly 2 % above: never "equivalent".

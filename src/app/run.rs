@@ -112,7 +112,8 @@ pub fn limits() -> Result<String, AppError> {
          \x20 spawns the commands; no command's max RSS can be reported below it.\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
-         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}{}",
+         \x20 Inference needs n runs of each command with 2^-n <= alpha/(2K) for K commands\n\
+         \x20 (7 for two at alpha 0.05, 9 for ten); p95 needs 20, p99 100.\n{}{}",
         crate::cli::config::MAX_RUNS,
         crate::experiment::params::MAX_VALUES,
         floor as f64 / 1e6,

@@ -447,7 +447,7 @@ fn own_result<'a>(
         let mut source = vec![("path", text(&src.path)), ("tag", text(&src.tag))];
         // Which experiment of its file, from the second on (a header row
         // in the middle of a raw file starts the next): so that reading
-        // this file back keeps them apart, never paired by round.
+        // this file back keeps them apart, never in rounds together.
         if runs.group > 0 {
             source.push(("group", Node::Int(runs.group as i64 + 1)));
         }

@@ -3,8 +3,8 @@
 //!
 //! A ranking is only as credible as the evidence behind it, so `-E` shows
 //! it: the settings in force (relative thresholds with their value in the
-//! metric's unit) and the reference; then per command the analysis used
-//! (independent samples or paired by round), the deciding estimate with
+//! metric's unit) and the reference; then per command how its runs were
+//! made (in complete rounds or not), the deciding estimate with
 //! its bounds and their confidence, and the verdict. A condition of a
 //! verdict that a comparison did not meet is marked `✗` on the line of
 //! the numbers that show it; the conditions come from the ranking
