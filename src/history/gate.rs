@@ -28,8 +28,9 @@ use super::series::{median_interval, Benchmark, History};
 use super::store::StoredCommand;
 use crate::data::{Dataset, Metric};
 use crate::report::units::Scale;
+use crate::stats::changepoint::size;
 use crate::stats::changepoint::Settings;
-use crate::stats::{independent, Scale as ContrastScale};
+use crate::stats::Scale as ContrastScale;
 
 /// How a command was compared.
 #[derive(Clone, Debug, PartialEq)]
@@ -180,8 +181,8 @@ pub fn compare(
             pooled.sort_by(f64::total_cmp);
             if !pooled.is_empty() {
                 row.history_median = Some(median_interval(&pooled, gamma).0);
-                if let Some(r) = independent(&pooled, &now, ContrastScale::Ratio, gamma)
-                    .filter(|r| r.scale == ContrastScale::Ratio && pooled[0] > 0.0 && now[0] > 0.0)
+                if let Some(r) =
+                    size(&pooled, &now, 2.0 * gamma).filter(|r| r.scale == ContrastScale::Ratio)
                 {
                     row.ratio = Some((r.estimate, r.low));
                 }

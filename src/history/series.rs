@@ -11,7 +11,7 @@ use super::record::{metric_name, Runs};
 use super::store::{StoreError, StoredCommand, StoredExperiment};
 use crate::data::{Catalogue, Metric, Unit};
 use crate::stats::changepoint::{self, ChangePoint, Settings};
-use crate::stats::{order_bound_rank, Contrast};
+use crate::stats::{Contrast, MedianBounds};
 
 /// One experiment's point of a series.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,10 +87,14 @@ pub struct History {
 /// at most `gamma` (`reached`), else the extremes.
 pub fn median_interval(sorted: &[f64], gamma: f64) -> (f64, f64, f64, bool) {
     let n = sorted.len();
-    let median = (sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0;
-    match order_bound_rank(n, gamma) {
-        Some((k, _)) => (median, sorted[k - 1], sorted[n - k], true),
-        None => (median, sorted[0], sorted[n - 1], false),
+    match MedianBounds::of(sorted, gamma) {
+        Some(b) => (b.median, b.low, b.high, true),
+        None => (
+            (sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0,
+            sorted[0],
+            sorted[n - 1],
+            false,
+        ),
     }
 }
 
@@ -150,13 +154,14 @@ impl History {
         let mut by_key: BTreeMap<Key, (Vec<Point>, Option<Pending>)> = BTreeMap::new();
         let mut experiments = std::collections::HashSet::new();
         for row in rows {
-            let runs = Runs::unpack_only(&row.metrics, &row.data, &mut catalogue, wanted)
-                .map_err(|e| {
+            let runs = Runs::unpack_only(&row.metrics, &row.data, &mut catalogue, wanted).map_err(
+                |e| {
                     StoreError(format!(
                         "experiment {} ({}): {e}",
                         row.experiment.id, row.name
                     ))
-                })?;
+                },
+            )?;
             experiments.insert(row.experiment.id);
             let failed = runs.failed();
             for m in runs.metrics(&catalogue) {

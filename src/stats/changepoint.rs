@@ -51,7 +51,7 @@
 //! medians after and before it (the neighbouring segments), with the
 //! order-statistic bounds of [`super::independent`] over experiments.
 
-use super::medians::{independent, Contrast, Scale};
+use super::medians::{Contrast, MedianBounds, Scale};
 use super::rng::SplitMix64;
 
 /// The default level of the change points: a false change point in at
@@ -153,7 +153,10 @@ fn max_statistic(ranks: &[f64], allowed: &[usize]) -> (f64, usize) {
 /// but only one rank wide.
 fn split_at(values: &[f64], allowed: &[usize]) -> usize {
     let logs = values.iter().all(|&v| v > 0.0);
-    let x: Vec<f64> = values.iter().map(|&v| if logs { v.ln() } else { v }).collect();
+    let x: Vec<f64> = values
+        .iter()
+        .map(|&v| if logs { v.ln() } else { v })
+        .collect();
     let n = x.len();
     let (mut s, mut q) = (vec![0.0; n + 1], vec![0.0; n + 1]);
     for i in 0..n {
@@ -271,7 +274,8 @@ pub fn change_points(values: &[f64], new_build: &[bool], settings: &Settings) ->
         .collect()
 }
 
-/// after / before of the medians, with bounds each missing at most α/2.
+/// after / before of the medians, with bounds each missing at most α/2
+/// (the two medians' bounds each missing α/4: docs/statistics.md).
 pub fn size(before: &[f64], after: &[f64], alpha: f64) -> Option<Contrast> {
     let sorted = |v: &[f64]| {
         let mut v = v.to_vec();
@@ -284,7 +288,17 @@ pub fn size(before: &[f64], after: &[f64], alpha: f64) -> Option<Contrast> {
     } else {
         Scale::Difference
     };
-    independent(&b, &a, scale, alpha / 2.0)
+    // Each median's bounds miss at most α/4, so each bound of the ratio
+    // misses at most α/2; with too few experiments for that, the
+    // extremes, with the miss chance they have.
+    let bounds = |v: &[f64]| {
+        if v.is_empty() {
+            return None;
+        }
+        let extreme = 0.5f64.powi(i32::try_from(v.len()).unwrap_or(i32::MAX));
+        MedianBounds::of(v, (alpha / 4.0).max(extreme))
+    };
+    Contrast::between(&bounds(&b)?, &bounds(&a)?, scale)
 }
 
 #[cfg(test)]
