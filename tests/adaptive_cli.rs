@@ -5,9 +5,9 @@
 
 use serde_json::Value;
 
-#[path = "support/run.rs"]
-mod process;
-use process::run;
+mod support;
+
+use support::run;
 
 /// A command that reports `score` (a shell expression) every run.
 fn scoring(score: &str) -> String {

@@ -2,16 +2,13 @@
 //! use almost no CPU time, so ranking them by CPU time says little; the
 //! note says so and points to `--metric wall`.
 
-#[path = "support/run.rs"]
-mod process;
+mod support;
 
-fn bestguess(args: &[&str]) -> (i32, String, String) {
-    process::run("bestguess", args)
-}
+use support::run;
 
 #[test]
 fn sleeping_commands_ranked_by_cpu_time_get_one_note() {
-    let (status, stdout, stderr) = bestguess(&["-R", "-r", "5", "sleep 0.1", "sleep 0.2"]);
+    let (status, stdout, stderr) = run("bestguess", &["-R", "-r", "5", "sleep 0.1", "sleep 0.2"]);
     assert_eq!(status, 0, "{stderr}");
     // Notes wrap at the report's width, continuing indented.
     let joined = stderr.replace("\n  ", " ");
@@ -32,16 +29,19 @@ fn sleeping_commands_ranked_by_cpu_time_get_one_note() {
 
 #[test]
 fn sleeping_commands_ranked_by_wall_time_are_told_apart() {
-    let (status, stdout, stderr) = bestguess(&[
-        "-Q",
-        "-R",
-        "-r",
-        "8",
-        "--metric",
-        "wall",
-        "sleep 0.2",
-        "sleep 0.1",
-    ]);
+    let (status, stdout, stderr) = run(
+        "bestguess",
+        &[
+            "-Q",
+            "-R",
+            "-r",
+            "8",
+            "--metric",
+            "wall",
+            "sleep 0.2",
+            "sleep 0.1",
+        ],
+    );
     assert_eq!(status, 0, "{stderr}");
     assert!(
         !stderr.contains("Note:"),

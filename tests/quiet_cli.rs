@@ -3,9 +3,9 @@
 
 use std::fs;
 
-#[path = "support/run.rs"]
-mod process;
-use process::run;
+mod support;
+
+use support::run;
 
 fn messages(path: &std::path::Path) -> Vec<String> {
     let doc: serde_json::Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();

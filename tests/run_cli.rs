@@ -2,25 +2,16 @@
 //! fault named in the runner's specification.
 
 use std::fs;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
-use bestguess::data::{read_raw_csv, Metric, RunRecord};
+use bestguess::data::{Metric, RunRecord};
 use predicates::prelude::*;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
+mod support;
 
-fn rows(path: &Path) -> Vec<RunRecord> {
-    read_raw_csv(fs::File::open(path).unwrap(), &path.display().to_string()).unwrap()
-}
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir().unwrap()
-}
+use support::{bestguess, rows, tmp};
 
 // ---------------------------------------------------------------- options
 

@@ -9,151 +9,10 @@
 //! and the last was erased before the report. Without a terminal (a pipe)
 //! or with `TERM=dumb`, not one escape sequence may be written.
 
-use std::process::Command;
+mod support;
 
-use unicode_width::UnicodeWidthChar;
-
-fn bestguess() -> String {
-    env!("CARGO_BIN_EXE_bestguess").to_string()
-}
-
-fn have_script() -> bool {
-    Command::new("script")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Runs `args` under a pty of `width` columns; returns everything written.
-fn under_pty(width: usize, term: &str, args: &str) -> Vec<u8> {
-    let line = format!("{} {args}", bestguess());
-    let out = Command::new("script")
-        .args(["-qfec", &line, "/dev/null"])
-        .env("COLUMNS", width.to_string())
-        .env("TERM", term)
-        .output()
-        .expect("script runs");
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
-/// A terminal `width` columns wide with unlimited scrollback: the rows
-/// ever written, and the cursor.
-struct Screen {
-    width: usize,
-    rows: Vec<Vec<char>>,
-    row: usize,
-    col: usize,
-    /// A character was written in the last column: the next one wraps.
-    pending_wrap: bool,
-    /// Widest line any redraw tried to write (in columns, before wrapping).
-    wrapped: usize,
-}
-
-impl Screen {
-    fn new(width: usize) -> Screen {
-        Screen {
-            width,
-            rows: vec![Vec::new()],
-            row: 0,
-            col: 0,
-            pending_wrap: false,
-            wrapped: 0,
-        }
-    }
-
-    fn row_mut(&mut self) -> &mut Vec<char> {
-        while self.rows.len() <= self.row {
-            self.rows.push(Vec::new());
-        }
-        &mut self.rows[self.row]
-    }
-
-    fn put(&mut self, c: char) {
-        let w = c.width().unwrap_or(0);
-        if w == 0 {
-            return;
-        }
-        if self.pending_wrap || self.col + w > self.width {
-            self.wrapped += 1;
-            self.row += 1;
-            self.col = 0;
-            self.pending_wrap = false;
-        }
-        let col = self.col;
-        let row = self.row_mut();
-        while row.len() < col + w {
-            row.push(' ');
-        }
-        row[col] = c;
-        for k in 1..w {
-            row[col + k] = '\0';
-        }
-        self.col += w;
-        if self.col == self.width {
-            self.col -= 1;
-            self.pending_wrap = true;
-        }
-    }
-
-    fn feed(&mut self, bytes: &[u8]) {
-        let text = String::from_utf8_lossy(bytes);
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\r' => {
-                    self.col = 0;
-                    self.pending_wrap = false;
-                }
-                '\n' => {
-                    self.row += 1;
-                    self.pending_wrap = false;
-                    self.row_mut();
-                }
-                '\x1b' => {
-                    assert_eq!(chars.next(), Some('['), "only CSI sequences");
-                    let mut arg = String::new();
-                    let fin = loop {
-                        let c = chars.next().expect("complete sequence");
-                        if c.is_ascii_digit() {
-                            arg.push(c);
-                        } else {
-                            break c;
-                        }
-                    };
-                    let n: usize = arg.parse().unwrap_or(1);
-                    self.pending_wrap = false;
-                    match fin {
-                        'A' => self.row = self.row.saturating_sub(n),
-                        'J' => {
-                            let (row, col) = (self.row, self.col);
-                            self.row_mut().truncate(col);
-                            self.rows.truncate(row + 1);
-                        }
-                        'K' => {
-                            let col = self.col;
-                            self.row_mut().truncate(col);
-                        }
-                        other => panic!("unexpected escape sequence ending in {other:?}"),
-                    }
-                }
-                c => self.put(c),
-            }
-        }
-    }
-
-    fn lines(&self) -> Vec<String> {
-        self.rows
-            .iter()
-            .map(|r| r.iter().filter(|&&c| c != '\0').collect())
-            .collect()
-    }
-}
+use support::bestguess;
+use support::pty::{frame_lines, have_script, under_pty, Screen};
 
 #[test]
 fn progress_redraws_in_place_within_the_width_and_is_cleared() {
@@ -225,7 +84,7 @@ fn no_progress_beside_the_commands_output() {
 
 #[test]
 fn no_progress_into_a_pipe() {
-    let out = Command::new(bestguess())
+    let out = bestguess()
         .args(["-r", "100", "sleep 0.002"])
         .env("TERM", "xterm")
         .output()
@@ -272,7 +131,7 @@ fn live_results_redraw_in_place_and_are_cleared() {
 
 #[test]
 fn live_without_a_terminal_says_so_and_runs() {
-    let out = Command::new(bestguess())
+    let out = bestguess()
         .args(["--live", "-r", "5", "true"])
         .output()
         .unwrap();
@@ -288,7 +147,7 @@ fn live_without_a_terminal_says_so_and_runs() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("Command 1"));
     // With -Q, that is the reason given, held with the other notes (-Q
     // prints nothing but errors).
-    let out = Command::new(bestguess())
+    let out = bestguess()
         .args(["-Q", "--live", "-r", "5", "--export-json", "-", "true"])
         .output()
         .unwrap();
@@ -394,26 +253,6 @@ fn adaptive_progress_has_a_bar_the_next_look_and_an_eta() {
             .any(|l| l.contains("look at 17 · ") && l.contains("to --max-runs 14")),
         "{frames:#?}"
     );
-}
-
-/// The text each redraw writes for its block, one string per line: the
-/// frame's bytes without its rewind (`\r`, cursor up), erase sequences and
-/// final "erase below".
-fn frame_lines(frame: &str) -> Vec<String> {
-    let mut text = String::new();
-    let mut chars = frame.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\r' => {}
-            '\x1b' => {
-                // Skip the CSI sequence.
-                chars.next();
-                while chars.next().is_some_and(|c| c.is_ascii_digit()) {}
-            }
-            c => text.push(c),
-        }
-    }
-    text.split('\n').map(str::to_owned).collect()
 }
 
 /// Every redraw of the live table, at 60, 80 and 120 columns with 3 and
