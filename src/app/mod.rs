@@ -8,6 +8,7 @@
 
 mod baseline;
 mod budget;
+mod engine;
 mod live;
 mod output;
 mod provenance;

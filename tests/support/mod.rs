@@ -26,6 +26,28 @@ pub fn bestreport() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("bestreport").unwrap()
 }
 
+/// The variable that runs `bestguess` on the scripted executor.
+pub const SCRIPTED: &str = "BESTGUESS_SCRIPTED";
+
+/// `bestguess` on the scripted executor: nothing runs, every run's values
+/// and durations, and the time, come from `script` (its syntax: the rustdoc
+/// of `src/experiment/scripted.rs`).
+pub fn scripted(script: &str) -> assert_cmd::Command {
+    let mut cmd = bestguess();
+    cmd.env(SCRIPTED, script);
+    cmd
+}
+
+/// [`run`] of `bestguess` on the scripted executor ([`scripted`]).
+pub fn run_scripted(script: &str, args: &[&str]) -> (i32, String, String) {
+    let out = scripted(script).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
 /// The path of one of the crate's executables (`bestguess`, `bestreport`),
 /// for a command line run by a shell or under a pseudo-terminal.
 pub fn program_path(program: &str) -> String {

@@ -19,15 +19,29 @@ pub fn have_script() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Runs `args` under a pty of `width` columns; returns everything written.
+/// Runs `bestguess ARGS` (`args` as a shell would split them) under a pty
+/// of `width` columns; returns everything written.
 pub fn under_pty(width: usize, term: &str, args: &str) -> Vec<u8> {
+    pty(width, term, None, args)
+}
+
+/// [`under_pty`] on the scripted executor (`BESTGUESS_SCRIPTED=script`):
+/// the runs' values and the time come from `script`.
+pub fn scripted_under_pty(width: usize, term: &str, script: &str, args: &str) -> Vec<u8> {
+    pty(width, term, Some(script), args)
+}
+
+fn pty(width: usize, term: &str, script: Option<&str>, args: &str) -> Vec<u8> {
     let line = format!("{} {args}", super::program_path("bestguess"));
-    let out = Command::new("script")
+    let mut command = Command::new("script");
+    command
         .args(["-qfec", &line, "/dev/null"])
         .env("COLUMNS", width.to_string())
-        .env("TERM", term)
-        .output()
-        .expect("script runs");
+        .env("TERM", term);
+    if let Some(script) = script {
+        command.env(super::SCRIPTED, script);
+    }
+    let out = command.output().expect("script runs");
     assert!(
         out.status.success(),
         "{}{}",
