@@ -9,7 +9,7 @@
 
 mod support;
 
-use support::{arg, fixture, run};
+use support::{arg, fixture, run, run_scripted};
 
 /// The table line of `label`.
 fn row<'a>(stdout: &'a str, label: &str) -> &'a str {
@@ -494,13 +494,15 @@ fn bestguess_fails_the_gate_on_commands_that_exit_non_zero() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("base.csv");
     let base = base.to_str().unwrap();
-    let (status, _, stderr) = run(
-        "bestguess",
+    // Scripted: a command of 2 ms, then one that fails at once.
+    let script = "sleep 0.002 => wall=2ms user=1ms\nfalse => wall=1ms exit=1";
+    let (status, _, stderr) = run_scripted(
+        script,
         &["-Q", "-r", "5", "-o", base, "sleep 0.002", "-n", "work"],
     );
     assert_eq!(status, 0, "{stderr}");
-    let (status, stdout, stderr) = run(
-        "bestguess",
+    let (status, stdout, stderr) = run_scripted(
+        script,
         &[
             "-Q",
             "-i",
