@@ -8,7 +8,7 @@ use serde_json::Value;
 
 mod support;
 
-use support::{bestguess, bestreport, report, stderr_of};
+use support::{bestguess, bestreport, report, scripted, stderr_of};
 
 /// Three commands, 100 runs each, from the C tool's reference data.
 const RAW: &str = "tests/data/reference/rawps1.csv";
@@ -362,7 +362,7 @@ fn a_parameter_scan_serves_the_generation_it_is_exported_for() {
     let dir = tempfile::tempdir().unwrap();
     let scan = "tests/data/formats/hyperfine-1.20-scan.json";
     let measured = dir.path().join("scan.csv");
-    bestguess()
+    scripted("* => wall=2ms")
         .args(["-Q", "-r", "3", "-P", "n", "1", "3", "-o"])
         .arg(&measured)
         .arg("sleep 0.00{n}")
