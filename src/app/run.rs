@@ -45,6 +45,38 @@ struct Adaptive {
     stopped_at: Option<Duration>,
 }
 
+impl Sink {
+    /// Where the runs of `rc`'s experiment go: the raw file, the dataset,
+    /// `--runs auto`'s stopping rule (against the `reference` command) and,
+    /// if `show_progress`, the display, started at once.
+    fn new(
+        rc: &RunConfig,
+        raw: Option<RawOutput>,
+        catalogue: Catalogue,
+        reference: Option<usize>,
+        show_progress: bool,
+        clock: &Clock,
+    ) -> Sink {
+        let adaptive =
+            (rc.output.ranking.adaptive).map(|rule| Adaptive::new(rule, rc, reference, clock));
+        let progress = show_progress.then(|| {
+            let live = (rc.live).then(|| Live::new(&rc.plan, &rc.output.ranking, clock));
+            let mut p = Progress::new(&rc.plan, live, clock);
+            if let Some(a) = &adaptive {
+                p.rounds(a.rounds());
+            }
+            p.start(&rc.plan);
+            p
+        });
+        Sink {
+            raw,
+            runs: DatasetBuilder::new(catalogue),
+            progress,
+            adaptive,
+        }
+    }
+}
+
 impl RunSink for Sink {
     fn record(&mut self, run: RunRecord) -> std::io::Result<()> {
         if let Some(a) = &mut self.adaptive {
@@ -234,32 +266,11 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // No reminder to use -o: like Hyperfine, a plain run starts silently
     // (docs/reports.md, "What a plain run prints").
     let show_progress = announce(&rc);
-    let adaptive = rc
-        .output
-        .ranking
-        .adaptive
-        .map(|rule| Adaptive::new(rule, &rc, reference, &clock));
-    let mut sink = Sink {
-        adaptive,
-        raw,
-        runs: DatasetBuilder::new(catalogue),
-        progress: show_progress.then(|| {
-            let live = rc
-                .live
-                .then(|| Live::new(&rc.plan, &rc.output.ranking, &clock));
-            Progress::new(&rc.plan, live, &clock)
-        }),
-    };
     let mut metadata = provenance::for_run(&rc, command_line);
     metadata.start_unix_us = Some(clock.unix_us());
     metadata.counters = extras_recorded;
     metadata.controls = controls;
-    if let Some(p) = &mut sink.progress {
-        if let Some(a) = &sink.adaptive {
-            p.rounds(a.rounds());
-        }
-        p.start(&rc.plan);
-    }
+    let mut sink = Sink::new(&rc, raw, catalogue, reference, show_progress, &clock);
     let result = experiment::run(
         &rc.plan,
         engine.executor(),
