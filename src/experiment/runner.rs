@@ -793,6 +793,39 @@ mod tests {
         assert_eq!(next_batch_size(3, Duration::ZERO), 12);
     }
 
+    /// Records the size of every batch it passes on.
+    struct Sizes<E>(E, Vec<usize>);
+
+    impl<E: Executor> Executor for Sizes<E> {
+        fn define(&mut self, programs: &[Program]) -> Result<(), ExecError> {
+            self.0.define(programs)
+        }
+
+        fn run_batch(
+            &mut self,
+            batch: &Batch<'_>,
+            each: &mut dyn FnMut(usize, Outcome) -> bool,
+        ) -> Result<(), ExecError> {
+            self.1.push(batch.steps.len());
+            self.0.run_batch(batch, each)
+        }
+    }
+
+    #[test]
+    fn batches_are_sized_by_the_executors_clock() {
+        use crate::experiment::scripted::{Script, Scripted};
+        // Runs of 40 ms on a scripted clock: a batch of 1 took 40 ms, so
+        // the next holds 2 (80 ms), and 2 stay 2 (100 ms would need 2.5).
+        let p = plan(&["A"], 0, 9, Order::Sequential);
+        let scripted = Scripted::new(Script::parse("A => wall=40ms").unwrap());
+        let clock = scripted.clock();
+        let mut exec = Sizes(scripted, Vec::new());
+        let mut rows = Vec::new();
+        run(&p, &mut exec, &mut rows, &never, &clock).unwrap();
+        assert_eq!(exec.1, [1, 2, 2, 2, 2]);
+        assert_eq!(rows.len(), 9);
+    }
+
     #[test]
     fn long_experiments_are_cut_into_batches_without_losing_steps() {
         let p = plan(&["A", "B"], 3, 2000, Order::Interleave);
