@@ -109,6 +109,11 @@ pub fn reference(name: &str) -> PathBuf {
     data("reference", name)
 }
 
+/// A file the method's simulations made (`tests/data/method/`).
+pub fn method(name: &str) -> PathBuf {
+    data("method", name)
+}
+
 /// Another tool's file (`tests/data/formats/`).
 pub fn format_file(name: &str) -> PathBuf {
     data("formats", name)
