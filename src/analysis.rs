@@ -280,8 +280,8 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync)
                 .collect()
         };
         // A part whose thread cannot be had (a thread limit, a tight
-        // `ulimit -v`) is made on this one: `scope.spawn` panicked there,
-        // and the runs just measured were lost with the process.
+        // `ulimit -v`) is made on this one: `scope.spawn` would panic
+        // there, and the runs just measured would be lost with the process.
         let parts: Vec<Result<_, Vec<R>>> = items
             .chunks(per)
             .enumerate()

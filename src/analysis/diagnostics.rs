@@ -106,9 +106,9 @@ pub enum Warning {
 /// slower than every other run by at least [`FIRST_RUN_GAP`] of the
 /// median, is a cold start worth a warning: it stands out from the runs'
 /// own spikes. In `bench/aa.sh` (two identical commands, 30 runs, default
-/// warm-up, a busy 2-core machine) 0.5–4 % of experiments show one; with
-/// the first run merely the slowest and 20 % over the median it had been
-/// up to 9 %.
+/// warm-up, a busy 2-core machine) 0.5–4 % of experiments show one; a
+/// looser rule (the first run merely the slowest and 20 % over the
+/// median) shows one in up to 9 %.
 pub const FIRST_RUN_EXCESS: f64 = 0.3;
 
 /// See [`FIRST_RUN_EXCESS`].
