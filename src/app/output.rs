@@ -63,9 +63,9 @@ fn identity(path: &str) -> Identity {
 /// Whether `path` names the regular file or pipe that standard output
 /// already writes (`/dev/stdout`, `/proc/self/fd/1`, or the file the shell
 /// redirected standard output to). Such an output is standard output, `-`:
-/// opened a second time, the raw CSV was overwritten from its start by the
-/// report, and an export renamed over the file erased the report. (A
-/// terminal or `/dev/null` is shared harmlessly, as before.)
+/// opened a second time, the raw CSV would be overwritten from its start by
+/// the report, and an export renamed over the file would erase the report.
+/// (A terminal or `/dev/null` is shared harmlessly.)
 fn names_standard_output(path: &str) -> bool {
     use std::os::fd::AsFd;
     names_stream(io::stdout().as_fd(), path)
@@ -107,8 +107,8 @@ pub fn standard_output_as_dash(output: &mut Option<String>, exports: &mut [(impl
 
 /// Refuse (usage error) an output (`-o`, exports) naming the regular file
 /// or pipe that standard error writes (`/dev/stderr`, `2> f` and `-o f`):
-/// the messages went into the raw CSV's first rows, and an export renamed
-/// over the file erased the error it was there to keep.
+/// the messages would go into the raw CSV's first rows, and an export
+/// renamed over the file would erase the error it is there to keep.
 pub fn refuse_standard_error(
     output: &Option<String>,
     exports: &[(crate::export::Format, String)],
@@ -162,7 +162,7 @@ pub fn check_paths(inputs: &[(&str, &str)], outputs: &[(&str, &str)]) -> Result<
 
 /// Refuse (usage error) two inputs that name the same pipe, socket or
 /// device (`-` being standard input): it can be read only once, and the
-/// second reader had waited for ever on a FIFO given twice. A regular file
+/// second reader would wait for ever on a FIFO given twice. A regular file
 /// may be read twice (its commands then appear twice).
 fn check_streams_once(inputs: &[(&str, &str)]) -> Result<(), AppError> {
     use std::os::fd::AsFd;
@@ -199,9 +199,9 @@ fn check_streams_once(inputs: &[(&str, &str)]) -> Result<(), AppError> {
 
 /// Takes the exclusive advisory lock (`flock`) that marks `file`, a
 /// regular file, as being written by this process, held until the file is
-/// closed: a second `bestguess -o same.csv` had interleaved its rows with
-/// the first's, cutting some. Refused (status 1) when another process
-/// holds it; a file system without such locks is written unlocked.
+/// closed, so that a second `bestguess -o same.csv` cannot interleave its
+/// rows with the first's, cutting some. Refused (status 1) when another
+/// process holds it; a file system without such locks is written unlocked.
 fn lock_for_writing(file: &File, what: &str) -> Result<(), AppError> {
     if !file.metadata().is_ok_and(|m| m.is_file()) {
         // A FIFO or a device (/dev/null) may be shared.
@@ -231,9 +231,10 @@ pub enum RawDestination {
 impl RawDestination {
     /// Create `path`, or use standard output for `-`. A file that exists
     /// with content is opened but not truncated until the first run's row
-    /// ([`RawDestination::start`]): a command the kernel refuses only when
-    /// started (no `#!` line, a missing ELF loader, `ulimit -u`) had left
-    /// nothing of it but a header. Its writability is checked now.
+    /// ([`RawDestination::start`]), so that a command the kernel refuses
+    /// only when started (no `#!` line, a missing ELF loader, `ulimit -u`)
+    /// leaves the file as it was, not a header alone. Its writability is
+    /// checked here, before anything runs.
     pub fn create(path: &str) -> Result<RawDestination, AppError> {
         if path == "-" {
             if stdout_is_null() {
@@ -539,7 +540,7 @@ impl Export {
         }
         // Through a symbolic link, replace the file it points to, not the
         // link; a link to nothing yet makes the file it names (as `-o`
-        // does; the link had been replaced by the export).
+        // does; the export never replaces the link itself).
         let target = match &meta {
             Some(_) => Path::new(path).canonicalize().map_err(fail)?,
             None => dangling_target(Path::new(path)).map_err(fail)?,
@@ -553,8 +554,8 @@ impl Export {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         // The temporary name adds about 30 bytes: a name near the 255-byte
-        // limit keeps only its start in it ("File name too long" had been
-        // said of a name that is not).
+        // limit keeps only its start in it, so that "File name too long"
+        // is never said of a name that is not.
         let name: String = {
             let mut end = name.len().min(160);
             while !name.is_char_boundary(end) {
@@ -715,7 +716,7 @@ pub fn held() -> Vec<String> {
 /// Writes an error line to standard error, whatever `-Q` says.
 pub fn error(text: &str) {
     // On a terminal, broken at spaces at its width and continuing
-    // indented, as the warnings are (a note had run past 60 columns);
+    // indented, as the warnings are (a note can run past 60 columns);
     // into a file or a pipe, one line each, whole for grep.
     if !std::io::IsTerminal::is_terminal(&io::stderr()) {
         let mut e = io::stderr().lock();

@@ -183,7 +183,7 @@ fn probe_counters(launcher: &mut Launcher) -> String {
 /// path, `./run.sh`, or found on `PATH`, `mybench`; also as the first word
 /// under a shell) and every other word that names a file (`sh bench.sh`,
 /// `-p "sh bench.sh"`): inputs no output may overwrite (`-o run.sh
-/// ./run.sh` had replaced the script by a CSV header, and so had `-o
+/// ./run.sh` would replace the script by a CSV header, and so would `-o
 /// bin/mybench mybench` and `-o bench.sh "sh bench.sh"`).
 fn program_files(plan: &crate::experiment::Plan) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -280,7 +280,8 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     );
     // From here a termination signal ends the process (the exports'
     // temporary files removed, the raw file complete): the reports and
-    // exports can take long, and a signal had been swallowed (status 0).
+    // exports can take long, and a signal then must not be swallowed
+    // (status 0).
     // One that came after the last run was checked is an interrupt too.
     let _ = sys::end_on_termination_signals();
     let result = match (result, sys::termination_signal()) {
@@ -382,7 +383,7 @@ fn announce(rc: &RunConfig) -> bool {
         ));
     }
 
-    // Not with --show-output: the commands' output had been appended to
+    // Not with --show-output: the commands' output would be appended to
     // the line the bar redraws in place.
     let show_progress = !selection.quiet && terminal::wanted() && !rc.plan.show_output;
     if rc.live && !show_progress {
