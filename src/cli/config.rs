@@ -71,7 +71,8 @@ pub struct Exports(pub Vec<(Format, String)>);
 impl Exports {
     /// Every export asked for, each format as often as it is given to
     /// different paths (`--export-json a.json --export-json b.json` writes
-    /// both: the last had won, silently); the same one twice is one.
+    /// both, rather than the last winning silently); the same one twice is
+    /// one.
     fn from_args(given: &[(Format, String)]) -> Exports {
         let mut out: Vec<(Format, String)> = Vec::new();
         for (format, path) in given {
@@ -416,8 +417,8 @@ fn check_stdout_once(args: &Args, exports: &Exports) -> Result<(), UsageError> {
 }
 
 /// Every path given is a path: an empty one is a usage error naming its
-/// option (`--export-svg ''` had written its figures into the current
-/// directory, `-o ''` and `-f ''` failed as files not found).
+/// option (`--export-svg ''` would write its figures into the current
+/// directory, `-o ''` and `-f ''` would fail as files not found).
 fn check_no_empty_path(args: &Args, exports: &Exports, running: bool) -> Result<(), UsageError> {
     let mut given: Vec<(String, &str)> = exports.all();
     given.extend(args.output.as_deref().map(|p| ("-o".to_owned(), p)));
@@ -649,8 +650,8 @@ fn to_hook(shell_words: Option<&[String]>, text: &str, what: &str) -> Result<Hoo
                     "{what} is empty: without a shell there is nothing to run; {advice}"
                 )));
             }
-            // `''`: a program named by nothing (it had failed later, as
-            // a command that cannot be started, status 2).
+            // `''`: a program named by nothing, refused here rather than
+            // failing later as a command that cannot be started (status 2).
             if argv[0].is_empty() {
                 return Err(UsageError(format!(
                     "{what} names its program by an empty word: give the program to run first"

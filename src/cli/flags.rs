@@ -377,7 +377,7 @@ fn command_flags() -> Vec<Flag> {
             Run,
             "Write every run's raw data as CSV to FILE (- for standard output)",
             |a, v| match a.output.replace(v) {
-                // The first file would get nothing (the last -o had won,
+                // The first file would get nothing (the last -o would win,
                 // silently).
                 Some(first) if Some(&first) != a.output.as_ref() => Err(UsageError(format!(
                     "-o is given twice ({first} and {}): the raw data goes to one file; give -o once",
