@@ -1149,7 +1149,7 @@ mod tests {
         let head = format!("{},Sequence,Signal\n", HEADER15.trim_end());
         let full = "x,,,1,0,900,0,1101824,52,0,1,0,950,900,1,1,\n";
         // Cut inside Wall clock: 13 fields, which under BestGuess's header
-        // had been read as the C tool's row, with wall clock 95.
+        // are refused, not read as the C tool's row with wall clock 95.
         let cut = "x,,,1,0,900,0,1101824,52,0,1,0,95";
         for text in [
             format!("{head}{full}{cut}"),
@@ -1201,8 +1201,8 @@ mod tests {
     fn a_metric_read_in_two_units_is_an_error() {
         let head = HEADER15.trim_end();
         let row = "c,,,1,0,1,1,1,1,1,1,1,1,2,2,3\n";
-        // A later group (or file: one catalogue) in another unit: the
-        // column had been dropped without a word.
+        // A later group (or file: one catalogue) in another unit is
+        // refused: the column is never dropped without a word.
         let text = format!("{head},score (number)\n{row}{head},score (us)\n{row}");
         let e = read(&text).unwrap_err();
         assert_eq!(e.position(), Some((3, 16)), "{e}");

@@ -418,8 +418,8 @@ impl Key<'_> {
 impl Dataset {
     /// A sequence number that two runs of one experiment (a source's
     /// group) share, with the source: each run has its own, so a repeat
-    /// means rows copied (a file appended to itself had doubled its runs
-    /// and narrowed every interval, without a word). A set of bits up to
+    /// means rows copied (a file appended to itself would double its runs
+    /// and narrow every interval, without a word). A set of bits up to
     /// the largest number (bestguess numbers runs from 1), or a sorted
     /// list where numbers are sparse.
     fn repeated_sequence(&self) -> Option<(usize, u64)> {

@@ -59,8 +59,8 @@ impl Row {
     }
 
     /// A line holding nothing but spaces and tabs, or only empty unquoted
-    /// fields (`,,,,`: a row a spreadsheet left empty, which had failed
-    /// at its Batch column).
+    /// fields (`,,,,`: a row a spreadsheet left empty, which is skipped
+    /// rather than refused at its Batch column).
     pub fn is_blank(&self) -> bool {
         !self.fields.is_empty()
             && self.fields.iter().all(|f| {

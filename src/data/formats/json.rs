@@ -49,7 +49,7 @@ const HYPERFINE2_LAYOUT: &str = "measurements";
 /// `bestguess.per_run` in some result, neither Hyperfine layout; else, with
 /// `measurements`, not 1.x's arrays. Each result is first split into its
 /// keys' raw text (borrowed, no copy), and only the keys kept are parsed:
-/// the whole document as values had taken 2.2 GB and 7 s for a 163 MB
+/// the whole document as values takes 2.2 GB and 7 s for a 163 MB
 /// export of 2 × 200,000 runs (every Hyperfine 2.0 measurement an object
 /// of objects). `None` when the document is not an object whose
 /// `results` is an array of objects (or not JSON): then it is read whole.
@@ -143,8 +143,8 @@ pub fn read_into(
         // So are the results of two exports put in one document: in one
         // experiment each batch number appears once, so a number seen
         // again starts a new group. (Any order is one experiment's: results
-        // sorted by their medians had been split into one group each, and
-        // their rounds compared as independent samples.)
+        // sorted by their medians stay one group, not one group each whose
+        // rounds would be compared as independent samples.)
         let source = result.pointer("/bestguess/source");
         let batch = result.pointer("/bestguess/batch").and_then(Json::as_u64);
         if k > 0 && (source != experiment || batch.is_some_and(|b| batches.contains(&b))) {
@@ -260,8 +260,8 @@ fn format_of(doc: &Json, results: &[Json]) -> Result<InputFormat, String> {
 }
 
 /// The units of the metrics of BestGuess's own that are not built in
-/// (`metadata.units`, written since the units were found lost: a
-/// `lat (us)` column came back a plain number, and the report changed).
+/// (`metadata.units`: without them a `lat (us)` column would come back a
+/// plain number, and the report would change).
 fn units_of(doc: &Json) -> Vec<(&str, Unit)> {
     doc.pointer("/metadata/units")
         .and_then(Json::as_object)
@@ -278,10 +278,10 @@ fn units_of(doc: &Json) -> Vec<(&str, Unit)> {
 fn parameters(result: &Json, at: &dyn Fn(&str) -> String) -> Result<Vec<(String, String)>, String> {
     // Hyperfine's parameters: `{"n": {"value": "1"}}` (2.0) or
     // `{"n": "1"}` (1.x); a number is taken as written. Anything else
-    // (null, an object, a list) is no value to show (`null` had been
+    // (null, an object, a list) is no value to show (`null` is never
     // shown and exported as the string "null").
     // `parameters` itself of another type (a string, a list, null) is
-    // refused as its values are (it had been dropped silently).
+    // refused as its values are, not dropped silently.
     let params = match result.get("parameters") {
         None => None,
         Some(Json::Object(params)) => Some(params),
@@ -405,8 +405,8 @@ fn metric_values(
     let measured = def.unit != Unit::Number;
     let integer = def.integer && !measured;
     // A measurement beyond what a raw CSV's integer holds
-    // (2^63) had been read as a real, and the summary CSVs,
-    // whose columns are integers, printed i64::MAX instead.
+    // (2^63) is refused: read as a real, the summary CSVs,
+    // whose columns are integers, would print i64::MAX instead.
     let expected = match (measured, integer) {
         (true, _) => "a number from 0 to below 2^63 (what a raw CSV holds)",
         (false, true) => "an integer",
@@ -522,7 +522,7 @@ fn hyperfine1_runs(
     let memory = result.get("memory_usage_byte").and_then(Json::as_array);
     let codes = result.get("exit_codes").and_then(Json::as_array);
     // One value per run in each array: a longer or shorter one cannot be
-    // matched to the runs (a failed run's code had been dropped).
+    // matched to the runs (a failed run's code could be dropped).
     for (key, values) in [("memory_usage_byte", memory), ("exit_codes", codes)] {
         if let Some(values) = values.filter(|v| v.len() != times.len()) {
             return Err(format!(
@@ -568,7 +568,7 @@ fn hyperfine2_runs(
                 continue;
             };
             // `{"value": …, "unit": …}` (or null: not measured); a bare
-            // number had been dropped without a word.
+            // number is refused, not dropped without a word.
             let Some(v) = entry.get("value") else {
                 if entry.is_null() {
                     continue;

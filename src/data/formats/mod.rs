@@ -149,7 +149,8 @@ pub fn read_into<R: Read>(
         })
     };
     // A spreadsheet's separator hint (Excel writes `sep=,` above the
-    // header): its advice had been to add a header the file has.
+    // header): said so, since the general advice, to add a header, would
+    // name one the file has.
     if lower.starts_with("sep=") {
         return refuse(format!(
             "line 1 ({first_line}) is a spreadsheet's separator hint, not the header; \
@@ -190,7 +191,7 @@ pub fn read_into<R: Read>(
         );
     }
     // A raw CSV's first header field is free: `benchmark` there, before
-    // `Shell`, is still a raw file (it had been read as cbdr's).
+    // `Shell`, is still a raw file, not cbdr's.
     let second_field = lower
         .split(',')
         .nth(1)
@@ -202,7 +203,7 @@ pub fn read_into<R: Read>(
         return Ok(InputFormat::CbdrCsv);
     }
     // The C tool's older files (10 or 11 columns, other orders): read by
-    // their columns' names (the advice to add a header had been given).
+    // their columns' names (not refused with advice to add a header).
     if !positional_header(first_line) {
         if let Some(columns) = c_tool::names_columns(first_line) {
             c_tool::read_into(rest, file, &columns, sink)?;
