@@ -106,7 +106,7 @@ impl Document {
 
 /// Every command's label, as code, with its number where another command
 /// has the same label (`-n same` twice; one command under two shells): the
-/// terminal numbers every command, and two rows `same` had been told apart
+/// terminal numbers every command, and two rows `same` would be told apart
 /// by nothing. Made once per document (by command, in dataset order).
 struct Labels(Vec<Vec<Inline>>);
 
@@ -116,7 +116,7 @@ impl Labels {
             .map(|i| analysis.runs(i).label())
             .collect();
         // Labels that look alike are alike: blanks differ invisibly (`ls
-        // -l` and `ls -l ` had two rows `ls -l`, unnumbered; HTML shows
+        // -l` and `ls -l ` would be two rows `ls -l`, unnumbered; HTML shows
         // runs of blanks as one), as do the characters shown as spaces.
         let look = |label: &str| -> String {
             let shown = crate::report::text::clean(label);

@@ -45,8 +45,7 @@
 //! 2.0's `measurements`, 1.x's three arrays, `bestguess.per_run`); the
 //! summaries stay, and the top-level `bestguess.json_runs` then lists the
 //! layouts the document carries. With every layout (the default) that key
-//! is not written: the document is the same, byte for byte, as before the
-//! option existed.
+//! is not written: the default document does not depend on the option.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -92,7 +91,7 @@ pub fn write(
             out.flush()
         });
         // No thread to be had (a thread limit, a tight `ulimit -v`): made
-        // and written on this one, below (`scope.spawn` had panicked).
+        // and written on this one, below (`scope.spawn` would panic).
         let writer = writer.ok()?;
         let mut sender = ChunkSender {
             buf: Vec::with_capacity(CHUNK),
