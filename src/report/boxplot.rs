@@ -12,7 +12,7 @@
 //!   first round number at or above the slowest run, with "nice" ticks (1,
 //!   2, 2.5 or 5 × 10ᵏ µs apart, at least 8 columns apart), so every label
 //!   is exactly the time at its tick and the data fills the plot. The reference
-//!   rounded its labels to whole milliseconds, which made them wrong for
+//!   rounds its labels to whole milliseconds, which makes them wrong for
 //!   sub-millisecond data.
 //! * The labels' unit (μs, ms or s, from the axis range) is printed after
 //!   the last label, and each label has the decimals its tick step needs.
@@ -356,7 +356,7 @@ mod tests {
 
     #[test]
     fn the_data_fills_the_axis() {
-        // Data ending at 2.65 ms had drawn an axis to 4.0 ms.
+        // Data ending at 2.65 ms get an axis to 2.8 ms, not 4.0 ms.
         let a = Axis::new(1040.0, 2650.0, 76, 0);
         assert_eq!((a.low, a.high, a.step), (1000.0, 2800.0, 200.0));
         // At most one step beyond the data at either end, at any width.

@@ -38,7 +38,7 @@ pub struct Status<'a> {
     pub elapsed: Duration,
     /// The pace: the timed runs completed after the first one, and the
     /// time they took (from the first's end). Setups and warmups before
-    /// the first run are not in it: counted, they had made the first ETA
+    /// the first run are not in it: counted, they would make the first ETA
     /// several times too long (`--setup "sleep 3"`: 0:10 for 1.5 s).
     pub since_first: (u64, Duration),
     /// The command of the latest run: its number (1-based), the number of
@@ -172,7 +172,7 @@ impl Display {
             }
             buf.extend_from_slice(text::truncate(line, width.saturating_sub(1)).as_bytes());
             // Each line over the previous block's: what a longer line of it
-            // had past this one's end goes ("referenceuns" had stayed).
+            // left past this one's end goes (else "referenceuns" stays).
             buf.extend_from_slice(b"\x1b[K");
         }
         // Anything left of a taller previous block, and the rest of the

@@ -167,7 +167,7 @@ pub fn write(
     }
     // Failed runs are ranked with the rest (as every statistic includes
     // them): say so here too, for a ranking shown alone (`-R`, `-E`),
-    // where a command whose every run crashed had been crowned the best
+    // where a command whose every run crashed would be crowned the best
     // without a word of it.
     for e in &ranking.entries {
         let Some(stats) = analysis.commands.get(e.index) else {

@@ -100,7 +100,7 @@ fn clusters(s: &str) -> Vec<Cluster<'_>> {
 /// the limit is dropped whole (the result may then be one column short).
 /// A label's source tag (`ls -l [a.csv]`) is kept whole when it fits with
 /// a few columns of the label before it: cut from its end, two commands
-/// of two files had looked identical.
+/// of two files would look identical.
 pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
     let s = clean(s);
     if s.width() <= max {

@@ -80,7 +80,7 @@ pub fn lines(analysis: &Analysis<'_>, width: usize) -> Vec<String> {
 }
 
 /// Several commands in a sentence: one by its number and label, up to
-/// three by number, more counted (3,000 commands had made one sentence of
+/// three by number, more counted (3,000 commands would make one sentence of
 /// 80 lines).
 fn commands(analysis: &Analysis<'_>, list: &[usize]) -> String {
     let numbers: Vec<String> = list.iter().map(|&i| (i + 1).to_string()).collect();
