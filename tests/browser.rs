@@ -49,7 +49,7 @@ fn find(names: &[&str]) -> Option<PathBuf> {
 
 /// Chromium and chromedriver, or `None` with a line saying which is
 /// missing: written to standard error directly, past the test harness's
-/// capture, so that `cargo test` shows the skip (an `ok` alone had hidden
+/// capture, so that `cargo test` shows the skip (an `ok` alone would hide
 /// it). Under CI (`CI` set) a missing one is a failure: CI installs both.
 fn browser(test: &str) -> Option<(PathBuf, PathBuf)> {
     let chromium = find(&["chromium", "chromium-browser", "google-chrome"]);
@@ -586,8 +586,8 @@ fn many_commands_and_a_sleeping_one_read_clearly_in_chromium() {
 }
 
 /// The page takes a wide window's width, two figures side by side, and
-/// stacks them in a narrow one, each as wide as its column (it had been a
-/// fixed 800-px column at any width).
+/// stacks them in a narrow one, each as wide as its column (not a fixed
+/// 800-px column at any width).
 #[test]
 fn the_page_fits_the_window_in_chromium() {
     let Some((chromium, chromedriver)) = browser("the_page_fits_the_window_in_chromium") else {

@@ -511,6 +511,6 @@ fn ranking_by_a_counter_that_cannot_be_read_says_so_not_to_ask_for_it() {
             .contains("error: --metric cycles: the cycles counter cannot be read on this machine"),
         "{stderr}"
     );
-    // The advice had been to do what the user did.
+    // No advice to do what the user did.
     assert!(!stderr.contains("measure it with --counters"), "{stderr}");
 }

@@ -259,7 +259,7 @@ fn with_column(raw: &str, header: &str, value: &str) -> String {
 const OLD: &str = "precious old content\n";
 
 /// A file name of 250 bytes (the limit is 255): the export's temporary
-/// name beside it had been too long.
+/// name beside it must not be too long.
 const LONG_NAME: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json";
 
 fn arguments() -> Vec<Case> {
@@ -689,7 +689,8 @@ fn commands() -> Vec<Case> {
             ],
         )
         .ok()
-        // Without -i a failed run had stopped the experiment.
+        // Every run finds a fresh file: without -i a failed run (exit 9)
+        // would stop the experiment.
         .then("raw.csv", After::Raw(Some(5))),
     ]
 }
@@ -1461,8 +1462,8 @@ fn limits() -> Vec<Case> {
         )
         .file("many.txt", "true\n".repeat(300))
         // A reader that never reads: the export (over 64 KiB) blocks once
-        // the pipe is full. The signal had been swallowed until the
-        // reader left, then the write failed.
+        // the pipe is full. The signal is not swallowed until the reader
+        // leaves (and the write then fails).
         .under("mkfifo slow; (sleep 8 < slow >/dev/null 2>&1) & (sleep 3; kill -TERM $$) >/dev/null 2>&1 & ")
         .fails(143, "")
         .then("raw.csv", After::Raw(Some(300))),
@@ -1531,7 +1532,7 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
         );
     }
     // The help and the man page to a reader that is gone before they are
-    // written end the same way (they had said "Broken pipe", status 2).
+    // written end the same way (not "Broken pipe", status 2).
     for (program, args) in [("bestguess", "--help"), ("bestreport", "--generate man")] {
         let (code, err) = piped(dir.path(), program, args, "(exec 0<&-; sleep 0.5)");
         assert_eq!(code, "0", "{program} {args}: {err}");
@@ -1549,7 +1550,7 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
 }
 
 /// `-o -` with standard output closed: Rust's runtime reopens it on
-/// /dev/null, so the rows went nowhere with status 0 and no word. The
+/// /dev/null, so the rows would go nowhere with status 0 and no word. The
 /// runs still run (a redirection to /dev/null cannot be told from it),
 /// and a warning says where the rows go and what to do.
 #[test]
@@ -1581,7 +1582,7 @@ fn raw_data_to_a_closed_standard_output_is_warned_of() {
 }
 
 /// Standard error a pipe whose reader has gone: an error or a warning is
-/// lost, not a panic (`eprintln!` had made a usage error exit 101).
+/// lost, not a panic (`eprintln!` would make a usage error exit 101).
 #[test]
 fn a_closed_standard_error_is_no_panic() {
     let dir = tempfile::tempdir().unwrap();
@@ -1612,8 +1613,8 @@ fn a_closed_standard_error_is_no_panic() {
 
 /// Under address-space limits just above what the program needs to
 /// start, threads cannot always be had: the work they would do is done
-/// on the main thread. `scope.spawn` had panicked (status 101) after the
-/// runs, and the runs were lost with the process.
+/// on the main thread. `scope.spawn` would panic (status 101) after the
+/// runs, and the runs would be lost with the process.
 #[test]
 fn too_few_threads_is_no_panic_and_loses_no_run() {
     let bin = assert_cmd::cargo::cargo_bin("bestguess");
@@ -1711,8 +1712,8 @@ fn too_few_threads_is_no_panic_and_loses_no_run() {
 /// runs, a second writer of that file (`-o`, or an export that would
 /// replace it, or an export that the first one will replace) refuses
 /// before running anything, naming the file; the first completes a
-/// well-formed file. Two writers had interleaved about 100 of 200 rows,
-/// some cut.
+/// well-formed file. Two writers unlocked would interleave about 100 of
+/// 200 rows, some cut.
 #[test]
 fn a_second_writer_of_a_file_refuses_and_the_first_completes() {
     let dir = tempfile::tempdir().unwrap();
