@@ -591,9 +591,9 @@ impl Export {
         // One writer per file, new or not: the file this export replaces
         // is locked until it is replaced (another process writing it, its
         // raw CSV or the same export, keeps it until done). A file that
-        // does not exist yet is made now, empty, to hold the lock (two
-        // processes exporting one new file had both gone on, and the later
-        // one's file silently replaced the other's); it is removed again
+        // does not exist yet is made now, empty, to hold the lock (else two
+        // processes exporting one new file would both go on, the later
+        // one's file silently replacing the other's); it is removed again
         // if the export is not made.
         let open = || match OpenOptions::new().write(true).open(&target) {
             // (The open neither truncates nor changes the file.)
