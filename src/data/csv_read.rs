@@ -407,6 +407,7 @@ fn first_header<R: BufRead>(
             file: file.to_owned(),
             line: row.line,
             problem: header_problem(row),
+            header_like: names_some_column(row),
         });
     }
     Ok(())
@@ -455,13 +456,19 @@ fn names_column(row: &Row, i: usize) -> bool {
         .eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
 }
 
+/// Whether `row` has one of the reference's column names in its place:
+/// a header gone wrong rather than a data row.
+fn names_some_column(row: &Row) -> bool {
+    (0..REFERENCE_ROW_FIELDS.min(row.len())).any(|i| names_column(row, i))
+}
+
 /// What keeps `row` from being a header ([`is_header`] is false): for a row
 /// that looks like one (it starts with `Command`, or has a header's name
 /// in its place), how few columns it has or the first that differs;
 /// otherwise how it starts.
 fn header_problem(row: &Row) -> String {
     let field = |i: usize| excerpt(row.get(i).unwrap_or_default());
-    if !(0..REFERENCE_ROW_FIELDS.min(row.len())).any(|i| names_column(row, i)) {
+    if !names_some_column(row) {
         return format!("it starts with {}", Quoted(&field(0)));
     }
     if row.len() < REFERENCE_ROW_FIELDS {
