@@ -123,6 +123,10 @@ pub struct CommandRuns {
     timed_out: Column,
     sequence: Column,
     start_unix_us: Column,
+    /// The runs (in ascending order) a signal ended whose number the
+    /// source did not record ([`RunRecord::signal_unknown`]): rare, so
+    /// listed rather than a column.
+    signal_unknown: Vec<usize>,
     /// Indexed by [`Metric`]; derived metrics' columns stay empty.
     metrics: Vec<Column>,
 }
@@ -817,6 +821,9 @@ impl CommandRuns {
         // Stored bit for bit: every u64 reads back.
         self.sequence.push(run.sequence.and_then(|s| int(s as i64)));
         self.start_unix_us.push(run.start_unix_us.and_then(int));
+        if run.signal_unknown {
+            self.signal_unknown.push(n);
+        }
         self.len += 1;
     }
 
@@ -850,6 +857,7 @@ impl CommandRuns {
             &self.start_unix_us,
         ];
         runs.iter().map(|c| c.heap_bytes()).sum::<usize>()
+            + self.signal_unknown.capacity() * std::mem::size_of::<usize>()
             + self.metrics.iter().map(Column::heap_bytes).sum::<usize>()
             + self.metrics.capacity() * std::mem::size_of::<Column>()
     }
@@ -1024,6 +1032,17 @@ impl CommandRuns {
         self.signal.get(i).and_then(Value::as_int).map(|v| v as i32)
     }
 
+    /// Whether a signal ended run `i` without its number being recorded
+    /// ([`RunRecord::signal_unknown`]).
+    pub fn signal_unknown(&self, i: usize) -> bool {
+        self.signal_unknown.binary_search(&i).is_ok()
+    }
+
+    /// Whether a signal ended some run without its number being recorded.
+    pub fn any_signal_unknown(&self) -> bool {
+        !self.signal_unknown.is_empty()
+    }
+
     /// Whether run `i` was killed by `--timeout`.
     pub fn timed_out(&self, i: usize) -> bool {
         self.timed_out.get(i) == Some(Value::Int(1))
@@ -1044,7 +1063,10 @@ impl CommandRuns {
 
     /// Whether run `i` failed (non-zero exit, signal, or time-out).
     pub fn run_failed(&self, i: usize) -> bool {
-        self.exit_code(i) != 0 || self.signal(i).is_some() || self.timed_out(i)
+        self.exit_code(i) != 0
+            || self.signal(i).is_some()
+            || self.signal_unknown(i)
+            || self.timed_out(i)
     }
 
     /// Run `i` as a record (its command's text, its batch after any offset).
@@ -1060,6 +1082,7 @@ impl CommandRuns {
             sequence: self.sequence(i),
             start_unix_us: self.start_unix_us(i),
             signal: self.signal(i),
+            signal_unknown: self.signal_unknown(i),
             timed_out: self.timed_out(i),
             ..RunRecord::default()
         };
@@ -1086,11 +1109,14 @@ impl CommandRuns {
                 c.read_range(range.clone(), v);
             }
             // As `run_failed`: an exit code other than 0, a signal, a 1
-            // in Timed out.
+            // in Timed out, a signal not named.
             failed += (0..range.len())
                 .filter(|&k| {
                     let code = codes[k].and_then(Value::as_int).map_or(0, |v| v as i32);
-                    code != 0 || signals[k].is_some() || timeouts[k] == Some(Value::Int(1))
+                    code != 0
+                        || signals[k].is_some()
+                        || timeouts[k] == Some(Value::Int(1))
+                        || self.signal_unknown(start + k)
                 })
                 .count();
         }

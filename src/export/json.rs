@@ -305,7 +305,7 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize, layouts: JsonRuns) -> Node<'
         ]);
         // As in Hyperfine, a run ended by a signal has no exit code; a
         // source that recorded none (Hyperfine before 1.13) gets none.
-        if runs.has_exit_codes() {
+        if runs.has_exit_codes() || runs.any_signal_unknown() {
             fields.push(("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)));
         }
     }
@@ -537,6 +537,15 @@ fn per_run<'a>(analysis: &'a Analysis<'_>, runs: &'a CommandRuns) -> Node<'a> {
     // usual file is not longer by a `false` per run.
     if runs.any_timed_out() {
         fields.push(("timed_out".into(), Node::PerRun(runs, PerRun::TimedOut)));
+    }
+    // Only when a signal whose number was not recorded ended some run
+    // (Hyperfine's `null` exit code): without it such a run would read
+    // back as one without an exit code, a success.
+    if runs.any_signal_unknown() {
+        fields.push((
+            "signal_unknown".into(),
+            Node::PerRun(runs, PerRun::SignalUnknown),
+        ));
     }
     Node::Object(fields)
 }

@@ -14,7 +14,8 @@
 //! µs: whole µs stay integers (CPU times are µs from the kernel), finer
 //! ones (Hyperfine's wall clock has ns) are kept as real numbers. A run
 //! Hyperfine records without an exit code (`null`: a signal ended it) is a
-//! failed run with exit code −1; which signal is not known.
+//! failed run ended by a signal whose number is not known: it has neither
+//! an exit code nor a signal number, and none is made up for it.
 
 use serde_json::Value as Json;
 
@@ -341,7 +342,7 @@ fn run_field(
                 // signal's run as 128 + the signal).
                 match v {
                     Json::Null => run.no_exit_code = true,
-                    v => run.exit_code = exit_code(Some(v), at, &what)?,
+                    v => run.exit_code = exit_code(Some(v), at, &what)?.unwrap_or_default(),
                 }
             }
         }
@@ -361,6 +362,16 @@ fn run_field(
                             })?,
                     ),
                 };
+            }
+        }
+        "signal_unknown" => {
+            for (i, (run, v)) in runs.iter_mut().zip(values).enumerate() {
+                run.signal_unknown = v.as_bool().ok_or_else(|| {
+                    format!(
+                        "{} is {v}, not true or false",
+                        at(&format!(".bestguess.per_run.signal_unknown[{i}]"))
+                    )
+                })?;
             }
         }
         "sequence" => {
@@ -449,16 +460,20 @@ fn bytes(value: f64) -> Option<Value> {
     (value.is_finite() && value.abs() < 9e18).then(|| Value::Int(value.round() as i64))
 }
 
-/// A Hyperfine exit code: the number, or −1 for `null` (a signal).
-/// An exit code at `what`: an integer, or `null` for a run a signal ended
-/// (Hyperfine's spelling; read as −1, a failed run). Anything else (`"0"`,
-/// `1.5`, `true`, out of range) is refused, not read as a failure.
-fn exit_code(v: Option<&Json>, at: &dyn Fn(&str) -> String, what: &str) -> Result<i32, String> {
+/// An exit code at `what`: an integer, or `None` for `null`, a run a
+/// signal ended (Hyperfine's spelling). Anything else (`"0"`, `1.5`,
+/// `true`, out of range) is refused, not read as a failure.
+fn exit_code(
+    v: Option<&Json>,
+    at: &dyn Fn(&str) -> String,
+    what: &str,
+) -> Result<Option<i32>, String> {
     match v {
-        Some(Json::Null) => Ok(-1),
+        Some(Json::Null) => Ok(None),
         Some(v) => v
             .as_i64()
             .and_then(|c| i32::try_from(c).ok())
+            .map(Some)
             .ok_or_else(|| {
                 format!(
                     "{} is {v}, not an exit code (an integer, or null for a run a signal ended)",
@@ -466,6 +481,18 @@ fn exit_code(v: Option<&Json>, at: &dyn Fn(&str) -> String, what: &str) -> Resul
                 )
             }),
         None => Err(format!("{} is missing", at(what))),
+    }
+}
+
+/// A Hyperfine run's exit code into `run`: the code, or for `None` (a
+/// signal ended the run) none, and a signal whose number is not known.
+fn set_exit(run: &mut RunRecord, code: Option<i32>) {
+    match code {
+        Some(code) => run.exit_code = code,
+        None => {
+            run.no_exit_code = true;
+            run.signal_unknown = true;
+        }
     }
 }
 
@@ -545,7 +572,7 @@ fn hyperfine1_runs(
         // Without `exit_codes` (before 1.13) every run counts as a success,
         // its exit code absent (a re-export writes none).
         match codes {
-            Some(c) => run.exit_code = exit_code(c.get(i), at, &format!(".exit_codes[{i}]"))?,
+            Some(c) => set_exit(&mut run, exit_code(c.get(i), at, &format!(".exit_codes[{i}]"))?),
             None => run.no_exit_code = true,
         }
         runs.push(run);
@@ -614,7 +641,10 @@ fn hyperfine2_runs(
         match m.get("exit_code") {
             // A measurement without the key: as Hyperfine before exit codes.
             None => run.no_exit_code = true,
-            v => run.exit_code = exit_code(v, at, &format!(".measurements[{i}].exit_code"))?,
+            v => set_exit(
+                &mut run,
+                exit_code(v, at, &format!(".measurements[{i}].exit_code"))?,
+            ),
         }
         runs.push(run);
     }
