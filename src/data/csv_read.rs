@@ -715,8 +715,7 @@ impl Layout {
             };
             // The sum as `Values::get` computes it, from the parts at hand.
             let sum = match parts {
-                [Some(Value::Int(x)), Some(Value::Int(y))] => x.checked_add(y).map(Value::Int),
-                [Some(x), Some(y)] => Some(Value::Real(x.as_f64() + y.as_f64())),
+                [Some(x), Some(y)] => x.sum(y),
                 _ => None,
             };
             debug_assert_eq!(sum, out.metrics.get(*metric));

@@ -866,10 +866,7 @@ impl CommandRuns {
     /// run has it.
     pub fn value(&self, i: usize, metric: Metric) -> Option<Value> {
         match metric.builtin().map(|d| d.source) {
-            Some(Source::Sum(a, b)) => match (self.value(i, a)?, self.value(i, b)?) {
-                (Value::Int(x), Value::Int(y)) => x.checked_add(y).map(Value::Int),
-                (x, y) => Some(Value::Real(x.as_f64() + y.as_f64())),
-            },
+            Some(Source::Sum(a, b)) => self.value(i, a)?.sum(self.value(i, b)?),
             _ => self
                 .metrics
                 .get(metric.index())
@@ -904,10 +901,7 @@ impl CommandRuns {
                 self.values_range(b, range, &mut parts);
                 for (x, y) in out[start..].iter_mut().zip(parts) {
                     *x = match (*x, y) {
-                        (Some(Value::Int(x)), Some(Value::Int(y))) => {
-                            x.checked_add(y).map(Value::Int)
-                        }
-                        (Some(x), Some(y)) => Some(Value::Real(x.as_f64() + y.as_f64())),
+                        (Some(x), Some(y)) => x.sum(y),
                         _ => None,
                     };
                 }

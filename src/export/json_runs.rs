@@ -436,15 +436,21 @@ fn steps(range: Range<usize>) -> impl Iterator<Item = Range<usize>> {
     range.step_by(STEP).map(move |s| s..(s + STEP).min(end))
 }
 
-/// A value in its unit: an integer as is, a real in shortest form.
+/// A value in its unit: an integer as is, a real in shortest form; a
+/// time in seconds as its µs, an integer when whole.
 fn value(buf: &mut Vec<u8>, v: Value) {
     match v {
         Value::Int(x) => int(buf, x),
         Value::Real(x) => real(buf, x),
+        Value::Seconds(_) => match v.as_f64() {
+            us if us.fract() == 0.0 && us.abs() < 9e15 => int(buf, us as i64),
+            us => real(buf, us),
+        },
     }
 }
 
-/// A value in µs as seconds, as `real(v / 1e6)` writes it.
+/// A value in µs as seconds, as `real(v / 1e6)` writes it; a time read in
+/// seconds as the very number read.
 fn seconds(buf: &mut Vec<u8>, v: Value) {
     // From 10 µs (below, the shortest form is 1e-6…9e-6) to 15 digits.
     const FAST: Range<i64> = 10..1_000_000_000_000_000;
@@ -468,6 +474,7 @@ fn seconds(buf: &mut Vec<u8>, v: Value) {
                 .map_or(2, |p| p.max(1) + 1);
             put_fixed(buf, &text, n + keep);
         }
+        Value::Seconds(s) => real(buf, s),
         v => real(buf, v.as_f64() / 1e6),
     }
 }

@@ -10,16 +10,16 @@
 //! with what to export instead.
 //! Each result becomes one command (batch = its position), its runs in
 //! file order. Hyperfine ran each command's runs one after another, in
-//! result order, so that is the runs' sequence. Times in seconds become
-//! µs: whole µs stay integers (CPU times are µs from the kernel), finer
-//! ones (Hyperfine's wall clock has ns) are kept as real numbers. A run
+//! result order, so that is the runs' sequence. Hyperfine's times in
+//! seconds are kept as read (µs could not hold every one; see
+//! [`super::SecondsBy`]), BestGuess's own whole µs as integers. A run
 //! Hyperfine records without an exit code (`null`: a signal ended it) is a
 //! failed run ended by a signal whose number is not known: it has neither
 //! an exit code nor a signal number, and none is made up for it.
 
 use serde_json::Value as Json;
 
-use super::{micros, InputFormat};
+use super::{micros, InputFormat, SecondsBy};
 use crate::data::csv_read::RowSink;
 use crate::data::error::DataError;
 use crate::data::metric::{Metric, MetricDef, Source, Unit, Value};
@@ -131,6 +131,13 @@ pub fn read_into(
         )));
     };
     let format = format_of(&doc, results).map_err(fail)?;
+    // Whose times in seconds these are: BestGuess's document (read by a
+    // Hyperfine layout) has a top-level `bestguess` object.
+    let by = if doc.get("bestguess").is_some_and(Json::is_object) {
+        SecondsBy::BestGuess
+    } else {
+        SecondsBy::OtherTool
+    };
     let units = units_of(&doc);
     let mut sequence = 0u64;
     let mut experiment = None;
@@ -181,11 +188,11 @@ pub fn read_into(
             }
             InputFormat::HyperfineJson2 => {
                 base.name = text(result.get("name"));
-                hyperfine2_runs(result, &base, sink, &at).map_err(fail)?
+                hyperfine2_runs(result, &base, sink, by, &at).map_err(fail)?
             }
             _ => {
                 base.name = text(result.get("name"));
-                hyperfine1_runs(result, &base, &at).map_err(fail)?
+                hyperfine1_runs(result, &base, by, &at).map_err(fail)?
             }
         };
         // A command without runs would vanish from every report.
@@ -521,16 +528,28 @@ fn measured(v: &Json, at: &dyn Fn(&str) -> String, what: &str) -> Result<f64, St
     Ok(x)
 }
 
-/// A measurement at `what` in seconds, as µs ([`micros`]), or in bytes or
-/// counts (`bytes`: [`bytes`]); an error if it is too large to be one.
+/// What a measurement of a Hyperfine layout is in.
+#[derive(Clone, Copy)]
+enum In {
+    /// Seconds, written by this tool.
+    Seconds(SecondsBy),
+    /// Bytes or counts.
+    Units,
+}
+
+/// A measurement at `what`, as µs ([`micros`]) or bytes or counts
+/// ([`bytes`]); an error if it is too large to be one.
 fn converted(
     v: &Json,
     at: &dyn Fn(&str) -> String,
     what: &str,
-    bytes_or_counts: bool,
+    unit: In,
 ) -> Result<Option<Value>, String> {
     let x = measured(v, at, what)?;
-    let value = if bytes_or_counts { bytes(x) } else { micros(x) };
+    let value = match unit {
+        In::Units => bytes(x),
+        In::Seconds(by) => micros(x, by),
+    };
     match value {
         Some(value) => Ok(Some(value)),
         None => Err(format!(
@@ -543,6 +562,7 @@ fn converted(
 fn hyperfine1_runs(
     result: &Json,
     base: &RunRecord,
+    by: SecondsBy,
     at: &dyn Fn(&str) -> String,
 ) -> Result<Vec<RunRecord>, String> {
     let times = array(result, "times", at)?;
@@ -563,10 +583,10 @@ fn hyperfine1_runs(
     let mut runs = Vec::with_capacity(times.len());
     for (i, t) in times.iter().enumerate() {
         let mut run = base.clone();
-        let wall = converted(t, at, &format!(".times[{i}]"), false)?;
+        let wall = converted(t, at, &format!(".times[{i}]"), In::Seconds(by))?;
         run.metrics.set(Metric::WALL, wall);
         if let Some(m) = memory.and_then(|m| m.get(i)) {
-            let rss = converted(m, at, &format!(".memory_usage_byte[{i}]"), true)?;
+            let rss = converted(m, at, &format!(".memory_usage_byte[{i}]"), In::Units)?;
             run.metrics.set(Metric::MAXRSS, rss);
         }
         // Without `exit_codes` (before 1.13) every run counts as a success,
@@ -584,6 +604,7 @@ fn hyperfine2_runs(
     result: &Json,
     base: &RunRecord,
     sink: &mut impl RowSink,
+    by: SecondsBy,
     at: &dyn Fn(&str) -> String,
 ) -> Result<Vec<RunRecord>, String> {
     let measurements = array(result, "measurements", at)?;
@@ -624,14 +645,19 @@ fn hyperfine2_runs(
                 }
             }
             let what = format!(".measurements[{i}].{key}.value");
-            let value = converted(v, at, &what, metric == Metric::MAXRSS)?;
+            let unit = if metric == Metric::MAXRSS {
+                In::Units
+            } else {
+                In::Seconds(by)
+            };
+            let value = converted(v, at, &what, unit)?;
             run.metrics.set(metric, value);
         }
         for key in HYPERFINE_COUNTERS {
             let Some(v) = m.get(key).and_then(|v| v.get("value")) else {
                 continue;
             };
-            let value = converted(v, at, &format!(".measurements[{i}].{key}.value"), true)?;
+            let value = converted(v, at, &format!(".measurements[{i}].{key}.value"), In::Units)?;
             let metric = sink
                 .catalogue()
                 .register(MetricDef::appended(key, Unit::Count))

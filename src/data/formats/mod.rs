@@ -35,10 +35,6 @@ pub mod c_tool;
 pub mod cbdr;
 pub mod json;
 
-/// Seconds (cbdr's, Hyperfine's) as µs: an integer when within a
-/// thousandth of one (the float noise of a µs value written in seconds),
-/// else the real number; `None` from 9·10¹⁵ µs (285 years) on, as for an
-/// integer in a raw CSV.
 /// A CSV record that could not be read, as the readers of other tools'
 /// CSV files say it: the file's I/O error as such, anything else at its
 /// line, followed by what that format expects (`expects`).
@@ -58,15 +54,34 @@ fn csv_record_error(file: &str, e: csv::Error, expects: &str) -> DataError {
     }
 }
 
-fn micros(seconds: f64) -> Option<Value> {
+/// Who wrote a file's times in seconds, which says how they are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SecondsBy {
+    /// BestGuess (its JSON read by a Hyperfine layout), which writes `n`
+    /// whole µs as `n / 10⁶`: such a time reads back as the integer.
+    BestGuess,
+    /// Another tool (Hyperfine, cbdr): every time is kept as written
+    /// ([`Value::Seconds`]), so that what is computed from it as that tool
+    /// computes it (Hyperfine's `time_cpu`, user + system) and every
+    /// export are that tool's numbers, digit for digit. (Its times are
+    /// not whole µs as BestGuess writes them: Hyperfine's wall clock has
+    /// ns, its shell correction subtracts a mean, and its CPU times are
+    /// µs × 10⁻⁶, which is not always µs / 10⁶.)
+    OtherTool,
+}
+
+/// A time in seconds as a value in µs, losing nothing (see [`SecondsBy`]):
+/// `None` from 9·10¹⁵ µs (285 years) on, as for an integer in a raw CSV.
+fn micros(seconds: f64, by: SecondsBy) -> Option<Value> {
     let us = seconds * 1e6;
     if !us.is_finite() || us.abs() >= 9e15 {
         return None;
     }
-    if (us - us.round()).abs() < 1e-3 {
-        Some(Value::Int(us.round() as i64))
+    let whole = us.round();
+    if by == SecondsBy::BestGuess && whole / 1e6 == seconds {
+        Some(Value::Int(whole as i64))
     } else {
-        Some(Value::Real(us))
+        Value::seconds(seconds)
     }
 }
 
