@@ -449,6 +449,46 @@ impl RawOutput {
     }
 }
 
+/// Opens and locks the file an export will replace ([`open_locked`]),
+/// making it, empty, where there is none yet: the returned placeholder
+/// removes it again unless the export replaces it.
+fn lock_target(target: &Path, what: &str) -> Result<(File, Option<Placeholder>), AppError> {
+    let fail = |e: io::Error| AppError::failure(format!("{what}: cannot create the file: {e}"));
+    // One writer per file, new or not: the file this export replaces
+    // is locked until it is replaced (another process writing it, its
+    // raw CSV or the same export, keeps it until done). A file that
+    // does not exist yet is made now, empty, to hold the lock (else two
+    // processes exporting one new file would both go on, the later
+    // one's file silently replacing the other's); it is removed again
+    // if the export is not made.
+    let open = || match OpenOptions::new().write(true).open(target) {
+        // (The open neither truncates nor changes the file.)
+        Ok(f) => Ok(Some((f, false))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            match OpenOptions::new().write(true).create_new(true).open(target) {
+                Ok(f) => Ok(Some((f, true))),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(None),
+                Err(e) => Err(fail(e)),
+            }
+        }
+        // A file its owner protected from writing is refused as a
+        // redirection would refuse it: the rename that puts the export in
+        // place needs only the directory's permission and would replace
+        // it regardless.
+        Err(e) => Err(AppError::failure(format!(
+            "{what}: cannot replace the file: {e}; make it writable or give another path"
+        ))),
+    };
+    let (locked, created) = open_locked(target, what, open)?;
+    let placeholder = created.then(|| Placeholder {
+        doomed: Some(crate::measure::sys::remove_on_termination(target)),
+        path: target.to_path_buf(),
+        file: locked.metadata().map(|m| (m.dev(), m.ino())).ok(),
+        replaced: false,
+    });
+    Ok((locked, placeholder))
+}
+
 /// The path a chain of symbolic links starting at `path` ends at, for a
 /// path that names no file (`path` itself when it is no link); an error
 /// for a chain that loops (or runs past 40 links).
@@ -588,37 +628,7 @@ impl Export {
             Some(_) => Path::new(path).canonicalize().map_err(fail)?,
             None => dangling_target(Path::new(path)).map_err(fail)?,
         };
-        // One writer per file, new or not: the file this export replaces
-        // is locked until it is replaced (another process writing it, its
-        // raw CSV or the same export, keeps it until done). A file that
-        // does not exist yet is made now, empty, to hold the lock (else two
-        // processes exporting one new file would both go on, the later
-        // one's file silently replacing the other's); it is removed again
-        // if the export is not made.
-        let open = || match OpenOptions::new().write(true).open(&target) {
-            // (The open neither truncates nor changes the file.)
-            Ok(f) => Ok(Some((f, false))),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                match OpenOptions::new().write(true).create_new(true).open(&target) {
-                    Ok(f) => Ok(Some((f, true))),
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(None),
-                    Err(e) => Err(fail(e)),
-                }
-            }
-            // A file its owner protected from writing is refused as a
-            // redirection would refuse it: the rename below needs only the
-            // directory's permission and would replace it regardless.
-            Err(e) => Err(AppError::failure(format!(
-                "{what}: cannot replace the file: {e}; make it writable or give another path"
-            ))),
-        };
-        let (locked, created) = open_locked(&target, &what, open)?;
-        let placeholder = created.then(|| Placeholder {
-            doomed: Some(crate::measure::sys::remove_on_termination(&target)),
-            path: target.clone(),
-            file: locked.metadata().map(|m| (m.dev(), m.ino())).ok(),
-            replaced: false,
-        });
+        let (locked, placeholder) = lock_target(&target, &what)?;
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),

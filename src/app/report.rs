@@ -252,6 +252,9 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
     }
     rc.check_commands(dataset.commands.len())
         .map_err(|e| AppError::usage(e.0))?;
+    if let Some(note) = dataset.incomplete_runs_note() {
+        output::note(&note);
+    }
     let mut output = rc.output.clone();
     choose_metric(&mut output, &dataset.catalogue, &[])?;
     // A --reference the data do not have is a usage error, as in bestguess

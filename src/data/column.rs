@@ -456,6 +456,11 @@ impl Column {
         true
     }
 
+    /// The runs with no value, in order.
+    pub fn absent_runs(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.len.min(64 * self.absent.len())).filter(|&i| self.is_absent(i))
+    }
+
     /// Whether any run in `range` has no value.
     fn any_absent(&self, range: std::ops::Range<usize>) -> bool {
         if self.absent.is_empty() || range.is_empty() {

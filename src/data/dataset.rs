@@ -635,6 +635,43 @@ impl Dataset {
     pub fn heap_bytes(&self) -> usize {
         self.commands.iter().map(CommandRuns::heap_bytes).sum()
     }
+
+    /// One line on the runs read from files that lack a value of a metric
+    /// every run is expected to have (not an optional one) while other
+    /// runs of their command have it (a Hyperfine measurement without wall
+    /// time, a row of the C tool's with empty cells), naming up to three
+    /// commands and their runs (numbered from 1); `None` when there are
+    /// none. Such a run is kept (its exit code counts), and each statistic
+    /// leaves it out where it lacks the metric.
+    pub fn incomplete_runs_note(&self) -> Option<String> {
+        let incomplete: Vec<(&CommandRuns, Vec<usize>)> = (self.commands.iter())
+            .map(|c| (c, c.incomplete_runs(&self.catalogue)))
+            .filter(|(_, runs)| !runs.is_empty())
+            .collect();
+        let total: usize = incomplete.iter().map(|(_, runs)| runs.len()).sum();
+        if total == 0 {
+            return None;
+        }
+        let shown: Vec<String> = (incomplete.iter().take(3))
+            .map(|(c, runs)| {
+                let numbers: Vec<String> = runs.iter().take(5).map(|i| (i + 1).to_string()).collect();
+                let more = if runs.len() > 5 { ", …" } else { "" };
+                let run = if runs.len() == 1 { "run" } else { "runs" };
+                format!("{}: {run} {}{more}", c.label(), numbers.join(", "))
+            })
+            .collect();
+        let more = if incomplete.len() > 3 { "; …" } else { "" };
+        let subject = if total == 1 {
+            "1 run lacks values its command's other runs have".to_owned()
+        } else {
+            format!("{total} runs lack values the other runs of their command have")
+        };
+        Some(format!(
+            "Note: {subject} ({}{more}); each statistic leaves out the runs without its \
+             metric, and the JSON export's Hyperfine layouts the runs without wall-clock time.\n",
+            shown.join("; ")
+        ))
+    }
 }
 
 /// Short tags that tell the paths apart: each path's last component, or as
@@ -1024,6 +1061,26 @@ impl CommandRuns {
     /// The signal that ended run `i`, if one did.
     pub fn signal(&self, i: usize) -> Option<i32> {
         self.signal.get(i).and_then(Value::as_int).map(|v| v as i32)
+    }
+
+    /// The runs that lack a value of a stored metric that is not optional
+    /// while other runs of this command have it, in order.
+    pub fn incomplete_runs(&self, catalogue: &Catalogue) -> Vec<usize> {
+        let mut runs: Vec<usize> = (catalogue.iter())
+            .filter(|(m, def)| !def.optional && def.source == Source::Stored && self.has(*m))
+            .flat_map(|(m, _)| self.runs_without(m))
+            .collect();
+        runs.sort_unstable();
+        runs.dedup();
+        runs
+    }
+
+    /// The runs without a value of `metric`, a stored one, in order.
+    pub fn runs_without(&self, metric: Metric) -> Vec<usize> {
+        match self.metrics.get(metric.index()) {
+            Some(c) => c.absent_runs().chain(c.len()..self.len).collect(),
+            None => (0..self.len).collect(),
+        }
     }
 
     /// Whether a signal ended run `i` without its number being recorded

@@ -82,6 +82,70 @@ pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io:
     out.write_all(b"]")
 }
 
+/// [`array`] of the runs `kept` only, in that order (a Hyperfine layout
+/// where some runs lack wall-clock time): each element as [`array`]
+/// writes it.
+pub(super) fn array_of(
+    out: &mut impl Out,
+    runs: &CommandRuns,
+    what: PerRun,
+    kept: &[usize],
+) -> io::Result<()> {
+    let mut buf = b"[".to_vec();
+    let mut one = Vec::new();
+    for (k, &i) in kept.iter().enumerate() {
+        one.clear();
+        array_block(&mut one, runs, what, i..i + 1);
+        if k > 0 {
+            buf.extend_from_slice(b", ");
+        }
+        buf.extend_from_slice(one.strip_prefix(b", ").unwrap_or(&one));
+    }
+    buf.push(b']');
+    out.put(buf)
+}
+
+/// [`measurements`] of the runs `kept` only, in that order.
+pub(super) fn measurements_of(
+    out: &mut impl Out,
+    runs: &CommandRuns,
+    depth: usize,
+    kept: &[usize],
+) -> io::Result<()> {
+    let item_indent = "  ".repeat(depth + 1);
+    let mut buf = b"[".to_vec();
+    let mut one = Vec::new();
+    for (k, &i) in kept.iter().enumerate() {
+        one.clear();
+        measurements_block(&mut one, runs, &item_indent, i..i + 1);
+        if k > 0 {
+            buf.push(b',');
+        }
+        buf.extend_from_slice(one.strip_prefix(b",").unwrap_or(&one));
+    }
+    if !kept.is_empty() {
+        buf.push(b'\n');
+        buf.extend_from_slice("  ".repeat(depth).as_bytes());
+    }
+    buf.push(b']');
+    out.put(buf)
+}
+
+/// The runs Hyperfine's layouts hold: those with wall-clock time, which
+/// every Hyperfine run has and its `times` promise (a number per run,
+/// never `null`); `None` when that is every run.
+pub(super) fn hyperfine_runs(runs: &CommandRuns) -> Option<Vec<usize>> {
+    let without = runs.runs_without(Metric::WALL);
+    if without.is_empty() {
+        return None;
+    }
+    let mut left_out = without.into_iter().peekable();
+    let kept = (0..runs.len())
+        .filter(|&i| left_out.next_if_eq(&i).is_none())
+        .collect();
+    Some(kept)
+}
+
 /// The text of [`array`]'s runs `range` (a separator before each but
 /// the array's first), appended to `buf`.
 fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range<usize>) {

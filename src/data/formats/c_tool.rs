@@ -164,7 +164,11 @@ pub fn read_into(
                 ),
             ));
         }
-        let mut run = RunRecord::default();
+        // Without an Exit code column no run has one (none is made 0).
+        let mut run = RunRecord {
+            no_exit_code: !columns.contains(&EXIT_CODE),
+            ..RunRecord::default()
+        };
         let mut batch = None;
         for (k, &i) in columns.iter().enumerate() {
             let raw = record.get(k).unwrap_or_default();
@@ -194,14 +198,15 @@ pub fn read_into(
                 SHELL => run.shell = text()?,
                 NAME => run.name = text()?,
                 BATCH => batch = number(0)?.map(|b| b as u64),
-                EXIT_CODE => {
-                    run.exit_code = match number(i64::from(i32::MIN))? {
-                        Some(c) => i32::try_from(c).map_err(|_| {
+                EXIT_CODE => match number(i64::from(i32::MIN))? {
+                    Some(c) => {
+                        run.exit_code = i32::try_from(c).map_err(|_| {
                             fail(line, format!("{c} in column {name} is not an exit code"))
-                        })?,
-                        None => 0,
+                        })?
                     }
-                }
+                    // An empty cell: none recorded, never made 0.
+                    None => run.no_exit_code = true,
+                },
                 _ => {
                     let Some(metric) = metrics[k] else { continue };
                     let value = match number(0)? {

@@ -131,13 +131,7 @@ pub fn read_into(
         )));
     };
     let format = format_of(&doc, results).map_err(fail)?;
-    // Whose times in seconds these are: BestGuess's document (read by a
-    // Hyperfine layout) has a top-level `bestguess` object.
-    let by = if doc.get("bestguess").is_some_and(Json::is_object) {
-        SecondsBy::BestGuess
-    } else {
-        SecondsBy::OtherTool
-    };
+    let by = seconds_by(&doc);
     let units = units_of(&doc);
     let mut sequence = 0u64;
     let mut experiment = None;
@@ -232,6 +226,16 @@ pub fn read_into(
         }
     }
     Ok(format)
+}
+
+/// Whose times in seconds `doc` holds: BestGuess's document (read by a
+/// Hyperfine layout) has a top-level `bestguess` object.
+fn seconds_by(doc: &Json) -> SecondsBy {
+    if doc.get("bestguess").is_some_and(Json::is_object) {
+        SecondsBy::BestGuess
+    } else {
+        SecondsBy::OtherTool
+    }
 }
 
 /// Which JSON this is, from its keys.
