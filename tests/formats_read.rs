@@ -42,7 +42,9 @@ fn int(v: Option<Value>) -> Option<i64> {
 /// (`as_f64`) a whole number when it is one.
 fn whole_us(v: Option<Value>) -> Option<i64> {
     match v? {
-        v @ Value::Seconds(_) => Some(v.as_f64()).filter(|x| x.fract() == 0.0).map(|x| x as i64),
+        v @ Value::Seconds(_) => Some(v.as_f64())
+            .filter(|x| x.fract() == 0.0)
+            .map(|x| x as i64),
         _ => None,
     }
 }

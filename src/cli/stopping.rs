@@ -174,7 +174,11 @@ mod tests {
     fn a_precision_is_for_one_command() {
         assert_eq!(precision_for(1), Ok(()));
         let e = precision_for(2).unwrap_err();
-        assert!(e.0.starts_with("--precision applies to one command"), "{}", e.0);
+        assert!(
+            e.0.starts_with("--precision applies to one command"),
+            "{}",
+            e.0
+        );
         assert!(e.0.contains("there are 2") && e.0.contains("leave --precision out"));
     }
 }

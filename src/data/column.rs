@@ -413,11 +413,9 @@ impl Column {
             ),
             Data::I64(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Int(x)))),
             Data::Real(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Real(x)))),
-            Data::Seconds(v) => out.extend(
-                v[range.clone()]
-                    .iter()
-                    .map(|&s| Some(Value::Seconds(s))),
-            ),
+            Data::Seconds(v) => {
+                out.extend(v[range.clone()].iter().map(|&s| Some(Value::Seconds(s))))
+            }
         }
         if !self.absent.is_empty() {
             for (k, i) in range.enumerate() {

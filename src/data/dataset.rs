@@ -654,7 +654,8 @@ impl Dataset {
         }
         let shown: Vec<String> = (incomplete.iter().take(3))
             .map(|(c, runs)| {
-                let numbers: Vec<String> = runs.iter().take(5).map(|i| (i + 1).to_string()).collect();
+                let numbers: Vec<String> =
+                    runs.iter().take(5).map(|i| (i + 1).to_string()).collect();
                 let more = if runs.len() > 5 { ", …" } else { "" };
                 let run = if runs.len() == 1 { "run" } else { "runs" };
                 format!("{}: {run} {}{more}", c.label(), numbers.join(", "))

@@ -878,7 +878,10 @@ mod tests {
         );
         // An integer is the n / 10⁶ seconds it was read from.
         assert_eq!(user.sum(Value::Int(0)), Some(user));
-        assert_eq!(Value::Int(2).sum(user), Some(Value::Seconds(2e-6 + 0.0015069999999999999)));
+        assert_eq!(
+            Value::Int(2).sum(user),
+            Some(Value::Seconds(2e-6 + 0.0015069999999999999))
+        );
         assert_eq!(Value::Int(2).sum(Value::Int(3)), Some(Value::Int(5)));
         assert_eq!(Value::Real(0.5).sum(user), Some(Value::Real(1507.5)));
         // Finite and within the statistics' range as µs; −0 is 0.

@@ -315,7 +315,9 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize, layouts: JsonRuns) -> Node<'
         let without_memory = runs.runs_without(Metric::MAXRSS);
         let memory = match &kept {
             None => without_memory.is_empty(),
-            Some(kept) => without_memory.iter().all(|i| kept.binary_search(i).is_err()),
+            Some(kept) => without_memory
+                .iter()
+                .all(|i| kept.binary_search(i).is_err()),
         };
         if memory {
             fields.push(("memory_usage_byte", per_run(PerRun::Metric(Metric::MAXRSS))));

@@ -95,7 +95,11 @@ pub fn header(header: &str, fields: Option<usize>) -> Header {
     }
     let listed = || {
         let shown: Vec<&str> = at.iter().take(4).map(|&i| REFERENCE_COLUMNS[i]).collect();
-        format!("{}{}", shown.join(", "), if at.len() > 4 { ", …" } else { "" })
+        format!(
+            "{}{}",
+            shown.join(", "),
+            if at.len() > 4 { ", …" } else { "" }
+        )
     };
     if !at.contains(&COMMAND) {
         // The rows have one field more than the header: it lost its first
@@ -292,20 +296,32 @@ mod tests {
         assert!(twice.contains("rename the one that is wrong"), "{twice}");
         let no_command = refused("Shell,Exit code,User time (us)", Some(7));
         assert!(
-            no_command.starts_with("line 1 names no Command column (it names Shell, Exit code, User time (us))"),
+            no_command.starts_with(
+                "line 1 names no Command column (it names Shell, Exit code, User time (us))"
+            ),
             "{no_command}"
         );
         assert!(!no_command.contains("add that line"), "{no_command}");
         // Rows one field longer: the header lost its first name.
         let lost = refused("Shell,Exit code,User time (us)", Some(4));
-        assert!(lost.contains("add Command, at the start of line 1"), "{lost}");
+        assert!(
+            lost.contains("add Command, at the start of line 1"),
+            "{lost}"
+        );
         let only = refused("Command", None);
-        assert!(only.starts_with("line 1 names no measurement (only Command)"), "{only}");
+        assert!(
+            only.starts_with("line 1 names no measurement (only Command)"),
+            "{only}"
+        );
         let texts = refused("Command,Shell,Exit code", None);
-        assert!(texts.contains("(only Command, Shell, Exit code)"), "{texts}");
+        assert!(
+            texts.contains("(only Command, Shell, Exit code)"),
+            "{texts}"
+        );
         let other = refused("Command,User time (us),wall_time", None);
         assert!(
-            other.starts_with("line 1, column 3 (\"wall_time\") is not one of the raw data columns"),
+            other
+                .starts_with("line 1, column 3 (\"wall_time\") is not one of the raw data columns"),
             "{other}"
         );
     }

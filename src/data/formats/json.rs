@@ -154,17 +154,7 @@ pub fn read_into(
             batches.clear();
         }
         batches.extend(batch);
-        // Where the runs were first read, to tell groups apart by it.
-        if let Some(tag) = source
-            .and_then(|s| s.get("tag"))
-            .and_then(Json::as_str)
-            .filter(|t| !t.is_empty())
-        {
-            match source.and_then(|s| s.get("group")).and_then(Json::as_u64) {
-                Some(group) => sink.origin(&format!("{tag}, group {group}")),
-                None => sink.origin(tag),
-            }
-        }
+        origin(source, sink);
         experiment = source;
         let command = result
             .get("command")
@@ -226,6 +216,21 @@ pub fn read_into(
         }
     }
     Ok(format)
+}
+
+/// Where a result's runs were first read (`bestguess.source`), to tell
+/// groups apart by it.
+fn origin(source: Option<&Json>, sink: &mut impl RowSink) {
+    if let Some(tag) = source
+        .and_then(|s| s.get("tag"))
+        .and_then(Json::as_str)
+        .filter(|t| !t.is_empty())
+    {
+        match source.and_then(|s| s.get("group")).and_then(Json::as_u64) {
+            Some(group) => sink.origin(&format!("{tag}, group {group}")),
+            None => sink.origin(tag),
+        }
+    }
 }
 
 /// Whose times in seconds `doc` holds: BestGuess's document (read by a
@@ -596,7 +601,10 @@ fn hyperfine1_runs(
         // Without `exit_codes` (before 1.13) every run counts as a success,
         // its exit code absent (a re-export writes none).
         match codes {
-            Some(c) => set_exit(&mut run, exit_code(c.get(i), at, &format!(".exit_codes[{i}]"))?),
+            Some(c) => set_exit(
+                &mut run,
+                exit_code(c.get(i), at, &format!(".exit_codes[{i}]"))?,
+            ),
             None => run.no_exit_code = true,
         }
         runs.push(run);
