@@ -17,7 +17,7 @@ use crate::experiment::{self, Order, RunSink, Stop};
 use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
 use crate::measure::{counters, resolve, sys};
-use crate::report::units;
+use crate::report::progress::Rounds;
 
 /// Stores every run in memory (in the dataset's columns) and, with `-o`,
 /// writes it to the raw CSV (flushed per row); shows progress if asked to.
@@ -37,18 +37,25 @@ struct Adaptive {
     /// When the first timed run was recorded: rounds are timed from there.
     first: Option<Instant>,
     stopped: Option<StopReason>,
+    /// Runs in a round.
+    commands: u64,
+    /// When the stopping rule said stop (since `started`).
+    stopped_at: Option<Duration>,
 }
 
 impl RunSink for Sink {
     fn record(&mut self, run: RunRecord) -> std::io::Result<()> {
-        if let Some(p) = &mut self.progress {
-            p.update(&run);
-        }
         if let Some(a) = &mut self.adaptive {
             a.first.get_or_insert_with(Instant::now);
             let cmd = usize::try_from(run.batch).unwrap_or(0).wrapping_sub(1);
             a.stopper
                 .record(cmd, run.value(a.metric).map(|v| v.as_f64()));
+        }
+        if let Some(p) = &mut self.progress {
+            if let Some(a) = &self.adaptive {
+                p.rounds(a.rounds());
+            }
+            p.update(&run);
         }
         let written = match &mut self.raw {
             Some(w) => w.write_run(&run),
@@ -76,9 +83,11 @@ impl RunSink for Sink {
         let since = a.first.map_or(Duration::ZERO, |t| t.elapsed());
         let round_time = since / u32::try_from(rounds.max(1)).unwrap_or(u32::MAX);
         let asked = a.stopper.checkpoint(a.started.elapsed(), round_time);
-        // The last look, shown at once (also the one that decides).
-        if let (Some(p), Some((n, found))) = (&mut self.progress, &a.stopper.last) {
-            if *n == rounds {
+        // The last look, shown at once (also the one that decides), and
+        // the next look in the bar.
+        if let Some(p) = &mut self.progress {
+            p.rounds(a.rounds());
+            if let Some((n, found)) = a.stopper.last.as_ref().filter(|(n, _)| *n == rounds) {
                 p.look(*n, found);
             }
         }
@@ -86,6 +95,7 @@ impl RunSink for Sink {
             Checkpoint::Until(until) => Some(until),
             Checkpoint::Stop(reason) => {
                 a.stopped = Some(reason);
+                a.stopped_at = Some(a.started.elapsed());
                 None
             }
         }
@@ -112,7 +122,8 @@ pub fn limits() -> Result<String, AppError> {
          \x20 spawns the commands; no command's max RSS can be reported below it.\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
-         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}{}",
+         \x20 Inference needs n runs of each command with 2^-n <= alpha/(2K) for K commands\n\
+         \x20 (7 for two at alpha 0.05, 9 for ten); p95 needs 20, p99 100.\n{}{}",
         crate::cli::config::MAX_RUNS,
         crate::experiment::params::MAX_VALUES,
         floor as f64 / 1e6,
@@ -212,10 +223,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // So does a --reference that names no command of the plan.
     let reference = plan_reference(&rc)?;
     let exports = OpenExports::open(&rc.output)?;
-    let raw = rc
-        .raw_output
-        .as_deref()
-        .map(|path| RawOutput::create(path, &catalogue, &rc.plan.parameter_names()))
+    let (parameters, adaptive) = (rc.plan.parameter_names(), rc.output.ranking.recorded_rule());
+    let raw = (rc.raw_output.as_deref())
+        .map(|path| RawOutput::create(path, &catalogue, &parameters, adaptive))
         .transpose()?;
     launcher
         .cancel_on_termination_signals()
@@ -228,18 +238,11 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // No reminder to use -o: like Hyperfine, a plain run starts silently
     // (docs/reports.md, "What a plain run prints").
     let show_progress = announce(&rc);
-    let adaptive = rc.output.ranking.adaptive.map(|rule| Adaptive {
-        stopper: Stopper::new(
-            rule,
-            rc.output.ranking.clone(),
-            reference,
-            rc.plan.commands.len(),
-        ),
-        metric: rc.output.ranking.metric,
-        started: Instant::now(),
-        first: None,
-        stopped: None,
-    });
+    let adaptive = rc
+        .output
+        .ranking
+        .adaptive
+        .map(|rule| Adaptive::new(rule, &rc, reference));
     let mut sink = Sink {
         adaptive,
         raw,
@@ -253,6 +256,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     metadata.counters = extras_recorded;
     metadata.controls = controls;
     if let Some(p) = &mut sink.progress {
+        if let Some(a) = &sink.adaptive {
+            p.rounds(a.rounds());
+        }
         p.start(&rc.plan);
     }
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
@@ -273,24 +279,68 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         p.clear();
     }
     if let Some(a) = &mut sink.adaptive {
-        a.finish(&mut metadata, rc.raw_output.as_deref());
+        a.finish(&mut metadata);
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
     let baseline = baseline.as_ref();
-    let rescue = |e: AppError| rescue(e, &dataset, &rc);
-    let finish = |out: &mut ReportStream, exports| {
-        report::finish(&dataset, &rc.output, out, exports, baseline, &metadata).map_err(rescue)
-    };
     // How it ended is said first; the reports (and exports) of what was
     // measured follow, however it ended; an error comes last.
     let ended = ending(&result, rows_in_file, dataset.run_count());
+    let mut output = rc.output.clone();
+    if result.is_err() {
+        unmeasured(&rc, &dataset, &mut output);
+    }
+    let rescue = |e: AppError| rescue(e, &dataset, &rc);
+    let finish = |out: &mut ReportStream, exports| {
+        report::finish(&dataset, &output, out, exports, baseline, &metadata).map_err(rescue)
+    };
     let reported = finish(&mut out, exports)?;
     match result {
         // A whole experiment's status is its reports' (the gate's).
         Ok(()) => Ok(reported),
         Err(_) => ended,
     }
+}
+
+/// An experiment that ended early (a failure, an interrupt) before some
+/// commands ran: a note names them before the reports, and with a single
+/// command measured the ranking is left out ("only one command
+/// benchmarked" would be false: more were given).
+fn unmeasured(rc: &RunConfig, dataset: &crate::data::Dataset, output: &mut crate::cli::Output) {
+    let missing: Vec<String> = (rc.plan.commands.iter().enumerate())
+        .filter(|(i, _)| !dataset.commands.iter().any(|c| c.batch == *i as u64 + 1))
+        .map(|(i, c)| {
+            format!(
+                "{} ('{}')",
+                i + 1,
+                c.name.as_deref().unwrap_or(&c.command.text)
+            )
+        })
+        .collect();
+    let (last, first) = match missing.split_last() {
+        Some(split) => split,
+        None => return,
+    };
+    let named = match first {
+        [] => format!("Command {last} never ran"),
+        _ => format!("Commands {} and {last} never ran", first.join(", ")),
+    };
+    let ranked = if dataset.commands.len() == 1 && output.selection.ranking {
+        output.selection.ranking = false;
+        output.selection.explain = false;
+        "; with one command measured there is nothing to rank"
+    } else {
+        ""
+    };
+    output::note(&format!(
+        "{named}: the experiment stopped before {}{ranked}.\n",
+        if missing.len() == 1 {
+            "its first run"
+        } else {
+            "their first runs"
+        }
+    ));
 }
 
 /// What is said before the first run: the seed that reproduces the order,
@@ -336,10 +386,48 @@ fn announce(rc: &RunConfig) -> bool {
 }
 
 impl Adaptive {
+    /// The experiment starts now, under `rule`, ranking against the
+    /// `reference` command if one is given.
+    fn new(
+        rule: crate::analysis::StoppingRule,
+        rc: &RunConfig,
+        reference: Option<usize>,
+    ) -> Adaptive {
+        let commands = rc.plan.commands.len();
+        Adaptive {
+            stopper: Stopper::new(rule, rc.output.ranking.clone(), reference, commands),
+            metric: rc.output.ranking.metric,
+            started: Instant::now(),
+            first: None,
+            stopped: None,
+            commands: commands as u64,
+            stopped_at: None,
+        }
+    }
+
+    /// Where the experiment is against its next look and its budget, for
+    /// the progress display.
+    fn rounds(&self) -> Rounds {
+        let rule = self.stopper.rule();
+        let looks = self.stopper.looks();
+        let done = self.stopper.rounds();
+        // The default budget waits for the first look (it is never
+        // checked before); a given one holds from the start.
+        let looked = self.stopper.last.is_some();
+        Rounds {
+            done,
+            commands: self.commands,
+            next_look: looks.round(looks.slot(done + 1)),
+            max_rounds: rule.max_rounds,
+            max_time: (rule.max_time_given || looked)
+                .then(|| (rule.max_time, self.started.elapsed())),
+        }
+    }
+
     /// After the runs: why the experiment stopped, in the metadata and,
-    /// for a budget, in a note.
-    /// `raw`: the raw file's path, if the runs went to one.
-    fn finish(&mut self, metadata: &mut crate::export::metadata::Metadata, raw: Option<&str>) {
+    /// for a budget, in a note. (The raw file's header records the rule,
+    /// so `bestreport` reports its runs as this did.)
+    fn finish(&mut self, metadata: &mut crate::export::metadata::Metadata) {
         let rounds = self.stopper.rounds();
         // The schedule ends by itself at --max-runs, without asking.
         if self.stopped.is_none() && rounds >= self.stopper.rule().max_rounds {
@@ -351,12 +439,6 @@ impl Adaptive {
         }
         if let Some(note) = stop_note(self, rounds) {
             output::note(&note);
-        }
-        // The raw file does not say the experiment looked at its runs.
-        if let Some(path) = raw.filter(|p| *p != "-") {
-            output::note(&format!(
-                "The runs in {path} came from --runs auto: bestreport --runs auto {path} reports them as this did.\n"
-            ));
         }
     }
 }
@@ -416,22 +498,23 @@ fn plan_reference(rc: &RunConfig) -> Result<Option<usize>, AppError> {
         .map_err(|e| AppError::usage(e.to_string()))
 }
 
-/// What ended an adaptive experiment, when a budget did (a decided
-/// experiment says so in its ranking, as `bestreport` does).
+/// What ended an adaptive experiment, when a budget did, and how long it
+/// took against `--max-time` ([`super::budget::note`]).
 fn stop_note(a: &Adaptive, rounds: u64) -> Option<String> {
     let rule = a.stopper.rule();
-    let budget = match a.stopped? {
-        StopReason::Decided => return None,
-        StopReason::MaxRuns => format!("--max-runs {}", rule.max_rounds),
-        StopReason::MaxTime => format!(
-            "--max-time {}",
-            units::time(rule.max_time.as_secs_f64() * 1e6)
-        ),
-    };
-    Some(format!(
-        "Budget reached ({budget}) after {rounds} round{}: give a larger one to decide what is still open.\n",
-        if rounds == 1 { "" } else { "s" }
-    ))
+    let took = a.started.elapsed();
+    super::budget::note(&super::budget::Spent {
+        stopped: a.stopped?,
+        rounds,
+        commands: a.commands,
+        first_look: a.stopper.looks().first,
+        max_rounds: rule.max_rounds,
+        max_time: rule.max_time,
+        max_time_given: rule.max_time_given,
+        took,
+        before: a.first.map_or(took, |f| f.duration_since(a.started)),
+        stopped_at: a.stopped_at.unwrap_or(took),
+    })
 }
 
 /// How the experiment ended, said on standard error, and the exit
@@ -500,7 +583,8 @@ fn rescue(e: AppError, dataset: &crate::data::Dataset, rc: &RunConfig) -> AppErr
     if rc.raw_output.is_some() {
         return e;
     }
-    match rescue_runs(dataset, &rc.plan.parameter_names()) {
+    let adaptive = rc.output.ranking.recorded_rule();
+    match rescue_runs(dataset, &rc.plan.parameter_names(), adaptive) {
         Ok(path) => AppError {
             message: format!(
                 "{}; the {} runs measured are saved in {path} (bestreport {path} reads them)",
@@ -523,7 +607,11 @@ fn rescue(e: AppError, dataset: &crate::data::Dataset, rc: &RunConfig) -> AppErr
 
 /// Writes every run of `dataset` as raw CSV to a new file in the current
 /// directory (else the temporary directory): `bestguess-runs-PID.csv`.
-fn rescue_runs(dataset: &crate::data::Dataset, parameters: &[String]) -> Result<String, AppError> {
+fn rescue_runs(
+    dataset: &crate::data::Dataset,
+    parameters: &[String],
+    adaptive: Option<crate::data::columns::AdaptiveRule>,
+) -> Result<String, AppError> {
     let name = format!("bestguess-runs-{}.csv", std::process::id());
     let dirs = [std::path::PathBuf::from("."), std::env::temp_dir()];
     let mut last = None;
@@ -533,8 +621,8 @@ fn rescue_runs(dataset: &crate::data::Dataset, parameters: &[String]) -> Result<
         if std::path::Path::new(&path).exists() {
             continue;
         }
-        let written =
-            RawOutput::create(&path, &dataset.catalogue, parameters).and_then(|mut raw| {
+        let written = RawOutput::create(&path, &dataset.catalogue, parameters, adaptive).and_then(
+            |mut raw| {
                 for c in &dataset.commands {
                     for i in 0..c.len() {
                         raw.write_run(&c.record(i, &dataset.catalogue))
@@ -542,7 +630,8 @@ fn rescue_runs(dataset: &crate::data::Dataset, parameters: &[String]) -> Result<
                     }
                 }
                 Ok(())
-            });
+            },
+        );
         match written {
             Ok(()) => return Ok(path),
             Err(e) => {
