@@ -1610,15 +1610,21 @@ fn a_closed_standard_error_is_no_panic() {
     }
 }
 
-/// Under address-space limits just above what the program needs to
-/// start, threads cannot always be had: the work they would do is done
-/// on the main thread. `scope.spawn` had panicked (status 101) after the
-/// runs, and the runs were lost with the process.
+/// Under address-space limits from below what the program needs to
+/// start up to the first that lets it run, threads cannot always be had:
+/// the work they would do is done on the main thread, with no panic and
+/// no run lost.
 #[test]
 fn too_few_threads_is_no_panic_and_loses_no_run() {
     let bin = assert_cmd::cargo::cargo_bin("bestguess");
+    // The limits start below what any build needs and rise until the
+    // program runs: where that happens moves with the binary's size and
+    // its dependencies, so the scan finds it rather than assuming it.
     let mut ran = 0;
-    for limit in (11_000..=16_000).step_by(1_000) {
+    for limit in (11_000..=256_000).step_by(1_000) {
+        if ran > 0 {
+            break;
+        }
         let dir = tempfile::tempdir().unwrap();
         let out = Command::new("/bin/sh")
             .arg("-c")
