@@ -18,7 +18,7 @@ pub use diagnostics::{
     first_run_excess, in_time_order, time_order, Diagnostics, DriftCheck, Explained, HalvesShift,
     RelativeChange, Warning, DRIFT_CONFIDENCE, FIRST_RUN_EXCESS,
 };
-pub use metric_choice::{known_names, resolve_metric, UnknownMetric};
+pub use metric_choice::{known_names, resolve_metric, UnknownMetric, SHORT_NAMES};
 pub use settings::{meaning, threshold, RankingSettings, Reference};
 pub use stopping::{
     all_decided, look_at, median_known, Checkpoint, LookResult, StopReason, Stopper, StoppingRule,

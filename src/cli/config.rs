@@ -484,7 +484,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     let warmup =
         count(args.warmup.as_deref(), "-w/--warmup", 0, MAX_RUNS)?.unwrap_or(DEFAULT_WARMUP);
     let order = match args.order.as_deref() {
-        None => Order::Random,
+        None => Order::default(),
         Some(o) => o.parse().map_err(UsageError)?,
     };
     if adaptive.is_some() && order == Order::Sequential {

@@ -17,12 +17,20 @@
 //! help, and the closure that stores the value in a new field of [`Args`]),
 //! then turn that field into its typed value in [`super::config`]. The tests
 //! check that every entry parses, and appears in `--help` and the man page.
+//!
+//! A default a help line states is taken from the constant or `Default`
+//! the owning stage uses (the table is built once, so `format!` costs
+//! nothing); [`stated_defaults`] checks each default a help line states
+//! against what the code does without the flag.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use super::lowargs::{Args, Generate, HistoryArg, ParamArg, ReportSwitch};
 use super::UsageError;
-use crate::experiment::HookKind;
+use crate::analysis::{RankingSettings, StoppingRule};
+use crate::experiment::{HookKind, Order};
+use crate::export::json_layouts::Layout;
 use crate::export::{Format, JsonRuns};
 
 /// Which executable accepts a flag.
@@ -64,7 +72,7 @@ pub struct Flag {
     pub values: Vec<&'static str>,
     pub hint: Hint,
     pub scope: Scope,
-    pub help: &'static str,
+    pub help: Cow<'static, str>,
     /// The value may be left out (`--history` or `--history=STORE`).
     pub optional: bool,
     update: Update,
@@ -81,7 +89,7 @@ impl Flag {
     fn switch(
         long: &'static str,
         scope: Scope,
-        help: &'static str,
+        help: impl Into<Cow<'static, str>>,
         set: impl Fn(&mut Args) + Send + Sync + 'static,
     ) -> Flag {
         Flag::with_values(long, &[], scope, help, move |a, _| {
@@ -96,7 +104,7 @@ impl Flag {
         long: &'static str,
         name: &'static str,
         scope: Scope,
-        help: &'static str,
+        help: impl Into<Cow<'static, str>>,
         set: impl Fn(&mut Args, String) + Send + Sync + 'static,
     ) -> Flag {
         Flag::checked(long, name, scope, help, move |a, v| {
@@ -111,7 +119,7 @@ impl Flag {
         long: &'static str,
         name: &'static str,
         scope: Scope,
-        help: &'static str,
+        help: impl Into<Cow<'static, str>>,
         set: impl Fn(&mut Args, String) -> Result<(), UsageError> + Send + Sync + 'static,
     ) -> Flag {
         Flag::with_values(long, &[name], scope, help, move |a, mut v| {
@@ -124,7 +132,7 @@ impl Flag {
         long: &'static str,
         names: &[&'static str],
         scope: Scope,
-        help: &'static str,
+        help: impl Into<Cow<'static, str>>,
         update: impl Fn(&mut Args, Vec<String>) -> Result<(), UsageError> + Send + Sync + 'static,
     ) -> Flag {
         Flag {
@@ -135,7 +143,7 @@ impl Flag {
             values: names.to_vec(),
             hint: Hint::Text,
             scope,
-            help,
+            help: help.into(),
             optional: false,
             update: Box::new(update),
         }
@@ -148,7 +156,7 @@ impl Flag {
         long: &'static str,
         name: &'static str,
         scope: Scope,
-        help: &'static str,
+        help: impl Into<Cow<'static, str>>,
         set: impl Fn(&mut Args, Option<String>) + Send + Sync + 'static,
     ) -> Flag {
         let mut f = Flag::with_values(long, &[name], scope, help, move |a, mut v| {
@@ -264,12 +272,16 @@ fn build() -> Vec<Flag> {
 
 /// How many runs, and the hooks around them.
 fn repetitions() -> Vec<Flag> {
+    let auto = StoppingRule::default();
     let mut flags = vec![
         Flag::value(
             "warmup",
             "N",
             Run,
-            "Untimed runs of each command before timing starts (default 1; -w 0 for none)",
+            format!(
+                "Untimed runs of each command before timing starts (default {}; -w 0 for none)",
+                super::config::DEFAULT_WARMUP
+            ),
             |a, v| a.warmup = Some(v),
         )
         .short('w'),
@@ -293,21 +305,30 @@ fn repetitions() -> Vec<Flag> {
             "max-runs",
             "N",
             Run,
-            "With auto: stop after N rounds, decided or not (default 1000)",
+            format!(
+                "With auto: stop after N rounds, decided or not (default {})",
+                auto.max_rounds
+            ),
             |a, v| a.max_runs = Some(v),
         ),
         Flag::value(
             "max-time",
             "DURATION",
             Run,
-            "With auto: stop after this long, such as 30s or 2m (default 10s, but not before the first look)",
+            format!(
+                "With auto: stop after this long, such as 30s or 2m (default {}, but not before the first look)",
+                duration_word(auto.max_time)
+            ),
             |a, v| a.max_time = Some(v),
         ),
         Flag::value(
             "precision",
             "PCT",
             Both,
-            "With auto and one command: stop when its median is known within ±PCT (default 2%)",
+            format!(
+                "With auto and one command: stop when its median is known within ±PCT (default {})",
+                percent_word(auto.precision)
+            ),
             |a, v| a.precision = Some(v),
         ),
     ];
@@ -398,7 +419,7 @@ fn schedule_flags() -> Vec<Flag> {
             "order",
             "ORDER",
             Run,
-            "random (shuffled rounds, the default), interleave (rounds) or sequential (mirrored blocks)",
+            order_help(),
             |a, v| a.order = Some(v),
         )
         .hint(Hint::Choices(&["sequential", "interleave", "random"])),
@@ -432,7 +453,10 @@ fn schedule_flags() -> Vec<Flag> {
             "parameter-step-size",
             "STEP",
             Run,
-            "Step of every -P scan instead of 1 (decimals allowed)",
+            format!(
+                "Step of every -P scan instead of {} (decimals allowed)",
+                crate::experiment::params::DEFAULT_STEP
+            ),
             |a, v| a.step_size = Some(v),
         ),
         Flag::with_values(
@@ -556,7 +580,10 @@ fn analysis_flags() -> Vec<Flag> {
             "set",
             "NAME=VALUE",
             Both,
-            "Settings: width, graph, alpha, epsilon, effect, best, sigma (not Hyperfine's cleanup)",
+            format!(
+                "Settings: {} (not Hyperfine's cleanup)",
+                super::settings::NAMES
+            ),
             |a, v| a.settings.push(v),
         )
         .short('c')
@@ -566,7 +593,7 @@ fn analysis_flags() -> Vec<Flag> {
             "metric",
             "NAME",
             Both,
-            "Metric to rank: cpu (default), wall, user, system, rss, ctxsw, or any other the data hold",
+            metric_help(),
             |a, v| a.metric = Some(v),
         )
         .hint(Hint::Suggest(metric_names)),
@@ -612,7 +639,11 @@ fn history_flags() -> Vec<Flag> {
             "history",
             "[STORE]",
             Both,
-            "bestguess: also append the experiment to the history STORE; bestreport: report the history, its change points (STORE: a .db/.sqlite file or postgresql:// URL; default $BESTGUESS_HISTORY, else .bestguess/history.db)",
+            format!(
+                "bestguess: also append the experiment to the history STORE; bestreport: report the history, its change points (STORE: a .db/.sqlite file or postgresql:// URL; default ${}, else {})",
+                crate::history::store::STORE_VARIABLE,
+                crate::history::store::DEFAULT_STORE
+            ),
             move |a, v| a.history = Some(at(a, v)),
         )
         .hint(Hint::File),
@@ -628,7 +659,10 @@ fn history_flags() -> Vec<Flag> {
             "commit",
             "REV",
             Both,
-            "With --history or --history-import: record the experiment as of this commit (default: git's HEAD)",
+            format!(
+                "With --history or --history-import: record the experiment as of this commit (default: git's {})",
+                crate::history::provenance::DEFAULT_REV
+            ),
             |a, v| a.commit = Some(v),
         ),
         Flag::value(
@@ -678,7 +712,10 @@ fn export_flags() -> Vec<Flag> {
                     "json-runs",
                     "LIST",
                     Both,
-                    "Runs in --export-json: all (default), none, or some of hyperfine2, hyperfine1, bestguess",
+                    format!(
+                        "Runs in --export-json: all (default), none, or some of {}",
+                        Layout::ALL.map(Layout::word).join(", ")
+                    ),
                     |a, v| a.json_runs = Some(v),
                 )
                 .hint(Hint::Choices(JsonRuns::WORDS)),
@@ -725,6 +762,54 @@ fn program_flags() -> Vec<Flag> {
     ]
 }
 
+/// A duration as `--max-time` takes it: `10s`, or `500ms` where seconds
+/// are not whole.
+fn duration_word(d: std::time::Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}ms", d.as_millis())
+    }
+}
+
+/// A fraction as `--precision` takes it: `0.02` is `2%`.
+fn percent_word(fraction: f64) -> String {
+    // Rounded to nine decimals, so 0.07 is `7%`, not `7.000000000000001%`.
+    format!("{}%", (fraction * 100.0 * 1e9).round() / 1e9)
+}
+
+/// `--order`'s help: each order, the default marked.
+fn order_help() -> String {
+    let described = |order: Order, what: &str| {
+        if order == Order::default() {
+            format!("{order} ({what}, the default)")
+        } else {
+            format!("{order} ({what})")
+        }
+    };
+    format!(
+        "{}, {} or {}",
+        described(Order::Random, "shuffled rounds"),
+        described(Order::Interleave, "rounds"),
+        described(Order::Sequential, "mirrored blocks")
+    )
+}
+
+/// `--metric`'s help: the short names, the default marked.
+fn metric_help() -> String {
+    let default = RankingSettings::default().metric;
+    let names: Vec<String> = (crate::analysis::SHORT_NAMES.iter())
+        .map(|&(name, metric)| match metric == default {
+            true => format!("{name} (default)"),
+            false => name.to_owned(),
+        })
+        .collect();
+    format!(
+        "Metric to rank: {}, or any other the data hold",
+        names.join(", ")
+    )
+}
+
 /// The metric names `--metric` accepts in any data: the short ones and
 /// the catalogue's (a counter or a command's own metric exists only in
 /// the data that hold it).
@@ -741,6 +826,9 @@ pub fn by_short(c: char) -> Option<&'static Flag> {
 pub fn by_long(name: &str) -> Option<&'static Flag> {
     all().iter().find(|f| f.longs().any(|l| l == name))
 }
+
+#[cfg(test)]
+mod stated_defaults;
 
 #[cfg(test)]
 mod tests {

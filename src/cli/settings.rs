@@ -23,7 +23,7 @@ pub struct Settings {
     pub alpha_given: bool,
 }
 
-const NAMES: &str = "width, graph, alpha, epsilon, effect, best, sigma";
+pub(crate) const NAMES: &str = "width, graph, alpha, epsilon, effect, best, sigma";
 
 /// What shell completions offer after `-c`: each setting's `NAME=`.
 pub fn completions() -> Vec<String> {
