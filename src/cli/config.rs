@@ -470,7 +470,7 @@ pub const MAX_TIMEOUT: f64 = 1e9;
 /// Untimed runs of each command before its timed ones when `-w` is not
 /// given: one, because a command's first run is a cold start (on average
 /// 10 % slower in `bench/aa.sh`, and the slowest of 30 runs in one
-/// command out of seven); `docs/DESIGN.md`, "Warm-up".
+/// command out of seven); `docs/measuring.md`, "Order and warm-up".
 pub const DEFAULT_WARMUP: u64 = 1;
 
 fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {

@@ -9,7 +9,7 @@
 //! Pass a `File` directly: wrapping it in a `BufWriter` adds nothing, since
 //! the row is already buffered here.
 //!
-//! The format is the C reference's (see `docs/DESIGN.md`, "Raw data CSV"):
+//! The format is the C reference's (see `docs/formats.md`, "The raw CSV"):
 //! its fifteen header names, then BestGuess's appended columns. Unlike the
 //! reference, every row has all fifteen reference fields, and text is plain
 //! RFC 4180: always quoted, `"` doubled, commas, newlines and backslashes

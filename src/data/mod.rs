@@ -10,7 +10,7 @@
 //! analysis takes per-metric columns ([`CommandRuns::metric`]). Every
 //! per-run metric is described once, in the [`metric`] catalogue.
 //!
-//! The file format is fixed in `docs/DESIGN.md` ("Raw data CSV"); the column
+//! The file format is fixed in `docs/formats.md` ("The raw CSV"); the column
 //! names live in [`columns`]. Reading is lenient about what is unambiguous
 //! (line ends, blank lines, the reference's ragged rows, extra columns) and
 //! strict about everything else: a [`DataError`] names the file, line and
