@@ -482,56 +482,76 @@ fn pct(part: usize, whole: usize) -> String {
     }
 }
 
-/// One table row: every configuration of the cell, and whether it meets
-/// the judged criteria.
-fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> String {
-    let power_reps = (reps / 3).max(50);
-    let aa = run_config(cell, 1.0, 0.0, reps, seed);
-    let margin = run_config(cell, 1.01, 0.0, reps, seed + 1);
-    let powers: Vec<Tally> = [1.02, 1.05, 1.10, 2.0]
-        .iter()
-        .enumerate()
-        .map(|(j, &f)| run_config(cell, f, 0.0, power_reps, seed + 2 + j as u64))
-        .collect();
-    // Coverage over every configuration.
-    let all: Vec<&Tally> = std::iter::once(&aa)
-        .chain(std::iter::once(&margin))
-        .chain(powers.iter())
-        .collect();
-    let comparisons: usize = all.iter().map(|t| t.comparisons).sum();
-    let covered: usize = all.iter().map(|t| t.covered).sum();
-    let stated: f64 = all.iter().map(|t| t.stated).sum::<f64>() / comparisons.max(1) as f64;
-    let max_stated = all.iter().map(|t| t.max_stated).fold(0.0, f64::max);
-    let cover = covered as f64 / comparisons.max(1) as f64;
-    let false_equivalent: usize = powers.iter().map(|t| t.equivalent).sum();
-    let power_comparisons: usize = powers.iter().map(|t| t.comparisons).sum();
-    let drifting = cell.drift != Drift::None;
-    let label = format!(
-        "{} | {}{} | {} | {} | {}",
-        cell.shape,
-        cell.runs.0,
-        if cell.runs.0 == cell.runs.1 {
-            String::new()
+/// Coverage over every configuration of a cell.
+struct Coverage {
+    comparisons: usize,
+    /// The fraction of intervals that hold the true ratio.
+    cover: f64,
+    /// The mean confidence the intervals state.
+    stated: f64,
+    /// The highest confidence stated.
+    max_stated: f64,
+}
+
+impl Coverage {
+    fn of(all: &[&Tally]) -> Coverage {
+        let comparisons: usize = all.iter().map(|t| t.comparisons).sum();
+        let covered: usize = all.iter().map(|t| t.covered).sum();
+        Coverage {
+            comparisons,
+            cover: covered as f64 / comparisons.max(1) as f64,
+            stated: all.iter().map(|t| t.stated).sum::<f64>() / comparisons.max(1) as f64,
+            max_stated: all.iter().map(|t| t.max_stated).fold(0.0, f64::max),
+        }
+    }
+}
+
+impl Cell {
+    /// The row's first five columns: shape, runs, K, order, drift.
+    fn label(&self) -> String {
+        format!(
+            "{} | {}{} | {} | {} | {}",
+            self.shape,
+            self.runs.0,
+            if self.runs.0 == self.runs.1 {
+                String::new()
+            } else {
+                format!(":{}", self.runs.1)
+            },
+            self.commands,
+            match self.order {
+                Order::Sequential => "seq",
+                Order::Random => "random",
+            },
+            match self.drift {
+                Drift::None => "–",
+                Drift::Linear => "10 % linear",
+                Drift::Step => "10 % step",
+            },
+        )
+    }
+
+    /// Slower verdicts counted against the A/A experiments: under drift,
+    /// only those no warning came with.
+    fn aa_slower(&self, aa: &Tally) -> usize {
+        if self.drift != Drift::None {
+            aa.unwarned_slower
         } else {
-            format!(":{}", cell.runs.1)
-        },
-        cell.commands,
-        match cell.order {
-            Order::Sequential => "seq",
-            Order::Random => "random",
-        },
-        match cell.drift {
-            Drift::None => "–",
-            Drift::Linear => "10 % linear",
-            Drift::Step => "10 % step",
-        },
-    );
-    let aa_slower = if drifting {
-        aa.unwarned_slower
-    } else {
-        aa.any_slower
-    };
-    // The judged criteria.
+            aa.any_slower
+        }
+    }
+}
+
+/// The judged criteria a cell misses, each said with its figure.
+fn judged(cell: &Cell, aa: &Tally, margin: &Tally, coverage: &Coverage) -> Vec<String> {
+    let Coverage {
+        comparisons,
+        cover,
+        stated,
+        max_stated,
+    } = *coverage;
+    let drifting = cell.drift != Drift::None;
+    let aa_slower = cell.aa_slower(aa);
     let mut bad = Vec::new();
     let sequential_drift = drifting && cell.order == Order::Sequential;
     // Under drift in sequential order nothing is true to cover: judged by
@@ -570,25 +590,44 @@ fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> Strin
     if max_stated >= 1.0 {
         bad.push("a confidence of 1".to_owned());
     }
+    bad
+}
+
+/// One table row: every configuration of the cell, and whether it meets
+/// the judged criteria.
+fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> String {
+    let power_reps = (reps / 3).max(50);
+    let aa = run_config(cell, 1.0, 0.0, reps, seed);
+    let margin = run_config(cell, 1.01, 0.0, reps, seed + 1);
+    let powers: Vec<Tally> = [1.02, 1.05, 1.10, 2.0]
+        .iter()
+        .enumerate()
+        .map(|(j, &f)| run_config(cell, f, 0.0, power_reps, seed + 2 + j as u64))
+        .collect();
+    let all: Vec<&Tally> = std::iter::once(&aa)
+        .chain(std::iter::once(&margin))
+        .chain(powers.iter())
+        .collect();
+    let coverage = Coverage::of(&all);
+    let false_equivalent: usize = powers.iter().map(|t| t.equivalent).sum();
+    let power_comparisons: usize = powers.iter().map(|t| t.comparisons).sum();
+    let label = cell.label();
+    let bad = judged(cell, &aa, &margin, &coverage);
     let mark = if bad.is_empty() {
         String::new()
     } else {
         failures.push(format!("{label}: {}", bad.join("; ")));
         " ✗".to_owned()
     };
+    let shown = |x: f64| match coverage.comparisons {
+        0 => "–".to_owned(),
+        _ => format!("{:.1}", 100.0 * x),
+    };
     format!(
         "| {label} | {} | {}{mark} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |",
-        if comparisons > 0 {
-            format!("{:.1}", 100.0 * stated)
-        } else {
-            "–".into()
-        },
-        if comparisons > 0 {
-            format!("{:.1}", 100.0 * cover)
-        } else {
-            "–".into()
-        },
-        pct(aa_slower, aa.experiments),
+        shown(coverage.stated),
+        shown(coverage.cover),
+        pct(cell.aa_slower(&aa), aa.experiments),
         pct(margin.up_slower, margin.up),
         pct(margin.wrong_slower, margin.experiments),
         pct(aa.equivalent, aa.comparisons),
@@ -599,7 +638,7 @@ fn row(cell: &Cell, reps: usize, seed: u64, failures: &mut Vec<String>) -> Strin
         pct(powers[1].up_slower, powers[1].up),
         pct(powers[2].up_slower, powers[2].up),
         pct(powers[3].up_slower, powers[3].up),
-        100.0 * max_stated,
+        100.0 * coverage.max_stated,
     )
 }
 
