@@ -25,7 +25,7 @@
 use crate::analysis::Analysis;
 use crate::data::Unit;
 use crate::report::explain;
-use crate::report::units::{confidence as percent, Scale};
+use crate::report::units::{self, Scale};
 use crate::stats::{Comparison, RankedEntry, Verdict};
 
 /// A piece of running text.
@@ -210,6 +210,10 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
         return;
     };
     if ranking.entries.len() == 1 {
+        blocks.push(Block::Paragraph(vec![text(
+            crate::report::ranking::one_command(analysis),
+        )]));
+        look(analysis, blocks);
         return;
     }
     if !ranking.inference {
@@ -250,8 +254,9 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
         .concat(),
     ));
     blocks.push(Block::Paragraph(vec![text(
-        crate::report::ranking::method_line(ranking),
+        crate::report::ranking::method_line(analysis),
     )]));
+    look(analysis, blocks);
 
     let group = |wanted: fn(&Verdict) -> bool| -> Vec<&RankedEntry> {
         ranking
@@ -311,18 +316,31 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
     }
 }
 
-/// The estimate the verdict used with its bounds and their confidence
-/// and, for a command not shown slower, the unmet conditions in `-E`'s
-/// words.
+/// How an adaptive experiment ended, as the terminal says it.
+fn look(analysis: &Analysis<'_>, blocks: &mut Vec<Block>) {
+    if let Some(look) = &analysis.look {
+        blocks.push(Block::Paragraph(vec![text(
+            crate::report::ranking::look_line(look, analysis),
+        )]));
+    }
+}
+
+/// The estimate the verdict used with its bounds (at the level the
+/// paragraph above states), for an open comparison what they leave
+/// possible, and for a command not shown slower the unmet conditions in
+/// `-E`'s words.
 fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>) -> String {
     let unit = analysis.settings.metric.unit();
     let b = &c.contrast;
     let mut text = format!(
-        "{}: {}, {} confidence",
+        "{}: {}",
         explain::estimate_name(&analysis.ranking).to_lowercase(),
-        crate::report::units::contrast(b, unit),
-        percent(b.confidence()),
+        units::contrast(b, unit),
     );
+    if e.verdict == Verdict::Inconclusive {
+        text.push_str(": ");
+        text.push_str(&units::in_words(b, unit));
+    }
     for r in &e.reasons {
         text.push_str("; ");
         text.push_str(&explain::reason(*r, e, &analysis.ranking, unit));
