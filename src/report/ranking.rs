@@ -142,7 +142,10 @@ pub fn write(
             writeln!(out, "{line}")?;
         }
     } else {
-        writeln!(out, "Best guess ranking: {}", headline(ranking))?;
+        let line = format!("Best guess ranking: {}", headline(ranking));
+        for line in text::continued(&line, table) {
+            writeln!(out, "{line}")?;
+        }
         for line in text::continued(&method_line(analysis), table) {
             writeln!(out, "  {line}")?;
         }
@@ -394,6 +397,10 @@ fn one_look(look: &Look, analysis: &Analysis<'_>) -> String {
     )
 }
 
+/// Past this many times the rounds done, a count of rounds that would
+/// decide is not worth printing.
+const FAR: u64 = 100;
+
 /// [`look_line`] for a ranking: decided, or how many comparisons a
 /// budget left open.
 fn many_look(look: &Look, analysis: &Analysis<'_>) -> String {
@@ -410,12 +417,14 @@ fn many_look(look: &Look, analysis: &Analysis<'_>) -> String {
             rounds(look.rounds)
         );
     }
+    let them = if open == 1 { "it" } else { "them" };
+    // A rough count, from estimates as noisy as the intervals are wide:
+    // given where it says something.
     let more = match rounds_to_decide(analysis, look.rounds) {
-        Some(n) if n > look.rounds => format!(
-            " (about {} would decide {})",
-            rounds(n),
-            if open == 1 { "it" } else { "them" }
-        ),
+        Some(n) if n > look.rounds.saturating_mul(FAR) => {
+            format!(" (deciding {them} would take over {FAR} times as many rounds)")
+        }
+        Some(n) if n > look.rounds => format!(" (about {} would decide {them})", rounds(n)),
         _ => String::new(),
     };
     format!(
