@@ -27,8 +27,8 @@ pub use stopping::{
 use crate::data::metric::Source;
 use crate::data::{Attribute, Catalogue, CommandRuns, Dataset, Metric};
 use crate::stats::{
-    rank_with, BestCaseSettingsError, Looks, MedianBounds, RankOptions, Ranking, Sample, SampleError,
-    SettingsError, Summary,
+    rank_with, BestCaseSettingsError, Looks, MedianBounds, RankOptions, Ranking, Sample,
+    SampleError, SettingsError, Summary,
 };
 
 /// Statistics of one command.

@@ -92,7 +92,11 @@ fn directions_agree(text: &str) -> Vec<&'static str> {
 fn what_a_ranking_says_reads_the_same_at_every_width() {
     let cases: [(&str, &str, &[&str]); 5] = [
         ("negative_row", "near_reference.csv", &["--reference", "1"]),
-        ("reference_faster", "reference_faster.csv", &["--reference", "1"]),
+        (
+            "reference_faster",
+            "reference_faster.csv",
+            &["--reference", "1"],
+        ),
         ("aa_open", "../fixtures/aa.csv", &[]),
         ("one_command", "one_command.csv", &[]),
         ("budget_stop", "budget_stop.csv", &[]),
@@ -137,7 +141,9 @@ fn what_a_ranking_says_reads_the_same_at_every_width() {
                 }
                 _ => {
                     assert!(
-                        words.contains("--runs auto: budget reached after 50 rounds, 1 comparison open"),
+                        words.contains(
+                            "--runs auto: budget reached after 50 rounds, 1 comparison open"
+                        ),
                         "{text}"
                     );
                     assert!(!words.contains("decided"), "{text}");

@@ -22,7 +22,11 @@ fn outputs(file: &Path, extra: &[&str]) -> Vec<(&'static str, String)> {
             .env("COLUMNS", "80")
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
     let mut all = vec![("terminal", run(&[])), ("-E", run(&["-Q", "-E"]))];
@@ -39,7 +43,10 @@ fn outputs(file: &Path, extra: &[&str]) -> Vec<(&'static str, String)> {
     }
     run(&args);
     for (format, _, name) in exports {
-        all.push((format, std::fs::read_to_string(dir.path().join(name)).unwrap()));
+        all.push((
+            format,
+            std::fs::read_to_string(dir.path().join(name)).unwrap(),
+        ));
     }
     all
 }
@@ -75,7 +82,10 @@ fn check(file: &Path, extra: &[&str]) {
         }
         let found = levels(&text);
         assert!(!found.is_empty(), "{name}: no level stated:\n{text}");
-        assert!(found.iter().all(|l| l == "95%"), "{name}: {found:?}\n{text}");
+        assert!(
+            found.iter().all(|l| l == "95%"),
+            "{name}: {found:?}\n{text}"
+        );
         // No second level of the same verdicts, in any earlier wording.
         for other in [" together", "% confidence", "(bounds ", "each at "] {
             assert!(!text.contains(other), "{name}: {other:?} in\n{text}");
@@ -86,6 +96,9 @@ fn check(file: &Path, extra: &[&str]) {
 #[test]
 fn every_output_states_the_same_level_in_the_same_words() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    check(&data.join("reading/reference_faster.csv"), &["--reference", "1"]);
+    check(
+        &data.join("reading/reference_faster.csv"),
+        &["--reference", "1"],
+    );
     check(&data.join("method/adaptive.csv"), &[]);
 }

@@ -290,7 +290,9 @@ mod tests {
         };
         // Seven runs compare two commands at α = 0.05; the rule's first
         // look, spending α/2, needs eight.
-        assert!(rows(7, &RankingSettings::default())[1].difference.starts_with("+50"));
+        assert!(rows(7, &RankingSettings::default())[1]
+            .difference
+            .starts_with("+50"));
         assert_eq!(rows(7, &auto)[1].difference, "needs 8 runs");
         // At 10 rounds (between the looks at 8 and 12): the interval of
         // the look at 12, at its share of α.
@@ -307,13 +309,19 @@ mod tests {
         let expected = rank_with(&samples, RankOptions::default(), &rule).unwrap();
         let c = expected.entries[1].comparison.unwrap().contrast;
         let shown = rows(10, &auto);
-        assert_eq!(shown[1].difference, units::contrast(&c, Metric::TOTAL.unit()));
-        assert_ne!(shown[1].difference, rows(10, &RankingSettings::default())[1].difference);
+        assert_eq!(
+            shown[1].difference,
+            units::contrast(&c, Metric::TOTAL.unit())
+        );
+        assert_ne!(
+            shown[1].difference,
+            rows(10, &RankingSettings::default())[1].difference
+        );
     }
 
     #[test]
     fn the_note_under_the_table_follows_the_design() {
-        let mut live = |settings: RankingSettings| {
+        let live = |settings: RankingSettings| {
             let mut l = Live {
                 settings,
                 reference: None,

@@ -207,7 +207,7 @@ pub fn write(
     }
     writeln!(out, "  {rule}")?;
     // The legend of `✗`, where one is shown.
-    if explain && ranking.entries.iter().any(|e| explain::marked(e)) {
+    if explain && ranking.entries.iter().any(explain::marked) {
         writeln!(out, "  {}", explain::MARK_LEGEND)?;
     }
     // Failed runs are ranked with the rest (as every statistic includes
@@ -386,7 +386,11 @@ fn one_look(look: &Look, analysis: &Analysis<'_>) -> String {
     // The interval narrows as 1/√n.
     let n = look.rounds as f64 * (reached / asked).powi(2);
     let more = if asked > 0.0 && n.is_finite() && n < 1e12 && n > look.rounds as f64 {
-        format!("; about {} would reach {}", runs(n.ceil() as u64), within(asked))
+        format!(
+            "; about {} would reach {}",
+            runs(n.ceil() as u64),
+            within(asked)
+        )
     } else {
         String::new()
     };

@@ -489,7 +489,9 @@ pub fn in_words(c: &crate::stats::Contrast, unit: Unit) -> String {
     let null = c.scale.null();
     let amount = |bound: f64| -> String {
         match c.scale {
-            crate::stats::Scale::Ratio => change(bound).trim_start_matches(['+', '-', '±']).to_owned(),
+            crate::stats::Scale::Ratio => {
+                change(bound).trim_start_matches(['+', '-', '±']).to_owned()
+            }
             crate::stats::Scale::Difference => {
                 let s = Scale::choose(unit, c.low.abs().max(c.high.abs()));
                 format!("{} {}", s.number((bound - null).abs()), s.symbol())
@@ -502,9 +504,13 @@ pub fn in_words(c: &crate::stats::Contrast, unit: Unit) -> String {
             amount(c.high),
             amount(c.low)
         ),
-        (false, true) if c.low == null => format!("no more than {} slower, not faster", amount(c.high)),
+        (false, true) if c.low == null => {
+            format!("no more than {} slower, not faster", amount(c.high))
+        }
         (false, _) => format!("between {} and {} slower", amount(c.low), amount(c.high)),
-        (true, false) if c.high == null => format!("no more than {} faster, not slower", amount(c.low)),
+        (true, false) if c.high == null => {
+            format!("no more than {} faster, not slower", amount(c.low))
+        }
         (true, false) => format!("between {} and {} faster", amount(c.high), amount(c.low)),
     }
 }
