@@ -136,25 +136,7 @@ pub fn write(
         explain::legend(analysis, width).write(out, 2)?;
         writeln!(out)?;
     }
-    if !ranking.inference || ranking.family == 0 {
-        let line = format!("Best guess ranking: {}", not_ranked(ranking, analysis));
-        for line in text::continued(&line, table) {
-            writeln!(out, "{line}")?;
-        }
-    } else {
-        let line = format!("Best guess ranking: {}", headline(ranking));
-        for line in text::continued(&line, table) {
-            writeln!(out, "{line}")?;
-        }
-        for line in text::continued(&method_line(analysis), table) {
-            writeln!(out, "  {line}")?;
-        }
-        if let Some(look) = &analysis.look {
-            for line in text::continued(&look_line(look, analysis), table) {
-                writeln!(out, "  {line}")?;
-            }
-        }
-    }
+    heading(out, analysis, table)?;
     writeln!(out)?;
 
     let label = |e: &RankedEntry| {
@@ -229,6 +211,33 @@ pub fn write(
                 writeln!(out, "  {line}")?;
             }
         }
+    }
+    Ok(())
+}
+
+/// The lines above the table: the verdicts counted, the estimate and the
+/// level, how an adaptive experiment ended; or why nothing was compared.
+fn heading(out: &mut dyn Write, analysis: &Analysis<'_>, table: usize) -> io::Result<()> {
+    let ranking = &analysis.ranking;
+    let mut lines = Vec::new();
+    if !ranking.inference || ranking.family == 0 {
+        let line = format!("Best guess ranking: {}", not_ranked(ranking, analysis));
+        lines.extend(text::continued(&line, table));
+    } else {
+        let line = format!("Best guess ranking: {}", headline(ranking));
+        lines.extend(text::continued(&line, table));
+        let mut more = vec![method_line(analysis)];
+        more.extend(analysis.look.map(|look| look_line(&look, analysis)));
+        for line in more {
+            lines.extend(
+                text::continued(&line, table)
+                    .iter()
+                    .map(|l| format!("  {l}")),
+            );
+        }
+    }
+    for line in lines {
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }
