@@ -15,12 +15,15 @@
 //! medians to the best median, without a ± because no standard deviation is
 //! involved. A ratio says nothing about whether a difference is real, so the
 //! ranking's verdicts follow the table, grouped (slower, faster than a fixed
-//! reference, equivalent, inconclusive), each command with its ratio and
-//! interval as a change in percent (`+45.2 % [+40.1 %, +50.3 %]`), the
-//! Hodges–Lehmann shift Δ with its interval, the adjusted p-value and, when
-//! not slower, the unmet conditions in the words `-E` uses
-//! ([`crate::report::explain::reason`]); then the simultaneous confidence
-//! and the analysis, and why commands were not compared when they were not.
+//! reference, equivalent, inconclusive), after the estimate and the one
+//! level of every interval in the terminal's words (`Ratio of medians, 30
+//! rounds; intervals 95% simultaneous.`) and, with `--runs auto`, how the
+//! experiment ended; each command with its ratio and interval as a change
+//! in percent (`+45.2 % [+40.1 %, +50.3 %]`), for an open comparison what
+//! the interval leaves possible, and, when not slower, the unmet
+//! conditions in the words `-E` uses ([`crate::report::explain::reason`]);
+//! then why commands were not compared when they were not. One command
+//! alone gets its median with its interval, as the terminal says it.
 
 use crate::analysis::Analysis;
 use crate::data::Unit;

@@ -4,8 +4,9 @@
 //! A ranking is only as credible as the evidence behind it, so `-E` shows
 //! it: the settings in force (relative thresholds with their value in the
 //! metric's unit) and the reference; then per command how its runs were
-//! made (in complete rounds or not), the deciding estimate with
-//! its bounds and their confidence, and the verdict. A condition of a
+//! made (in complete rounds or not), the deciding estimate with its
+//! interval (for an open comparison, what it leaves possible), the level
+//! every output states, and the verdict. A condition of a
 //! verdict that a comparison did not meet is marked `✗` on the line of
 //! the numbers that show it; the conditions come from the ranking
 //! (nothing is recomputed here), and the legend under the table says what

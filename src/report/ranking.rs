@@ -1,31 +1,41 @@
 //! The ranking: which command is the reference (the best, or the one
 //! given with `--reference`), and for every other command by how much it is
-//! slower, with its interval and a verdict.
+//! slower or faster, with its interval and a verdict.
 //!
 //! Everything shown comes from the [`Ranking`] computed by `stats`: order,
-//! verdicts, shifts, ratios and intervals. Layout after the reference (a
+//! verdicts, medians, ratios and intervals. Layout after the reference (a
 //! 78-column table indented 2, the `══════ Command ═══…` header, a `═`
 //! line at the end), with these differences:
 //!
 //! * Labels are cut and padded by display width (the reference cut at 40
 //!   bytes, which misaligned or crashed on UTF-8 names).
-//! * "Slower by" is the difference of the medians shown, then the verdict
-//!   (slower, equivalent, inconclusive, or faster than a fixed reference);
-//!   below it the estimate the verdict used with its bounds and their
-//!   confidence, as a change in percent (`+45.2 % [+40.1 %, +50.3 %]`),
-//!   or in the unit when no ratio exists (a zero time), and the runs that
-//!   would decide when there were too few.
-//! * The order is the reference, then the compared commands by median (so
-//!   "slower by" never goes negative under the best); `✻` marks the
+//! * One estimate per row, in two units: the difference of the row's
+//!   median from the reference's, without its sign, under a header that
+//!   says which way it goes ("Slower by" or "Faster by"), then the
+//!   verdict (slower, equivalent, inconclusive, or faster than a fixed
+//!   reference); below it the ratio of the same two medians, the estimate
+//!   the verdict used, with its interval, as a signed change in percent
+//!   (`+45.2 % [+40.1 %, +50.3 %]`), or the difference in the unit when
+//!   no ratio exists (a zero time). An inconclusive row adds what its
+//!   interval leaves possible (`no more than 1.6 % slower, no more than
+//!   1.2 % faster`).
+//! * The order is the reference, then the compared commands by median, so
+//!   the amounts and the changes both follow the order; against a fixed
+//!   reference, the faster commands come first and the first slower one
+//!   starts under a "Slower by" header of its own. `✻` marks the
 //!   reference and the commands equivalent to it.
-//! * A line under the headline names the estimate and the confidence of
-//!   its bounds, each and together.
+//! * A line under the headline names the estimate and the one level of
+//!   every interval (`intervals 95% simultaneous`, the words of every
+//!   output: docs/statistics.md, "The level"); with `--runs auto`, a line
+//!   says what was decided or which budget left what open.
+//! * One command alone gets its median with its interval at that level
+//!   and how close the interval comes to it.
 //! * A command whose runs are too few for its median's bounds to reach
 //!   their level is listed after the others in median order with
 //!   `(not compared: n = 3, needs 8)`.
 //! * With `-E`, the settings legend comes first and each command gets its
 //!   header line and the details of [`super::explain`]; the table is
-//!   closed by a rule and a legend of the `✗` marks.
+//!   closed by a rule and, when a `✗` is shown, its legend.
 
 use std::io::{self, Write};
 
@@ -249,9 +259,11 @@ fn headline(ranking: &Ranking) -> String {
     } else {
         "the best"
     };
+    // In the table's order: faster commands (against a fixed reference)
+    // come before slower ones.
     let parts: Vec<String> = [
-        (Verdict::Slower, "slower"),
         (Verdict::Faster, "faster"),
+        (Verdict::Slower, "slower"),
         (Verdict::Equivalent, "equivalent"),
         (Verdict::Inconclusive, "inconclusive"),
     ]
