@@ -297,8 +297,10 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     };
     let reported = finish(&mut out, exports)?;
     match result {
-        // A whole experiment's status is its reports' (the gate's).
-        Ok(()) => Ok(reported),
+        // A whole experiment's status is its reports' (the gate's), and its history's.
+        Ok(()) => Ok(super::history::after_run(
+            &rc, &dataset, &metadata, &mut out, reported,
+        )),
         Err(_) => ended,
     }
 }
