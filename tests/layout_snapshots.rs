@@ -172,7 +172,13 @@ fn every_row_goes_the_way_its_header_says_against_any_reference() {
         let path = data.join(file);
         for reference in 1..=commands {
             let reference = reference.to_string();
-            let args = ["-Q", "-R", "--reference", &reference, path.to_str().unwrap()];
+            let args = [
+                "-Q",
+                "-R",
+                "--reference",
+                &reference,
+                path.to_str().unwrap(),
+            ];
             let text = bestreport(dir.path(), 80, &args);
             let headers = directions_agree(&text);
             assert!(
