@@ -8,13 +8,7 @@ mod support;
 
 use std::path::Path;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
-
-fn bestreport() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestreport").unwrap()
-}
+use support::{bestguess, bestreport};
 
 /// The raw CSV as a header and rows of strings.
 fn table(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {

@@ -4,16 +4,13 @@
 
 use std::path::Path;
 
-fn fixture(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/fixtures")
-        .join(name);
-    std::fs::read_to_string(p).unwrap()
-}
+mod support;
+
+use support::fixture;
 
 /// `bestreport` run in `dir` at `columns` columns: its standard output.
-fn bestreport(dir: &Path, columns: usize, args: &[&str]) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bestreport"))
+fn report_at(dir: &Path, columns: usize, args: &[&str]) -> String {
+    let out = support::bestreport()
         .args(args)
         .current_dir(dir)
         .env("COLUMNS", columns.to_string())
@@ -30,11 +27,13 @@ fn the_baseline_table_keeps_long_names_whole() {
         ("gate_baseline.csv", "base.csv"),
         ("gate_slower.csv", "new.csv"),
     ] {
-        let text = fixture(from).replace("\"parse\"", long);
+        let text = std::fs::read_to_string(fixture(from))
+            .unwrap()
+            .replace("\"parse\"", long);
         std::fs::write(dir.path().join(to), text).unwrap();
     }
     for columns in [60, 80, 120] {
-        let text = bestreport(
+        let text = report_at(
             dir.path(),
             columns,
             &["-Q", "--baseline", "base.csv", "new.csv"],
@@ -48,13 +47,6 @@ fn the_baseline_table_keeps_long_names_whole() {
         );
         insta::assert_snapshot!(format!("baseline_long_names_{columns}"), text);
     }
-}
-
-/// A file of `tests/data/reading/` (tools/make_reading_fixtures.py).
-fn reading(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/reading")
-        .join(name)
 }
 
 /// Every compared row's signed change (the line under it) goes the way
@@ -102,14 +94,14 @@ fn what_a_ranking_says_reads_the_same_at_every_width() {
         ("budget_stop", "budget_stop.csv", &[]),
     ];
     let dir = tempfile::tempdir().unwrap();
-    for (name, file, extra) in cases {
-        let path = reading(file);
+    for (name, folder, file, extra) in cases {
+        let path = support::data(folder, file);
         let path = path.to_str().unwrap();
         for columns in [60, 80, 120] {
             let mut args = vec!["-Q", "-R"];
             args.extend_from_slice(extra);
             args.push(path);
-            let text = bestreport(dir.path(), columns, &args);
+            let text = report_at(dir.path(), columns, &args);
             for line in text.lines() {
                 assert!(line.chars().count() <= columns, "{name} {columns}: {line}");
             }
@@ -159,17 +151,16 @@ fn what_a_ranking_says_reads_the_same_at_every_width() {
 /// turn at most once (faster rows first, then slower ones).
 #[test]
 fn every_row_goes_the_way_its_header_says_against_any_reference() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let dir = tempfile::tempdir().unwrap();
-    for (file, commands) in [
-        ("reading/reference_faster.csv", 3),
-        ("reading/near_reference.csv", 2),
-        ("fixtures/fast_145.csv", 2),
-        ("fixtures/ten_commands_10.csv", 10),
-        ("method/adaptive.csv", 3),
-        ("method/four_equally_slow.csv", 5),
+    for (folder, file, commands) in [
+        ("reading", "reference_faster.csv", 3),
+        ("reading", "near_reference.csv", 2),
+        ("fixtures", "fast_145.csv", 2),
+        ("fixtures", "ten_commands_10.csv", 10),
+        ("method", "adaptive.csv", 3),
+        ("method", "four_equally_slow.csv", 5),
     ] {
-        let path = data.join(file);
+        let path = support::data(folder, file);
         for reference in 1..=commands {
             let reference = reference.to_string();
             let args = [
@@ -179,7 +170,7 @@ fn every_row_goes_the_way_its_header_says_against_any_reference() {
                 &reference,
                 path.to_str().unwrap(),
             ];
-            let text = bestreport(dir.path(), 80, &args);
+            let text = report_at(dir.path(), 80, &args);
             let headers = directions_agree(&text);
             assert!(
                 matches!(

@@ -7,14 +7,15 @@
 //! and on an adaptive experiment, whose last look has a level of its own.
 
 use std::path::Path;
-use std::process::Command;
+
+mod support;
 
 /// Every output of `bestreport` on `file` (with `extra` options): name
 /// and text.
 fn outputs(file: &Path, extra: &[&str]) -> Vec<(&'static str, String)> {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = support::tmp();
     let run = |args: &[&str]| -> String {
-        let out = Command::new(env!("CARGO_BIN_EXE_bestreport"))
+        let out = support::bestreport()
             .args(args)
             .args(extra)
             .arg(file)
@@ -95,10 +96,9 @@ fn check(file: &Path, extra: &[&str]) {
 
 #[test]
 fn every_output_states_the_same_level_in_the_same_words() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     check(
-        &data.join("reading/reference_faster.csv"),
+        &support::data("reading", "reference_faster.csv"),
         &["--reference", "1"],
     );
-    check(&data.join("method/adaptive.csv"), &[]);
+    check(&support::method("adaptive.csv"), &[]);
 }

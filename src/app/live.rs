@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::{RankingSettings, Reference};
 use crate::data::{Metric, RunRecord};
-use crate::experiment::Plan;
+use crate::experiment::{Clock, Plan};
 use crate::report::progress::{LiveRow, LiveTable, LIVE_LOOKS, LIVE_REMINDER};
 use crate::report::units::{self, Scale};
 use crate::stats::{quantile, rank_with, runs_to_compare, Looks, RankOptions, Sample, Verdict};
@@ -40,6 +40,7 @@ pub struct Live {
     values: Vec<Vec<f64>>,
     /// No analysis before this instant.
     next: Option<Instant>,
+    clock: Clock,
     rows: Vec<LiveRow>,
 }
 
@@ -49,7 +50,7 @@ impl Live {
     /// An analysis may take at most this fraction of the time.
     const DUTY: u32 = 20;
 
-    pub fn new(plan: &Plan, settings: &RankingSettings) -> Live {
+    pub fn new(plan: &Plan, settings: &RankingSettings, clock: &Clock) -> Live {
         let labels: Vec<String> = plan
             .commands
             .iter()
@@ -80,6 +81,7 @@ impl Live {
             values: vec![Vec::new(); labels.len()],
             labels,
             next: None,
+            clock: clock.clone(),
             rows,
         }
     }
@@ -111,13 +113,13 @@ impl Live {
     /// The rows to show now: analysed afresh when enough time has passed,
     /// else the last ones.
     pub fn rows(&mut self) -> &[LiveRow] {
-        let now = Instant::now();
+        let now = self.clock.now();
         let due = match self.next {
             None => true,
             Some(t) => t <= now,
         };
         if due {
-            let started = Instant::now();
+            let started = self.clock.now();
             self.rows = analyse(
                 &self.labels,
                 &self.values,
@@ -125,7 +127,7 @@ impl Live {
                 &self.settings,
                 self.reference,
             );
-            let took = started.elapsed();
+            let took = self.clock.since(started);
             self.next = Some(now + Self::EVERY.max(took * Self::DUTY));
         }
         // The counts are free: always today's (between analyses they had
@@ -239,6 +241,8 @@ mod tests {
             rows: Vec::new(),
             labels,
             next: None,
+            // Stands still: the next analysis is never due.
+            clock: Clock::scripted(),
         };
         let run = |v: i64| {
             RunRecord {
@@ -253,7 +257,8 @@ mod tests {
         for v in 0..3 {
             live.record(&run(101 + v));
         }
-        // Not due for another analysis (500 ms), yet the count moves on.
+        // Not due for another analysis (500 ms on a clock that stands
+        // still), yet the count moves on.
         assert_eq!(live.rows()[0].runs, 4);
     }
 
@@ -329,6 +334,7 @@ mod tests {
                 rows: Vec::new(),
                 labels: vec!["a".to_string()],
                 next: None,
+                clock: Clock::scripted(),
             };
             l.table().note.to_owned()
         };

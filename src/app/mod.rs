@@ -10,6 +10,7 @@
 
 mod baseline;
 mod budget;
+mod engine;
 mod history;
 mod live;
 mod output;
