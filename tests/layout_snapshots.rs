@@ -82,16 +82,22 @@ fn directions_agree(text: &str) -> Vec<&'static str> {
 /// one command is alone, and a budget ends an adaptive experiment.
 #[test]
 fn what_a_ranking_says_reads_the_same_at_every_width() {
-    let cases: [(&str, &str, &[&str]); 5] = [
-        ("negative_row", "near_reference.csv", &["--reference", "1"]),
+    let cases: [(&str, &str, &str, &[&str]); 5] = [
+        (
+            "negative_row",
+            "reading",
+            "near_reference.csv",
+            &["--reference", "1"],
+        ),
         (
             "reference_faster",
+            "reading",
             "reference_faster.csv",
             &["--reference", "1"],
         ),
-        ("aa_open", "../fixtures/aa.csv", &[]),
-        ("one_command", "one_command.csv", &[]),
-        ("budget_stop", "budget_stop.csv", &[]),
+        ("aa_open", "fixtures", "aa.csv", &[]),
+        ("one_command", "reading", "one_command.csv", &[]),
+        ("budget_stop", "reading", "budget_stop.csv", &[]),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (name, folder, file, extra) in cases {
