@@ -51,9 +51,12 @@ fn the_baseline_table_keeps_long_names_whole() {
 
 /// Every compared row's signed change (the line under it) goes the way
 /// the header above it says: `+` under "Slower by", `-` under "Faster
-/// by" (`±` under either). Returns the headers seen, in order.
+/// by" (`±` under either), and the rows are in the order of their
+/// changes, from the most faster to the most slower. Returns the headers
+/// seen, in order.
 fn directions_agree(text: &str) -> Vec<&'static str> {
     let mut headers = Vec::new();
+    let mut last = f64::NEG_INFINITY;
     for line in text.lines() {
         if line.contains("═ Slower by ═") {
             headers.push("Slower by");
@@ -66,6 +69,15 @@ fn directions_agree(text: &str) -> Vec<&'static str> {
             && change.contains(" % [")
             && matches!(sign, Some('+' | '-' | '±'));
         if is_change {
+            let estimate: f64 = change
+                .split(" %")
+                .next()
+                .unwrap()
+                .trim_start_matches('±')
+                .parse()
+                .unwrap_or_else(|e| panic!("{e}: {line}"));
+            assert!(estimate >= last, "rows out of order at {line}\n{text}");
+            last = estimate;
             let under = headers.last().copied();
             match sign {
                 Some('+') => assert_eq!(under, Some("Slower by"), "{line}\n{text}"),
