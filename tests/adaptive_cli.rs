@@ -305,7 +305,9 @@ fn one_command_is_told_its_median_and_the_precision_reached() {
     assert_eq!(status, 0, "{err}");
     let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        words.starts_with("One command: median 1.00 [0.98, 1.02] ms, 95% simultaneous (within ±2 %)."),
+        words.starts_with(
+            "One command: median 1.00 [0.98, 1.02] ms, 95% simultaneous (within ±2 %)."
+        ),
         "{out}"
     );
     assert!(
@@ -318,7 +320,8 @@ fn one_command_is_told_its_median_and_the_precision_reached() {
     assert_eq!(status, 0, "{err}");
     let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        words.contains("One command: median 1.00 [0.90, 1.20] ms, 95% simultaneous (within ±20 %)."),
+        words
+            .contains("One command: median 1.00 [0.90, 1.20] ms, 95% simultaneous (within ±20 %)."),
         "{out}"
     );
     assert!(

@@ -102,3 +102,81 @@ fn every_output_states_the_same_level_in_the_same_words() {
     );
     check(&support::method("adaptive.csv"), &[]);
 }
+
+/// The reports' sentences follow from the JSON as docs/JSON.md ("The
+/// reports' sentences, from the document") says: each change and its
+/// interval from `ratio` and its bounds, an open comparison's words from
+/// the bounds, one command's interval and precision from
+/// `median_interval`.
+#[test]
+fn the_reports_sentences_follow_from_the_json() {
+    let pct = |r: f64| format!("{:+.1} %", (r - 1.0) * 100.0);
+    let abs = |r: f64| format!("{:.1} %", ((r - 1.0) * 100.0).abs());
+    for (file, extra) in [
+        (
+            support::data("reading", "reference_faster.csv"),
+            &["--reference", "1"][..],
+        ),
+        (
+            support::data("reading", "near_reference.csv"),
+            &["--reference", "1"],
+        ),
+        (support::fixture("aa.csv"), &[]),
+        (support::data("reading", "one_command.csv"), &[]),
+    ] {
+        let all = outputs(&file, extra);
+        let text = |name: &str| {
+            let t = &all.iter().find(|(n, _)| *n == name).unwrap().1;
+            t.split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        let doc: serde_json::Value = serde_json::from_str(&text("json")).unwrap();
+        let terminal = text("terminal");
+        let metric = doc["bestguess"]["ranked_metric"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let results = doc["results"].as_array().unwrap();
+        if results.len() == 1 {
+            let b = &results[0]["bestguess"];
+            let i = &b["median_interval"];
+            let median = b[&metric]["median"].as_f64().unwrap();
+            let (low, high) = (i["low"].as_f64().unwrap(), i["high"].as_f64().unwrap());
+            let within = (median - low).max(high - median) / median * 100.0;
+            let said = format!(
+                "median {:.2} [{:.2}, {:.2}] ms, 95% simultaneous (within ±{within:.1} %)",
+                median / 1000.0,
+                low / 1000.0,
+                high / 1000.0
+            );
+            assert!(terminal.contains(&said), "{said}\n{terminal}");
+            continue;
+        }
+        let mut compared = 0;
+        for r in results {
+            let c = &r["bestguess"]["comparison"];
+            let Some(ratio) = c["ratio"].as_f64() else {
+                continue;
+            };
+            compared += 1;
+            let (low, high) = (
+                c["ratio_ci_low"].as_f64().unwrap(),
+                c["ratio_ci_high"].as_f64().unwrap(),
+            );
+            let said = format!("{} [{}, {}]", pct(ratio), pct(low), pct(high));
+            for name in ["terminal", "markdown"] {
+                assert!(text(name).contains(&said), "{name}: {said}\n{}", text(name));
+            }
+            if c["verdict"] == "inconclusive" && low < 1.0 && high > 1.0 {
+                let words = format!(
+                    "no more than {} slower, no more than {} faster",
+                    abs(high),
+                    abs(low)
+                );
+                for name in ["terminal", "markdown"] {
+                    assert!(text(name).contains(&words), "{name}: {words}");
+                }
+            }
+        }
+        assert!(compared > 0, "{}", file.display());
+    }
+}

@@ -169,9 +169,8 @@ fn live_with_runs_auto_follows_the_looks_without_a_contradicting_warning() {
         "no live table:\n{raw}"
     );
     assert!(
-        frames.iter().any(|l| l.contains(
-            "Intervals at the next look's level; the experiment stops itself at a look"
-        )),
+        frames.iter().any(|l| l
+            .contains("Intervals at the next look's level; the experiment stops itself at a look")),
         "{frames:#?}"
     );
     assert!(!raw.contains("biases the result"), "{raw}");
