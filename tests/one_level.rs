@@ -180,3 +180,26 @@ fn the_reports_sentences_follow_from_the_json() {
         assert!(compared > 0, "{}", file.display());
     }
 }
+
+/// The `--baseline` table states its intervals' level in the same words:
+/// each pair at α/m, all m holding together at 1 − α.
+#[test]
+fn the_baseline_table_states_the_same_level() {
+    let out = support::bestreport()
+        .args(["-Q", "--baseline"])
+        .arg(support::fixture("gate_baseline.csv"))
+        .arg(support::fixture("gate_slower.csv"))
+        .env("COLUMNS", "80")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(levels(&text), ["95%"], "{text}");
+    for other in [" each", "% confidence", " together"] {
+        assert!(!text.contains(other), "{other:?} in\n{text}");
+    }
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("+0.3% [-5.0%, +4.5%] inconclusive no more than 4.5 % slower, no more than 5.0 % faster"),
+        "{text}"
+    );
+}
