@@ -109,8 +109,8 @@ impl Document {
 
 /// Every command's label, as code, with its number where another command
 /// has the same label (`-n same` twice; one command under two shells): the
-/// terminal numbers every command, and two rows `same` had been told apart
-/// by nothing. Made once per document (by command, in dataset order).
+/// terminal numbers every command, and two rows `same` would otherwise be
+/// told apart by nothing. Made once per document (by command, in dataset order).
 struct Labels(Vec<Vec<Inline>>);
 
 impl Labels {

@@ -41,7 +41,7 @@ const FIXED: usize = 2 + 1 + VALUE + 1 + VALUE + 3 + CHANGE + 1;
 const VERDICT: usize = 12;
 
 /// `+10.0%`; past a million per cent in scientific notation (a margin of
-/// 1e308 % had printed 309 digits over four lines).
+/// 1e308 % would be 309 digits over four lines).
 fn signed_percent(fraction: f64) -> String {
     let pct = fraction * 100.0;
     let text = if pct.abs() < 1e6 {
@@ -257,7 +257,7 @@ pub fn write(
     let labels = row_labels(report, baseline, new);
     // The label column: as wide as the widest label that fits beside the
     // figures; a longer label takes a line of its own above its row,
-    // whole (it had been cut at 17 columns).
+    // whole, never cut.
     let room = width.saturating_sub(FIXED + VERDICT).max(LABEL_MIN);
     let label_width = (labels.iter().map(|l| text_width(l)))
         .filter(|&w| w <= room)

@@ -186,8 +186,9 @@ impl Display {
                 buf.push(b'\n');
             }
             buf.extend_from_slice(text::truncate(line, width.saturating_sub(1)).as_bytes());
-            // Each line over the previous block's: what a longer line of it
-            // had past this one's end goes ("referenceuns" had stayed).
+            // Each line over the previous block's: whatever a longer line
+            // of it held past this one's end is erased (else a shorter row
+            // over a longer one leaves debris, "referenceuns").
             buf.extend_from_slice(b"\x1b[K");
         }
         // Anything left of a taller previous block, and the rest of the

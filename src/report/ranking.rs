@@ -204,7 +204,7 @@ pub fn write(
     }
     // Failed runs are ranked with the rest (as every statistic includes
     // them): say so here too, for a ranking shown alone (`-R`, `-E`),
-    // where a command whose every run crashed had been crowned the best
+    // so that a command whose every run crashed is never crowned the best
     // without a word of it.
     for e in &ranking.entries {
         let Some(stats) = analysis.commands.get(e.index) else {

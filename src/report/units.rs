@@ -430,7 +430,7 @@ pub fn change(ratio: f64) -> String {
     let mut text = fixed(p.abs(), 1);
     if text.len() > LONGEST_NUMBER {
         // No number past 12 characters, percentages included (a user time
-        // of 9.2e18 μs against 20 μs had printed 20 digits).
+        // of 9.2e18 μs against 20 μs is a change of 20 digits).
         text = scientific(p.abs(), LONGEST_NUMBER);
     }
     let sign = if text.trim_start_matches(['0', '.']).is_empty() {
@@ -617,7 +617,7 @@ mod tests {
         assert_eq!(s(999.0), "999 B");
         assert_eq!(s(1000.0), "1.00 kB");
         assert_eq!(s(1024.0), "1.02 kB");
-        // 1.80 MiB, which had been labelled "1.80 MB".
+        // 1.80 MiB is 1.88 MB in SI units.
         assert_eq!(s(1_884_160.0), "1.88 MB");
         assert_eq!(s(999_999.0), "1.00 MB");
         assert_eq!(s(1e9), "1.00 GB");
