@@ -3,7 +3,7 @@
 //!
 //! Two diagnostics, both computed by the statistics engine on the runs in
 //! the order they ran (the Sequence column; file order for files without
-//! it, such as the C reference's):
+//! it, such as C BestGuess's):
 //!
 //! * the best-case estimate and its stability between the two halves of
 //!   the experiment ([`best_case`], after `tim`): unstable when the fastest

@@ -1,4 +1,4 @@
-//! Reading raw data CSV files, ours and the C reference's.
+//! Reading raw data CSV files, ours and C BestGuess's.
 //!
 //! `bestreport` regenerates every report from these files, and users keep,
 //! edit and concatenate them, so the reader accepts everything that is
@@ -10,20 +10,20 @@
 //! - CRLF line ends, a missing final newline, blank (or all-blank) lines
 //!   anywhere, including before the header, and a leading UTF-8 byte-order
 //!   mark.
-//! - The first non-blank row must be a header: fields 2 to 13 are the
-//!   reference's column names (ASCII case and surrounding blanks aside);
-//!   the first may say anything (the reference's brandAB/farmboys/minitab
+//! - The first non-blank row must be a header: fields 2 to 13 are C
+//!   BestGuess's column names (ASCII case and surrounding blanks aside);
+//!   the first may say anything (C BestGuess's brandAB/farmboys/minitab
 //!   files hold a URL there). Anything else is an error naming that line, so
 //!   a file without a header does not lose its first run to it.
 //! - A header row later in the file (files concatenated) starts a new group
 //!   of commands, as a new file would: the commands after it stay apart
 //!   from those before, even where batch numbers agree. Its columns are
 //!   learned afresh.
-//! - Rows of 13 fields, as the C reference writes them. Their three text
-//!   fields use the reference's backslash escapes, which are undone: `\\`
+//! - Rows of 13 fields, as C BestGuess writes them. Their three text
+//!   fields use C BestGuess's backslash escapes, which are undone: `\\`
 //!   is `\`, `\n` `\r` `\t` are LF, CR, TAB, `\x` for any other `x` is `x`,
-//!   and a trailing lone `\` is kept. Their Max RSS is `ru_maxrss` as the
-//!   reference wrote it: bytes on macOS, KiB on Linux (see [`reference_rss`]).
+//!   and a trailing lone `\` is kept. Their Max RSS is `ru_maxrss` as C
+//!   BestGuess wrote it: bytes on macOS, KiB on Linux (see [`reference_rss`]).
 //! - Rows of 15 or more fields, as BestGuess writes them: pure RFC 4180,
 //!   backslashes are literal. Columns 14 and 15 (Total time, Total Context
 //!   Switches) may be empty; if not, they must equal the sum they stand for,
@@ -449,14 +449,14 @@ fn skip_bom(input: &mut impl BufRead) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether `row` is a raw data header: fields 2 to 13 are the reference's
+/// Whether `row` is a raw data header: fields 2 to 13 are C BestGuess's
 /// column names, compared without regard to ASCII case or surrounding
 /// blanks. The first field is free.
 fn is_header(row: &Row) -> bool {
     row.len() >= REFERENCE_ROW_FIELDS && (1..REFERENCE_ROW_FIELDS).all(|i| names_column(row, i))
 }
 
-/// Whether field `i` of `row` is the reference's name for column `i`, as
+/// Whether field `i` of `row` is C BestGuess's name for column `i`, as
 /// [`is_header`] compares them.
 fn names_column(row: &Row, i: usize) -> bool {
     let field = row.get(i).unwrap_or_default();
@@ -466,7 +466,7 @@ fn names_column(row: &Row, i: usize) -> bool {
         .eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
 }
 
-/// Whether `row` has one of the reference's column names in its place:
+/// Whether `row` has one of C BestGuess's column names in its place:
 /// a header gone wrong rather than a data row.
 fn names_some_column(row: &Row) -> bool {
     (0..REFERENCE_ROW_FIELDS.min(row.len())).any(|i| names_column(row, i))
@@ -488,7 +488,7 @@ fn header_problem(row: &Row) -> String {
             if row.len() == 1 { "" } else { "s" }
         );
     }
-    // The first column's name is free (the reference's textbook files).
+    // The first column's name is free (C BestGuess's textbook files).
     (1..REFERENCE_ROW_FIELDS)
         .find(|&i| !names_column(row, i))
         .map_or_else(String::new, |i| {
@@ -532,7 +532,7 @@ impl Layout {
             header_fields: header.len(),
             ..Layout::default()
         };
-        // The reference's columns, by position.
+        // C BestGuess's columns, by position.
         for (metric, def) in catalogue.iter() {
             if let RawColumn::Reference(i) = def.raw {
                 layout.place(i, metric, def);
@@ -594,8 +594,8 @@ impl Layout {
         Ok(layout)
     }
 
-    /// The 0-based column read under `name` so far, if any: one of the
-    /// reference's (named as [`is_header`] compares them) or an appended
+    /// The 0-based column read under `name` so far, if any: one of C
+    /// BestGuess's (named as [`is_header`] compares them) or an appended
     /// one read (named exactly; an appended column not read, such as a
     /// note, may share its name with another).
     fn read_as(&self, name: &str) -> Option<usize> {
@@ -659,7 +659,7 @@ impl Layout {
             .map(|s| s.1.clone().into_owned())
     }
 
-    /// Whether rows of 13 fields are the C reference's: not under a header
+    /// Whether rows of 13 fields are C BestGuess's: not under a header
     /// with BestGuess's appended columns (the C tool writes 13 or 15
     /// names), where such a row is one cut off.
     fn reference_rows(&self) -> bool {
@@ -686,7 +686,7 @@ impl Layout {
                 },
             ));
         }
-        // Exactly 13 fields: written by the C reference, backslash-escaped.
+        // Exactly 13 fields: written by C BestGuess, backslash-escaped.
         let reference = n == REFERENCE_ROW_FIELDS;
 
         // Fields in column order, so the leftmost problem is the one reported.
@@ -785,7 +785,7 @@ fn sum_name(label: &str) -> &'static str {
     }
 }
 
-/// Field `i` as text into `out`, un-escaping the reference's backslashes if
+/// Field `i` as text into `out`, un-escaping C BestGuess's backslashes if
 /// asked; returns whether `out` changed.
 fn text_into(row: &Row, i: usize, reference: bool, out: &mut String) -> Result<bool, FieldError> {
     let bytes = row.get(i).unwrap_or_default();
@@ -1049,8 +1049,8 @@ mod tests {
             read("x\n\n"),
             Err(DataError::NotAHeader { line: 1, .. })
         ));
-        // The first field is free, the others are the reference's names in
-        // any case (the reference's textbook files).
+        // The first field is free, the others are C BestGuess's names in
+        // any case (C BestGuess's textbook files).
         let url = "https://x.org/,Shell,name,batch,Exit code,User time (us),System time (us),\
             Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,\
             Involuntary Context Switches,Wall clock (us)\n";
@@ -1127,7 +1127,7 @@ mod tests {
         for (extra, column, name, first) in [
             ("Sequence,Sequence", 17, "Sequence", 16),
             ("score (number), score (number) ", 17, "score (number)", 16),
-            // An appended column named as one of the reference's.
+            // An appended column named as one of C BestGuess's.
             ("Sequence,wall clock (us)", 17, "wall clock (us)", 13),
             ("Parameter n,Parameter n", 17, "Parameter n", 16),
             // One metric, its unit spelled two ways.
@@ -1527,7 +1527,7 @@ mod tests {
             let line = if rng.below(8) == 0 { "\r\n" } else { "\n" };
             let columns = &base["Command".len()..];
             if rng.below(10) == 0 {
-                // The reference's 13 names only.
+                // C BestGuess's 13 names only.
                 let thirteen: Vec<&str> = columns.split(',').take(13).collect();
                 return format!("{first}{}{line}", thirteen.join(","));
             }
@@ -1709,7 +1709,7 @@ mod tests {
             }
             // The current header's number of fields: a clean file's rows
             // have at least as many (a shorter last row, without its line
-            // end, is a row cut off), and 13 (the C reference's) only
+            // end, is a row cut off), and 13 (C BestGuess's) only
             // under a header of at most 15.
             let fields_of = |h: &str| h.trim_end().split(',').count();
             let first = header(rng);

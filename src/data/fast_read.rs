@@ -5,7 +5,7 @@
 //! `Layout::record` in [`super::csv_read`]) would accept it, and then
 //! yields exactly the values that path yields; anything else — a row that
 //! would be an error, a header, a number with blanks, a sign or quotes, a
-//! reference row with backslashes, a real-valued metric, a row cut off by
+//! C BestGuess row with backslashes, a real-valued metric, a row cut off by
 //! the end of the bytes — stops the block just before that row, and the
 //! general path takes that row. So every message, line and column comes
 //! from the general path, and the fast path needs no error handling of its
@@ -76,9 +76,9 @@ pub(crate) struct Plan {
     /// The stored metrics read, in the layout's order, and their slots.
     pub metrics: Vec<(Metric, usize)>,
     sums: Vec<Sum>,
-    /// The slot of Max RSS, which reference rows give in KiB or bytes.
+    /// The slot of Max RSS, which C BestGuess rows give in KiB or bytes.
     rss: Option<usize>,
-    /// Rows of 13 fields are the C reference's (not under a header with
+    /// Rows of 13 fields are C BestGuess's (not under a header with
     /// BestGuess's appended columns: there they are rows cut off).
     pub reference_rows: bool,
 }
@@ -710,8 +710,8 @@ fn intern(block: &mut Block, text: &str, ranges: [(usize, usize); 3]) {
 }
 
 /// Whether the fast path takes a row of `n` fields whose cells are `row`
-/// (a timeout left blank made 0, a reference row's max RSS made bytes):
-/// ours, or the reference's when the plan takes them and its texts hold
+/// (a timeout left blank made 0, a C BestGuess row's max RSS made bytes):
+/// ours, or C BestGuess's when the plan takes them and its texts hold
 /// no backslash; an exit code that fits; totals equal to their parts.
 #[inline]
 fn accept(row: &mut [i64], plan: &Plan, n: usize, backslash: bool) -> bool {

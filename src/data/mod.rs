@@ -4,7 +4,7 @@
 //! written as one row of the raw CSV file the moment it completes
 //! ([`RawCsvWriter`]), so a killed experiment still leaves a usable file;
 //! `bestreport` reads such files back ([`read_raw_csv`],
-//! [`Dataset::read_files`]), including those written by the C reference,
+//! [`Dataset::read_files`]), including those written by C BestGuess,
 //! whose 13-field rows and backslash escapes are understood. Both paths end
 //! in a [`Dataset`]: runs grouped into commands by batch, from which
 //! analysis takes per-metric columns ([`CommandRuns::metric`]). Every
@@ -12,7 +12,7 @@
 //!
 //! The file format is fixed in `docs/formats.md` ("The raw CSV"); the column
 //! names live in [`columns`]. Reading is lenient about what is unambiguous
-//! (line ends, blank lines, the reference's ragged rows, extra columns) and
+//! (line ends, blank lines, C BestGuess's ragged rows, extra columns) and
 //! strict about everything else: a [`DataError`] names the file, line and
 //! column and says what to do.
 

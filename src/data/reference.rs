@@ -1,4 +1,4 @@
-//! What the C reference's raw CSV rows mean, where they differ from
+//! What C BestGuess's raw CSV rows mean, where they differ from
 //! BestGuess's own: Max RSS in bytes or KiB, and backslash escapes in text
 //! fields. Every reader of those rows uses these: the general path
 //! ([`super::csv_read`]), its fast path (`fast_read.rs`) and the C tool's
@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-/// Max RSS as the C reference wrote it (`ru_maxrss`, under a "Bytes"
+/// Max RSS as C BestGuess wrote it (`ru_maxrss`, under a "Bytes"
 /// header) converted to bytes.
 ///
 /// macOS reports bytes, Linux KiB, and the file does not say which. The
@@ -27,7 +27,7 @@ pub fn reference_rss(raw: i64) -> Option<i64> {
     }
 }
 
-/// Undoes the C reference's escaping of text fields (see [`super::csv_read`]'s module docs).
+/// Undoes C BestGuess's escaping of text fields (see [`super::csv_read`]'s module docs).
 pub(crate) fn unescape_reference(bytes: &[u8]) -> Cow<'_, [u8]> {
     if !bytes.contains(&b'\\') {
         return Cow::Borrowed(bytes);

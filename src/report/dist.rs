@@ -3,7 +3,7 @@
 //!
 //! Whether a median is a fair summary, and whether mean ± sd would have
 //! been one, depends on the shape of the distribution; this table says how
-//! spread out and how far from normal it is. The layout is the reference's
+//! spread out and how far from normal it is. The layout is C BestGuess's
 //! (a 78-column frame; columns of 16, 15 and 40; the same row labels and
 //! verdict words), without its defects:
 //!
@@ -18,10 +18,10 @@
 //! * When a statistic does not exist (fewer than 8 values, all values equal,
 //!   extreme values) the table says which, in words, for each statistic.
 //! * Skewness and excess kurtosis each get their own verdict, by the rule
-//!   [`substantial`] states (the reference printed the skew's for both).
+//!   [`substantial`] states (C BestGuess printed the skew's for both).
 //!
 //! The Anderson–Darling verdict uses the test's own p-value against the
-//! `alpha` setting ("Not normal" when p ≤ α, as in the reference).
+//! `alpha` setting ("Not normal" when p ≤ α, as in C BestGuess).
 
 use std::io::{self, Write};
 
@@ -110,7 +110,7 @@ fn row(f: &mut Frame, label: &str, value: &str, text: &str) {
     }
 }
 
-/// The Anderson–Darling verdict, in the reference's words.
+/// The Anderson–Darling verdict, in C BestGuess's words.
 fn normality_verdict(p: f64, alpha: f64) -> String {
     let a = units::plain(alpha);
     if p <= alpha {

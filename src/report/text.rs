@@ -3,7 +3,7 @@
 //! Command names and labels come from users and raw files: CJK names are two
 //! columns per character, emoji sequences are two columns for several code
 //! points, combining marks take no column at all, and a quoted CSV field can
-//! hold a newline. The C reference cut and padded such text by bytes, which
+//! hold a newline. C BestGuess cut and padded such text by bytes, which
 //! misaligned every non-ASCII table and could split a UTF-8 sequence (a
 //! crash). Here every label goes through [`clean`] (control characters
 //! become spaces, so a label is always one line) and is cut or padded by its

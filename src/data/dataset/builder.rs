@@ -130,10 +130,10 @@ impl DatasetBuilder {
     /// a file after a repeated header), whose commands stay apart from the
     /// ones before even where batch numbers and text agree.
     ///
-    /// As in the reference, each source's batch numbers are offset by the
+    /// As in C BestGuess, each source's batch numbers are offset by the
     /// largest batch number so far, so the same file given twice yields
-    /// each command twice (`raw1.csv raw1.csv`: batches 1, 2, 3, 4). The
-    /// reference offsets by the previous file's *last* batch; the largest is
+    /// each command twice (`raw1.csv raw1.csv`: batches 1, 2, 3, 4). C
+    /// BestGuess offsets by the previous file's *last* batch; the largest is
     /// used here so interleaved files cannot collide, and a source that uses
     /// batch 0 is offset one further for the same reason. The number
     /// saturates at `u64::MAX` (grouping does not depend on it).

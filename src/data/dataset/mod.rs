@@ -10,14 +10,14 @@
 //! [`Catalogue`] and per run attribute (exit code, signal, …), each in the
 //! narrowest integer width its values need, and the command's text once
 //! (not once per run). A million runs of a typical command take about 20
-//! bytes each. Failed runs are included in every column, as the reference
+//! bytes each. Failed runs are included in every column, as C BestGuess
 //! does with `-i`: no data is discarded behind the user's back;
 //! [`CommandRuns::failed`] counts them. A value a run lacks is absent in its
 //! column, never zero.
 //!
 //! Grouping: within one source, runs with the same Batch *and* the same
 //! command, shell and name form one command, wherever they are in the file
-//! (the reference groups maximal runs of equal batch numbers, so an
+//! (C BestGuess groups maximal runs of equal batch numbers, so an
 //! interleaved order A,B,A,B would become four commands; and grouping by
 //! batch alone would merge two different commands that share a batch number,
 //! as in two files concatenated). Commands appear in batch order.
