@@ -8,9 +8,9 @@
 
 /// C BestGuess's header: fifteen names, exactly as it writes them.
 ///
-/// C BestGuess itself writes only the first [`REFERENCE_ROW_FIELDS`] fields
+/// C BestGuess itself writes only the first [`C_TOOL_ROW_FIELDS`] fields
 /// of every data row; BestGuess writes all fifteen.
-pub const REFERENCE_COLUMNS: [&str; 15] = [
+pub const C_TOOL_COLUMNS: [&str; 15] = [
     "Command",
     "Shell",
     "Name",
@@ -107,7 +107,7 @@ impl AdaptiveRule {
 }
 
 /// Number of fields in a data row written by C BestGuess.
-pub const REFERENCE_ROW_FIELDS: usize = 13;
+pub const C_TOOL_ROW_FIELDS: usize = 13;
 
 /// 0-based positions of C BestGuess's non-metric columns. The metric
 /// columns' positions are in the catalogue ([`super::metric::BUILTINS`]).

@@ -23,7 +23,7 @@
 //!   fields use C BestGuess's backslash escapes, which are undone: `\\`
 //!   is `\`, `\n` `\r` `\t` are LF, CR, TAB, `\x` for any other `x` is `x`,
 //!   and a trailing lone `\` is kept. Their Max RSS is `ru_maxrss` as C
-//!   BestGuess wrote it: bytes on macOS, KiB on Linux (see [`reference_rss`]).
+//!   BestGuess wrote it: bytes on macOS, KiB on Linux (see [`c_tool_rss`]).
 //! - Rows of 15 or more fields, as BestGuess writes them: pure RFC 4180,
 //!   backslashes are literal. Columns 14 and 15 (Total time, Total Context
 //!   Switches) may be empty; if not, they must equal the sum they stand for,
@@ -66,14 +66,14 @@ use std::sync::Arc;
 use super::chunks::{Options, Stream};
 use super::fast_read::{self, slot, Block, Plan};
 
+use super::c_tool_rows::{c_tool_rss, unescape_c_tool};
 use super::columns::{
-    idx, AdaptiveRule, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS,
+    idx, AdaptiveRule, APPENDED_COLUMNS, C_TOOL_COLUMNS, C_TOOL_ROW_FIELDS, PARAMETER_PREFIX,
 };
 use super::error::{excerpt, DataError, Quoted, RowProblem};
 use super::metric::{
     recognise, Catalogue, CatalogueError, Metric, MetricDef, RawColumn, Source, Unit, Value,
 };
-use super::reference::{reference_rss, unescape_reference};
 use super::tokenize::{Row, TokenError, Tokenizer};
 use super::RunRecord;
 
@@ -453,7 +453,7 @@ fn skip_bom(input: &mut impl BufRead) -> std::io::Result<()> {
 /// column names, compared without regard to ASCII case or surrounding
 /// blanks. The first field is free.
 fn is_header(row: &Row) -> bool {
-    row.len() >= REFERENCE_ROW_FIELDS && (1..REFERENCE_ROW_FIELDS).all(|i| names_column(row, i))
+    row.len() >= C_TOOL_ROW_FIELDS && (1..C_TOOL_ROW_FIELDS).all(|i| names_column(row, i))
 }
 
 /// Whether field `i` of `row` is C BestGuess's name for column `i`, as
@@ -463,13 +463,13 @@ fn names_column(row: &Row, i: usize) -> bool {
     std::str::from_utf8(field)
         .unwrap_or("")
         .trim_matches([' ', '\t'])
-        .eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
+        .eq_ignore_ascii_case(C_TOOL_COLUMNS[i])
 }
 
 /// Whether `row` has one of C BestGuess's column names in its place:
 /// a header gone wrong rather than a data row.
 fn names_some_column(row: &Row) -> bool {
-    (0..REFERENCE_ROW_FIELDS.min(row.len())).any(|i| names_column(row, i))
+    (0..C_TOOL_ROW_FIELDS.min(row.len())).any(|i| names_column(row, i))
 }
 
 /// What keeps `row` from being a header ([`is_header`] is false): for a row
@@ -481,22 +481,22 @@ fn header_problem(row: &Row) -> String {
     if !names_some_column(row) {
         return format!("it starts with {}", Quoted(&field(0)));
     }
-    if row.len() < REFERENCE_ROW_FIELDS {
+    if row.len() < C_TOOL_ROW_FIELDS {
         return format!(
-            "it has {} column{} where a raw data header has at least {REFERENCE_ROW_FIELDS}",
+            "it has {} column{} where a raw data header has at least {C_TOOL_ROW_FIELDS}",
             row.len(),
             if row.len() == 1 { "" } else { "s" }
         );
     }
     // The first column's name is free (C BestGuess's textbook files).
-    (1..REFERENCE_ROW_FIELDS)
+    (1..C_TOOL_ROW_FIELDS)
         .find(|&i| !names_column(row, i))
         .map_or_else(String::new, |i| {
             format!(
                 "column {} is {} where {} belongs",
                 i + 1,
                 Quoted(&field(i)),
-                Quoted(REFERENCE_COLUMNS[i])
+                Quoted(C_TOOL_COLUMNS[i])
             )
         })
 }
@@ -538,7 +538,7 @@ impl Layout {
                 layout.place(i, metric, def);
             }
         }
-        for i in REFERENCE_COLUMNS.len()..header.len() {
+        for i in C_TOOL_COLUMNS.len()..header.len() {
             let Some(name) = header.get(i).and_then(|b| std::str::from_utf8(b).ok()) else {
                 continue;
             };
@@ -599,13 +599,13 @@ impl Layout {
     /// one read (named exactly; an appended column not read, such as a
     /// note, may share its name with another).
     fn read_as(&self, name: &str) -> Option<usize> {
-        REFERENCE_COLUMNS
+        C_TOOL_COLUMNS
             .iter()
             .position(|c| c.eq_ignore_ascii_case(name))
             .or_else(|| {
                 self.names
                     .iter()
-                    .find(|(i, n)| *i >= REFERENCE_COLUMNS.len() && n == name)
+                    .find(|(i, n)| *i >= C_TOOL_COLUMNS.len() && n == name)
                     .map(|(i, _)| *i)
             })
     }
@@ -627,7 +627,7 @@ impl Layout {
             return None;
         }
         let mut plan = Plan::new();
-        plan.reference_rows = self.reference_rows();
+        plan.short_rows_are_c_tool = self.short_rows_are_c_tool();
         for (metric, i, def) in &self.metrics {
             if !plan.metric(*metric, *i, !def.optional) {
                 return None;
@@ -650,7 +650,7 @@ impl Layout {
 
     /// The header name of 0-based column `i`, if BestGuess knows it.
     fn column_name(&self, i: usize) -> Option<String> {
-        if let Some(name) = REFERENCE_COLUMNS.get(i) {
+        if let Some(name) = C_TOOL_COLUMNS.get(i) {
             return Some((*name).to_owned());
         }
         self.names
@@ -662,22 +662,23 @@ impl Layout {
     /// Whether rows of 13 fields are C BestGuess's: not under a header
     /// with BestGuess's appended columns (the C tool writes 13 or 15
     /// names), where such a row is one cut off.
-    fn reference_rows(&self) -> bool {
-        self.header_fields <= REFERENCE_COLUMNS.len()
+    fn short_rows_are_c_tool(&self) -> bool {
+        self.header_fields <= C_TOOL_COLUMNS.len()
     }
 
     /// Parses `row` into `out` (whose strings and values are reused);
     /// returns whether the command, shell or name changed.
     fn record(&self, row: &Row, out: &mut RunRecord) -> Result<bool, FieldError> {
         let n = row.len();
-        if n < REFERENCE_ROW_FIELDS || n == REFERENCE_ROW_FIELDS + 1 {
+        if n < C_TOOL_ROW_FIELDS || n == C_TOOL_ROW_FIELDS + 1 {
             return Err((n, RowProblem::FieldCount { found: n }));
         }
         // A row shorter than its header that ends the input without a line
         // end, or a 13-field row under BestGuess's header: cut off, its
         // last field likely cut too (`95` for `950`).
-        let short = n < self.header_fields && !(n == REFERENCE_ROW_FIELDS && self.reference_rows());
-        if short && (row.unterminated || n == REFERENCE_ROW_FIELDS) {
+        let short =
+            n < self.header_fields && !(n == C_TOOL_ROW_FIELDS && self.short_rows_are_c_tool());
+        if short && (row.unterminated || n == C_TOOL_ROW_FIELDS) {
             return Err((
                 n,
                 RowProblem::CutOff {
@@ -687,12 +688,12 @@ impl Layout {
             ));
         }
         // Exactly 13 fields: written by C BestGuess, backslash-escaped.
-        let reference = n == REFERENCE_ROW_FIELDS;
+        let c_tool = n == C_TOOL_ROW_FIELDS;
 
         // Fields in column order, so the leftmost problem is the one reported.
-        let changed = text_into(row, idx::COMMAND, reference, &mut out.command)?
-            | text_into(row, idx::SHELL, reference, &mut out.shell)?
-            | text_into(row, idx::NAME, reference, &mut out.name)?;
+        let changed = text_into(row, idx::COMMAND, c_tool, &mut out.command)?
+            | text_into(row, idx::SHELL, c_tool, &mut out.shell)?
+            | text_into(row, idx::NAME, c_tool, &mut out.name)?;
         out.batch = int(row, idx::BATCH, 0, u64::MAX)? as u64;
         out.exit_code = int(row, idx::EXIT_CODE, i32::MIN.into(), i32::MAX as u64)? as i32;
         out.metrics.clear();
@@ -705,11 +706,11 @@ impl Layout {
                 Some(Value::Int(int(row, *i, 0, i64::MAX as u64)? as i64))
             };
             let value = match value {
-                Some(Value::Int(v)) if reference && *metric == Metric::MAXRSS => {
+                Some(Value::Int(v)) if c_tool && *metric == Metric::MAXRSS => {
                     let too_large = RowProblem::SumOverflow {
                         what: "Max RSS in bytes",
                     };
-                    Some(Value::Int(reference_rss(v).ok_or((*i, too_large))?))
+                    Some(Value::Int(c_tool_rss(v).ok_or((*i, too_large))?))
                 }
                 v => v,
             };
@@ -744,7 +745,7 @@ impl Layout {
                     },
                 )
             })?;
-            if !reference && *i < n {
+            if !c_tool && *i < n {
                 check_total(row, *i, sum, sum_name(label))?;
             }
         }
@@ -769,7 +770,7 @@ impl Layout {
         out.parameters.clear();
         for (i, name) in self.parameters.iter().filter(|(i, _)| *i < n) {
             let mut value = String::new();
-            text_into(row, *i, reference, &mut value)?;
+            text_into(row, *i, c_tool, &mut value)?;
             out.parameters.push((name.clone(), value));
         }
         Ok(changed)
@@ -787,14 +788,14 @@ fn sum_name(label: &str) -> &'static str {
 
 /// Field `i` as text into `out`, un-escaping C BestGuess's backslashes if
 /// asked; returns whether `out` changed.
-fn text_into(row: &Row, i: usize, reference: bool, out: &mut String) -> Result<bool, FieldError> {
+fn text_into(row: &Row, i: usize, c_tool: bool, out: &mut String) -> Result<bool, FieldError> {
     let bytes = row.get(i).unwrap_or_default();
     // Consecutive rows mostly repeat the command: nothing to check or copy.
-    if !reference && bytes == out.as_bytes() {
+    if !c_tool && bytes == out.as_bytes() {
         return Ok(false);
     }
-    let decoded = if reference {
-        unescape_reference(bytes)
+    let decoded = if c_tool {
+        unescape_c_tool(bytes)
     } else {
         Cow::Borrowed(bytes)
     };
@@ -996,7 +997,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_row() {
+    fn c_tool_row() {
         let recs = read(&format!(
             "{HEADER15}\"ls -l\",\"\",\"\",1,0,1483,7,2200,146,3,1,2,1577\n"
         ))
@@ -1021,16 +1022,16 @@ mod tests {
     }
 
     #[test]
-    fn reference_rss_is_bytes_only_when_it_looks_like_macos_bytes() {
+    fn c_tool_rss_is_bytes_only_when_it_looks_like_macos_bytes() {
         // macOS: whole pages, at least 1 MiB.
-        assert_eq!(reference_rss(1_818_624), Some(1_818_624));
-        assert_eq!(reference_rss(1 << 20), Some(1 << 20));
+        assert_eq!(c_tool_rss(1_818_624), Some(1_818_624));
+        assert_eq!(c_tool_rss(1 << 20), Some(1 << 20));
         // Linux KiB: small, or not a multiple of 4096.
-        assert_eq!(reference_rss(2884), Some(2884 * 1024));
-        assert_eq!(reference_rss(1_048_580), Some(1_048_580 * 1024));
-        assert_eq!(reference_rss(4096), Some(4096 * 1024));
-        assert_eq!(reference_rss(0), Some(0));
-        assert_eq!(reference_rss(i64::MAX / 1000), None);
+        assert_eq!(c_tool_rss(2884), Some(2884 * 1024));
+        assert_eq!(c_tool_rss(1_048_580), Some(1_048_580 * 1024));
+        assert_eq!(c_tool_rss(4096), Some(4096 * 1024));
+        assert_eq!(c_tool_rss(0), Some(0));
+        assert_eq!(c_tool_rss(i64::MAX / 1000), None);
         // Our own 15-field rows are always bytes.
         let recs = read(&format!("{HEADER15}c,,,1,0,1,1,2884,0,0,0,0,1,2,0\n")).unwrap();
         assert_eq!(recs[0].value(Metric::MAXRSS), Some(Value::Int(2884)));
@@ -1151,7 +1152,7 @@ mod tests {
     }
 
     #[test]
-    fn a_row_cut_off_is_an_error_not_a_reference_row() {
+    fn a_row_cut_off_is_an_error_not_a_c_tool_row() {
         let head = format!("{},Sequence,Signal\n", HEADER15.trim_end());
         let full = "x,,,1,0,900,0,1101824,52,0,1,0,950,900,1,1,\n";
         // Cut inside Wall clock: 13 fields, which under BestGuess's header
@@ -1293,7 +1294,7 @@ mod tests {
             ("é\\é".as_bytes(), "éé".as_bytes()),
         ];
         for (input, expected) in cases {
-            assert_eq!(&*unescape_reference(input), *expected, "{input:?}");
+            assert_eq!(&*unescape_c_tool(input), *expected, "{input:?}");
         }
     }
 

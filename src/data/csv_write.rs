@@ -23,7 +23,7 @@
 
 use std::io::{self, Write};
 
-use super::columns::{AdaptiveRule, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS};
+use super::columns::{AdaptiveRule, APPENDED_COLUMNS, C_TOOL_COLUMNS, PARAMETER_PREFIX};
 use super::metric::{Catalogue, Metric, MetricDef, RawColumn, Source, Unit, Value};
 use super::RunRecord;
 
@@ -129,7 +129,7 @@ impl<W: Write> RawCsvWriter<W> {
     fn write_header(&mut self) {
         let buf = &mut self.row;
         buf.clear();
-        let fixed = REFERENCE_COLUMNS[..5].iter().copied();
+        let fixed = C_TOOL_COLUMNS[..5].iter().copied();
         let reference = self.reference.iter().map(|(_, d)| d.column.as_ref());
         let appended = self.appended.iter().map(|(_, d)| d.column.as_ref());
         let parameters: Vec<String> = self

@@ -22,9 +22,9 @@
 //! comma after its third field equal the previous row's is known to have
 //! the same texts without looking at them again.
 
-use super::columns::{idx, REFERENCE_ROW_FIELDS};
+use super::c_tool_rows::c_tool_rss;
+use super::columns::{idx, C_TOOL_ROW_FIELDS};
 use super::metric::Metric;
-use super::reference::reference_rss;
 
 /// A value a row does not have, in [`Block`]'s slots (every value the fast
 /// path accepts is non-negative).
@@ -80,13 +80,13 @@ pub(crate) struct Plan {
     rss: Option<usize>,
     /// Rows of 13 fields are C BestGuess's (not under a header with
     /// BestGuess's appended columns: there they are rows cut off).
-    pub reference_rows: bool,
+    pub short_rows_are_c_tool: bool,
 }
 
 impl Plan {
     /// Texts, batch and exit code at their fixed places, nothing else yet.
     pub fn new() -> Plan {
-        let mut jobs = vec![Job::Skip; REFERENCE_ROW_FIELDS];
+        let mut jobs = vec![Job::Skip; C_TOOL_ROW_FIELDS];
         jobs[idx::COMMAND] = Job::Text;
         jobs[idx::SHELL] = Job::Text;
         jobs[idx::NAME] = Job::Text;
@@ -98,7 +98,7 @@ impl Plan {
             metrics: Vec::new(),
             sums: Vec::new(),
             rss: None,
-            reference_rows: true,
+            short_rows_are_c_tool: true,
         }
     }
 
@@ -715,16 +715,16 @@ fn intern(block: &mut Block, text: &str, ranges: [(usize, usize); 3]) {
 /// no backslash; an exit code that fits; totals equal to their parts.
 #[inline]
 fn accept(row: &mut [i64], plan: &Plan, n: usize, backslash: bool) -> bool {
-    let reference = n == REFERENCE_ROW_FIELDS;
-    let accepted = (reference && plan.reference_rows || n > REFERENCE_ROW_FIELDS + 1)
+    let c_tool = n == C_TOOL_ROW_FIELDS;
+    let accepted = (c_tool && plan.short_rows_are_c_tool || n > C_TOOL_ROW_FIELDS + 1)
         && row[slot::EXIT_CODE] <= i64::from(i32::MAX)
-        && !(reference && backslash);
+        && !(c_tool && backslash);
     if accepted && row[slot::TIMED_OUT] == ABSENT {
         row[slot::TIMED_OUT] = 0;
     }
     accepted
-        && (!reference || match plan.rss {
-            Some(s) if row[s] != ABSENT => match reference_rss(row[s]) {
+        && (!c_tool || match plan.rss {
+            Some(s) if row[s] != ABSENT => match c_tool_rss(row[s]) {
                 Some(bytes) => {
                     row[s] = bytes;
                     true
@@ -734,7 +734,7 @@ fn accept(row: &mut [i64], plan: &Plan, n: usize, backslash: bool) -> bool {
             _ => true,
         })
         // Totals are checked in our rows, when their parts are there.
-        && (reference
+        && (c_tool
             || plan.sums.iter().enumerate().all(|(k, sum)| {
                 let [Some(a), Some(b)] = sum.parts else { return true };
                 let (a, b, total) = (row[a], row[b], row[plan.slots() + k]);

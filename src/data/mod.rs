@@ -16,6 +16,7 @@
 //! strict about everything else: a [`DataError`] names the file, line and
 //! column and says what to do.
 
+pub mod c_tool_rows;
 mod chunks;
 pub mod column;
 pub mod columns;
@@ -27,7 +28,6 @@ mod fast_read;
 pub mod formats;
 pub mod metric;
 pub mod record;
-pub mod reference;
 mod tokenize;
 
 pub use csv_read::{read_raw_csv, read_raw_csv_into, RowSink, Rows};

@@ -125,9 +125,9 @@ fn positional_header(header: &str) -> bool {
         .split(',')
         .map(|f| f.trim().trim_matches('"').trim())
         .collect();
-    let n = super::columns::REFERENCE_ROW_FIELDS;
+    let n = super::columns::C_TOOL_ROW_FIELDS;
     fields.len() >= n
-        && (1..n).all(|i| fields[i].eq_ignore_ascii_case(super::columns::REFERENCE_COLUMNS[i]))
+        && (1..n).all(|i| fields[i].eq_ignore_ascii_case(super::columns::C_TOOL_COLUMNS[i]))
 }
 
 /// The fields of the first data row of `text` (a file's start: its first

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 /// multiple of 4096 (1 in 1024 of them) would be misread as bytes; every
 /// smaller Linux command, and every macOS one, is read right. 0 is 0.
 /// `None` if the bytes would not fit in 63 bits.
-pub fn reference_rss(raw: i64) -> Option<i64> {
+pub fn c_tool_rss(raw: i64) -> Option<i64> {
     const MIB: i64 = 1 << 20;
     if raw >= MIB && raw % 4096 == 0 {
         Some(raw)
@@ -28,7 +28,7 @@ pub fn reference_rss(raw: i64) -> Option<i64> {
 }
 
 /// Undoes C BestGuess's escaping of text fields (see [`super::csv_read`]'s module docs).
-pub(crate) fn unescape_reference(bytes: &[u8]) -> Cow<'_, [u8]> {
+pub(crate) fn unescape_c_tool(bytes: &[u8]) -> Cow<'_, [u8]> {
     if !bytes.contains(&b'\\') {
         return Cow::Borrowed(bytes);
     }
