@@ -1,7 +1,7 @@
 //! What C BestGuess's raw CSV rows mean, where they differ from
 //! BestGuess's own: Max RSS in bytes or KiB, and backslash escapes in text
 //! fields. Every reader of those rows uses these: the general path
-//! ([`super::csv_read`]), its fast path (`fast_read.rs`) and the C tool's
+//! ([`super::csv_read`]), its fast path (`fast_read/`) and the C tool's
 //! format, so they live apart from any one of them.
 
 use std::borrow::Cow;

@@ -54,7 +54,7 @@
 //!
 //! Rows stream into a [`RowSink`] (a [`DatasetBuilder`](super::DatasetBuilder)
 //! in `bestreport`): memory holds a few chunks of the file, never the whole
-//! file. Most rows take a fast path (`fast_read.rs`), on another
+//! file. Most rows take a fast path (`fast_read/`), on another
 //! thread for large files (`chunks.rs`); the rows it does not take,
 //! and every error, take the general path here, so both give the same.
 
