@@ -48,6 +48,8 @@ pub struct StoredExperiment {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoredCommand {
     pub experiment: std::rc::Rc<StoredExperiment>,
+    /// Its place among the experiment's commands.
+    pub position: u32,
     pub name: String,
     pub runs: u32,
     pub failed: u32,
@@ -160,6 +162,22 @@ pub fn newer_schema(store: &str, version: i64) -> StoreError {
         env!("CARGO_PKG_VERSION"),
         super::schema::VERSION
     ))
+}
+
+/// `rows` in the order [`Store::load`] gives them: oldest commit first
+/// (commit time, else the experiment's time), then by the experiment's
+/// time and id, then by position.
+pub fn in_commit_order(mut rows: Vec<StoredCommand>) -> Vec<StoredCommand> {
+    rows.sort_by_key(|r| {
+        let e = &r.experiment;
+        (
+            e.commit_time_us.unwrap_or(e.time_us),
+            e.time_us,
+            e.id,
+            r.position,
+        )
+    });
+    rows
 }
 
 /// A value bound to a query's placeholder.
