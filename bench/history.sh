@@ -51,12 +51,9 @@ time_ms() {
     cpu=$(cut -d' ' -f2 "$WORK/times" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
     echo "$wall $cpu"
 }
-k=0
-append() {
-    k=$((k + 1))
-    "$BIN/bestreport" "--history-import=$STORE" "$WORK/one.csv" --commit "$(printf 'f%039x' "$k")"
-}
-read -r APPEND APPEND_CPU < <(time_ms 11 append)
+# The appended experiments are of one more commit.
+read -r APPEND APPEND_CPU < <(time_ms 11 "$BIN/bestreport" "--history-import=$STORE" \
+    "$WORK/one.csv" --commit "$(printf 'f%039x' 1)")
 read -r ONE ONE_CPU < <(time_ms 5 "$BIN/bestreport" "--history=$STORE" --command "cmd3 --flag 2")
 read -r ALL ALL_CPU < <(time_ms 5 "$BIN/bestreport" "--history=$STORE")
 read -r EVERY EVERY_CPU < <(time_ms 3 "$BIN/bestreport" "--history=$STORE" --metric all)
