@@ -281,3 +281,42 @@ fn history_options_are_checked() {
         "selects what bestreport --history reports",
     );
 }
+
+#[test]
+fn a_name_after_the_store_names_the_command_that_follows() {
+    let d = tempfile::tempdir().unwrap();
+    let s = store(&d);
+    let out = Command::new(bin("bestguess"))
+        .current_dir(d.path())
+        .args([
+            "--history",
+            &s,
+            "-n",
+            "fast",
+            "true",
+            "-r",
+            "3",
+            "-w",
+            "0",
+            "-Q",
+            "--commit",
+            "abc",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let conn = rusqlite::Connection::open(&s).unwrap();
+    let names: Vec<(String, String)> = conn
+        .prepare("SELECT name, command FROM bestguess_commands")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(names, [("fast".to_owned(), "true".to_owned())]);
+}

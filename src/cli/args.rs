@@ -35,7 +35,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<
                 {
                     return Err(UsageError(e));
                 }
-                out.positional.push(CommandArg { text, name: None });
+                if !out.take_store(&text) {
+                    out.positional.push(CommandArg { text, name: None });
+                }
                 continue;
             }
         };

@@ -8,6 +8,7 @@
 use super::UsageError;
 use crate::experiment::HookKind;
 use crate::export::Format;
+use crate::history::Location;
 
 /// A command from the command line or a `-f` file, with its optional name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -150,6 +151,26 @@ pub fn name_last(commands: &mut [CommandArg], name: String) -> Result<(), UsageE
 }
 
 impl Args {
+    /// Takes `word` as the store when it comes right after `--history` or
+    /// `--history-import` (without `=`) and has a store's form
+    /// ([`Location::looks_like_store`]): it is then no command, and a
+    /// `-n NAME` after it names the command that follows, as a name given
+    /// before any command does.
+    pub fn take_store(&mut self, word: &str) -> bool {
+        let at = self.positional.len();
+        let pending = [self.history.as_mut(), self.history_import.as_mut()]
+            .into_iter()
+            .flatten()
+            .find(|h| h.store.is_none() && h.at == at);
+        match pending {
+            Some(h) if Location::looks_like_store(word) => {
+                h.store = Some(word.to_owned());
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// `-n NAME`: names the command just before it; once a name comes
     /// before the first command, every name is held and the names pair
     /// with the commands in order, as Hyperfine's `-n a -n b CMD1 CMD2`

@@ -4,6 +4,7 @@
 //! append is one transaction, and migrations hold an advisory lock so
 //! that two runners starting on an empty database do not both create it.
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use postgres::{Client, NoTls};
@@ -199,12 +200,12 @@ impl Store for PostgresStore {
             .query(sql.as_str(), &refs)
             .map_err(|e| self.fail("cannot read the history store", &e))?;
         let mut out = Vec::with_capacity(rows.len());
-        let mut last: Option<Rc<StoredExperiment>> = None;
+        let mut experiments: HashMap<i64, Rc<StoredExperiment>> = HashMap::new();
         for r in rows {
             let id: i64 = r.get(0);
-            let experiment = match &last {
-                Some(e) if e.id == id => e.clone(),
-                _ => {
+            let experiment = match experiments.get(&id) {
+                Some(e) => e.clone(),
+                None => {
                     let e = Rc::new(StoredExperiment {
                         id,
                         time_us: r.get(1),
@@ -222,12 +223,13 @@ impl Store for PostgresStore {
                             memory_bytes: u64::try_from(r.get::<_, i64>(12)).unwrap_or(0),
                         },
                     });
-                    last = Some(e.clone());
+                    experiments.insert(id, e.clone());
                     e
                 }
             };
             out.push(StoredCommand {
                 experiment,
+                position: u32::try_from(r.get::<_, i64>(18)).unwrap_or(0),
                 name: r.get(13),
                 runs: u32::try_from(r.get::<_, i64>(14)).unwrap_or(0),
                 failed: u32::try_from(r.get::<_, i64>(15)).unwrap_or(0),
@@ -235,6 +237,6 @@ impl Store for PostgresStore {
                 data: r.get(17),
             });
         }
-        Ok(out)
+        Ok(store::in_commit_order(out))
     }
 }

@@ -1,8 +1,10 @@
 //! The default store: one SQLite file (through `rusqlite`, with SQLite
 //! compiled in), in write-ahead-log mode so that readers never wait for a
 //! writer, with a busy timeout so that two experiments appending at once
-//! take turns instead of failing.
+//! take turns instead of failing; commits are synced at the checkpoint that
+//! closing the store makes (see [`SqliteStore::open`]).
 
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -45,6 +47,15 @@ impl SqliteStore {
         .or_else(|_| Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY))
         .map_err(|e| error(path, "cannot open the history store", e))?;
         conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| error(path, "cannot open the history store", e))?;
+        // In WAL mode, NORMAL commits without an fsync of their own: a
+        // commit is still all or nothing and survives the program's
+        // crash (`kill -9`); it reaches the disk at the next checkpoint,
+        // which SQLite makes when the last connection closes, at the end
+        // of the append. Only a power loss in between can lose the
+        // experiment (never half of it), as it can the raw file, which is
+        // not synced either (src/data/csv_write.rs).
+        conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(|e| error(path, "cannot open the history store", e))?;
         let mut store = SqliteStore {
             path: path.to_owned(),
@@ -229,12 +240,12 @@ impl Store for SqliteStore {
             .query(rusqlite::params_from_iter(values))
             .map_err(fail)?;
         let mut out = Vec::new();
-        let mut last: Option<Rc<StoredExperiment>> = None;
+        let mut experiments: HashMap<i64, Rc<StoredExperiment>> = HashMap::new();
         while let Some(r) = rows.next().map_err(fail)? {
             let id: i64 = r.get(0).map_err(fail)?;
-            let experiment = match &last {
-                Some(e) if e.id == id => e.clone(),
-                _ => {
+            let experiment = match experiments.get(&id) {
+                Some(e) => e.clone(),
+                None => {
                     let e = Rc::new(StoredExperiment {
                         id,
                         time_us: r.get(1).map_err(fail)?,
@@ -253,12 +264,13 @@ impl Store for SqliteStore {
                                 .unwrap_or(0),
                         },
                     });
-                    last = Some(e.clone());
+                    experiments.insert(id, e.clone());
                     e
                 }
             };
             out.push(StoredCommand {
                 experiment,
+                position: u32::try_from(r.get::<_, i64>(18).map_err(fail)?).unwrap_or(0),
                 name: r.get(13).map_err(fail)?,
                 runs: u32::try_from(r.get::<_, i64>(14).map_err(fail)?).unwrap_or(0),
                 failed: u32::try_from(r.get::<_, i64>(15).map_err(fail)?).unwrap_or(0),
@@ -266,6 +278,6 @@ impl Store for SqliteStore {
                 data: r.get(17).map_err(fail)?,
             });
         }
-        Ok(out)
+        Ok(store::in_commit_order(out))
     }
 }

@@ -48,6 +48,8 @@ pub struct StoredExperiment {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoredCommand {
     pub experiment: std::rc::Rc<StoredExperiment>,
+    /// Its place among the experiment's commands.
+    pub position: u32,
     pub name: String,
     pub runs: u32,
     pub failed: u32,
@@ -168,6 +170,22 @@ pub fn newer_schema(store: &str, version: i64) -> StoreError {
     ))
 }
 
+/// `rows` in the order [`Store::load`] gives them: oldest commit first
+/// (commit time, else the experiment's time), then by the experiment's
+/// time and id, then by position.
+pub fn in_commit_order(mut rows: Vec<StoredCommand>) -> Vec<StoredCommand> {
+    rows.sort_by_key(|r| {
+        let e = &r.experiment;
+        (
+            e.commit_time_us.unwrap_or(e.time_us),
+            e.time_us,
+            e.id,
+            r.position,
+        )
+    });
+    rows
+}
+
 /// A value bound to a query's placeholder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Param {
@@ -214,6 +232,53 @@ pub fn where_clause(filter: &Filter) -> (String, Vec<Param>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_come_oldest_commit_first_then_by_experiment_and_position() {
+        let experiment = |id: i64, time_us: i64, commit_time_us: Option<i64>| {
+            std::rc::Rc::new(StoredExperiment {
+                id,
+                time_us,
+                commit: None,
+                branch: None,
+                dirty: None,
+                commit_time_us,
+                tool_version: String::new(),
+                fingerprint: String::new(),
+                machine: Machine::default(),
+            })
+        };
+        let row = |e: &std::rc::Rc<StoredExperiment>, position: u32| StoredCommand {
+            experiment: e.clone(),
+            position,
+            name: String::new(),
+            runs: 0,
+            failed: 0,
+            metrics: String::new(),
+            data: Vec::new(),
+        };
+        // Experiment 1 measured last but of the oldest commit; 2 and 3 of
+        // one commit, 3 measured first; 4 without a commit time.
+        let (e1, e2, e3, e4) = (
+            experiment(1, 900, Some(10)),
+            experiment(2, 300, Some(20)),
+            experiment(3, 200, Some(20)),
+            experiment(4, 15, None),
+        );
+        let rows = vec![
+            row(&e2, 1),
+            row(&e4, 0),
+            row(&e1, 1),
+            row(&e3, 0),
+            row(&e2, 0),
+            row(&e1, 0),
+        ];
+        let order: Vec<(i64, u32)> = in_commit_order(rows)
+            .iter()
+            .map(|r| (r.experiment.id, r.position))
+            .collect();
+        assert_eq!(order, [(1, 0), (1, 1), (4, 0), (3, 0), (2, 0), (2, 1)]);
+    }
 
     #[test]
     fn stores_are_told_apart_by_their_names() {

@@ -126,25 +126,69 @@ fn mid_ranks(values: &[f64]) -> Vec<f64> {
     ranks
 }
 
-/// The largest standardised rank sum over the splits `allowed` (counts
-/// of experiments before the split, each in 1..n), with its split.
-fn max_statistic(ranks: &[f64], allowed: &[usize]) -> (f64, usize) {
-    let n = ranks.len() as f64;
-    let mut sum = 0.0;
-    let mut at = 0;
-    let mut best = (f64::NEG_INFINITY, 0);
-    for &k in allowed {
-        while at < k {
-            sum += ranks[at];
-            at += 1;
-        }
-        let kf = k as f64;
-        let z = (sum - kf * (n + 1.0) / 2.0).abs() / (kf * (n - kf) * (n + 1.0) / 12.0).sqrt();
-        if z > best.0 {
-            best = (z, k);
+/// The splits of a segment its statistic is the largest over (counts of
+/// experiments before the split, each in 1..n), each with the centre and
+/// scale of its rank sum under no change, k(n + 1)/2 and
+/// √(k(n − k)(n + 1)/12): the same for every order of the ranks, so
+/// computed once per segment, not once per permutation.
+struct Splits {
+    at: Vec<usize>,
+    centre: Vec<f64>,
+    scale: Vec<f64>,
+}
+
+impl Splits {
+    fn new(n: usize, allowed: &[usize]) -> Splits {
+        let n = n as f64;
+        let kf = |k: usize| k as f64;
+        Splits {
+            at: allowed.to_vec(),
+            centre: allowed.iter().map(|&k| kf(k) * (n + 1.0) / 2.0).collect(),
+            scale: allowed
+                .iter()
+                .map(|&k| (kf(k) * (n - kf(k)) * (n + 1.0) / 12.0).sqrt())
+                .collect(),
         }
     }
-    best
+
+    /// The largest standardised rank sum Z_k over the splits, with its
+    /// split.
+    fn max_statistic(&self, ranks: &[f64]) -> (f64, usize) {
+        let mut best = (f64::NEG_INFINITY, 0);
+        self.scan(ranks, |z, k| {
+            if z > best.0 {
+                best = (z, k);
+            }
+            false
+        });
+        best
+    }
+
+    /// Whether some split's Z_k reaches `observed` (the scan stops at the
+    /// first that does).
+    fn reaches(&self, ranks: &[f64], observed: f64) -> bool {
+        let mut reached = false;
+        self.scan(ranks, |z, _| {
+            reached = z >= observed;
+            reached
+        });
+        reached
+    }
+
+    /// Calls `each(Z_k, k)` for the splits in order until it returns true.
+    fn scan(&self, ranks: &[f64], mut each: impl FnMut(f64, usize) -> bool) {
+        let mut sum = 0.0;
+        let mut at = 0;
+        for (i, &k) in self.at.iter().enumerate() {
+            while at < k {
+                sum += ranks[at];
+                at += 1;
+            }
+            if each((sum - self.centre[i]).abs() / self.scale[i], k) {
+                return;
+            }
+        }
+    }
 }
 
 /// Where a segment splits: the allowed split whose two parts lie closest
@@ -200,7 +244,8 @@ fn test_segment(
         return None;
     }
     let mut ranks = mid_ranks(values);
-    let (observed, _) = max_statistic(&ranks, allowed);
+    let splits = Splits::new(values.len(), allowed);
+    let (observed, _) = splits.max_statistic(&ranks);
     // Ties and rounding: a permuted statistic equal to the observed one
     // counts as at least as large.
     let observed = observed - 1e-9 * observed.abs().max(1.0);
@@ -212,7 +257,7 @@ fn test_segment(
     let mut count = 0;
     for done in 1..=permutations {
         rng.shuffle(&mut ranks);
-        if max_statistic(&ranks, allowed).0 >= observed {
+        if splits.reaches(&ranks, observed) {
             count += 1;
             if count >= most {
                 return Some(Tested {

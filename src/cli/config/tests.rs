@@ -41,6 +41,37 @@ fn texts(r: &RunConfig) -> Vec<(&str, Option<&str>)> {
 }
 
 #[test]
+fn the_history_store_and_names_around_it() {
+    let store = |r: &RunConfig| r.history.as_ref().and_then(|h| h.store.clone());
+    // The store right after --history, then a name before its command
+    // (Hyperfine's order) or after it (BestGuess's).
+    for args in [
+        &["--history", "h.db", "-n", "N", "true"][..],
+        &["--history", "h.db", "true", "-n", "N"],
+        &["--history=h.db", "-n", "N", "true"],
+        &["-n", "N", "--history", "h.db", "true"],
+    ] {
+        let r = run(args);
+        assert_eq!(store(&r).as_deref(), Some("h.db"), "{args:?}");
+        assert_eq!(texts(&r), [("true", Some("N"))], "{args:?}");
+    }
+    // The default store: the word after --history is a command.
+    let r = run(&["--history", "-n", "N", "true", "false", "-n", "M"]);
+    assert_eq!(store(&r), None);
+    assert_eq!(texts(&r), [("true", Some("N")), ("false", Some("M"))]);
+    let r = run(&["--history", "ls", "-n", "N"]);
+    assert_eq!(store(&r), None);
+    assert_eq!(texts(&r), [("ls", Some("N"))]);
+    // A store-like word elsewhere is a command.
+    let r = run(&["--history", "true", "x.db"]);
+    assert_eq!(store(&r), None);
+    assert_eq!(texts(&r), [("true", None), ("x.db", None)]);
+    let named_alone = ["--history", "h.db", "-n", "N"].map(OsString::from);
+    let e = super::super::args::parse(named_alone, true).unwrap_err();
+    assert!(e.0.contains("names no command"), "{e:?}");
+}
+
+#[test]
 fn a_scan_expands_commands_names_and_hooks_in_hyperfines_order() {
     let r = run(&[
         "-P",
