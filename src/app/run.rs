@@ -10,7 +10,9 @@ use super::provenance;
 use super::report::{self, OpenExports};
 use super::terminal::{self, Progress};
 use super::{exit, AppError};
-use crate::analysis::{Checkpoint, StopReason, Stopper};
+use crate::analysis::{
+    choose_from, Checkpoint, MetricFrom, RunTimes, Spending, StopReason, Stopper,
+};
 use crate::cli::RunConfig;
 use crate::data::{Catalogue, DatasetBuilder, Metric, RunRecord};
 use crate::experiment::{self, Order, RunSink, Stop};
@@ -32,7 +34,11 @@ struct Sink {
 /// An adaptive experiment's stopper, its clock and why it stopped.
 struct Adaptive {
     stopper: Stopper,
+    /// The metric the stopper ranks.
     metric: Metric,
+    /// Without `--metric`: every run's times, per command, to choose the
+    /// metric from at each look as the final analysis will.
+    choosing: Option<Vec<Vec<RunTimes>>>,
     started: Instant,
     /// When the first timed run was recorded: rounds are timed from there.
     first: Option<Instant>,
@@ -49,6 +55,9 @@ impl RunSink for Sink {
             let cmd = usize::try_from(run.batch).unwrap_or(0).wrapping_sub(1);
             a.stopper
                 .record(cmd, run.value(a.metric).map(|v| v.as_f64()));
+            if let Some(runs) = a.choosing.as_mut().and_then(|c| c.get_mut(cmd)) {
+                runs.push(RunTimes::of(&run.metrics));
+            }
         }
         let written = match &mut self.raw {
             Some(w) => w.write_run(&run),
@@ -73,6 +82,7 @@ impl RunSink for Sink {
 
     fn checkpoint(&mut self, rounds: u64) -> Option<u64> {
         let a = self.adaptive.as_mut()?;
+        a.choose_metric();
         let since = a.first.map_or(Duration::ZERO, |t| t.elapsed());
         let round_time = since / u32::try_from(rounds.max(1)).unwrap_or(u32::MAX);
         let asked = a.stopper.checkpoint(a.started.elapsed(), round_time);
@@ -236,6 +246,8 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
             rc.plan.commands.len(),
         ),
         metric: rc.output.ranking.metric,
+        choosing: (rc.output.ranking.metric_from == MetricFrom::Auto)
+            .then(|| vec![Vec::new(); rc.plan.commands.len()]),
         started: Instant::now(),
         first: None,
         stopped: None,
@@ -336,6 +348,26 @@ fn announce(rc: &RunConfig) -> bool {
 }
 
 impl Adaptive {
+    /// Without `--metric`: the metric chosen from the runs so far, as the
+    /// final analysis chooses it from all of them; when it changes, the
+    /// stopper ranks the new one's values of every run so far.
+    fn choose_metric(&mut self) {
+        let Some(runs) = &self.choosing else { return };
+        let metric = choose_from(&Spending::of_runs(runs), None).metric;
+        if metric != self.metric {
+            self.metric = metric;
+            let value = |t: &RunTimes| {
+                if metric == Metric::WALL {
+                    t.wall
+                } else {
+                    t.cpu
+                }
+            };
+            self.stopper
+                .restart(runs.iter().map(|c| c.iter().map(value).collect()).collect());
+        }
+    }
+
     /// After the runs: why the experiment stopped, in the metadata and,
     /// for a budget, in a note.
     /// `raw`: the raw file's path, if the runs went to one.

@@ -201,6 +201,9 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         if let Ok(m) = resolve_metric(name, &Catalogue::new()) {
             settings.ranking.metric = m;
         }
+    } else {
+        // Chosen from what the commands spend, once there are runs.
+        settings.ranking.metric_from = crate::analysis::MetricFrom::Auto;
     }
     if args.show_config {
         return Ok(Config::ShowConfig(settings));

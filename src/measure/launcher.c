@@ -65,8 +65,9 @@
  *   nothing before execve; posix_spawnp where the kernel refuses that).
  *   The FLOOR response says which: ints[1] = SPAWN_* below, ints[2] = the
  *   errno with which the kernel refused clone3 (SPAWN_REFUSED).
- * The timed interval is CLOCK_MONOTONIC from just before the spawn to just
- * after wait4; rusage comes from wait4 on exactly that child.
+ * The timed interval is CLOCK_MONOTONIC from just before the spawn to the
+ * moment waitid (WNOWAIT) says the child has ended; rusage comes from the
+ * wait4 that then reaps exactly that child.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -101,7 +102,8 @@ enum { MAX_COUNTERS = 16, METRICS_MAX = 65536, PAD_MAX = 4096 };
 struct response {
     uint8_t kind;
     int64_t ints[11]; /* value, start_unix_us, wall_ns, user, sys, maxrss_kib,
-                         minflt, majflt, nvcsw, nivcsw, reserved */
+                         minflt, majflt, nvcsw, nivcsw, run_delay_ns
+                         (-1: not measured) */
     uint8_t signaled;
     int32_t code;
     uint8_t timed_out;
@@ -911,6 +913,42 @@ static void spawn_setup(int devnull) {
     }
 }
 
+/*
+ * Run-queue delay: the time a command's process spent runnable but not
+ * running, waiting for a CPU (the second field of /proc/PID/schedstat, in
+ * ns; kept by the scheduler whenever CONFIG_SCHED_INFO is built in, with no
+ * sysctl to enable). It is read from the zombie, after the clock has
+ * stopped and before wait4 reaps it (waitid with WNOWAIT leaves it in
+ * place). What it covers: the command's own process, that is its main
+ * thread. Other threads are released as they exit, and children are
+ * reaped by the command, so their waits are gone by then; the kernel keeps
+ * no sum of them (taskstats' tgid sum needs CAP_NET_ADMIN and skips the
+ * zombie leader). -1 where the file cannot be read (no CONFIG_SCHED_INFO,
+ * no /proc).
+ */
+static int proc_fd = -2; /* /proc, opened at the first read; -1: none */
+
+static int64_t run_delay_ns(pid_t pid) {
+    if (proc_fd == -2) proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (proc_fd < 0) return -1;
+    char path[32], buf[128];
+    put_text(put_decimal(path, (long)pid), "/schedstat");
+    int fd = openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    /* "runtime run_delay timeslices\n" */
+    char *p = buf, *end;
+    strtoull(p, &end, 10);
+    if (end == p || *end != ' ') return -1;
+    p = end + 1;
+    unsigned long long delay = strtoull(p, &end, 10);
+    if (end == p || delay > (unsigned long long)INT64_MAX) return -1;
+    return (int64_t)delay;
+}
+
 static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response *r) {
     if (cancelled_flag) { /* bestguess is stopping: start nothing new */
         r->kind = CANCELLED;
@@ -951,16 +989,19 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
     siginfo_t info;
     while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
     }
+    /* The command has ended: the clock stops here, before anything this
+       process does about it (the timer, the run-queue delay, the reap). */
+    uint64_t t1 = clock_ns(CLOCK_MONOTONIC);
     /* The child is a zombie until wait4 (WNOWAIT above): a handler that
        still sees its pid kills nothing else. A timer that fires now finds
        a run that ended by itself, which did not time out (below). */
     child_pid = 0;
     if (timeout_us) set_timer(0);
+    r->ints[10] = (flags & FLAG_MEASURED) ? run_delay_ns(pid) : -1;
     int status;
     struct rusage ru;
     while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
     }
-    uint64_t t1 = clock_ns(CLOCK_MONOTONIC);
     if (measured) extras_after();
     size_t kept = keep_count;
     end_leftovers(!(flags & FLAG_MEASURED));

@@ -47,6 +47,21 @@ fn header(metric: &str, table: usize) -> String {
     let fill = room.saturating_sub(text::width(&metric)) + 1;
     format!("{LEFT}{} {metric}{RIGHT}", "═".repeat(fill))
 }
+/// Which metric is ranked and why (when chosen from the data), and a busy
+/// machine, each wrapped into lines of the table's width, indented 2.
+fn spending_lines(out: &mut dyn Write, analysis: &Analysis<'_>, table: usize) -> io::Result<()> {
+    let lines = [
+        super::spending::metric_line(analysis),
+        super::spending::busy_line(analysis),
+    ];
+    for line in lines.iter().flatten() {
+        for part in text::continued(line, table) {
+            writeln!(out, "  {part}")?;
+        }
+    }
+    Ok(())
+}
+
 /// The table's width in a report `width` columns wide: the reference's 78
 /// at 80 columns, narrower down to 58 (at 60), and wider on a wider
 /// terminal, where the label column takes the extra room (up to 120).
@@ -74,6 +89,7 @@ pub fn write(
         0 => return writeln!(out, "No commands benchmarked.  No ranking to show."),
         1 => {
             writeln!(out, "Only one command benchmarked.  No ranking to show.")?;
+            spending_lines(out, analysis, table)?;
             if let Some(look) = &analysis.look {
                 for line in text::continued(&look_line(look, analysis), table) {
                     writeln!(out, "  {line}")?;
@@ -94,8 +110,10 @@ pub fn write(
             out,
             "Best guess ranking: (Lacking the {MIN_VALUES_FOR_INFERENCE} timed runs to statistically rank)"
         )?;
+        spending_lines(out, analysis, table)?;
     } else {
         writeln!(out, "Best guess ranking: {}", headline(ranking))?;
+        spending_lines(out, analysis, table)?;
         for line in text::continued(&method_line(ranking), table) {
             writeln!(out, "  {line}")?;
         }
