@@ -266,6 +266,149 @@ mod tests {
         assert!(e.to_string().starts_with("--metric cycles: no such metric"));
     }
 
+    use super::super::spending::{CommandSpending, RunTimes};
+
+    fn spending(commands: &[(f64, f64, Option<f64>)]) -> Spending {
+        let runs: Vec<Vec<RunTimes>> = commands
+            .iter()
+            .map(|&(wall, cpu, delay)| {
+                (0..5)
+                    .map(|k| RunTimes {
+                        wall: Some(wall + k as f64),
+                        cpu: Some(cpu + k as f64),
+                        delay,
+                    })
+                    .collect()
+            })
+            .collect();
+        Spending::of_runs(&runs)
+    }
+
+    #[test]
+    fn a_command_that_mostly_waits_ranks_wall_clock_time() {
+        let c = choose_from(
+            &spending(&[
+                (100_000.0, 1_000.0, Some(30.0)),
+                (200_000.0, 1_100.0, Some(40.0)),
+            ]),
+            None,
+        );
+        assert_eq!(c.metric, Metric::WALL);
+        assert!(
+            matches!(c.why, Why::Waits { ref commands, share } if commands == &[0, 1] && share > 0.98)
+        );
+        assert!(c.delay_known);
+        // One waiting command is enough: CPU time would miss its cost.
+        let mixed = choose_from(
+            &spending(&[
+                (100_000.0, 1_000.0, Some(0.0)),
+                (5_000.0, 4_900.0, Some(0.0)),
+            ]),
+            None,
+        );
+        assert!(matches!(mixed.why, Why::Waits { ref commands, .. } if commands == &[0]));
+    }
+
+    #[test]
+    fn a_busy_machine_does_not_make_cpu_bound_commands_wait() {
+        // Half the wall time waiting for a CPU, the rest on it.
+        let c = choose_from(
+            &spending(&[
+                (40_000.0, 20_000.0, Some(19_500.0)),
+                (80_000.0, 40_000.0, Some(39_000.0)),
+            ]),
+            None,
+        );
+        assert_eq!(c.metric, Metric::TOTAL);
+        assert!(matches!(c.why, Why::OnCpu { waits, tick: None } if waits < 0.02));
+        // Without the delay the same runs look like waiting, and the
+        // choice says it could not tell.
+        let blind = choose_from(
+            &spending(&[(40_000.0, 15_000.0, None), (80_000.0, 30_000.0, None)]),
+            None,
+        );
+        assert_eq!((blind.metric, blind.delay_known), (Metric::WALL, false));
+    }
+
+    #[test]
+    fn coarse_or_missing_cpu_times_rank_wall_clock_time_with_the_reason() {
+        let ticks: Vec<RunTimes> = [0.0, 10_000.0, 0.0, 0.0, 20_000.0]
+            .iter()
+            .map(|&cpu| RunTimes {
+                wall: Some(2_300.0),
+                cpu: Some(cpu),
+                delay: None,
+            })
+            .collect();
+        let c = choose_from(&Spending::of_runs(&[ticks.clone(), ticks]), None);
+        assert_eq!(c.metric, Metric::WALL);
+        assert!(
+            matches!(c.why, Why::CoarseCpu { command: 0, tick: 10_000, median } if median == 0.0)
+        );
+        let wall_only = vec![RunTimes {
+            wall: Some(1.0),
+            ..RunTimes::default()
+        }];
+        let c = choose_from(
+            &Spending::of_runs(&[wall_only.clone(), wall_only]),
+            Some(InputFormat::HyperfineJson1),
+        );
+        assert_eq!(c.metric, Metric::WALL);
+        assert!(
+            matches!(c.why, Why::NoCpu { ref commands, source: Some(InputFormat::HyperfineJson1) } if commands == &[0, 1])
+        );
+        let cpu_only = vec![RunTimes {
+            cpu: Some(1.0),
+            ..RunTimes::default()
+        }];
+        assert_eq!(
+            choose_from(&Spending::of_runs(&[cpu_only]), None).why,
+            Why::NoWall
+        );
+        // A fine CPU time in long runs: no tick, CPU time.
+        let long = CommandSpending::of_runs((0..3).map(|k| RunTimes {
+            wall: Some(1e6),
+            cpu: Some(9e5 + k as f64),
+            delay: Some(0.0),
+        }));
+        assert_eq!(long.cpu_tick, None);
+    }
+
+    #[test]
+    fn settling_chooses_only_when_asked() {
+        use crate::data::{Dataset, RunRecord};
+        let runs = (0..5).flat_map(|k| {
+            [("sleep", 1), ("nap", 2)].map(|(c, batch)| {
+                RunRecord {
+                    command: c.into(),
+                    batch,
+                    ..RunRecord::default()
+                }
+                .with(Metric::USER, 900 + k)
+                .with(Metric::SYSTEM, 0)
+                .with(Metric::WALL, 100_000 * batch as i64 + k)
+                .with(Metric::RUN_DELAY, 20)
+            })
+        });
+        let dataset = Dataset::from_records(runs);
+        let spent = Spending::of(&dataset);
+        let given = super::super::RankingSettings::default();
+        assert_eq!(settle(given.clone(), &dataset, &spent), given);
+        let auto = super::super::RankingSettings {
+            metric_from: MetricFrom::Auto,
+            ..given
+        };
+        let settled = settle(auto, &dataset, &spent);
+        assert_eq!(settled.metric, Metric::WALL);
+        assert!(matches!(
+            settled.metric_from,
+            MetricFrom::Chosen(Choice {
+                metric: Metric::WALL,
+                ..
+            })
+        ));
+    }
+
     #[test]
     fn registered_metrics_are_found_by_name() {
         use crate::data::{MetricDef, Unit};

@@ -289,6 +289,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
+    run_delay_note(&dataset);
     let baseline = baseline.as_ref();
     let rescue = |e: AppError| rescue(e, &dataset, &rc);
     let finish = |out: &mut ReportStream, exports| {
@@ -303,6 +304,20 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         Ok(()) => Ok(reported),
         Err(_) => ended,
     }
+}
+
+/// One note when no run has its run-queue delay: why, and what that
+/// means for the metric chosen.
+fn run_delay_note(dataset: &crate::data::Dataset) {
+    let measured = (dataset.commands.iter()).any(|c| c.has(Metric::RUN_DELAY));
+    if dataset.is_empty() || measured {
+        return;
+    }
+    let why = crate::measure::run_delay_unavailable().unwrap_or("the launcher could not read it");
+    output::note(&format!(
+        "Note: the run-queue delay (time waiting for a CPU) was not measured: {why}; \
+         without it, waiting for a CPU counts as waiting when the metric is chosen.\n"
+    ));
 }
 
 /// What is said before the first run: the seed that reproduces the order,

@@ -540,7 +540,7 @@ fn analysis_flags() -> Vec<Flag> {
             "metric",
             "NAME",
             Both,
-            "Rank and report this metric: cpu (default), wall, user, system, rss, ctxsw, or any other the data hold",
+            "Rank and report this metric: cpu, wall, user, system, rss, ctxsw, runq, or any other the data hold (default: wall if a command mostly waits, else cpu)",
             |a, v| a.metric = Some(v),
         ),
         Flag::value(

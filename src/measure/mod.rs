@@ -23,6 +23,19 @@ use std::time::Duration;
 
 use crate::data::Values;
 
+/// Why the launcher cannot measure the run-queue delay here, if it
+/// cannot: the kernel keeps no per-task scheduler statistics.
+pub fn run_delay_unavailable() -> Option<&'static str> {
+    if std::path::Path::new("/proc/self/schedstat").exists() {
+        None
+    } else {
+        Some(
+            "this kernel keeps no per-task scheduler statistics (/proc/PID/schedstat, \
+             CONFIG_SCHED_INFO)",
+        )
+    }
+}
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Termination {

@@ -51,8 +51,8 @@ fn choice_text(analysis: &Analysis<'_>, choice: &Choice) -> String {
             };
             format!(
                 "Ranked by wall-clock time: {who} {verb} {} of {their} wall time waiting for \
-                 something other than a CPU (a timer, I/O, a child){undivided}; --metric cpu \
-                 ranks CPU time.",
+                 something other than a CPU, such as a timer, I/O or a child{undivided}; \
+                 --metric cpu ranks CPU time.",
                 units::percent(*share)
             )
         }
