@@ -1,6 +1,6 @@
 //! The metric of interest through the real `bestguess`: commands that sleep
-//! use almost no CPU time, so ranking them by CPU time says little; the
-//! note says so and points to `--metric wall`.
+//! use almost no CPU time, so ranking them by CPU time (when asked for)
+//! says little; the note says so and points to `--metric wall`.
 
 #[path = "support/run.rs"]
 mod process;
@@ -11,7 +11,8 @@ fn bestguess(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn sleeping_commands_ranked_by_cpu_time_get_one_note() {
-    let (status, stdout, stderr) = bestguess(&["-R", "-r", "5", "sleep 0.1", "sleep 0.2"]);
+    let (status, stdout, stderr) =
+        bestguess(&["-R", "--metric", "cpu", "-r", "5", "sleep 0.1", "sleep 0.2"]);
     assert_eq!(status, 0, "{stderr}");
     // Notes wrap at the report's width, continuing indented.
     let joined = stderr.replace("\n  ", " ");

@@ -141,14 +141,18 @@ fn choice(j: &serde_json::Value) -> (&str, &str) {
 
 #[test]
 fn a_sleeping_command_waits_for_no_cpu_and_ranks_by_wall_clock_time() {
+    // Not beside the hogs of the other tests.
+    let _turn = HOGS.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let both = measure_and_report(dir.path(), &["-r", "5", "sleep 0.2", "sleep 0.1"]);
-    for (wall, _, delay) in times(&dir.path().join("raw.csv"), "sleep 0.2") {
-        // A wake-up's wait, at most: under 10 % of the 0.2 s even on a
-        // loaded machine.
-        let delay = delay.expect("the delay is recorded on Linux");
-        assert!(delay < 0.1 * wall, "{delay} of {wall}");
-    }
+    let runs = times(&dir.path().join("raw.csv"), "sleep 0.2");
+    let delays: Vec<f64> = (runs.iter())
+        .map(|r| r.2.expect("the delay is recorded on Linux"))
+        .collect();
+    // A wake-up's wait: under 10 % of the 0.2 s even on a loaded machine.
+    let delay = median(delays);
+    let wall = median(runs.iter().map(|r| r.0).collect());
+    assert!(delay < 0.1 * wall, "{delay} of {wall}");
     for j in [&both.run_json, &both.report_json] {
         assert_eq!(choice(j), ("wall_us", "waits"));
         assert_eq!(

@@ -425,7 +425,7 @@ fn notes_and_warnings_keep_to_a_narrow_terminal() {
     if !have_script() {
         panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
     }
-    let out = under_pty(60, "dumb", "-R -r 5 'sleep 0.01' true");
+    let out = under_pty(60, "dumb", "-R --metric cpu -r 5 'sleep 0.01' true");
     let text = String::from_utf8_lossy(&out);
     let joined = text.replace("\r\n  ", " ");
     assert!(joined.contains("Random order, seed"), "{text}");

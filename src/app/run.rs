@@ -11,7 +11,7 @@ use super::report::{self, OpenExports};
 use super::terminal::{self, Progress};
 use super::{exit, AppError};
 use crate::analysis::{
-    choose_from, Checkpoint, MetricFrom, RunTimes, Spending, StopReason, Stopper,
+    choose_from, Checkpoint, MetricFrom, RunTimes, Spending, StopReason, Stopper, StoppingRule,
 };
 use crate::cli::RunConfig;
 use crate::data::{Catalogue, DatasetBuilder, Metric, RunRecord};
@@ -238,20 +238,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // No reminder to use -o: like Hyperfine, a plain run starts silently
     // (docs/reports.md, "What a plain run prints").
     let show_progress = announce(&rc);
-    let adaptive = rc.output.ranking.adaptive.map(|rule| Adaptive {
-        stopper: Stopper::new(
-            rule,
-            rc.output.ranking.clone(),
-            reference,
-            rc.plan.commands.len(),
-        ),
-        metric: rc.output.ranking.metric,
-        choosing: (rc.output.ranking.metric_from == MetricFrom::Auto)
-            .then(|| vec![Vec::new(); rc.plan.commands.len()]),
-        started: Instant::now(),
-        first: None,
-        stopped: None,
-    });
+    let adaptive = (rc.output.ranking.adaptive).map(|rule| Adaptive::new(rule, &rc, reference));
     let mut sink = Sink {
         adaptive,
         raw,
@@ -363,6 +350,19 @@ fn announce(rc: &RunConfig) -> bool {
 }
 
 impl Adaptive {
+    fn new(rule: StoppingRule, rc: &RunConfig, reference: Option<usize>) -> Adaptive {
+        let commands = rc.plan.commands.len();
+        let ranking = &rc.output.ranking;
+        Adaptive {
+            stopper: Stopper::new(rule, ranking.clone(), reference, commands),
+            metric: ranking.metric,
+            choosing: (ranking.metric_from == MetricFrom::Auto).then(|| vec![Vec::new(); commands]),
+            started: Instant::now(),
+            first: None,
+            stopped: None,
+        }
+    }
+
     /// Without `--metric`: the metric chosen from the runs so far, as the
     /// final analysis chooses it from all of them; when it changes, the
     /// stopper ranks the new one's values of every run so far.

@@ -155,8 +155,12 @@ fn scaled<'r, 'a>(
 }
 
 /// A row label for the narrow table: "Total CPU time" is "Total CPU" there
-/// (its unit follows it); other labels are cut by display width.
+/// (its unit follows it), "Run-queue delay" "Runq delay"; other labels are
+/// cut by display width.
 fn short_label(label: &str) -> std::borrow::Cow<'_, str> {
+    if label == "Run-queue delay" {
+        return std::borrow::Cow::Borrowed("Runq delay");
+    }
     match label.strip_suffix(" time") {
         Some(short) if super::text::width(label) > 11 => std::borrow::Cow::Borrowed(short),
         _ => std::borrow::Cow::Borrowed(label),

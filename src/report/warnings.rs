@@ -184,7 +184,7 @@ pub fn text(analysis: &Analysis<'_>, w: &Warning) -> String {
                 (commands(analysis, list), "mostly wait", "their")
             };
             format!(
-                "Note: {who} {verb} (over half of {their} wall time waiting for something other than a CPU); ranked by {metric}: --metric wall ranks by elapsed time."
+                "Note: {who} {verb} (over half {their} wall time waiting, not for a CPU); ranked by {metric}: --metric wall ranks by elapsed time."
             )
         }
         Warning::FirstRunSlow { commands: list } => {
