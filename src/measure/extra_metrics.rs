@@ -78,6 +78,12 @@ impl ExtraMetrics {
                      there (a FIFO, a device, a directory); not read"
                         .to_owned(),
                 ),
+                MetricsRead::Removed => notes.push(
+                    "$BESTGUESS_METRICS: the command removed the file or its directory, so \
+                     whatever it wrote there is lost (the next run gets both afresh); leave \
+                     the file in place"
+                        .to_owned(),
+                ),
             }
         }
         notes

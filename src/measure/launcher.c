@@ -39,8 +39,12 @@
  *   file errno. Once set up, every FINISHED response of a MEASURED program
  *   is followed by an extra frame: u32 env padding | ncounters x (u64 value |
  *   u64 time enabled | u64 time running) | u32 metrics length | u8 state
- *   (0 read whole, 1 cut at METRICS_MAX, 2 not a regular file: not read) |
- *   the bytes the command wrote to its metrics file (at most METRICS_MAX).
+ *   (0 read whole, 1 cut at METRICS_MAX, 2 not a regular file: not read,
+ *   3 removed, or its directory) | the bytes the command wrote to its
+ *   metrics file (at most METRICS_MAX). A MEASURED run whose metrics file
+ *   cannot be made afresh (a command removed its directory and the
+ *   directory cannot be made again) is not started: METRICS_ERROR, the
+ *   errno in ints[0], ends the batch.
  * Counters are opened once, on this process, disabled, inherited and
  *   enabled on exec: a spawned command's copy starts counting at its exec
  *   and every process it starts inherits it; at exit the copies' counts are
@@ -55,9 +59,10 @@
  * Pinning: sched_setaffinity on this process; commands inherit it.
  * Env padding: MEASURED programs get BESTGUESS_ENV_PAD=<n x 'x'> with n in
  *   0..4096 from SplitMix64(seed) per padded spawn (Mytkowicz et al. 2009).
- * Metrics file: made afresh (unlinked, created empty) before each MEASURED
- *   spawn and named by BESTGUESS_METRICS in the command's environment; read
- *   back after, only if it is then a regular file. Both opens are
+ * Metrics file: made afresh (unlinked, created empty, its directory made
+ *   again if a command removed it) before each MEASURED spawn and named by
+ *   BESTGUESS_METRICS in the command's environment; read back after, only
+ *   if it is then a regular file. Both opens are
  *   non-blocking: a command that replaced the file with a FIFO (whose open
  *   waits for the other end) or a device cannot stall this process, which
  *   must stay free to answer a cancel.
@@ -79,6 +84,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
+#include <stdio.h> /* rename (no stdio stream is used) */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -94,7 +100,7 @@ extern char **environ;
 
 enum { REQ_FD = 3, RESP_FD = 4 };
 enum { OP_FLOOR = 1, OP_PROGRAMS = 2, OP_BATCH = 3, OP_SETUP = 4 };
-enum { FINISHED = 0, SPAWN_ERROR = 1, CANCELLED = 2, FLOOR = 3, PROTOCOL_ERROR = 4, DEFINED = 5, SET_UP = 6 };
+enum { FINISHED = 0, SPAWN_ERROR = 1, CANCELLED = 2, FLOOR = 3, PROTOCOL_ERROR = 4, DEFINED = 5, SET_UP = 6, METRICS_ERROR = 7 };
 enum { FLAG_NULL_STDIO = 1, FLAG_NEW_GROUP = 2, FLAG_MEASURED = 4 };
 enum { MAX_COUNTERS = 16, METRICS_MAX = 65536, PAD_MAX = 4096 };
 #define RESPONSE_LEN (1 + 8 * 11 + 1 + 4 + 1)
@@ -228,11 +234,49 @@ static int move_metrics_dir_aside(void) {
     return err;
 }
 
+/* The metrics file's directory as the experiment made it, whatever a
+   command did to it: made again (0700) when it was removed, with its mode
+   set back when changed, and anything else left at its path (a file, a
+   symbolic link) removed first. A directory there that another user owns
+   (made after a command removed ours, in a shared TMPDIR) is refused:
+   EPERM. 0 or the errno. */
+static int fresh_metrics_dir(void) {
+    char *slash = strrchr(metrics_path, '/');
+    if (!slash || slash == metrics_path) return 0;
+    *slash = 0; /* metrics_path is now the directory's path */
+    int err = 0;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        struct stat st;
+        if (lstat(metrics_path, &st) != 0) {
+            err = errno;
+            if (err != ENOENT) break;
+            if (mkdir(metrics_path, 0700) == 0) {
+                err = 0;
+                break;
+            }
+            err = errno;
+            if (err != EEXIST) break;
+            continue; /* made meanwhile: look again */
+        }
+        if (S_ISDIR(st.st_mode)) {
+            err = st.st_uid != geteuid() ? EPERM : 0;
+            if (!err && (st.st_mode & 07777) != 0700 && chmod(metrics_path, 0700) != 0) err = errno;
+            break;
+        }
+        err = unlink(metrics_path) == 0 ? EAGAIN : errno;
+        if (err != EAGAIN) break;
+    }
+    *slash = '/';
+    return err;
+}
+
 /* An empty regular file at metrics_path, whatever a command left there (a
-   FIFO, a symbolic link, a directory): the directory is this experiment's
-   own. Never blocks (a FIFO's open would wait for a reader). 0 or the
-   errno. */
+   FIFO, a symbolic link, a directory) or did to its directory (removed it,
+   replaced it): the directory is this experiment's own. Never blocks (a
+   FIFO's open would wait for a reader). 0 or the errno. */
 static int fresh_metrics_file(void) {
+    int dir_error = fresh_metrics_dir();
+    if (dir_error) return dir_error;
     if (unlink(metrics_path) != 0 && (errno == EISDIR || errno == EPERM)) {
         int err = move_metrics_dir_aside();
         if (err) return err;
@@ -407,9 +451,14 @@ static int setup_extras(const unsigned char *body, size_t len) {
 }
 
 /* Before a MEASURED spawn: an empty metrics file, this run's padding, the
-   counters' starting values (all outside the timed interval). */
-static void extras_before(void) {
-    if (metrics_path) fresh_metrics_file();
+   counters' starting values (all outside the timed interval). 0, or the
+   errno with which the metrics file could not be made afresh (the run is
+   then not started: its values would be lost). */
+static int extras_before(void) {
+    if (metrics_path) {
+        int err = fresh_metrics_file();
+        if (err) return err;
+    }
     if (pad_env) {
         pad_var[pad_at] = 'x';
         pad_len = (uint32_t)(splitmix64(&pad_state) % (PAD_MAX + 1));
@@ -417,6 +466,7 @@ static void extras_before(void) {
         pad_var[pad_at] = 0;
     }
     read_counters(before);
+    return 0;
 }
 
 /* After the reap: build the extra frame that follows the run's response. */
@@ -439,7 +489,9 @@ static void extras_after(void) {
     if (metrics_path) {
         int fd = open(metrics_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         struct stat st;
-        if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+            state = 3; /* removed, or its directory */
+        } else if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
             state = 2;
         } else if (fd >= 0) {
             ssize_t r;
@@ -961,7 +1013,12 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
     int measured = extras && (flags & FLAG_MEASURED);
     char **envp = environ;
     if (measured) {
-        extras_before();
+        int err = extras_before();
+        if (err) {
+            r->kind = METRICS_ERROR;
+            r->ints[0] = err;
+            return;
+        }
         envp = measured_env;
     }
     pid_t pid;

@@ -110,6 +110,46 @@ impl SpawnPath {
     }
 }
 
+/// `write` (of the launcher's bytes) under a file-size limit raised, for
+/// the time of the write, as far as the hard limit allows: the launcher
+/// is written to a memory file before it runs, and RLIMIT_FSIZE counts
+/// those bytes as a file's (`ulimit -S -f 512` had made every experiment
+/// impossible). The soft limit is put back before anything is spawned, so
+/// the launcher and the commands run under the limit they were given.
+fn with_room_to_write<T>(write: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    let (soft, hard) = sys::file_size_limit();
+    let needed = EMBEDDED_LAUNCHER.len() as u64;
+    let raise = soft.is_some_and(|s| s < needed) && hard.map_or(true, |h| h > soft.unwrap_or(0));
+    if raise {
+        let _ = sys::set_file_size_soft_limit(hard);
+    }
+    let written = write();
+    if raise {
+        let _ = sys::set_file_size_soft_limit(soft);
+    }
+    written
+}
+
+/// Why the launcher cannot be written: the file-size limit, its value and
+/// what to do.
+fn file_size_limit_message() -> String {
+    let (soft, hard) = sys::file_size_limit();
+    let kib = |b: u64| b / 1024;
+    let size = (EMBEDDED_LAUNCHER.len() as u64).div_ceil(1024);
+    let limit = match (soft, hard) {
+        (Some(s), Some(h)) if s == h => format!("{} KiB, its hard limit too", kib(s)),
+        (Some(s), Some(h)) => format!("{} KiB, with a hard limit of {} KiB", kib(s), kib(h)),
+        (Some(s), None) => format!("{} KiB", kib(s)),
+        (None, _) => "unknown".to_owned(),
+    };
+    format!(
+        "cannot start the launcher process: the file-size limit (ulimit -f) is {limit}, below \
+         the {size} KiB of the launcher, which is written to a memory file before it runs; \
+         raise it to at least {size} KiB (in bash: ulimit -f {size}, or ulimit -f unlimited) \
+         in the shell that starts bestguess"
+    )
+}
+
 /// `text` in lines of at most `width` characters, each with `indent`.
 fn wrap(text: &str, width: usize, indent: &str) -> String {
     let mut out = String::new();
@@ -170,7 +210,7 @@ impl Launcher {
                 "memfd disabled by BESTGUESS_TEST_NO_MEMFD",
             ))
         } else {
-            sys::memfd_with(c"bestguess-launcher", EMBEDDED_LAUNCHER)
+            with_room_to_write(|| sys::memfd_with(c"bestguess-launcher", EMBEDDED_LAUNCHER))
         };
         let from_memfd = from_memfd
             // The memfd must not sit on 3 or 4, which the spawn maps over.
@@ -183,13 +223,14 @@ impl Launcher {
         match from_memfd {
             Ok(launcher) => Ok(launcher),
             Err(memfd_error) => Self::start_from_temp_file().map_err(|e| {
+                if e.raw_os_error() == Some(libc::EFBIG) {
+                    return io::Error::new(e.kind(), file_size_limit_message());
+                }
                 io::Error::new(
                     e.kind(),
                     format!(
                         "cannot start the launcher process (memfd: {memfd_error}; temporary file: {e}){}",
-                        if e.raw_os_error() == Some(libc::EFBIG) {
-                            "; the file size limit (ulimit -f) is below the launcher's size (about 1 MB)"
-                        } else if [memfd_error.raw_os_error(), e.raw_os_error()]
+                        if [memfd_error.raw_os_error(), e.raw_os_error()]
                             .contains(&Some(libc::EMFILE))
                             || memfd_error.raw_os_error() == Some(libc::EINVAL)
                         {
@@ -213,7 +254,7 @@ impl Launcher {
                 .create_new(true)
                 .mode(0o700)
                 .open(&path)?;
-            io::Write::write_all(&mut f, EMBEDDED_LAUNCHER)
+            with_room_to_write(|| io::Write::write_all(&mut f, EMBEDDED_LAUNCHER))
         })();
         let started = written.and_then(|()| {
             let c = CString::new(path.as_os_str().as_encoded_bytes()).map_err(io::Error::other)?;
@@ -491,6 +532,12 @@ impl Executor for Launcher {
                     Outcome::Finished(m)
                 }
                 protocol::CANCELLED => Outcome::Cancelled,
+                protocol::METRICS_ERROR => {
+                    return Err(ExecError::MetricsFile {
+                        program: self.names.get(step as usize).cloned().unwrap_or_default(),
+                        source: io::Error::from_raw_os_error(resp.value() as i32),
+                    })
+                }
                 protocol::SPAWN_ERROR => {
                     return Err(ExecError::Spawn {
                         program: self.names.get(step as usize).cloned().unwrap_or_default(),

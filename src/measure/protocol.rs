@@ -21,6 +21,9 @@ pub const CANCELLED: u8 = 2;
 pub const FLOOR: u8 = 3;
 pub const PROTOCOL_ERROR: u8 = 4;
 pub const DEFINED: u8 = 5;
+/// A measured run not started: its metrics file could not be made afresh
+/// (the errno is the value).
+pub const METRICS_ERROR: u8 = 7;
 
 /// Program flag: stdin, stdout and stderr are /dev/null.
 pub const NULL_STDIO: u8 = 1;

@@ -387,6 +387,37 @@ pub fn ignore_file_size_signal() {
     }
 }
 
+/// The soft and hard limits on the size of a file this process writes
+/// (RLIMIT_FSIZE, `ulimit -f`), in bytes; `None` is unlimited.
+pub fn file_size_limit() -> (Option<u64>, Option<u64>) {
+    let mut limit = MaybeUninit::<libc::rlimit>::uninit();
+    // SAFETY: getrlimit writes one rlimit through the valid out-pointer;
+    // it is read only when the call succeeded.
+    if unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, limit.as_mut_ptr()) } != 0 {
+        return (None, None);
+    }
+    // SAFETY: the call succeeded, so the struct is initialised.
+    let limit = unsafe { limit.assume_init() };
+    let bytes = |v: libc::rlim_t| (v != libc::RLIM_INFINITY).then_some(v as u64);
+    (bytes(limit.rlim_cur), bytes(limit.rlim_max))
+}
+
+/// Sets the soft file-size limit (`None`: unlimited), the hard limit
+/// unchanged; the kernel refuses a soft limit above the hard one.
+pub fn set_file_size_soft_limit(soft: Option<u64>) -> io::Result<()> {
+    let (_, hard) = file_size_limit();
+    let value = |v: Option<u64>| v.map_or(libc::RLIM_INFINITY, |b| b as libc::rlim_t);
+    let limit = libc::rlimit {
+        rlim_cur: value(soft),
+        rlim_max: value(hard),
+    };
+    // SAFETY: setrlimit reads one valid rlimit and touches no other memory.
+    if unsafe { libc::setrlimit(libc::RLIMIT_FSIZE, &limit) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// The kernel's limit on a new program's arguments and environment
 /// together, in bytes (`ARG_MAX`), if the system says.
 pub fn arg_max() -> Option<usize> {
