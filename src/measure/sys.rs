@@ -398,6 +398,8 @@ pub fn file_size_limit() -> (Option<u64>, Option<u64>) {
     }
     // SAFETY: the call succeeded, so the struct is initialised.
     let limit = unsafe { limit.assume_init() };
+    // rlim_t is u64 on Linux and macOS, i64 on FreeBSD.
+    #[allow(clippy::unnecessary_cast)]
     let bytes = |v: libc::rlim_t| (v != libc::RLIM_INFINITY).then_some(v as u64);
     (bytes(limit.rlim_cur), bytes(limit.rlim_max))
 }
@@ -406,6 +408,7 @@ pub fn file_size_limit() -> (Option<u64>, Option<u64>) {
 /// unchanged; the kernel refuses a soft limit above the hard one.
 pub fn set_file_size_soft_limit(soft: Option<u64>) -> io::Result<()> {
     let (_, hard) = file_size_limit();
+    #[allow(clippy::unnecessary_cast)]
     let value = |v: Option<u64>| v.map_or(libc::RLIM_INFINITY, |b| b as libc::rlim_t);
     let limit = libc::rlimit {
         rlim_cur: value(soft),
