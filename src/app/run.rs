@@ -118,14 +118,14 @@ pub fn limits() -> Result<String, AppError> {
          \x20 (memory is the only limit; every run is kept).\n\
          \x20 Runs and warmups per command (-r, -w): at most {}; parameter\n\
          \x20 combinations (-P, -L): at most {}.\n\
-         \x20 Max RSS floor: {floor} bytes ({:.2} MB), the peak RSS of the static C launcher that\n\
-         \x20 spawns the commands; no command's max RSS can be reported below it.\n\
+         \x20 Max RSS floor: {floor} bytes ({:.2} MB), {}\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
          \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}{}",
         crate::cli::config::MAX_RUNS,
         crate::experiment::params::MAX_VALUES,
         floor as f64 / 1e6,
+        crate::measure::platform::FLOOR,
         launcher.spawn_path().limits_text(),
         probe_counters(&mut launcher)
     ))
@@ -141,8 +141,8 @@ fn probe_counters(launcher: &mut Launcher) -> String {
     match launcher.set_up(&all) {
         Ok(reply) => counters::limits_text(
             &reply.counter_errors,
-            counters::paranoid_level(),
-            counters::cpu_accounting(),
+            crate::measure::platform::perf_paranoid(),
+            crate::measure::platform::cpu_accounting(),
         ),
         Err(e) => format!("  Counters: could not be probed ({e}).\n"),
     }
@@ -300,7 +300,8 @@ fn run_delay_note(dataset: &crate::data::Dataset) {
     if dataset.is_empty() || measured {
         return;
     }
-    let why = crate::measure::run_delay_unavailable().unwrap_or("the launcher could not read it");
+    let why = crate::measure::platform::run_delay_unavailable()
+        .unwrap_or("the launcher could not read it");
     output::note(&format!(
         "Note: the run-queue delay (time waiting for a CPU) was not measured: {why}; \
          without it, waiting for a CPU counts as waiting when the metric is chosen.\n"

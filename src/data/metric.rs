@@ -201,8 +201,10 @@ pub enum Source {
 pub enum WireScale {
     /// Already in the metric's unit.
     Same,
-    /// KiB (as Linux's `ru_maxrss`) to bytes.
-    KibToBytes,
+    /// `ru_maxrss`, whose unit is the platform's (KiB on Linux, bytes on
+    /// macOS): converted by the function the launcher's client gives
+    /// ([`Wire::convert`]).
+    RuMaxrss,
     /// Nanoseconds to microseconds, rounded half up.
     NsToMicros,
 }
@@ -218,14 +220,16 @@ pub struct Wire {
 impl Wire {
     /// The metric's value for the launcher's integer `raw`; `None` for a
     /// negative one, which is how the launcher says "not measured" (every
-    /// quantity it reports is a time, a size or a count).
-    pub fn convert(self, raw: i64) -> Option<i64> {
+    /// quantity it reports is a time, a size or a count). `ru_maxrss_bytes`
+    /// converts `ru_maxrss` on this platform (`measure::platform`, the one
+    /// place that knows the units).
+    pub fn convert(self, raw: i64, ru_maxrss_bytes: fn(i64) -> i64) -> Option<i64> {
         if raw < 0 {
             return None;
         }
         Some(match self.scale {
             WireScale::Same => raw,
-            WireScale::KibToBytes => raw.saturating_mul(1024),
+            WireScale::RuMaxrss => ru_maxrss_bytes(raw),
             WireScale::NsToMicros => ((raw as u64).saturating_add(500) / 1000) as i64,
         })
     }
@@ -404,7 +408,7 @@ pub static BUILTINS: [MetricDef; 11] = [
         Unit::Bytes,
         true,
         Source::Stored,
-        wire(5, WireScale::KibToBytes),
+        wire(5, WireScale::RuMaxrss),
     ),
     fixed(
         "minflt",
@@ -849,11 +853,12 @@ mod tests {
     #[test]
     fn wire_conversions() {
         let w = |scale| Wire { slot: 0, scale };
-        assert_eq!(w(WireScale::Same).convert(7), Some(7));
-        assert_eq!(w(WireScale::KibToBytes).convert(3), Some(3072));
-        assert_eq!(w(WireScale::NsToMicros).convert(1499), Some(1));
-        assert_eq!(w(WireScale::NsToMicros).convert(1500), Some(2));
+        let kib = |raw: i64| raw * 1024;
+        assert_eq!(w(WireScale::Same).convert(7, kib), Some(7));
+        assert_eq!(w(WireScale::RuMaxrss).convert(3, kib), Some(3072));
+        assert_eq!(w(WireScale::NsToMicros).convert(1499, kib), Some(1));
+        assert_eq!(w(WireScale::NsToMicros).convert(1500, kib), Some(2));
         // The launcher's "not measured".
-        assert_eq!(w(WireScale::NsToMicros).convert(-1), None);
+        assert_eq!(w(WireScale::NsToMicros).convert(-1, kib), None);
     }
 }

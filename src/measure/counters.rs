@@ -190,6 +190,9 @@ impl fmt::Display for OpenFailure {
 impl OpenFailure {
     /// Why, and what would enable it (without the counter's name).
     pub fn reason(&self) -> String {
+        if let Some(why) = super::platform::counters_unavailable() {
+            return why.to_owned();
+        }
         let hardware = self.counter.source == Source::Hardware;
         let why = match self.errno {
             libc::ENOENT | libc::EOPNOTSUPP | libc::ENODEV if hardware => {
@@ -270,32 +273,6 @@ pub fn limits_text(errors: &[i32], paranoid: Option<i32>, accounting: Option<&st
         s.push_str(&format!("  kernel.perf_event_paranoid = {p}.\n"));
     }
     s
-}
-
-/// How this kernel accounts user and system time: `"tick"` or `"virt"`,
-/// from its configuration in `/boot`, if readable.
-pub fn cpu_accounting() -> Option<&'static str> {
-    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").ok()?;
-    let config = std::fs::read_to_string(format!("/boot/config-{}", release.trim())).ok()?;
-    if config.lines().any(|l| l == "CONFIG_TICK_CPU_ACCOUNTING=y") {
-        Some("tick")
-    } else if config
-        .lines()
-        .any(|l| l.starts_with("CONFIG_VIRT_CPU_ACCOUNTING") && l.ends_with("=y"))
-    {
-        Some("virt")
-    } else {
-        None
-    }
-}
-
-/// `/proc/sys/kernel/perf_event_paranoid`, if readable.
-pub fn paranoid_level() -> Option<i32> {
-    std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
 }
 
 #[cfg(test)]

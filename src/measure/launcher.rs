@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use super::extra_metrics::{self, ExtraMetrics, MetricsDir};
 use super::extras::{self, ExtrasConfig, MeasureOptions, RunExtras, SetupReply};
+use super::platform;
 use super::protocol::{self, Response};
 use super::sys;
 use super::{Batch, ExecError, Executor, Measurement, Outcome, Program, Termination};
@@ -64,6 +65,8 @@ pub enum SpawnPath {
     Refused(i32),
     /// posix_spawn: the launcher has no clone3 path on this architecture.
     NoClone3,
+    /// posix_spawn: the portable build (POSIX alone, `measure::platform`).
+    Portable,
 }
 
 impl SpawnPath {
@@ -72,6 +75,7 @@ impl SpawnPath {
             0 => SpawnPath::Clone3,
             1 => SpawnPath::Forced,
             2 => SpawnPath::Refused(resp.ints[protocol::SLOT_SPAWN_ERRNO] as i32),
+            4 => SpawnPath::Portable,
             _ => SpawnPath::NoClone3,
         }
     }
@@ -96,6 +100,12 @@ impl SpawnPath {
                 io::Error::from_raw_os_error(*errno)
             ),
             SpawnPath::NoClone3 => format!("{fallback} (the clone3 path is built for x86-64 only)"),
+            SpawnPath::Portable => "posix_spawn, in the portable build (POSIX alone: no \
+                                    counters, no pinning, no run-queue delay; what a command \
+                                    leaves running is ended with its process group), whose \
+                                    child resets every handled signal itself before exec: \
+                                    that work is billed to each run's CPU time"
+                .to_string(),
         };
         let mut text = format!("Spawn: {text}.");
         if let Some(v) = std::env::var_os("BESTGUESS_SPAWN") {
@@ -210,18 +220,25 @@ impl Launcher {
                 "memfd disabled by BESTGUESS_TEST_NO_MEMFD",
             ))
         } else {
-            with_room_to_write(|| sys::memfd_with(c"bestguess-launcher", EMBEDDED_LAUNCHER))
+            with_room_to_write(|| platform::memory_image(EMBEDDED_LAUNCHER))
         };
-        let from_memfd = from_memfd
-            // The memfd must not sit on 3 or 4, which the spawn maps over.
-            .and_then(|fd| sys::dup_above(fd.as_raw_fd(), 10))
-            .and_then(|memfd| {
-                let path = CString::new(format!("/proc/self/fd/{}", memfd.as_raw_fd()))
-                    .map_err(io::Error::other)?;
-                Self::start_program(&path)
-            });
+        // (The image's descriptor stays open until the launcher runs.)
+        let from_memfd = from_memfd.and_then(|(_image, path)| Self::start_program(&path));
         match from_memfd {
             Ok(launcher) => Ok(launcher),
+            // The portable build has no memory image: the temporary file's
+            // error alone says what went wrong.
+            Err(e) if e.kind() == io::ErrorKind::Unsupported => {
+                Self::start_from_temp_file().map_err(|e| {
+                    if e.raw_os_error() == Some(libc::EFBIG) {
+                        return io::Error::new(e.kind(), file_size_limit_message());
+                    }
+                    io::Error::new(
+                        e.kind(),
+                        format!("cannot start the launcher process from a temporary file: {e}"),
+                    )
+                })
+            }
             Err(memfd_error) => Self::start_from_temp_file().map_err(|e| {
                 if e.raw_os_error() == Some(libc::EFBIG) {
                     return io::Error::new(e.kind(), file_size_limit_message());
@@ -366,7 +383,9 @@ impl Launcher {
     /// The launcher's own peak RSS in bytes: no command's max RSS can be
     /// reported below this.
     pub fn floor_bytes(&mut self) -> Result<i64, ExecError> {
-        Ok(self.floor_response()?.value() * 1024)
+        // VmHWM (Linux, KiB) or the launcher's own ru_maxrss (portable):
+        // the unit of ru_maxrss on this platform either way.
+        Ok(platform::maxrss_bytes(self.floor_response()?.value()))
     }
 
     fn floor_response(&mut self) -> Result<Response, ExecError> {

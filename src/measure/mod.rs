@@ -12,6 +12,7 @@ pub mod custom;
 pub mod extra_metrics;
 pub mod extras;
 pub mod launcher;
+pub mod platform;
 pub mod protocol;
 pub mod resolve;
 pub mod split;
@@ -22,19 +23,6 @@ use std::io;
 use std::time::Duration;
 
 use crate::data::Values;
-
-/// Why the launcher cannot measure the run-queue delay here, if it
-/// cannot: the kernel keeps no per-task scheduler statistics.
-pub fn run_delay_unavailable() -> Option<&'static str> {
-    if std::path::Path::new("/proc/self/schedstat").exists() {
-        None
-    } else {
-        Some(
-            "this kernel keeps no per-task scheduler statistics (/proc/PID/schedstat, \
-             CONFIG_SCHED_INFO)",
-        )
-    }
-}
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -123,7 +123,8 @@ impl Response {
         for (metric, def) in Catalogue::new().iter() {
             if let Some(wire) = def.wire {
                 let raw = self.ints.get(wire.slot).copied().unwrap_or_default();
-                values.set(metric, wire.convert(raw).map(Value::Int));
+                let value = wire.convert(raw, super::platform::maxrss_bytes);
+                values.set(metric, value.map(Value::Int));
             }
         }
         values
@@ -225,7 +226,11 @@ mod tests {
         assert_eq!(int(Metric::WALL), 1235, "ns rounded to µs");
         assert_eq!((int(Metric::USER), int(Metric::SYSTEM)), (10, 20));
         assert_eq!(int(Metric::TOTAL), 30);
-        assert_eq!(int(Metric::MAXRSS), 3000 * 1024, "KiB to bytes");
+        assert_eq!(
+            int(Metric::MAXRSS),
+            super::super::platform::maxrss_bytes(3000),
+            "ru_maxrss in this platform's unit, to bytes"
+        );
         assert_eq!(
             (int(Metric::MINOR_FAULTS), int(Metric::MAJOR_FAULTS)),
             (4, 5)
