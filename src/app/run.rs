@@ -276,7 +276,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
-    run_delay_note(&dataset);
+    if rc.output.ranking.metric_from == MetricFrom::Auto {
+        run_delay_note(&dataset);
+    }
     let baseline = baseline.as_ref();
     let rescue = |e: AppError| rescue(e, &dataset, &rc);
     let finish = |out: &mut ReportStream, exports| {
@@ -293,8 +295,8 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
 }
 
-/// One note when no run has its run-queue delay: why, and what that
-/// means for the metric chosen.
+/// One note, when the metric is chosen from the runs and none has its
+/// run-queue delay: why, and what that means for the choice.
 fn run_delay_note(dataset: &crate::data::Dataset) {
     let measured = (dataset.commands.iter()).any(|c| c.has(Metric::RUN_DELAY));
     if dataset.is_empty() || measured {

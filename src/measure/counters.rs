@@ -341,6 +341,8 @@ mod tests {
         assert_eq!(huge.reading().unwrap().value, u64::MAX);
     }
 
+    // Linux measurement path only: the reasons are perf_event_open's.
+    #[cfg(bestguess_linux)]
     #[test]
     fn limits_group_counters_by_reason() {
         let mut errors = [0; 10];
@@ -355,6 +357,28 @@ mod tests {
         assert!(limits_text(&[libc::EACCES; 10], None, None).contains("work here: none."));
     }
 
+    /// The portable build names itself as the reason, once for all.
+    #[cfg(not(bestguess_linux))]
+    #[test]
+    fn the_portable_build_is_the_reason_for_every_counter() {
+        let cycles = by_name("cycles").unwrap();
+        let failure = OpenFailure {
+            counter: cycles,
+            errno: libc::EOPNOTSUPP,
+            paranoid: None,
+        };
+        assert_eq!(
+            failure.to_string(),
+            "cycles not measured: the portable build has no performance counters (they need \
+             Linux's perf events)"
+        );
+        let text = limits_text(&[libc::EOPNOTSUPP; 10], None, None);
+        assert!(text.contains("work here: none."), "{text}");
+        assert_eq!(text.matches("Not available:").count(), 1, "{text}");
+    }
+
+    // Linux measurement path only: the reasons are perf_event_open's.
+    #[cfg(bestguess_linux)]
     #[test]
     fn open_failures_say_what_would_enable_the_counter() {
         let cycles = by_name("cycles").unwrap();

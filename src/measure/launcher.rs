@@ -71,6 +71,10 @@ pub enum SpawnPath {
 
 impl SpawnPath {
     fn from_floor(resp: &Response) -> SpawnPath {
+        // The portable build has one path (BESTGUESS_SPAWN changes nothing).
+        if cfg!(not(bestguess_linux)) {
+            return SpawnPath::Portable;
+        }
         match resp.ints[protocol::SLOT_SPAWN_PATH] {
             0 => SpawnPath::Clone3,
             1 => SpawnPath::Forced,
@@ -109,7 +113,9 @@ impl SpawnPath {
         };
         let mut text = format!("Spawn: {text}.");
         if let Some(v) = std::env::var_os("BESTGUESS_SPAWN") {
-            if *self != SpawnPath::Forced && !v.is_empty() {
+            if *self == SpawnPath::Portable && !v.is_empty() {
+                text.push_str(" BESTGUESS_SPAWN is ignored: this build has no other path.");
+            } else if *self != SpawnPath::Forced && !v.is_empty() {
                 text.push_str(&format!(
                     " BESTGUESS_SPAWN={} is ignored: posix_spawn is its only value.",
                     v.to_string_lossy()
@@ -118,6 +124,37 @@ impl SpawnPath {
         }
         wrap(&text, 78, "  ")
     }
+}
+
+/// Why the launcher could not be started, from the error of its memory
+/// image (none in the portable build) and of its temporary file, with what
+/// to do where a limit explains it.
+fn start_error(memory: Option<io::Error>, file: io::Error) -> io::Error {
+    if file.raw_os_error() == Some(libc::EFBIG) {
+        return io::Error::new(file.kind(), file_size_limit_message());
+    }
+    let errnos = [
+        memory.as_ref().and_then(io::Error::raw_os_error),
+        file.raw_os_error(),
+    ];
+    // EINVAL: no descriptor 10 or above may exist (the launcher's pipes
+    // and memory image are moved there).
+    let hint = if errnos.contains(&Some(libc::EMFILE))
+        || errnos[0] == Some(libc::EINVAL)
+        || (memory.is_none() && errnos[1] == Some(libc::EINVAL))
+    {
+        "; the open-file limit (ulimit -n) is too low: give it at least 16"
+    } else {
+        ""
+    };
+    let tried = match &memory {
+        Some(m) => format!("memfd: {m}; temporary file: {file}"),
+        None => format!("temporary file: {file}"),
+    };
+    io::Error::new(
+        file.kind(),
+        format!("cannot start the launcher process ({tried}){hint}"),
+    )
 }
 
 /// `write` (of the launcher's bytes) under a file-size limit raised, for
@@ -224,47 +261,42 @@ impl Launcher {
         };
         // (The image's descriptor stays open until the launcher runs.)
         let from_memfd = from_memfd.and_then(|(_image, path)| Self::start_program(&path));
-        match from_memfd {
-            Ok(launcher) => Ok(launcher),
+        let memory_error = match from_memfd {
+            Ok(launcher) => return Ok(launcher),
             // The portable build has no memory image: the temporary file's
             // error alone says what went wrong.
-            Err(e) if e.kind() == io::ErrorKind::Unsupported => {
-                Self::start_from_temp_file().map_err(|e| {
-                    if e.raw_os_error() == Some(libc::EFBIG) {
-                        return io::Error::new(e.kind(), file_size_limit_message());
-                    }
-                    io::Error::new(
-                        e.kind(),
-                        format!("cannot start the launcher process from a temporary file: {e}"),
-                    )
-                })
-            }
-            Err(memfd_error) => Self::start_from_temp_file().map_err(|e| {
-                if e.raw_os_error() == Some(libc::EFBIG) {
-                    return io::Error::new(e.kind(), file_size_limit_message());
-                }
-                io::Error::new(
-                    e.kind(),
-                    format!(
-                        "cannot start the launcher process (memfd: {memfd_error}; temporary file: {e}){}",
-                        if [memfd_error.raw_os_error(), e.raw_os_error()]
-                            .contains(&Some(libc::EMFILE))
-                            || memfd_error.raw_os_error() == Some(libc::EINVAL)
-                        {
-                            // EINVAL: no descriptor 10 or above may exist
-                            // (the launcher's is moved there).
-                            "; the open-file limit (ulimit -n) is too low: give it at least 16"
-                        } else {
-                            ""
-                        }
-                    ),
-                )
-            }),
-        }
+            Err(e) if e.kind() == io::ErrorKind::Unsupported => None,
+            Err(e) => Some(e),
+        };
+        Self::start_from_temp_file().map_err(|e| start_error(memory_error, e))
     }
 
+    /// From a private temporary file in the temporary directory, or in
+    /// /tmp if that one cannot take it (TMPDIR naming a directory that does
+    /// not exist or is not writable).
     fn start_from_temp_file() -> io::Result<Launcher> {
-        let path = std::env::temp_dir().join(format!("bestguess-launcher-{}", std::process::id()));
+        let mut dirs = vec![std::env::temp_dir()];
+        if dirs[0] != std::path::Path::new("/tmp") {
+            dirs.push("/tmp".into());
+        }
+        let mut first = None;
+        for dir in dirs {
+            match Self::start_from_file_in(&dir) {
+                Ok(launcher) => return Ok(launcher),
+                // Only where the file could not be made is another tried.
+                Err((true, e)) => return Err(e),
+                Err((false, e)) => {
+                    first.get_or_insert(e);
+                }
+            }
+        }
+        Err(first.unwrap_or_else(|| io::Error::other("no temporary directory")))
+    }
+
+    /// The launcher from a private file in `dir`; an error says whether the
+    /// file had been written (true: starting it failed).
+    fn start_from_file_in(dir: &std::path::Path) -> Result<Launcher, (bool, io::Error)> {
+        let path = dir.join(format!("bestguess-launcher-{}", std::process::id()));
         let written = (|| {
             let mut f = File::options()
                 .write(true)
@@ -273,13 +305,16 @@ impl Launcher {
                 .open(&path)?;
             with_room_to_write(|| io::Write::write_all(&mut f, EMBEDDED_LAUNCHER))
         })();
-        let started = written.and_then(|()| {
-            let c = CString::new(path.as_os_str().as_encoded_bytes()).map_err(io::Error::other)?;
-            Self::start_program(&c)
-        });
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&path);
+            return Err((false, e));
+        }
+        let started = CString::new(path.as_os_str().as_encoded_bytes())
+            .map_err(io::Error::other)
+            .and_then(|c| Self::start_program(&c));
         // Once it runs (or failed to), the file is no longer needed.
         let _ = std::fs::remove_file(&path);
-        started
+        started.map_err(|e| (true, e))
     }
 
     fn start_program(path: &std::ffi::CStr) -> io::Result<Launcher> {
