@@ -55,7 +55,8 @@ read -r -a opts <<< "${BESTGUESS_OPTS:-}"
 # costs, run the whole script on a terminal with BESTGUESS_PROGRESS=1:
 #   BESTGUESS_PROGRESS=1 BESTGUESS_OPTS=--live script -qfec bench/overhead.sh /dev/null
 if [ -n "${BESTGUESS_PROGRESS:-}" ]; then quiet=(-N); else quiet=(-Q); fi
-cc -O2 -static -o "$work/ref_loop" bench/ref_loop.c
+# Static where the C library allows it (not on macOS).
+cc -O2 -static -o "$work/ref_loop" bench/ref_loop.c 2>/dev/null || cc -O2 -o "$work/ref_loop" bench/ref_loop.c
 
 now() { date +%s%N; }
 median() { sort -n | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }

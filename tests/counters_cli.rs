@@ -547,7 +547,7 @@ fn the_portable_build_notes_counters_and_refuses_pinning() {
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("raw.csv");
     let out = bestguess()
-        .args(["-Q", "-r", "3", "--counters", "task-clock,cycles", "-o"])
+        .args(["-r", "3", "--counters", "task-clock,cycles", "-o"])
         .arg(&raw)
         .arg("true")
         .assert()

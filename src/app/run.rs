@@ -121,12 +121,15 @@ pub fn limits() -> Result<String, AppError> {
          \x20 Max RSS floor: {floor} bytes ({:.2} MB), {}\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
-         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}{}",
+         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}\
+         \x20 Run-queue delay (time waiting for a CPU): {}.\n{}",
         crate::cli::config::MAX_RUNS,
         crate::experiment::params::MAX_VALUES,
         floor as f64 / 1e6,
         crate::measure::platform::FLOOR,
         launcher.spawn_path().limits_text(),
+        crate::measure::platform::run_delay_unavailable()
+            .unwrap_or("measured per run, from /proc/PID/schedstat"),
         probe_counters(&mut launcher)
     ))
 }
@@ -296,10 +299,12 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
 }
 
 /// One note, when the metric is chosen from the runs and none has its
-/// run-queue delay: why, and what that means for the choice.
+/// run-queue delay on Linux: why (a kernel without it), and what that
+/// means for the choice. The portable build never measures it: `--limits`
+/// says so, not every run.
 fn run_delay_note(dataset: &crate::data::Dataset) {
     let measured = (dataset.commands.iter()).any(|c| c.has(Metric::RUN_DELAY));
-    if dataset.is_empty() || measured {
+    if dataset.is_empty() || measured || cfg!(not(bestguess_linux)) {
         return;
     }
     let why = crate::measure::platform::run_delay_unavailable()
