@@ -191,3 +191,29 @@ fn one_command_stops_when_its_median_is_known() {
     assert_eq!(runs(&doc), 7);
     assert_eq!(doc["metadata"]["experiment"]["stopped"], "decided");
 }
+
+/// `--max-time 2` on commands of half a second: the experiment (warm-ups
+/// included) ends within a round of its budget, 3 s of wall time at most
+/// (generous: the budget is checked between rounds, and the warm-ups and
+/// the first round take 1.5 s), and says which budget ended it and when.
+#[test]
+fn max_time_is_kept_within_a_round() {
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bestguess"))
+        .args(["--max-time", "2", "--metric", "wall", "-N", "-R"])
+        .args(["sleep 0.5", "sleep 0.5"])
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        took < std::time::Duration::from_secs(3),
+        "took {took:?}: {stderr}"
+    );
+    assert!(
+        stderr.contains("Budget reached (--max-time 2.0 s) after "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("past --max-time"), "{stderr}");
+}

@@ -11,9 +11,11 @@
 //! it to `docs/report.png`). A deliberately broken page must make the same
 //! checks fail, so the checks are shown to be able to fail.
 //!
-//! Without Chromium the test says SKIPPED on standard error and passes —
-//! except when `CI` is set, where a missing browser is a failure: CI
-//! installs it, so its absence there is a broken setup, not a skip.
+//! Without Chromium or chromedriver a test says SKIPPED and which is
+//! missing, on standard error past the harness's capture (so `cargo test`
+//! shows it), and passes — except when `CI` is set, where a missing browser
+//! is a failure: CI installs it, so its absence there is a broken setup,
+//! not a skip.
 //!
 //! The WebDriver client is a few lines over `std::net` (HTTP/1.1, one
 //! connection per request, JSON via serde_json) rather than a crate: one test
@@ -42,6 +44,39 @@ fn find(names: &[&str]) -> Option<PathBuf> {
             }
         }
     }
+    None
+}
+
+/// Chromium and chromedriver, or `None` with a line saying which is
+/// missing: written to standard error directly, past the test harness's
+/// capture, so that `cargo test` shows the skip (an `ok` alone had hidden
+/// it). Under CI (`CI` set) a missing one is a failure: CI installs both.
+fn browser(test: &str) -> Option<(PathBuf, PathBuf)> {
+    let chromium = find(&["chromium", "chromium-browser", "google-chrome"]);
+    let chromedriver = find(&["chromedriver", "/usr/lib/chromium/chromedriver"]);
+    let missing: Vec<&str> = [
+        (chromium.is_none(), "chromium (Debian: chromium)"),
+        (
+            chromedriver.is_none(),
+            "chromedriver (Debian: chromium-driver)",
+        ),
+    ]
+    .iter()
+    .filter(|(gone, _)| *gone)
+    .map(|(_, what)| *what)
+    .collect();
+    if missing.is_empty() {
+        return chromium.zip(chromedriver);
+    }
+    let what = missing.join(" and ");
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set but {what} is missing: .ci/run installs the Debian packages chromium and chromium-driver"
+    );
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "\nSKIPPED {test}: {what} not found on PATH"
+    );
     None
 }
 
@@ -298,18 +333,7 @@ fn base64_decodes() {
 
 #[test]
 fn the_html_report_renders_in_chromium() {
-    let chromium = find(&["chromium", "chromium-browser", "google-chrome"]);
-    let chromedriver = find(&["chromedriver", "/usr/lib/chromium/chromedriver"]);
-    let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but chromium/chromedriver are missing: .ci/run must install \
-             the Debian packages chromium and chromium-driver"
-        );
-        eprintln!(
-            "SKIPPED the_html_report_renders_in_chromium: no chromium and chromedriver on PATH \
-             (apt-get install chromium chromium-driver)"
-        );
+    let Some((chromium, chromedriver)) = browser("the_html_report_renders_in_chromium") else {
         return;
     };
 
@@ -432,14 +456,9 @@ fn screenshot(s: &Session<'_>, name: &str) {
 /// in target/browser/twelve.png and sleeping.png.
 #[test]
 fn many_commands_and_a_sleeping_one_read_clearly_in_chromium() {
-    let chromium = find(&["chromium", "chromium-browser", "google-chrome"]);
-    let chromedriver = find(&["chromedriver", "/usr/lib/chromium/chromedriver"]);
-    let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but chromium/chromedriver are missing"
-        );
-        eprintln!("SKIPPED many_commands_and_a_sleeping_one_read_clearly_in_chromium: no chromium");
+    let Some((chromium, chromedriver)) =
+        browser("many_commands_and_a_sleeping_one_read_clearly_in_chromium")
+    else {
         return;
     };
     let driver = start_driver(&chromedriver);
@@ -579,4 +598,45 @@ fn many_commands_and_a_sleeping_one_read_clearly_in_chromium() {
         "12 commands at 5 runs: some undecided: {rows:?}"
     );
     screenshot(&s, "twelve");
+}
+
+/// The page takes a wide window's width, two figures side by side, and
+/// stacks them in a narrow one, each as wide as its column (it had been a
+/// fixed 800-px column at any width).
+#[test]
+fn the_page_fits_the_window_in_chromium() {
+    let Some((chromium, chromedriver)) = browser("the_page_fits_the_window_in_chromium") else {
+        return;
+    };
+    let driver = start_driver(&chromedriver);
+    let s = open_page(&driver, &chromium, "twelve.csv", "layout");
+    let layout = |width: u64| {
+        s.call(
+            "POST",
+            "window/rect",
+            Some(&json!({"width": width, "height": 1200})),
+        );
+        s.script(
+            "const box = id => document.getElementById(id).getBoundingClientRect();
+             const d = box('figure-distribution'), e = box('figure-ecdf');
+             return {inner: window.innerWidth, body: document.body.getBoundingClientRect().width,
+                     sideBySide: Math.abs(d.top - e.top) < 1 && e.left > d.right,
+                     figure: d.width};",
+        )
+    };
+    let wide = layout(1600);
+    assert_eq!(wide["sideBySide"], json!(true), "{wide}");
+    let body = wide["body"].as_f64().unwrap();
+    assert!(body > 1200.0, "the page keeps to a narrow column: {wide}");
+    let narrow = layout(700);
+    assert_eq!(narrow["sideBySide"], json!(false), "{narrow}");
+    let (inner, figure) = (
+        narrow["inner"].as_f64().unwrap(),
+        narrow["figure"].as_f64().unwrap(),
+    );
+    assert!(
+        figure <= inner && figure > inner * 0.7,
+        "a figure fills a narrow window: {narrow}"
+    );
+    screenshot(&s, "layout");
 }

@@ -1,6 +1,5 @@
-//! Checks that keep the code base as ARCHITECTURE.md describes it: no
-//! function longer than 120 lines, and no words about the project's work
-//! history (which lives in the git log) in code, tests, benches or tools.
+//! The code base as ARCHITECTURE.md describes it: no function longer than
+//! 120 lines.
 //!
 //! The function scanner reads Rust text as tokens that matter for braces:
 //! it skips comments (line, block, nested block), string, byte-string and
@@ -14,24 +13,6 @@ use std::path::{Path, PathBuf};
 
 /// The longest a function may be, in lines from `fn` to its closing brace.
 const LIMIT: usize = 120;
-
-/// Phrases that speak of the work rather than the program.
-const PROCESS_WORDS: &[&str] = &[
-    "issue",
-    "this round",
-    "this session",
-    "previous session",
-    "helper found",
-    "probe's",
-    "a probe found",
-];
-
-/// A technical use of a listed word, by file and the phrase it is in.
-const ALLOWED: &[(&str, &str)] = &[
-    // The test of the check itself names the words it looks for.
-    ("tests/codebase.rs", ""),
-    ("tests/documents.rs", ""),
-];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -269,62 +250,6 @@ fn no_function_is_longer_than_the_limit() {
 }
 
 #[test]
-fn no_words_about_the_work_in_code_tests_or_tools() {
-    let mut paths = Vec::new();
-    for dir in ["src", "tests", "benches", "tools", "bench", "fuzz", ".ci"] {
-        files(
-            &root().join(dir),
-            &[".rs", ".py", ".sh", ".c", ".h", "run"],
-            &mut paths,
-        );
-    }
-    paths.push(root().join("build.rs"));
-    let mut found = Vec::new();
-    for path in &paths {
-        let rel = path
-            .strip_prefix(root())
-            .unwrap_or(path)
-            .to_string_lossy()
-            .into_owned();
-        let Ok(text) = fs::read_to_string(path) else {
-            continue;
-        };
-        for (n, line) in text.lines().enumerate() {
-            for word in words_in(line) {
-                let allowed = ALLOWED
-                    .iter()
-                    .any(|(file, phrase)| *file == rel && line.contains(phrase));
-                if !allowed {
-                    found.push(format!("{rel}:{}: \"{word}\": {}", n + 1, line.trim()));
-                }
-            }
-        }
-    }
-    assert!(
-        found.is_empty(),
-        "words about the work, not the program (say what the code does and why):\n{}",
-        found.join("\n")
-    );
-}
-
-/// The listed phrases in `line`, as whole words, ignoring case.
-fn words_in(line: &str) -> Vec<&'static str> {
-    let lower = line.to_lowercase();
-    PROCESS_WORDS
-        .iter()
-        .copied()
-        .filter(|w| {
-            lower.match_indices(w).any(|(at, _)| {
-                let before = lower[..at].chars().next_back();
-                let after = lower[at + w.len()..].chars().next();
-                let letter = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
-                !letter(before) && (!letter(after) || after == Some('s'))
-            })
-        })
-        .collect()
-}
-
-#[test]
 fn the_scanner_sees_what_rust_sees() {
     let text = r####"
 fn short() {
@@ -352,14 +277,4 @@ fn after() -> u8 {
     let data = "// data table: every code point's width\n#[rustfmt::skip]\nfn table() {\n}\n";
     assert!(is_data_table(data, 3));
     assert!(!is_data_table("fn plain() {\n}\n", 1));
-}
-
-#[test]
-fn the_word_matcher_finds_whole_words_only() {
-    assert_eq!(words_in("// As the Issue said"), ["issue"]);
-    assert_eq!(words_in("// two issues"), ["issue"]);
-    assert!(words_in("// tissue and issuer").is_empty());
-    assert_eq!(words_in("// found in this round"), ["this round"]);
-    assert!(words_in("// rounds of one run of each command").is_empty());
-    assert!(words_in("let probe = start + step;").is_empty());
 }

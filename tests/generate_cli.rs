@@ -174,3 +174,111 @@ fn man_pages_render_cleanly_and_list_every_option() {
         assert!(page.starts_with(&format!(".TH {} 1", program.to_uppercase())));
     }
 }
+
+/// `--help` at the width `COLUMNS` gives (80 when standard output is not a
+/// terminal and `COLUMNS` is unset): no line wider, and no word broken:
+/// the words at every width are those at the widest, in the same order.
+#[test]
+fn help_keeps_to_the_width() {
+    let help = |program: &str, columns: Option<&str>| {
+        let mut cmd = assert_cmd::Command::cargo_bin(program).unwrap();
+        cmd.arg("--help").env_remove("COLUMNS");
+        if let Some(c) = columns {
+            cmd.env("COLUMNS", c);
+        }
+        let out = cmd.assert().success().get_output().stdout.clone();
+        String::from_utf8(out).unwrap()
+    };
+    for (program, _) in PROGRAMS {
+        let widest = help(program, Some("100"));
+        let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        for columns in [None, Some("80"), Some("60"), Some("100")] {
+            let text = help(program, columns);
+            let width: usize = columns.map_or(80, |c| c.parse().unwrap());
+            for line in text.lines() {
+                assert!(
+                    line.chars().count() <= width,
+                    "{program} at {columns:?}: {} columns: {line}",
+                    line.chars().count()
+                );
+            }
+            assert_eq!(words(&text), words(&widest), "{program} at {columns:?}");
+        }
+        // Not one line over 80 by default (Hyperfine's has one).
+        let plain = help(program, None);
+        assert!(plain.lines().all(|l| l.chars().count() <= 80), "{plain}");
+    }
+}
+
+#[test]
+fn man_pages_have_examples_every_exit_status_and_whole_sentences() {
+    for (program, _) in PROGRAMS {
+        let page = generate(program, "man");
+        for section in ["EXIT STATUS", "EXAMPLES", "ENVIRONMENT", "SEE ALSO"] {
+            assert!(
+                page.contains(&format!(".SH {section}\n")),
+                "{program}: {section}"
+            );
+        }
+        for code in ["0", "1", "2", "3", "129, 130, 131, 143"] {
+            assert!(
+                page.contains(&format!(".TP\n{code}\n")),
+                "{program}: {code}"
+            );
+        }
+        // From OPTIONS on, every paragraph is sentences: a line ends with a
+        // full stop, so that nothing roff joins after it runs into it ("…
+        // bestguess One of: …" had).
+        let lines: Vec<&str> = page.lines().collect();
+        let from = lines.iter().position(|l| *l == ".SH OPTIONS").unwrap();
+        let mut literal = false;
+        for (i, line) in lines.iter().enumerate().skip(from) {
+            literal = match *line {
+                ".nf" => true,
+                ".fi" => false,
+                _ => literal,
+            };
+            // The line after .TP is the tag (the option's names).
+            let tag = lines[i - 1] == ".TP";
+            if !line.starts_with('.') && !line.is_empty() && !literal && !tag {
+                assert!(line.ends_with('.'), "{program}: not a sentence: {line:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn completions_offer_metric_names_and_setting_names() {
+    let dir = tempfile::tempdir().unwrap();
+    for (program, _) in PROGRAMS {
+        let script = write(dir.path(), program, &generate(program, "complete-bash"));
+        let func = format!("_{program}");
+        let complete = |words: &str| -> String {
+            let probe = format!(
+                "source {script}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}}-1)); \
+                 {func}; printf '%s\\n' \"${{COMPREPLY[@]}}\""
+            );
+            let (ok, out, err) = run("bash", &["-c", &probe]);
+            assert!(ok, "{program} {words}: {err}");
+            out
+        };
+        assert_eq!(complete(&format!("{program} --metric w")), "wall\n");
+        let all = complete(&format!("{program} --metric ''"));
+        for name in ["cpu", "wall", "user", "system", "rss", "ctxsw"] {
+            assert!(all.lines().any(|l| l == name), "{name}: {all}");
+        }
+        assert_eq!(complete(&format!("{program} -c al")), "alpha=\n");
+        assert_eq!(complete(&format!("{program} --set w")), "width=\n");
+        if have("fish") {
+            let script = write(
+                dir.path(),
+                &format!("{program}.fish"),
+                &generate(program, "complete-fish"),
+            );
+            let probe = format!("source {script}; complete -C '{program} -c ep'");
+            let (ok, out, err) = run("fish", &["--no-config", "-c", &probe]);
+            assert!(ok, "{err}");
+            assert!(out.starts_with("epsilon="), "{out}");
+        }
+    }
+}

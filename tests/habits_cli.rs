@@ -61,23 +61,101 @@ fn shell_syntax_under_a_shell_or_quoted_is_not_warned_about() {
     }
 }
 
+/// Hyperfine's `--shell bash`: each command runs as `bash -c COMMAND`
+/// (it had been given to bash as a script file name, and failed), with a
+/// note saying so; the raw data records the shell that ran.
 #[test]
-fn a_bare_shell_name_gets_a_hint_to_add_c() {
+fn a_bare_shell_name_runs_as_hyperfine_runs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
     let a = bestguess()
-        .args(["-i", "-r", "1", "--shell", "bash", "echo hi"])
-        .assert();
+        .args(["-r", "2", "--shell", "bash", "-o"])
+        .arg(&raw)
+        .arg("echo hi | cat > /dev/null")
+        .assert()
+        .success();
     let err = stderr_of(&a);
     assert!(
         err.contains(
-            "warning: -s \"bash\" gives each command to bash as a script file name (BestGuess adds no -c); to run it as a command line write -s \"bash -c\""
+            "-s \"bash\" runs each command as bash -c COMMAND, as Hyperfine's --shell does"
         ),
         "{err}"
+    );
+    assert!(!err.contains("error"), "{err}");
+    let rows = read_raw_csv(fs::File::open(&raw).unwrap(), "raw").unwrap();
+    assert_eq!(rows.len(), 2);
+    assert!(
+        rows.iter()
+            .all(|r| r.exit_code == 0 && r.shell == "bash -c"),
+        "{rows:?}"
     );
     let a = bestguess()
         .args(["-r", "1", "-s", "bash -c", "echo hi"])
         .assert()
         .success();
     assert!(!stderr_of(&a).contains("warning"));
+}
+
+/// Hyperfine's `-n a -n b CMD1 CMD2`: the names pair with the commands
+/// in order (it had been refused).
+#[test]
+fn names_before_the_commands_pair_with_them_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    bestguess()
+        .args(["-r", "2", "-o"])
+        .arg(&raw)
+        .args(["-n", "a", "-n", "b", "ls", "ls -l"])
+        .assert()
+        .success();
+    let rows = read_raw_csv(fs::File::open(&raw).unwrap(), "raw").unwrap();
+    for r in &rows {
+        let want = if r.command == "ls" { "a" } else { "b" };
+        assert_eq!(r.name, want, "{rows:?}");
+    }
+    let a = bestguess()
+        .args(["-n", "a", "-n", "b", "-n", "c", "ls", "ls -l"])
+        .assert()
+        .code(1);
+    assert!(stderr_of(&a).contains("3 names (-n) for 2 commands"));
+}
+
+/// A first command that fails (no -i) stops the experiment before the
+/// second ran: the output says so, never "only one command benchmarked".
+#[test]
+fn a_failing_first_command_is_said_to_have_stopped_the_others() {
+    let a = bestguess()
+        .args([
+            "-w",
+            "0",
+            "-r",
+            "5",
+            "--order",
+            "interleave",
+            "false",
+            "true",
+        ])
+        .assert()
+        .code(2);
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    let err = stderr_of(&a);
+    assert!(!out.contains("Only one command"), "{out}");
+    assert!(
+        err.contains("Command 2 ('true') never ran: the experiment stopped before its first run; with one command measured there is nothing to rank."),
+        "{err}"
+    );
+    assert!(
+        err.contains("run 1 of command 1 ('false') exited with code 1"),
+        "{err}"
+    );
+    // The order a random seed gives does not matter: whichever ran first
+    // failed, and the other is named.
+    let a = bestguess()
+        .args(["-w", "0", "-r", "5", "false", "true"])
+        .assert()
+        .code(2);
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert!(!out.contains("Only one command"), "{out}");
 }
 
 #[test]

@@ -634,7 +634,8 @@ fn usage_errors_exit_1_with_advice() {
     let cases: &[(&[&str], &str)] = &[
         (&[""], "-s \"/bin/sh -c\""),
         (&["echo \"unterminated"], "unbalanced double quote"),
-        (&["-n", "x", "ls"], "must follow a command"),
+        (&["-n", "x"], "names no command"),
+        (&["-n", "x", "-n", "y", "ls"], "2 names (-n) for 1 command"),
         (&["ls", "-n", "a", "-n", "b"], "already has the name"),
         (&["-r", "0", "ls"], "nothing to do"),
         (&["-r", "-3", "ls"], "whole number"),

@@ -342,7 +342,58 @@ fn a_long_run_ticks_and_looks_are_shown() {
     );
     let raw = String::from_utf8_lossy(&out);
     assert!(raw.contains("Round 7: against"), "{raw}");
-    assert!(raw.contains(" runs · "), "{raw}");
+    assert!(raw.contains(" rounds · look at "), "{raw}");
+}
+
+/// An adaptive experiment's progress: a bar, the rounds done, the next
+/// look, the elapsed time and the ETA to the look (or to the budget, when
+/// that comes first); before the first run, the first look. The bar fills
+/// towards the look: after a look the next one is further, and the bar
+/// starts again from where the rounds done stand against it.
+#[test]
+fn adaptive_progress_has_a_bar_the_next_look_and_an_eta() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    let out = under_pty(
+        100,
+        "xterm",
+        "-w 1 --metric wall --max-runs 14 'sleep 0.1' 'sleep 0.1002'",
+    );
+    let raw = String::from_utf8_lossy(&out);
+    assert!(
+        raw.contains("0 rounds · look at 7 · setups and warmups first (not timed)"),
+        "{raw}"
+    );
+    let frames: Vec<String> = raw
+        .split("\x1b[J")
+        .flat_map(frame_lines)
+        .filter(|l| l.starts_with('['))
+        .collect();
+    let bar = |l: &str| {
+        let end = l.find(']').unwrap();
+        l[1..end].chars().all(|c| " ▏▎▍▌▋▊▉█".contains(c)) && end > 10
+    };
+    // `[█████▌   ] 3 rounds · look at 7 · 0:00 elapsed · ETA 0:00 to the look`
+    let to_look: Vec<&String> = frames
+        .iter()
+        .filter(|l| l.contains(" rounds · look at 7 · ") && l.contains(" elapsed · ETA 0:0"))
+        .filter(|l| l.contains(" to the look"))
+        .collect();
+    assert!(!to_look.is_empty(), "{frames:#?}");
+    assert!(to_look.iter().all(|l| bar(l)), "{to_look:#?}");
+    // After the look at 7 the next is at 11; --max-runs 14 comes before
+    // the one after it (17).
+    assert!(
+        frames.iter().any(|l| l.contains("look at 11 · ")),
+        "{frames:#?}"
+    );
+    assert!(
+        frames
+            .iter()
+            .any(|l| l.contains("look at 17 · ") && l.contains("to --max-runs 14")),
+        "{frames:#?}"
+    );
 }
 
 /// The text each redraw writes for its block, one string per line: the

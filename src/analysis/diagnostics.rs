@@ -250,13 +250,19 @@ impl super::Analysis<'_> {
             });
         }
         out.extend(check.relative.iter().cloned().map(Warning::RelativeChange));
+        // In complete rounds, a first round slow for every command (the
+        // machine or the tool starting up) cancels in every comparison and
+        // is no command's cold start: the first run must also stand out
+        // against the other commands of its round.
+        let rounds = super::complete_rounds(self.dataset, self.settings.metric);
         let cold: Vec<(usize, f64)> = (0..self.dataset.commands.len())
             .filter_map(|i| {
-                first_run_excess(&in_time_order(
-                    &self.dataset.commands[i],
-                    self.settings.metric,
-                ))
-                .map(|x| (i, x))
+                let own = in_time_order(&self.dataset.commands[i], self.settings.metric);
+                let excess = first_run_excess(&own)?;
+                match &rounds {
+                    Some(r) => first_run_excess(&against_the_round(r, i)).map(|_| (i, excess)),
+                    None => Some((i, excess)),
+                }
             })
             .collect();
         if !cold.is_empty() {
@@ -319,6 +325,26 @@ fn first_run_excess_with(values: &[f64], median: f64) -> Option<f64> {
     let stands_out = first >= slowest_other + FIRST_RUN_GAP * median;
     (median > 0.0 && stands_out && first >= (1.0 + FIRST_RUN_EXCESS) * median)
         .then(|| first / median - 1.0)
+}
+
+/// Command `i`'s runs in complete `rounds` (`rounds[c][r]`), each divided
+/// by the median of the other commands' runs in the same round (rounds
+/// where that median is not positive left out).
+fn against_the_round(rounds: &[Vec<f64>], i: usize) -> Vec<f64> {
+    let n = rounds.first().map_or(0, Vec::len);
+    let mut others = Vec::with_capacity(rounds.len());
+    (0..n)
+        .filter_map(|r| {
+            others.clear();
+            others.extend(
+                (rounds.iter().enumerate())
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, c)| c[r]),
+            );
+            let m = median_of(&others)?;
+            (m > 0.0).then(|| rounds[i][r] / m)
+        })
+        .collect()
 }
 
 /// `effect` as a fraction of `location` (0 when the location is 0).
@@ -979,5 +1005,46 @@ mod tests {
         v[5] = 124.0;
         assert!(first_run_excess(&v).is_some());
         assert_eq!(first_run_excess(&[200.0, 1.0, 1.0]), None, "too few runs");
+    }
+
+    /// In complete rounds, a first round slow for both commands (both 40 %
+    /// over their medians) is no command's cold start; one command's slow
+    /// first run, against the other's usual one in the same round, is.
+    #[test]
+    fn a_slow_first_round_of_every_command_is_no_cold_start() {
+        use crate::analysis::{Analysis, RankingSettings};
+        let cold = |d: &crate::data::Dataset| {
+            let a = Analysis::new(d, RankingSettings::default()).unwrap();
+            let found = a.warnings().into_iter().find_map(|w| match w {
+                Warning::FirstRunSlow { commands } => Some(commands),
+                _ => None,
+            });
+            found.unwrap_or_default()
+        };
+        let slow_first = |d: crate::data::Dataset, which: &[usize]| {
+            let records: Vec<crate::data::RunRecord> = (d.commands.iter().enumerate())
+                .flat_map(|(i, c)| {
+                    let first = *time_order(c).first().unwrap();
+                    (0..c.len())
+                        .map(|run| {
+                            let mut r = c.record(run, &d.catalogue);
+                            if which.contains(&i) && run == first {
+                                let v = r.value(Metric::USER).unwrap().as_f64() * 1.4;
+                                r = r.with(Metric::USER, v as i64);
+                            }
+                            r
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            crate::data::Dataset::from_records(records)
+        };
+        let both = slow_first(identical(2, 30, 0.0, true), &[0, 1]);
+        assert_eq!(cold(&both), [], "the round, not a command");
+        let one = slow_first(identical(2, 30, 0.0, true), &[1]);
+        assert_eq!(cold(&one).iter().map(|c| c.0).collect::<Vec<_>>(), [1]);
+        // Without complete rounds, each command's own runs decide.
+        let apart = slow_first(identical(2, 30, 0.0, false), &[0, 1]);
+        assert_eq!(cold(&apart).len(), 2);
     }
 }

@@ -7,6 +7,7 @@
 //! when interrupted by SIGINT or SIGTERM.
 
 mod baseline;
+mod budget;
 mod live;
 mod output;
 mod provenance;
@@ -138,7 +139,10 @@ fn dispatch(
         }
     };
     match config {
-        Config::Help { running } => print(&mut stdout, &help::help(program, running)),
+        Config::Help { running } => print(
+            &mut stdout,
+            &help::help(program, running, terminal::help_width()),
+        ),
         Config::Version => print(
             &mut stdout,
             &format!("{program} {}\n", env!("CARGO_PKG_VERSION")),

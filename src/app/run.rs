@@ -11,7 +11,7 @@ use super::report::{self, OpenExports};
 use super::terminal::{self, Progress};
 use super::{exit, AppError};
 use crate::analysis::{
-    choose_from, Checkpoint, MetricFrom, RunTimes, Spending, StopReason, Stopper, StoppingRule,
+    choose_from, Checkpoint, MetricFrom, RunTimes, Spending, StopReason, Stopper,
 };
 use crate::cli::RunConfig;
 use crate::data::{Catalogue, DatasetBuilder, Metric, RunRecord};
@@ -19,7 +19,7 @@ use crate::experiment::{self, Order, RunSink, Stop};
 use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
 use crate::measure::{counters, resolve, sys};
-use crate::report::units;
+use crate::report::progress::Rounds;
 
 /// Stores every run in memory (in the dataset's columns) and, with `-o`,
 /// writes it to the raw CSV (flushed per row); shows progress if asked to.
@@ -43,13 +43,14 @@ struct Adaptive {
     /// When the first timed run was recorded: rounds are timed from there.
     first: Option<Instant>,
     stopped: Option<StopReason>,
+    /// Runs in a round.
+    commands: u64,
+    /// When the stopping rule said stop (since `started`).
+    stopped_at: Option<Duration>,
 }
 
 impl RunSink for Sink {
     fn record(&mut self, run: RunRecord) -> std::io::Result<()> {
-        if let Some(p) = &mut self.progress {
-            p.update(&run);
-        }
         if let Some(a) = &mut self.adaptive {
             a.first.get_or_insert_with(Instant::now);
             let cmd = usize::try_from(run.batch).unwrap_or(0).wrapping_sub(1);
@@ -58,6 +59,12 @@ impl RunSink for Sink {
             if let Some(runs) = a.choosing.as_mut().and_then(|c| c.get_mut(cmd)) {
                 runs.push(RunTimes::of(&run.metrics));
             }
+        }
+        if let Some(p) = &mut self.progress {
+            if let Some(a) = &self.adaptive {
+                p.rounds(a.rounds());
+            }
+            p.update(&run);
         }
         let written = match &mut self.raw {
             Some(w) => w.write_run(&run),
@@ -86,9 +93,11 @@ impl RunSink for Sink {
         let since = a.first.map_or(Duration::ZERO, |t| t.elapsed());
         let round_time = since / u32::try_from(rounds.max(1)).unwrap_or(u32::MAX);
         let asked = a.stopper.checkpoint(a.started.elapsed(), round_time);
-        // The last look, shown at once (also the one that decides).
-        if let (Some(p), Some((n, found))) = (&mut self.progress, &a.stopper.last) {
-            if *n == rounds {
+        // The last look, shown at once (also the one that decides), and
+        // the next look in the bar.
+        if let Some(p) = &mut self.progress {
+            p.rounds(a.rounds());
+            if let Some((n, found)) = a.stopper.last.as_ref().filter(|(n, _)| *n == rounds) {
                 p.look(*n, found);
             }
         }
@@ -96,6 +105,7 @@ impl RunSink for Sink {
             Checkpoint::Until(until) => Some(until),
             Checkpoint::Stop(reason) => {
                 a.stopped = Some(reason);
+                a.stopped_at = Some(a.started.elapsed());
                 None
             }
         }
@@ -241,7 +251,11 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // No reminder to use -o: like Hyperfine, a plain run starts silently
     // (docs/reports.md, "What a plain run prints").
     let show_progress = announce(&rc);
-    let adaptive = (rc.output.ranking.adaptive).map(|rule| Adaptive::new(rule, &rc, reference));
+    let adaptive = rc
+        .output
+        .ranking
+        .adaptive
+        .map(|rule| Adaptive::new(rule, &rc, reference));
     let mut sink = Sink {
         adaptive,
         raw,
@@ -255,6 +269,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     metadata.counters = extras_recorded;
     metadata.controls = controls;
     if let Some(p) = &mut sink.progress {
+        if let Some(a) = &sink.adaptive {
+            p.rounds(a.rounds());
+        }
         p.start(&rc.plan);
     }
     let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
@@ -283,13 +300,17 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         run_delay_note(&dataset);
     }
     let baseline = baseline.as_ref();
-    let rescue = |e: AppError| rescue(e, &dataset, &rc);
-    let finish = |out: &mut ReportStream, exports| {
-        report::finish(&dataset, &rc.output, out, exports, baseline, &metadata).map_err(rescue)
-    };
     // How it ended is said first; the reports (and exports) of what was
     // measured follow, however it ended; an error comes last.
     let ended = ending(&result, rows_in_file, dataset.run_count());
+    let mut output = rc.output.clone();
+    if result.is_err() {
+        unmeasured(&rc, &dataset, &mut output);
+    }
+    let rescue = |e: AppError| rescue(e, &dataset, &rc);
+    let finish = |out: &mut ReportStream, exports| {
+        report::finish(&dataset, &output, out, exports, baseline, &metadata).map_err(rescue)
+    };
     let reported = finish(&mut out, exports)?;
     match result {
         // A whole experiment's status is its reports' (the gate's).
@@ -312,6 +333,46 @@ fn run_delay_note(dataset: &crate::data::Dataset) {
     output::note(&format!(
         "Note: the run-queue delay (time waiting for a CPU) was not measured: {why}; \
          without it, waiting for a CPU counts as waiting when the metric is chosen.\n"
+    ));
+}
+
+/// An experiment that ended early (a failure, an interrupt) before some
+/// commands ran: a note names them before the reports, and with a single
+/// command measured the ranking is left out ("only one command
+/// benchmarked" would be false: more were given).
+fn unmeasured(rc: &RunConfig, dataset: &crate::data::Dataset, output: &mut crate::cli::Output) {
+    let missing: Vec<String> = (rc.plan.commands.iter().enumerate())
+        .filter(|(i, _)| !dataset.commands.iter().any(|c| c.batch == *i as u64 + 1))
+        .map(|(i, c)| {
+            format!(
+                "{} ('{}')",
+                i + 1,
+                c.name.as_deref().unwrap_or(&c.command.text)
+            )
+        })
+        .collect();
+    let (last, first) = match missing.split_last() {
+        Some(split) => split,
+        None => return,
+    };
+    let named = match first {
+        [] => format!("Command {last} never ran"),
+        _ => format!("Commands {} and {last} never ran", first.join(", ")),
+    };
+    let ranked = if dataset.commands.len() == 1 && output.selection.ranking {
+        output.selection.ranking = false;
+        output.selection.explain = false;
+        "; with one command measured there is nothing to rank"
+    } else {
+        ""
+    };
+    output::note(&format!(
+        "{named}: the experiment stopped before {}{ranked}.\n",
+        if missing.len() == 1 {
+            "its first run"
+        } else {
+            "their first runs"
+        }
     ));
 }
 
@@ -358,19 +419,6 @@ fn announce(rc: &RunConfig) -> bool {
 }
 
 impl Adaptive {
-    fn new(rule: StoppingRule, rc: &RunConfig, reference: Option<usize>) -> Adaptive {
-        let commands = rc.plan.commands.len();
-        let ranking = &rc.output.ranking;
-        Adaptive {
-            stopper: Stopper::new(rule, ranking.clone(), reference, commands),
-            metric: ranking.metric,
-            choosing: (ranking.metric_from == MetricFrom::Auto).then(|| vec![Vec::new(); commands]),
-            started: Instant::now(),
-            first: None,
-            stopped: None,
-        }
-    }
-
     /// Without `--metric`: the metric chosen from the runs so far, as the
     /// final analysis chooses it from all of them; when it changes, the
     /// stopper ranks the new one's values of every run so far.
@@ -388,6 +436,46 @@ impl Adaptive {
             };
             self.stopper
                 .restart(runs.iter().map(|c| c.iter().map(value).collect()).collect());
+        }
+    }
+
+    /// The experiment starts now, under `rule`, ranking against the
+    /// `reference` command if one is given.
+    fn new(
+        rule: crate::analysis::StoppingRule,
+        rc: &RunConfig,
+        reference: Option<usize>,
+    ) -> Adaptive {
+        let commands = rc.plan.commands.len();
+        Adaptive {
+            stopper: Stopper::new(rule, rc.output.ranking.clone(), reference, commands),
+            metric: rc.output.ranking.metric,
+            choosing: (rc.output.ranking.metric_from == MetricFrom::Auto)
+                .then(|| vec![Vec::new(); commands]),
+            started: Instant::now(),
+            first: None,
+            stopped: None,
+            commands: commands as u64,
+            stopped_at: None,
+        }
+    }
+
+    /// Where the experiment is against its next look and its budget, for
+    /// the progress display.
+    fn rounds(&self) -> Rounds {
+        let rule = self.stopper.rule();
+        let looks = self.stopper.looks();
+        let done = self.stopper.rounds();
+        // The default budget waits for the first look (it is never
+        // checked before); a given one holds from the start.
+        let looked = self.stopper.last.is_some();
+        Rounds {
+            done,
+            commands: self.commands,
+            next_look: looks.round(looks.slot(done + 1)),
+            max_rounds: rule.max_rounds,
+            max_time: (rule.max_time_given || looked)
+                .then(|| (rule.max_time, self.started.elapsed())),
         }
     }
 
@@ -471,22 +559,23 @@ fn plan_reference(rc: &RunConfig) -> Result<Option<usize>, AppError> {
         .map_err(|e| AppError::usage(e.to_string()))
 }
 
-/// What ended an adaptive experiment, when a budget did (a decided
-/// experiment says so in its ranking, as `bestreport` does).
+/// What ended an adaptive experiment, when a budget did, and how long it
+/// took against `--max-time` ([`super::budget::note`]).
 fn stop_note(a: &Adaptive, rounds: u64) -> Option<String> {
     let rule = a.stopper.rule();
-    let budget = match a.stopped? {
-        StopReason::Decided => return None,
-        StopReason::MaxRuns => format!("--max-runs {}", rule.max_rounds),
-        StopReason::MaxTime => format!(
-            "--max-time {}",
-            units::time(rule.max_time.as_secs_f64() * 1e6)
-        ),
-    };
-    Some(format!(
-        "Budget reached ({budget}) after {rounds} round{}: give a larger one to decide what is still open.\n",
-        if rounds == 1 { "" } else { "s" }
-    ))
+    let took = a.started.elapsed();
+    super::budget::note(&super::budget::Spent {
+        stopped: a.stopped?,
+        rounds,
+        commands: a.commands,
+        first_look: a.stopper.looks().first,
+        max_rounds: rule.max_rounds,
+        max_time: rule.max_time,
+        max_time_given: rule.max_time_given,
+        took,
+        before: a.first.map_or(took, |f| f.duration_since(a.started)),
+        stopped_at: a.stopped_at.unwrap_or(took),
+    })
 }
 
 /// How the experiment ended, said on standard error, and the exit

@@ -10,7 +10,7 @@ use crate::analysis::LookResult;
 use crate::data::RunRecord;
 use crate::experiment::Plan;
 use crate::measure::sys;
-use crate::report::progress::{bar_line, block, look_lines, Display, Status};
+use crate::report::progress::{bar_line, block, look_lines, Display, Rounds, Status};
 use crate::report::WIDTH_RANGE;
 
 use super::live::Live;
@@ -37,13 +37,19 @@ pub fn terminal_width() -> usize {
 /// reports written into a file or a pipe keep the same 80 columns
 /// wherever they are made. Always within [`WIDTH_RANGE`].
 pub fn report_width() -> usize {
-    let columns = std::env::var("COLUMNS")
+    help_width().clamp(WIDTH_RANGE.0, WIDTH_RANGE.1)
+}
+
+/// The width of `--help`: `COLUMNS` when set, else the width of the
+/// terminal standard output is, else 80 (help into a file or a pager
+/// keeps 80 columns). `cli::help` keeps it within its own range.
+pub fn help_width() -> usize {
+    std::env::var("COLUMNS")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&c| c > 0)
         .or_else(|| sys::terminal_columns(1))
-        .unwrap_or(80);
-    columns.clamp(WIDTH_RANGE.0, WIDTH_RANGE.1)
+        .unwrap_or(80)
 }
 
 /// A progress display belongs on standard error only when that is a
@@ -80,6 +86,25 @@ pub struct Progress {
     looked: Option<Vec<String>>,
 }
 
+/// An adaptive experiment's rounds, looks and budget as last told, and
+/// when: the time against `--max-time` moves on from there.
+#[derive(Clone, Copy)]
+struct Told {
+    rounds: Rounds,
+    at: Instant,
+}
+
+impl Told {
+    /// The rounds with the time spent against `--max-time` as of now.
+    fn now(&self) -> Rounds {
+        let mut r = self.rounds;
+        if let Some((limit, spent)) = r.max_time {
+            r.max_time = Some((limit, spent + self.at.elapsed()));
+        }
+        r
+    }
+}
+
 /// What the ticker needs to redraw the bar.
 struct Shared {
     display: Display,
@@ -90,6 +115,8 @@ struct Shared {
     since_first: (u64, Duration),
     /// The command whose timed run is going (0-based).
     running: Option<usize>,
+    /// An adaptive experiment's rounds, looks and budget.
+    rounds: Option<Told>,
     finished: bool,
 }
 
@@ -118,6 +145,7 @@ impl Progress {
             done: 0,
             since_first: (0, Duration::ZERO),
             running: None,
+            rounds: None,
             finished: false,
         }));
         let ticker = {
@@ -149,14 +177,27 @@ impl Progress {
         if !first {
             return;
         }
-        let line = format!(
-            "0/{} runs · setups and warmups first (not timed)",
-            self.total
-        );
+        let Ok(mut g) = self.shared.lock() else {
+            return;
+        };
+        let counts = match g.rounds.map(|t| t.rounds) {
+            Some(r) => format!("0 rounds · look at {}", r.next_look),
+            None => format!("0/{} runs", self.total),
+        };
+        let line = format!("{counts} · setups and warmups first (not timed)");
+        let _ = g
+            .display
+            .redraw(&mut std::io::stderr().lock(), terminal_width(), &[line]);
+    }
+
+    /// An adaptive experiment's rounds, next look and budget (before the
+    /// first run, and after each).
+    pub fn rounds(&mut self, rounds: Rounds) {
         if let Ok(mut g) = self.shared.lock() {
-            let _ = g
-                .display
-                .redraw(&mut std::io::stderr().lock(), terminal_width(), &[line]);
+            g.rounds = Some(Told {
+                rounds,
+                at: Instant::now(),
+            });
         }
     }
 
@@ -193,6 +234,7 @@ impl Progress {
                 .checked_sub(1)
                 .and_then(|i| self.labels.get(i))
                 .map(|label| (index, self.commands, label.as_str())),
+            adaptive: g.rounds.map(|t| t.now()),
         };
         let live = self.live.as_mut().map(|l| (l.metric_label(), l.rows()));
         let width = terminal_width();
@@ -275,6 +317,7 @@ fn tick(shared: &Mutex<Shared>, labels: &[String], total: u64, started: Instant)
             elapsed: started.elapsed(),
             since_first: g.since_first,
             command: Some((cmd + 1, labels.len(), label)),
+            adaptive: g.rounds.map(|t| t.now()),
         };
         let width = terminal_width();
         g.lines[0] = format!("{} (running)", bar_line(&status, width.saturating_sub(10)));

@@ -72,6 +72,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<
         }
         flag.update(&mut out, values)?;
     }
+    out.pair_names()?;
     Ok(out)
 }
 
@@ -158,14 +159,43 @@ mod tests {
 
     #[test]
     fn misplaced_names_are_usage_errors() {
-        assert!(parse_run(&["-n", "x", "ls"])
+        assert!(parse_run(&["-n", "x"])
             .unwrap_err()
             .0
-            .contains("must follow a command"));
+            .contains("names no command"));
         assert!(parse_run(&["ls", "-n", "a", "-n", "b"])
             .unwrap_err()
             .0
             .contains("already has the name"));
+        let e = parse_run(&["-n", "a", "-n", "b", "-n", "c", "ls", "ps"]).unwrap_err();
+        assert!(e.0.contains("3 names (-n) for 2 commands"), "{}", e.0);
+    }
+
+    /// Hyperfine's order: names given before the commands name them in
+    /// order; a name before the first command puts every name in that
+    /// order.
+    #[test]
+    fn names_before_the_commands_pair_with_them_in_order() {
+        let named = |args: &[&str]| {
+            let a = parse_run(args).unwrap();
+            a.positional
+                .into_iter()
+                .map(|c| (c.text, c.name))
+                .collect::<Vec<_>>()
+        };
+        let some = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            named(&["-n", "a", "-n", "b", "ls", "ls -l"]),
+            [("ls".into(), some("a")), ("ls -l".into(), some("b"))]
+        );
+        assert_eq!(
+            named(&["-n", "a", "ls", "-n", "b", "ls -l", "ps"]),
+            [
+                ("ls".into(), some("a")),
+                ("ls -l".into(), some("b")),
+                ("ps".into(), None)
+            ]
+        );
     }
 
     #[test]
@@ -210,7 +240,7 @@ mod tests {
     fn every_flag_parses_changes_something_and_is_in_help() {
         let baseline = parse_run(&["ls"]).unwrap();
         for running in [true, false] {
-            let help = super::super::help::help("p", running);
+            let help = super::super::help::help("p", running, 80);
             for f in flags::all() {
                 let values: Vec<String> = f
                     .values

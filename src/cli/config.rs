@@ -453,27 +453,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         return Err(UsageError(problem).into());
     }
     let mut warnings = args.notes.clone();
-    // Hyperfine 2.0's two shell words: "none" (its default, and ours) and
-    // "default" (the platform shell).
-    let shell = match args.shell.as_deref() {
-        None | Some("none") => String::new(),
-        Some("default") => "/bin/sh -c".to_string(),
-        Some(s) => s.to_string(),
-    };
-    check_text(&shell, "-s/--shell")?;
-    let shell_words = if shell.is_empty() {
-        None
-    } else {
-        let words = split(&shell).map_err(|e| UsageError(format!("-s/--shell: {e}")))?;
-        if words.is_empty() {
-            return Err(UsageError(
-                "-s/--shell is blank: give a shell such as \"/bin/sh -c\"".into(),
-            )
-            .into());
-        }
-        warnings.extend(habits::shell_hint(&shell, &words));
-        Some(words)
-    };
+    let (shell, shell_words) = shell(&args, &mut warnings)?;
     let mut commands: Vec<CommandArg> = args.positional.clone();
     for path in &args.files {
         commands.extend(read_command_file(path)?);
@@ -540,6 +520,39 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         output,
         warnings,
     })
+}
+
+/// `-s`/`--shell`: the shell as recorded and its words (`None`: no
+/// shell). Hyperfine 2.0's two shell words: "none" (its default, and ours)
+/// and "default" (the platform shell); a shell without `-c` gets it, as
+/// Hyperfine runs `--shell bash`.
+fn shell(
+    args: &Args,
+    warnings: &mut Vec<String>,
+) -> Result<(String, Option<Vec<String>>), UsageError> {
+    let mut shell = match args.shell.as_deref() {
+        None | Some("none") => String::new(),
+        Some("default") => "/bin/sh -c".to_string(),
+        Some(s) => s.to_string(),
+    };
+    check_text(&shell, "-s/--shell")?;
+    if shell.is_empty() {
+        return Ok((shell, None));
+    }
+    let mut words = split(&shell).map_err(|e| UsageError(format!("-s/--shell: {e}")))?;
+    if words.is_empty() {
+        return Err(UsageError(
+            "-s/--shell is blank: give a shell such as \"/bin/sh -c\"".into(),
+        ));
+    }
+    // The shell recorded is the one that runs.
+    if let Some((with_c, note)) = habits::add_c(&shell, &words) {
+        warnings.push(note);
+        shell.push_str(" -c");
+        words = with_c;
+    }
+    warnings.extend(habits::shell_hint(&shell, &words));
+    Ok((shell, Some(words)))
 }
 
 /// The extras to measure: counters, custom metrics, pinning, padding.

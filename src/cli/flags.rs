@@ -20,7 +20,7 @@
 
 use std::sync::OnceLock;
 
-use super::lowargs::{name_last, Args, Generate, ParamArg, ReportSwitch};
+use super::lowargs::{Args, Generate, ParamArg, ReportSwitch};
 use super::UsageError;
 use crate::experiment::HookKind;
 use crate::export::{Format, JsonRuns};
@@ -35,7 +35,7 @@ pub enum Scope {
 }
 
 /// What shell completions offer for an option's value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Hint {
     /// Free text: nothing to offer.
     Text,
@@ -45,6 +45,9 @@ pub enum Hint {
     Command,
     /// One of these words.
     Choices(&'static [&'static str]),
+    /// These words, though others are accepted too (`--metric`'s names;
+    /// `-c`'s `NAME=`, after which the value is typed).
+    Suggest(fn() -> Vec<String>),
 }
 
 type Update = Box<dyn Fn(&mut Args, Vec<String>) -> Result<(), UsageError> + Send + Sync>;
@@ -252,7 +255,7 @@ fn repetitions() -> Vec<Flag> {
             "runs",
             "N|auto",
             Both,
-            "Timed runs of each command, or auto: rounds until every comparison is decided (default auto; bestreport: --runs auto reads an adaptive experiment's runs)",
+            "Timed runs of each command, or auto (the default): rounds until decided (bestreport: the runs came from auto)",
             |a, v| a.runs = Some(v),
         )
         .short('r'),
@@ -260,7 +263,7 @@ fn repetitions() -> Vec<Flag> {
             "min-runs",
             "N",
             Both,
-            "With --runs auto: no decision before N rounds (default: the first round a decision is possible)",
+            "With auto: no decision before N rounds (default: the first round one is possible)",
             |a, v| a.min_runs = Some(v),
         )
         .short('m'),
@@ -268,21 +271,21 @@ fn repetitions() -> Vec<Flag> {
             "max-runs",
             "N",
             Run,
-            "With --runs auto: stop after N rounds, decided or not (default 1000)",
+            "With auto: stop after N rounds, decided or not (default 1000)",
             |a, v| a.max_runs = Some(v),
         ),
         Flag::value(
             "max-time",
             "DURATION",
             Run,
-            "With --runs auto: stop after this long (30s, 500ms, 2m), decided or not (default 10s, but not before the first decision is possible)",
+            "With auto: stop after this long, such as 30s or 2m (default 10s, but not before the first look)",
             |a, v| a.max_time = Some(v),
         ),
         Flag::value(
             "precision",
             "PCT",
             Both,
-            "With --runs auto and one command: stop when its median is known within ±PCT (default 2%)",
+            "With auto and one command: stop when its median is known within ±PCT (default 2%)",
             |a, v| a.precision = Some(v),
         ),
     ];
@@ -316,14 +319,14 @@ fn command_flags() -> Vec<Flag> {
         Flag::switch(
             "live",
             Run,
-            "Show each command's results so far under the progress bar (terminal only; adds analysis work while commands run)",
+            "Show the results so far under the progress bar (terminal only; analyses while commands run)",
             |a| a.live = true,
         ),
         Flag::value(
             "shell",
             "SHELL",
             Run,
-            "Run commands as SHELL words + the command as one argument, e.g. \"/bin/sh -c\" (default: none)",
+            "Run each command as one argument after SHELL, e.g. \"/bin/sh -c\" (default: none; bash: bash -c)",
             |a, v| a.shell = Some(v),
         )
         .short('s')
@@ -332,8 +335,8 @@ fn command_flags() -> Vec<Flag> {
             "name",
             "NAME",
             Run,
-            "Name the command just before this option",
-            |a, v| name_last(&mut a.positional, v),
+            "Name the command before it (given before the commands: name them in order)",
+            |a, v| a.name(v),
         )
         .short('n')
         .long_alias("command-name"),
@@ -341,7 +344,7 @@ fn command_flags() -> Vec<Flag> {
             "file",
             "FILE",
             Run,
-            "Read more commands from FILE (- for standard input), one per line (-n NAME lines name them, # lines are comments)",
+            "Read commands from FILE, one per line (- for standard input; -n NAME lines name them; # comments)",
             |a, v| a.files.push(v),
         )
         .short('f')
@@ -407,14 +410,14 @@ fn schedule_flags() -> Vec<Flag> {
             "parameter-step-size",
             "STEP",
             Run,
-            "Step of every -P scan instead of 1 (decimals allowed: -P t 0.1 0.5 --parameter-step-size 0.2)",
+            "Step of every -P scan instead of 1 (decimals allowed)",
             |a, v| a.step_size = Some(v),
         ),
         Flag::with_values(
             "parameter-list",
             &["NAME", "VALUES"],
             Run,
-            "Run each command for each value of NAME in the comma-separated VALUES; several -P/-L give every combination",
+            "Run each command for each of the comma-separated VALUES of NAME; several -P/-L: every combination",
             |a, v| {
                 let [name, values] = <[String; 2]>::try_from(v).unwrap_or_default();
                 a.parameters.push(ParamArg::List { name, values });
@@ -531,18 +534,20 @@ fn analysis_flags() -> Vec<Flag> {
             "set",
             "NAME=VALUE",
             Both,
-            "Settings: width, graph, alpha, epsilon, effect, best, sigma (not Hyperfine's cleanup command)",
+            "Settings: width, graph, alpha, epsilon, effect, best, sigma (not Hyperfine's cleanup)",
             |a, v| a.settings.push(v),
         )
         .short('c')
-        .alias('x'),
+        .alias('x')
+        .hint(Hint::Suggest(super::settings::completions)),
         Flag::value(
             "metric",
             "NAME",
             Both,
-            "Rank and report this metric: cpu, wall, user, system, rss, ctxsw, runq, or any other the data hold (default: wall if a command mostly waits, else cpu)",
+            "Metric to rank: cpu, wall, user, system, rss, ctxsw, runq, or any other the data hold (default: wall if a command mostly waits, else cpu)",
             |a, v| a.metric = Some(v),
-        ),
+        )
+        .hint(Hint::Suggest(metric_names)),
         Flag::value(
             "reference",
             "N|NAME",
@@ -590,7 +595,7 @@ fn export_flags() -> Vec<Flag> {
                     "json-runs",
                     "LIST",
                     Both,
-                    "Per-run data in --export-json: all (default), none, or a comma list of hyperfine2, hyperfine1, bestguess",
+                    "Runs in --export-json: all (default), none, or some of hyperfine2, hyperfine1, bestguess",
                     |a, v| a.json_runs = Some(v),
                 )
                 .hint(Hint::Choices(JsonRuns::WORDS)),
@@ -626,7 +631,7 @@ fn program_flags() -> Vec<Flag> {
             "generate",
             "KIND",
             Both,
-            "Print the man page (man) or a shell completion script (complete-bash, complete-zsh, complete-fish) and exit",
+            "Print the man page (man) or completions (complete-bash, complete-zsh, complete-fish) and exit",
             |a, v| a.generate = Some(v),
         )
         .hint(Hint::Choices(Generate::WORDS)),
@@ -635,6 +640,13 @@ fn program_flags() -> Vec<Flag> {
             .alias('V'),
         Flag::switch("help", Both, "Print this help", |a| a.help = true).short('h'),
     ]
+}
+
+/// The metric names `--metric` accepts in any data: the short ones and
+/// the catalogue's (a counter or a command's own metric exists only in
+/// the data that hold it).
+fn metric_names() -> Vec<String> {
+    crate::analysis::known_names(&crate::data::Catalogue::new())
 }
 
 /// Find a flag by one of its short letters.

@@ -63,6 +63,64 @@ fn roff(text: &str) -> String {
     }
 }
 
+/// `text` as a sentence: ending with a full stop, so that what roff
+/// joins after it starts a new one.
+fn sentence(text: &str) -> String {
+    let text = text.trim_end();
+    if text.ends_with(['.', '!', '?']) {
+        text.to_owned()
+    } else {
+        format!("{text}.")
+    }
+}
+
+/// Examples for the man page: a command line and what it does.
+fn examples(running: bool) -> &'static [(&'static str, &'static str)] {
+    if running {
+        &[
+            (
+                "bestguess \"ls /usr/bin\" \"ls -l /usr/bin\"",
+                "Compare two commands: complete rounds in random order until the difference is decided (or 10 s), then the summary and the ranking.",
+            ),
+            (
+                "bestguess -w 2 -r 50 -o raw.csv \"sort data.txt\" \"sort -S 1G data.txt\"",
+                "Exactly 50 timed runs of each after 2 warm-up runs, every run saved in raw.csv for bestreport.",
+            ),
+            (
+                "bestguess -s \"/bin/sh -c\" \"grep x big | wc -l\" \"rg x big | wc -l\"",
+                "Commands with pipes or redirections need a shell; without -s they run directly.",
+            ),
+            (
+                "bestguess -P threads 1 4 \"make -j {threads}\" -n \"make, {threads} jobs\"",
+                "One command for each value of a parameter, named after it.",
+            ),
+            (
+                "bestguess -r 30 --baseline old.csv --fail-if-slower 5 \"./parse big.json\" -n parse",
+                "A regression gate: exit with status 3 if parse is slower than in old.csv with the lower bound above +5 %.",
+            ),
+        ]
+    } else {
+        &[
+            (
+                "bestreport raw.csv",
+                "The summary and the ranking of saved runs, as bestguess printed them.",
+            ),
+            (
+                "bestreport -B -E --metric wall raw.csv",
+                "Box plots and the ranking's statistics, of wall-clock time.",
+            ),
+            (
+                "bestreport --export-html report.html raw.csv",
+                "A self-contained page with the results and figures.",
+            ),
+            (
+                "bestreport --baseline old.csv --fail-if-slower 5 new.csv",
+                "Compare new runs with a baseline; exit with status 3 on a regression.",
+            ),
+        ]
+    }
+}
+
 fn man(program: &str, running: bool, flags: &[&Flag]) -> String {
     let (about, usage) = about(program, running);
     let summary = about.split_once(": ").map_or(about.as_str(), |(_, s)| s);
@@ -98,18 +156,43 @@ fn man(program: &str, running: bool, flags: &[&Flag]) -> String {
             ".TP\n{}{}\n{}",
             names.join(", "),
             values.concat(),
-            roff(f.help)
+            roff(&sentence(f.help))
         );
+        // The values, unless the help already names every one.
         if let Hint::Choices(words) = f.hint {
-            let _ = writeln!(m, "One of: {}.", roff(&words.join(", ")));
+            if !words.iter().all(|w| f.help.contains(w)) {
+                let _ = writeln!(m, "One of: {}.", roff(&words.join(", ")));
+            }
         }
     }
     m.push_str(".SH EXIT STATUS\n");
-    m.push_str(&roff(
-        "0 success; 1 usage error; 2 a failure (a command failed, a file could not be read or written); 3 --fail-if-slower found a command slower than its baseline by more than the margin (the whole interval of its change above it); 130 or 143 interrupted by SIGINT or SIGTERM.",
-    ));
+    for (code, meaning) in super::help::EXIT_STATUS {
+        let _ = writeln!(m, ".TP\n{}\n{}", roff(code), roff(&sentence(meaning)));
+    }
+    m.push_str(".SH ENVIRONMENT\n");
+    let _ = writeln!(
+        m,
+        ".TP\nCOLUMNS\n{}",
+        roff("The width of the reports and of --help (else the terminal's, else 80 columns).")
+    );
+    if running {
+        let _ = writeln!(
+            m,
+            ".TP\nTERM\n{}",
+            roff("No progress display when it is dumb or empty (nor when standard error is not a terminal).")
+        );
+    }
+    m.push_str(".SH EXAMPLES\n");
+    for (command, what) in examples(running) {
+        let _ = writeln!(
+            m,
+            ".PP\n.RS 4\n.nf\n{}\n.fi\n.RE\n{}",
+            roff(command),
+            roff(what)
+        );
+    }
     let other = if running { "bestreport" } else { "bestguess" };
-    let _ = write!(m, "\n.SH SEE ALSO\n.BR {other} (1)\n");
+    let _ = write!(m, ".SH SEE ALSO\n.BR {other} (1)\n");
     m
 }
 
@@ -128,6 +211,11 @@ fn bash(program: &str, running: bool, flags: &[&Flag]) -> String {
                 words.join(" ")
             ),
             Hint::Text => "COMPREPLY=(); compopt +o default 2>/dev/null; return 0".to_string(),
+            // `NAME=`: the value follows without a space.
+            Hint::Suggest(words) => format!(
+                "COMPREPLY=($(compgen -W '{}' -- \"$cur\")); [[ ${{COMPREPLY[0]}} == *= ]] && compopt -o nospace 2>/dev/null; return 0",
+                words().join(" ")
+            ),
         };
         let _ = writeln!(
             cases,
@@ -194,6 +282,16 @@ fn zsh(program: &str, running: bool, flags: &[&Flag]) -> String {
             Hint::File => "_files".to_string(),
             Hint::Command => "_command_names -e".to_string(),
             Hint::Choices(words) => format!("({})", words.join(" ")),
+            // `NAME=` is followed by its value, not by a space.
+            Hint::Suggest(words) => {
+                let words = words();
+                let suffix = if words.iter().all(|w| w.ends_with('=')) {
+                    "-S \"\" "
+                } else {
+                    ""
+                };
+                format!("{{compadd {suffix}-- {}}}", words.join(" "))
+            }
             Hint::Text => " ".to_string(),
         };
         let values: String = f
@@ -249,6 +347,7 @@ fn fish(program: &str, running: bool, flags: &[&Flag]) -> String {
             Hint::File => " -r -F".to_string(),
             Hint::Command => " -x -a '(__fish_complete_command)'".to_string(),
             Hint::Choices(words) => format!(" -x -a {}", fish_text(&words.join(" "))),
+            Hint::Suggest(words) => format!(" -x -a {}", fish_text(&words().join(" "))),
             Hint::Text => " -x".to_string(),
         };
         let names: String = f

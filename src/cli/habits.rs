@@ -2,12 +2,13 @@
 //! loudly.
 //!
 //! BestGuess runs a command without a shell unless `-s` gives one, and `-s`
-//! is a prefix of words to which the command is appended as one argument (no
-//! `-c` is added). Hyperfine 1.x ran everything through `sh -c`, Hyperfine
-//! 2.0 adds `-c` to `--shell bash` itself, and Hyperfine's `-s` is
-//! `--setup`. These checks turn each of those habits into a one-line
-//! warning on standard error; the experiment still runs as given, since a
-//! literal `|` or `$` may be exactly what the user meant.
+//! is a prefix of words to which the command is appended as one argument.
+//! Hyperfine 1.x ran everything through `sh -c`, Hyperfine 2.0 adds `-c` to
+//! `--shell bash` itself, and Hyperfine's `-s` is `--setup`. A shell given
+//! without `-c` runs as Hyperfine runs it (`bash -c COMMAND`: a shell given
+//! a command as a script file name would only fail), with a note; the other
+//! habits are one-line warnings on standard error and the experiment runs
+//! as given, since a literal `|` or `$` may be exactly what the user meant.
 
 /// What a command's text contains that only a shell would interpret, if
 /// anything: the first such construct outside quotes (or `$` and backquotes
@@ -84,20 +85,46 @@ const SHELLS: &[&str] = &[
     "csh", "tcsh", "pwsh", "nu", "elvish", "xonsh",
 ];
 
-/// A hint for a `-s` value (already split into words) that will not do
-/// what a Hyperfine user expects: a shell without `-c` (Hyperfine 2.0 adds
-/// it, BestGuess does not), or a lone word that is not a shell (Hyperfine's
-/// `-s` is `--setup`).
-pub fn shell_hint(shell: &str, words: &[String]) -> Option<String> {
+/// Whether `word` is `-c`, or a cluster of short options with c (`-ec`):
+/// the shell then runs its first operand as a command line.
+fn is_c(word: &str) -> bool {
+    word.starts_with('-') && !word.starts_with("--") && word[1..].contains('c')
+}
+
+/// The program a `-s` value runs, without its directory.
+fn program(words: &[String]) -> Option<&str> {
     let first = words.first()?;
-    let name = first.rsplit('/').next().unwrap_or(first);
-    // `-c`, or a cluster of short options with c (`-ec`): the shell then
-    // runs its first operand as a command line. Options may follow it
-    // (`sh -c -e`); an operand may not, or it is the command line itself
-    // (`sh -c 'exit 0'` would run `exit 0` every time, the command only
-    // its `$0`).
-    let is_c = |w: &String| w.starts_with('-') && !w.starts_with("--") && w[1..].contains('c');
-    let last_c = words.iter().skip(1).rposition(is_c).map(|i| i + 1);
+    Some(first.rsplit('/').next().unwrap_or(first))
+}
+
+/// A shell given without `-c` (`--shell bash`, `-s "zsh -f"`): the words
+/// with `-c` added, as Hyperfine 2.0 runs `--shell bash`, and the note
+/// that says so. `None` when `-c` is there, or the program is not a shell
+/// (`busybox` alone needs the applet's name first).
+pub fn add_c(shell: &str, words: &[String]) -> Option<(Vec<String>, String)> {
+    let name = program(words)?;
+    if !SHELLS.contains(&name) || name == "busybox" || words.iter().skip(1).any(|w| is_c(w)) {
+        return None;
+    }
+    let mut with_c = words.to_vec();
+    with_c.push("-c".to_owned());
+    let note = format!(
+        "-s \"{shell}\" runs each command as {} COMMAND, as Hyperfine's --shell does (for {name} given a script file, write the file as the command: \"{name} script.sh\", without -s)",
+        with_c.join(" ")
+    );
+    Some((with_c, note))
+}
+
+/// A hint for a `-s` value (already split into words, `-c` added by
+/// [`add_c`]) that will not do what a Hyperfine user expects: a shell
+/// whose command line is given after `-c`, or a lone word that is not a
+/// shell (Hyperfine's `-s` is `--setup`).
+pub fn shell_hint(shell: &str, words: &[String]) -> Option<String> {
+    let name = program(words)?;
+    // Options may follow `-c` (`sh -c -e`); an operand may not, or it is
+    // the command line itself (`sh -c 'exit 0'` would run `exit 0` every
+    // time, the command only its `$0`).
+    let last_c = words.iter().skip(1).rposition(|w| is_c(w)).map(|i| i + 1);
     if let (true, Some(c)) = (SHELLS.contains(&name), last_c) {
         let text: Vec<&str> = words[c + 1..]
             .iter()
@@ -112,13 +139,6 @@ pub fn shell_hint(shell: &str, words: &[String]) -> Option<String> {
             ));
         }
         return None;
-    }
-    if SHELLS.contains(&name) {
-        let mut fixed = words.join(" ");
-        fixed.push_str(" -c");
-        return Some(format!(
-            "-s \"{shell}\" gives each command to {name} as a script file name (BestGuess adds no -c); to run it as a command line write -s \"{fixed}\""
-        ));
     }
     if words.len() == 1 && !SHELLS.contains(&name) {
         return Some(format!(
@@ -258,11 +278,18 @@ mod tests {
     }
 
     #[test]
-    fn shells_without_c_and_lone_non_shells_get_hints() {
+    fn shells_without_c_get_it_and_lone_non_shells_get_hints() {
         let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
-        for s in ["bash", "/bin/bash", "zsh -f", "bash --norc"] {
-            let hint = shell_hint(s, &words(s)).unwrap_or_else(|| panic!("{s}"));
-            assert!(hint.contains(&format!("-s \"{s} -c\"")), "{hint}");
+        for (s, want) in [
+            ("bash", "bash -c"),
+            ("/bin/bash", "/bin/bash -c"),
+            ("zsh -f", "zsh -f -c"),
+            ("bash --norc", "bash --norc -c"),
+        ] {
+            let (with_c, note) = add_c(s, &words(s)).unwrap_or_else(|| panic!("{s}"));
+            assert_eq!(with_c.join(" "), want);
+            assert!(note.contains(&format!("{want} COMMAND")), "{note}");
+            assert_eq!(shell_hint(s, &with_c), None, "{s}");
         }
         for s in [
             "/bin/sh -c",
@@ -270,14 +297,19 @@ mod tests {
             "bash -ec",
             "bash --norc -c",
             "taskset -c 0",
-            // Options after -c are options (they had been told to add -c).
+            "busybox",
+            "make",
+            // Options after -c are options.
             "sh -c -e",
             "bash -o pipefail -c",
         ] {
+            assert_eq!(add_c(s, &words(s)), None, "{s}");
+        }
+        for s in ["/bin/sh -c", "bash -ec", "sh -c -e", "taskset -c 0"] {
             assert_eq!(shell_hint(s, &words(s)), None, "{s}");
         }
         // An operand after -c is the command line itself: every run would
-        // run it, the command being only $0 (the hint had been to add -c).
+        // run it, the command being only $0.
         let hint = shell_hint("/bin/sh -c true", &words("/bin/sh -c true")).unwrap();
         assert!(
             hint.contains("its command line itself (true)") && hint.contains("-s \"/bin/sh -c\""),

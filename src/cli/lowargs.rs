@@ -55,6 +55,9 @@ pub struct Args {
     pub notes: Vec<String>,
     /// Commands (bestguess) or data files (bestreport), in order.
     pub positional: Vec<CommandArg>,
+    /// `-n` names given before the first command (Hyperfine's order): they
+    /// name the commands in order once every argument is read.
+    pub leading_names: Vec<String>,
     pub warmup: Option<String>,
     pub runs: Option<String>,
     /// `--runs auto`'s budget and precision (validated in `stopping`).
@@ -125,6 +128,45 @@ pub fn name_last(commands: &mut [CommandArg], name: String) -> Result<(), UsageE
             c.name = Some(name);
             Ok(())
         }
+    }
+}
+
+impl Args {
+    /// `-n NAME`: names the command just before it; once a name comes
+    /// before the first command, every name is held and the names pair
+    /// with the commands in order, as Hyperfine's `-n a -n b CMD1 CMD2`
+    /// (see [`Args::pair_names`]).
+    pub fn name(&mut self, name: String) -> Result<(), UsageError> {
+        if self.positional.is_empty() || !self.leading_names.is_empty() {
+            self.leading_names.push(name);
+            return Ok(());
+        }
+        name_last(&mut self.positional, name)
+    }
+
+    /// After the last argument: the names held by [`Args::name`] name the
+    /// commands in order (fewer names leave the last commands unnamed).
+    pub fn pair_names(&mut self) -> Result<(), UsageError> {
+        let (names, commands) = (self.leading_names.len(), self.positional.len());
+        if names == 0 {
+            return Ok(());
+        }
+        if commands == 0 {
+            return Err(UsageError(format!(
+                "name '{}' names no command: give the commands too, each named by the -n after it (or, as in Hyperfine, by the -n in the same place before them)",
+                self.leading_names[0]
+            )));
+        }
+        if names > commands {
+            return Err(UsageError(format!(
+                "{names} names (-n) for {commands} command{}: names given before the commands pair with them in order (the first names the first); give at most one per command",
+                if commands == 1 { "" } else { "s" }
+            )));
+        }
+        for (c, name) in self.positional.iter_mut().zip(self.leading_names.drain(..)) {
+            c.name = Some(name);
+        }
+        Ok(())
     }
 }
 

@@ -22,6 +22,11 @@ pub struct Settings {
 
 const NAMES: &str = "width, graph, alpha, epsilon, effect, best, sigma";
 
+/// What shell completions offer after `-c`: each setting's `NAME=`.
+pub fn completions() -> Vec<String> {
+    NAMES.split(", ").map(|name| format!("{name}=")).collect()
+}
+
 impl Settings {
     /// Apply one `-c` argument: a comma-separated list of `name=value`.
     pub fn apply(&mut self, arg: &str) -> Result<(), UsageError> {

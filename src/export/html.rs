@@ -19,11 +19,17 @@ use crate::figure::svg::escape;
 use crate::figure::{Figure, Input};
 use crate::report::{self, Selection};
 
+/// The page takes the window's width (up to 1600 px): the figures side by
+/// side where two fit at 640 px or more each, else one under the other,
+/// each as wide as its column; running text keeps to 60 em.
 const STYLE: &str = "\
-body{font-family:sans-serif;margin:2em auto;max-width:800px;color:#111;background:#fff;padding:0 1em}\
+body{font-family:sans-serif;margin:2em auto;max-width:1600px;color:#111;background:#fff;padding:0 2em}\
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}\
+p,ul,.warnings{max-width:60em}\
 table{border-collapse:collapse;font-size:.9em}td,th{padding:.2em .6em;border-bottom:1px solid #e4e4e4;text-align:right}\
-td.text,th.text{text-align:left}figure{margin:1.5em 0}svg.figure{max-width:100%;height:auto;display:block}\
+td.text,th.text{text-align:left}\
+.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,640px),1fr));gap:1.5em 2em}\
+figure{margin:1.5em 0}svg.figure{width:100%;max-width:1000px;height:auto;display:block}\
 pre{font-size:.8em;overflow-x:auto;background:#f7f7f7;padding:1em;line-height:1.25}\
 code{overflow-wrap:anywhere}.undecided{color:#777;font-style:italic}\
 .warnings{border-left:4px solid #d08000;background:#fff8e6;padding:.3em 1em;margin:1em 0}\
@@ -53,12 +59,16 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     spending(analysis, &mut out)?;
     document(analysis, &mut out)?;
 
-    writeln!(out, "<h2 id=\"figures\">Figures</h2>")?;
+    writeln!(
+        out,
+        "<h2 id=\"figures\">Figures</h2>\n<div class=\"figures\">"
+    )?;
     for f in Figure::ALL {
         writeln!(out, "<figure id=\"figure-{}\">", f.name())?;
         out.write_all(f.render(&input).as_bytes())?;
         writeln!(out, "</figure>")?;
     }
+    writeln!(out, "</div>")?;
 
     writeln!(
         out,

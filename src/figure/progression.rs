@@ -95,6 +95,11 @@ pub fn render(input: &Input<'_>) -> String {
         &input.value_label(),
     );
 
+    // Dots as wide as the runs are apart (2.5 px at most, 1.25 at least)
+    // and see-through, so that where the runs of several commands lie at
+    // the same level and close in time, each still shows.
+    let spacing = (x.px_hi - x.px_lo).abs() / runs.max(1) as f64;
+    let radius = (spacing * 0.5).clamp(1.25, 2.5);
     for (i, s) in input.series.iter().enumerate() {
         let c = colour(i);
         svg.group("command", &format!(" data-command=\"{}\"", i + 1));
@@ -109,8 +114,8 @@ pub fn render(input: &Input<'_>) -> String {
                         super::shape(i),
                         px,
                         py,
-                        2.5,
-                        &format!(" class=\"run\" fill=\"{c}\""),
+                        radius,
+                        &format!(" class=\"run\" fill=\"{c}\" fill-opacity=\"0.6\""),
                     ),
                     Status::Failed => failed_marker(&mut svg, px, py, c),
                     Status::TimedOut => timed_out_marker(&mut svg, px, py, c),

@@ -392,3 +392,31 @@ fn axis_labels_name_the_unit_of_the_tick_numbers() {
         }
     }
 }
+
+/// Runs of two commands at the same level and close in time: the dots
+/// are see-through, and as small as the runs are close (the run dots of
+/// one command had hidden the other's).
+#[test]
+fn close_dots_of_several_commands_all_show() {
+    let radii = |runs: usize| {
+        let times: Vec<i64> = (0..runs as i64).map(|k| 1000 + k % 7).collect();
+        let d = dataset(&[("a", &times), ("b", &times)]);
+        let a = Analysis::new(&d, Settings::default()).unwrap();
+        let svg = Figure::Progression.render(&Input::new(&a));
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let dots: Vec<(f64, String)> = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("run"))
+            .map(|n| {
+                let r = n.attribute("r").map_or(0.0, |r| r.parse().unwrap());
+                (r, n.attribute("fill-opacity").unwrap_or("1").to_owned())
+            })
+            .collect();
+        assert_eq!(dots.len(), 2 * runs);
+        assert!(dots.iter().all(|(_, o)| o == "0.6"), "{dots:?}");
+        dots[0].0
+    };
+    assert_eq!(radii(20), 2.5);
+    let many = radii(1000);
+    assert!((1.25..2.0).contains(&many), "{many}");
+}

@@ -69,9 +69,10 @@ pub fn write(
     let mut f = Frame::new(super::frame::inner_for(width, 2));
     f.title(&format!("{} distribution", metric.label()));
     f.blank();
+    let runs = if s.n == 1 { "run" } else { "runs" };
     let n_note = match failed {
-        0 => "ct".to_owned(),
-        k => format!("ct ({k} failed)"),
+        0 => runs.to_owned(),
+        k => format!("{runs} ({k} failed)"),
     };
     row(&mut f, "N (observations)", &s.n.to_string(), &n_note);
     row(&mut f, "Median", &num(q.median), unit);

@@ -12,21 +12,21 @@
 //!
 //! A command on one side only shows `—` on the other; a pair without
 //! enough runs says so. Rows failing `--fail-if-slower` carry `✗`, and a
-//! last line says whether the gate held. Labels are cut by display width;
-//! the heading wraps and the label column narrows to fit the report width
-//! (down to 8 columns), and a verdict that would pass it goes on a line of
-//! its own under the change column.
+//! last line says whether the gate held. The label column is as wide as
+//! the widest label that fits beside the figures (at least 8 columns); a
+//! longer label is never cut but takes a line of its own above its row.
+//! The heading wraps, and a verdict that would pass the report width goes
+//! on a line of its own under the change column.
 
 use std::io::{self, Write};
 
-use super::text::{continued, fit, pad, trim_end, width as text_width, Align};
+use super::text::{continued, pad, trim_end, width as text_width, Align};
 use super::units::{self, Scale};
 use crate::data::{Dataset, Unit};
 use crate::gate::{Estimate, Failures, GateReport, GateRow};
 use crate::stats::MIN_VALUES_FOR_INFERENCE;
 
-/// The label column's widest and narrowest.
-const LABEL: usize = 18;
+/// The label column's narrowest.
 const LABEL_MIN: usize = 8;
 /// A value with its unit (`Scale::with_unit` at 7 columns).
 const VALUE: usize = 10;
@@ -130,7 +130,14 @@ fn write_gate_row(
     unit: Unit,
     width: usize,
 ) -> io::Result<()> {
-    let label = fit(label, label_width, Align::Left);
+    let label = if text_width(label) <= label_width {
+        pad(label, label_width, Align::Left)
+    } else {
+        for line in continued(label, width.saturating_sub(2)) {
+            writeln!(out, "  {line}")?;
+        }
+        " ".repeat(label_width)
+    };
     let b = value(row.baseline.map(|s| s.median), unit);
     let n = value(row.new.map(|s| s.median), unit);
     let change = match (row.change, row.baseline) {
@@ -229,9 +236,16 @@ pub fn write(
     unit: Unit,
     width: usize,
 ) -> io::Result<()> {
-    let label_width = width
-        .saturating_sub(FIXED + VERDICT)
-        .clamp(LABEL_MIN, LABEL);
+    let labels = row_labels(report, baseline, new);
+    // The label column: as wide as the widest label that fits beside the
+    // figures; a longer label takes a line of its own above its row,
+    // whole (it had been cut at 17 columns).
+    let room = width.saturating_sub(FIXED + VERDICT).max(LABEL_MIN);
+    let label_width = (labels.iter().map(|l| text_width(l)))
+        .filter(|&w| w <= room)
+        .max()
+        .unwrap_or(0)
+        .clamp(LABEL_MIN, room);
     // Each interval is two-sided at 1 − α/m: each bound misses α/(2m).
     let confidence = units::percent(1.0 - report.alpha_each / 2.0);
     let family = if report.compared > 1 {
@@ -254,7 +268,6 @@ pub fn write(
         pad("Change [interval]", CHANGE, Align::Left),
     );
     write_row(out, &header, "Verdict", label_width, width)?;
-    let labels = row_labels(report, baseline, new);
     for (row, label) in report.rows.iter().zip(&labels) {
         write_gate_row(out, row, label, label_width, unit, width)?;
     }

@@ -1,6 +1,7 @@
-//! The progress display: a bar with runs done, elapsed time and ETA, and
-//! with `--live` a table of the results so far, redrawn in place on a
-//! terminal.
+//! The progress display: a bar with runs done, elapsed time and ETA (for
+//! an adaptive experiment: rounds done, the next look, and the ETA to the
+//! look or the budget that comes first), and with `--live` a table of the
+//! results so far, redrawn in place on a terminal.
 //!
 //! This module only renders: the caller decides whether a display is shown
 //! at all (never when standard error is not a terminal or `TERM=dumb`) and
@@ -43,6 +44,72 @@ pub struct Status<'a> {
     /// The command of the latest run: its number (1-based), the number of
     /// commands, and its label.
     pub command: Option<(usize, usize, &'a str)>,
+    /// An adaptive experiment (`total` is then 0): its rounds, looks and
+    /// budget.
+    pub adaptive: Option<Rounds>,
+}
+
+/// Where an adaptive experiment is: the rounds done, its next look and its
+/// budget.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rounds {
+    /// Complete rounds so far.
+    pub done: u64,
+    /// Runs in a round (the number of commands).
+    pub commands: u64,
+    /// The round of the next look.
+    pub next_look: u64,
+    /// `--max-runs`, in rounds.
+    pub max_rounds: u64,
+    /// `--max-time`, and the time it is counted against (since the
+    /// experiment began, warmups included); `None` while it does not
+    /// apply (the default budget waits for the first look).
+    pub max_time: Option<(Duration, Duration)>,
+}
+
+/// What an adaptive experiment reaches next: a look (where it may stop,
+/// decided) or a budget (where it stops).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Next {
+    Look,
+    MaxRuns,
+    MaxTime,
+}
+
+impl Rounds {
+    /// What comes first, how far along the way to it the experiment is
+    /// (0–1), and the time left to it at the pace since the first run
+    /// (`None` before the second run).
+    pub fn next(&self, status: &Status<'_>) -> (Next, f64, Option<Duration>) {
+        let per_run = match status.since_first {
+            (0, _) => None,
+            (runs, took) => Some(took.as_secs_f64() / runs as f64),
+        };
+        let runs_to = |rounds: u64| rounds.saturating_mul(self.commands);
+        let left =
+            |rounds: u64| per_run.map(|p| p * runs_to(rounds).saturating_sub(status.done) as f64);
+        let fraction = |rounds: u64| status.done as f64 / runs_to(rounds).max(1) as f64;
+        let mut next = (Next::Look, fraction(self.next_look), left(self.next_look));
+        if self.max_rounds < self.next_look {
+            next = (
+                Next::MaxRuns,
+                fraction(self.max_rounds),
+                left(self.max_rounds),
+            );
+        }
+        if let Some((limit, spent)) = self.max_time {
+            let to_time = limit.saturating_sub(spent).as_secs_f64();
+            if next.2.is_some_and(|t| to_time < t) || next.2.is_none() && spent >= limit {
+                let fraction = spent.as_secs_f64() / limit.as_secs_f64().max(1e-9);
+                next = (Next::MaxTime, fraction, Some(to_time));
+            }
+        }
+        let eta = next
+            .2
+            .filter(|t| t.is_finite())
+            .map(|t| Duration::from_secs_f64(t.clamp(0.0, 1e9)));
+        (next.0, next.1.clamp(0.0, 1.0), eta)
+    }
 }
 
 /// One row of the live table (`--live`), already formatted by the caller
@@ -215,35 +282,69 @@ pub fn eta(status: &Status<'_>) -> Option<Duration> {
         .then(|| Duration::from_secs_f64(secs.min(1e9)))
 }
 
-/// The first line: `[█████▌    ] 312/1000 runs · 0:04 · ETA 0:09 · 2/3 ls -l`,
-/// with the parts that do not fit dropped from the right and the bar
-/// shrunk first.
+/// The first line: `[█████▌    ] 312/1000 runs · 0:04 elapsed · ETA 0:09 ·
+/// 2/3 ls -l`; for an adaptive experiment `[███▌      ] 5 rounds · look at
+/// 7 · 0:03 elapsed · ETA 0:01 to the look · 2/3 ls -l`, the bar and the
+/// ETA for whatever comes first, the next look or a budget. The parts that
+/// do not fit are dropped from the right, the bar shrunk first.
 pub fn bar_line(status: &Status<'_>, width: usize) -> String {
     let usable = width.saturating_sub(1);
-    if status.total == 0 {
-        // An adaptive experiment: no total, no ETA; its looks say more.
-        let mut line = format!("{} runs · {} elapsed", status.done, clock(status.elapsed));
-        if let Some((i, n, label)) = status.command {
-            line.push_str(&format!(" · {i}/{n} {}", text::clean(label)));
+    let (counts, times, fraction) = match &status.adaptive {
+        Some(rounds) => {
+            let (next, fraction, eta) = rounds.next(status);
+            let to = match next {
+                Next::Look => "the look".to_owned(),
+                Next::MaxRuns => format!("--max-runs {}", rounds.max_rounds),
+                Next::MaxTime => "--max-time".to_owned(),
+            };
+            let counts = format!(
+                "{} round{} · look at {}",
+                rounds.done,
+                if rounds.done == 1 { "" } else { "s" },
+                rounds.next_look
+            );
+            let times = match eta {
+                Some(left) => format!(
+                    "{} elapsed · ETA {} to {to}",
+                    clock(status.elapsed),
+                    clock(left)
+                ),
+                None => format!("{} elapsed", clock(status.elapsed)),
+            };
+            (counts, times, fraction)
         }
-        return text::truncate(&line, usable).into_owned();
-    }
-    let counts = format!("{}/{} runs", status.done, status.total);
-    let times = match eta(status) {
-        Some(left) => format!("{} elapsed · ETA {}", clock(status.elapsed), clock(left)),
-        None => format!("{} elapsed", clock(status.elapsed)),
+        None => {
+            let counts = format!("{}/{} runs", status.done, status.total);
+            let times = match eta(status) {
+                Some(left) => format!("{} elapsed · ETA {}", clock(status.elapsed), clock(left)),
+                None => format!("{} elapsed", clock(status.elapsed)),
+            };
+            let fraction = if status.total == 0 {
+                1.0
+            } else {
+                (status.done as f64 / status.total as f64).clamp(0.0, 1.0)
+            };
+            (counts, times, fraction)
+        }
     };
     let command = status
         .command
         .map(|(i, n, label)| format!("{i}/{n} {}", text::clean(label)));
-    // The bar takes what the counts and times leave, up to 30 columns,
-    // and is left out below 10.
+    // The bar takes what the counts, the times and (up to 20 columns of)
+    // the command leave, up to 30 columns; below 10 it gives the command's
+    // room back, and is left out below 10 still.
     let fixed = text::width(&counts) + 3 + text::width(&times);
-    let bar_columns = usable.saturating_sub(fixed + 1 + 2).min(30);
+    let shown = command
+        .as_deref()
+        .map_or(0, |c| text::width(c).clamp(8, 20) + 3);
+    let bar_columns = match usable.saturating_sub(fixed + 3 + shown).min(30) {
+        c if c >= 10 => c,
+        _ => usable.saturating_sub(fixed + 3).min(30),
+    };
     let mut line = String::new();
     if bar_columns >= 10 {
         line.push('[');
-        line.push_str(&bar(status.done, status.total, bar_columns));
+        line.push_str(&bar(fraction, bar_columns));
         line.push_str("] ");
     }
     line.push_str(&counts);
@@ -259,15 +360,10 @@ pub fn bar_line(status: &Status<'_>, width: usize) -> String {
     text::truncate(&line, usable).into_owned()
 }
 
-/// A bar of `columns` columns filled in eighths.
-fn bar(done: u64, total: u64, columns: usize) -> String {
+/// A bar of `columns` columns filled in eighths to `fraction` (0–1).
+fn bar(fraction: f64, columns: usize) -> String {
     const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
-    let fraction = if total == 0 {
-        1.0
-    } else {
-        (done as f64 / total as f64).clamp(0.0, 1.0)
-    };
-    let eighths = (fraction * columns as f64 * 8.0).round() as usize;
+    let eighths = (fraction.clamp(0.0, 1.0) * columns as f64 * 8.0).round() as usize;
     let full = (eighths / 8).min(columns);
     let mut s = "█".repeat(full);
     if full < columns {
@@ -363,6 +459,7 @@ mod tests {
                     .mul_f64(done.saturating_sub(1) as f64 / done.max(1) as f64),
             ),
             command: Some((2, 3, "ls -l /usr/lib")),
+            adaptive: None,
         }
     }
 
@@ -388,6 +485,62 @@ mod tests {
         assert!(line.ends_with("2/3 ls -l /usr/lib"), "{line}");
     }
 
+    fn adaptive(done_rounds: u64, max_time: Option<(u64, u64)>) -> Status<'static> {
+        // Two commands, 0.1 s a run: 0.2 s a round.
+        let done = done_rounds * 2;
+        Status {
+            done,
+            total: 0,
+            elapsed: Duration::from_millis(200 * done_rounds),
+            since_first: (done - 1, Duration::from_millis(100 * (done - 1))),
+            command: Some((1, 2, "ls")),
+            adaptive: Some(Rounds {
+                done: done_rounds,
+                commands: 2,
+                next_look: 11,
+                max_rounds: 1000,
+                max_time: max_time.map(|(l, s)| (Duration::from_secs(l), Duration::from_secs(s))),
+            }),
+        }
+    }
+
+    #[test]
+    fn an_adaptive_bar_runs_to_the_next_look_or_the_budget() {
+        // 8 of 11 rounds: 6 runs of 0.1 s to the look.
+        let s = adaptive(8, None);
+        let (next, fraction, eta) = s.adaptive.unwrap().next(&s);
+        assert_eq!(next, Next::Look);
+        assert!((fraction - 8.0 / 11.0).abs() < 1e-9, "{fraction}");
+        assert_eq!(eta, Some(Duration::from_millis(600)));
+        let line = bar_line(&s, 100);
+        assert!(line.starts_with('['), "{line}");
+        assert!(
+            line.contains("] 8 rounds · look at 11 · 0:01 elapsed · ETA 0:00 to the look · 1/2 ls"),
+            "{line}"
+        );
+        // The budget ends first: 0 s of 10 left.
+        let s = adaptive(8, Some((10, 10)));
+        let (next, fraction, eta) = s.adaptive.unwrap().next(&s);
+        assert_eq!(
+            (next, fraction, eta),
+            (Next::MaxTime, 1.0, Some(Duration::ZERO))
+        );
+        assert!(bar_line(&s, 100).contains("ETA 0:00 to --max-time"));
+        // Plenty of budget: the look comes first.
+        let s = adaptive(8, Some((10, 1)));
+        assert_eq!(s.adaptive.unwrap().next(&s).0, Next::Look);
+        // --max-runs before the look.
+        let mut s = adaptive(8, None);
+        if let Some(r) = &mut s.adaptive {
+            r.max_rounds = 9;
+        }
+        let (next, fraction, eta) = s.adaptive.unwrap().next(&s);
+        assert_eq!(next, Next::MaxRuns);
+        assert!((fraction - 8.0 / 9.0).abs() < 1e-9, "{fraction}");
+        assert_eq!(eta, Some(Duration::from_millis(200)));
+        assert!(bar_line(&s, 100).contains("to --max-runs 9"));
+    }
+
     #[test]
     fn no_eta_before_the_first_run() {
         let line = bar_line(&status(0, 10, 0), 80);
@@ -408,6 +561,10 @@ mod tests {
             let mut s = status(7, 1_000_000, 4000);
             s.command = Some((1, 1, &long));
             let line = bar_line(&s, width);
+            assert!(text::width(&line) < width.max(1), "{width}: {line}");
+            let mut a = adaptive(500, Some((10, 3)));
+            a.command = s.command;
+            let line = bar_line(&a, width);
             assert!(text::width(&line) < width.max(1), "{width}: {line}");
             for l in live_lines("Total CPU time", &rows, width, usize::MAX) {
                 assert!(text::width(&l) < width.max(1), "{width}: {l}");
@@ -482,11 +639,11 @@ mod tests {
 
     #[test]
     fn the_bar_fills_in_eighths() {
-        assert_eq!(bar(0, 10, 4), "    ");
-        assert_eq!(bar(10, 10, 4), "████");
-        assert_eq!(bar(5, 10, 4), "██  ");
-        assert_eq!(bar(1, 32, 4), "▏   ");
-        assert_eq!(text::width(&bar(3, 7, 13)), 13);
+        assert_eq!(bar(0.0, 4), "    ");
+        assert_eq!(bar(1.0, 4), "████");
+        assert_eq!(bar(0.5, 4), "██  ");
+        assert_eq!(bar(1.0 / 32.0, 4), "▏   ");
+        assert_eq!(text::width(&bar(3.0 / 7.0, 13)), 13);
     }
 
     #[test]

@@ -69,6 +69,19 @@ fn table_width(width: usize) -> usize {
     width.saturating_sub(2).clamp(58, 158)
 }
 
+/// The table's width for `analysis`'s labels in a report `width` columns
+/// wide: [`table_width`], but on a wide terminal no wider than the longest
+/// `   N: label` needs (at least the reference's 78), so that a name stays
+/// near its numbers.
+fn fitted_table(width: usize, analysis: &Analysis<'_>) -> usize {
+    let longest = (analysis.dataset.commands.iter())
+        .map(|c| text::width(&super::label(c)))
+        .max()
+        .unwrap_or(0);
+    // 38 columns beside the label column (`label_width`), 6 for `   N: `.
+    table_width(width).min((38 + 6 + longest).max(78))
+}
+
 /// Width of the `   N: label` column in a table `table` columns wide (40
 /// in the reference's 78).
 fn label_width(table: usize) -> usize {
@@ -83,7 +96,7 @@ pub fn write(
     explain: bool,
     width: usize,
 ) -> io::Result<()> {
-    let table = table_width(width);
+    let table = fitted_table(width, analysis);
     let ranking = &analysis.ranking;
     match ranking.entries.len() {
         0 => return writeln!(out, "No commands benchmarked.  No ranking to show."),
