@@ -296,9 +296,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
-    if rc.output.ranking.metric_from == MetricFrom::Auto {
-        run_delay_note(&dataset);
-    }
+    run_delay_note(&rc, &dataset);
     let baseline = baseline.as_ref();
     // How it ended is said first; the reports (and exports) of what was
     // measured follow, however it ended; an error comes last.
@@ -323,9 +321,10 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
 /// run-queue delay on Linux: why (a kernel without it), and what that
 /// means for the choice. The portable build never measures it: `--limits`
 /// says so, not every run.
-fn run_delay_note(dataset: &crate::data::Dataset) {
+fn run_delay_note(rc: &RunConfig, dataset: &crate::data::Dataset) {
     let measured = (dataset.commands.iter()).any(|c| c.has(Metric::RUN_DELAY));
-    if dataset.is_empty() || measured || cfg!(not(bestguess_linux)) {
+    let chosen = rc.output.ranking.metric_from == MetricFrom::Auto;
+    if dataset.is_empty() || measured || !chosen || cfg!(not(bestguess_linux)) {
         return;
     }
     let why = crate::measure::platform::run_delay_unavailable()
