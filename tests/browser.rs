@@ -609,7 +609,7 @@ fn the_page_fits_the_window_in_chromium() {
         return;
     };
     let driver = start_driver(&chromedriver);
-    let s = open_page(&driver, &chromium, "twelve.csv", "layout");
+    let s = open_page(&driver, &chromium, "twelve.csv", "layout", &[]);
     let layout = |width: u64| {
         s.call(
             "POST",

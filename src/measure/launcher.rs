@@ -160,8 +160,8 @@ fn start_error(memory: Option<io::Error>, file: io::Error) -> io::Error {
 /// `write` (of the launcher's bytes) under a file-size limit raised, for
 /// the time of the write, as far as the hard limit allows: the launcher
 /// is written to a memory file before it runs, and RLIMIT_FSIZE counts
-/// those bytes as a file's (`ulimit -S -f 512` had made every experiment
-/// impossible). The soft limit is put back before anything is spawned, so
+/// those bytes as a file's (under `ulimit -S -f 512` no experiment could
+/// start otherwise). The soft limit is put back before anything is spawned, so
 /// the launcher and the commands run under the limit they were given.
 fn with_room_to_write<T>(write: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
     let (soft, hard) = sys::file_size_limit();
@@ -294,7 +294,7 @@ impl Launcher {
     }
 
     /// The launcher from a private file in `dir`; an error says whether the
-    /// file had been written (true: starting it failed).
+    /// file was written (true: starting it failed).
     fn start_from_file_in(dir: &std::path::Path) -> Result<Launcher, (bool, io::Error)> {
         let path = dir.join(format!("bestguess-launcher-{}", std::process::id()));
         let written = (|| {
