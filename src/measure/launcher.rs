@@ -296,7 +296,11 @@ impl Launcher {
     /// The launcher from a private file in `dir`; an error says whether the
     /// file was written (true: starting it failed).
     fn start_from_file_in(dir: &std::path::Path) -> Result<Launcher, (bool, io::Error)> {
-        let path = dir.join(format!("bestguess-launcher-{}", std::process::id()));
+        // Unique in the process too: a library may start several launchers
+        // at once (the tests do).
+        static STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.join(format!("bestguess-launcher-{}-{n}", std::process::id()));
         let written = (|| {
             let mut f = File::options()
                 .write(true)
