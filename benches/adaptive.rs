@@ -120,10 +120,9 @@ fn fixed(rounds: &[Vec<f64>]) -> Vec<Verdict> {
         .map(|v| Sample::new(v.clone()).unwrap())
         .collect();
     let options = RankOptions {
-        rounds: Some(rounds),
+        rounds: rounds.first().map(Vec::len),
         reference: None,
         classic: false,
-        exact_level: false,
     };
     let r = rank_with(&samples, options, &RankingSettings::default().rule()).unwrap();
     r.entries.iter().skip(1).map(|e| e.verdict).collect()

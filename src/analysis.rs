@@ -341,7 +341,9 @@ pub struct Look {
     pub round: u64,
     /// The family-wise level the look spends.
     pub alpha: f64,
-    /// Every comparison was decided there (the experiment's own stop).
+    /// Every comparison was decided (slower, faster or equivalent; one
+    /// command: its median known within the precision), whether the
+    /// experiment stopped there or a budget stopped it.
     pub decided: bool,
 }
 
@@ -449,14 +451,16 @@ impl<'a> Analysis<'a> {
             Some(r) => Some(resolve_reference(dataset, r)?),
             None => None,
         };
-        let rounds = complete_rounds(dataset, settings.metric);
+        // Complete rounds change no bound; they say what the medians are
+        // of (the same mixture of the machine's states for every command).
+        let rounds = complete_rounds(dataset, settings.metric).map(|r| r[0].len());
         let mut rule = settings.rule();
         let look = settings.adaptive.and_then(|adaptive| {
             // Complete rounds; after an interrupt mid-round, the fewest
-            // runs of any command (the runs are then independent samples,
-            // still at the look's level: the experiment had looked).
-            let n = match &rounds {
-                Some(r) => r[0].len(),
+            // runs of any command (still at the look's level: the
+            // experiment had looked).
+            let n = match rounds {
+                Some(r) => r,
                 None => ranked.iter().map(Sample::len).min()?,
             } as u64;
             let looks = Looks::new(settings.alpha, ranked.len(), adaptive.min_rounds);
@@ -473,27 +477,21 @@ impl<'a> Analysis<'a> {
             rule.alpha = look.alpha;
         }
         let options = RankOptions {
-            rounds: rounds.as_deref(),
+            rounds,
             reference,
             classic: true,
-            // A look spends its share of α exactly.
-            exact_level: look.is_some(),
         };
         let ranking = rank_with(&ranked, options, &rule)?;
         let look = look.map(|look| {
-            // The experiment's own stop: the look it stopped at decided.
+            // Every question answered, at the look or at a budget's stop.
             let decided = match (ranked.as_slice(), settings.adaptive) {
                 ([one], Some(adaptive)) => {
                     median_known(one, look.alpha, adaptive.precision).is_some()
                 }
                 _ => all_decided(&ranking),
             };
-            Look {
-                decided: look.round == look.rounds && decided,
-                ..look
-            }
+            Look { decided, ..look }
         });
-        drop(rounds);
         let best_case = settings.best_case.validated()?;
         // Per command on its own thread, after the ranking (whose peak
         // memory is then not raised by theirs): the time-order
@@ -568,6 +566,36 @@ mod tests {
         assert!(a.commands[1].metric(Metric::TOTAL_CSW).is_none());
         assert_eq!(a.ranking.order(), [1, 0]);
         assert!(matches!(a.ranking.entries[1].verdict, Verdict::Slower));
+    }
+
+    #[test]
+    fn a_budget_stop_with_every_question_answered_is_decided() {
+        // Ten rounds: between the first look (8) and the second (12), as
+        // a budget leaves them; two identical commands are equivalent.
+        let mut records = runs("a", 1, &[1000; 10]);
+        records.extend(runs("b", 2, &[1000; 10]));
+        let dataset = Dataset::from_records(records);
+        let settings = RankingSettings {
+            adaptive: Some(StoppingRule::default()),
+            ..RankingSettings::default()
+        };
+        let a = Analysis::new(&dataset, settings).unwrap();
+        let look = a.look.unwrap();
+        assert_eq!((look.rounds, look.index, look.round), (10, 1, 12));
+        assert_eq!(a.ranking.entries[1].verdict, Verdict::Equivalent);
+        assert!(look.decided);
+    }
+
+    #[test]
+    fn too_few_runs_claim_no_confidence() {
+        let mut records = runs("a", 1, &[1000, 1001, 1002]);
+        records.extend(runs("b", 2, &[2000, 2001, 2002]));
+        let dataset = Dataset::from_records(records);
+        let a = Analysis::new(&dataset, RankingSettings::default()).unwrap();
+        assert!(!a.ranking.inference);
+        assert_eq!(a.ranking.bound_confidence, None);
+        assert_eq!(a.ranking.simultaneous_confidence, None);
+        assert_eq!(a.ranking.runs_needed, Some(7));
     }
 
     #[test]

@@ -38,8 +38,8 @@
 use crate::analysis::RankingSettings;
 use crate::data::{CommandRuns, Dataset};
 use crate::stats::{
-    rank_with, Contrast, Quantiles, RankOptions, RankSettings, Sample, SampleError, Scale, Verdict,
-    MIN_VALUES_FOR_INFERENCE,
+    comparable, rank_with, runs_to_compare, Contrast, Quantiles, RankOptions, RankSettings, Sample,
+    SampleError, Scale, Verdict,
 };
 
 /// The gate's options: the baseline's raw data file and the margin of
@@ -119,7 +119,8 @@ pub enum GateVerdict {
     NoChange,
     /// Neither: the interval is too wide to tell (more runs could).
     Inconclusive,
-    /// One side has fewer than [`MIN_VALUES_FOR_INFERENCE`] runs.
+    /// One side has too few runs for its median's bounds to reach their
+    /// level ([`GateReport::runs_needed`]).
     NotCompared,
     /// Some run of the new command failed: its times vouch for nothing.
     FailedRuns,
@@ -290,8 +291,12 @@ pub struct GateReport {
     pub rows: Vec<GateRow>,
     /// Pairs compared (the Bonferroni family).
     pub compared: usize,
-    /// The miss chance of each two-sided interval, α/m (α/(2m) per bound).
+    /// The miss chance of each two-sided interval, α/m (α/(2m) per bound,
+    /// α/(4m) per bound of each median).
     pub alpha_each: f64,
+    /// The runs on each side of every pair with which every pair would be
+    /// compared.
+    pub runs_needed: usize,
     /// The `--fail-if-slower` percentage, if given.
     pub fail_if_slower: Option<f64>,
 }
@@ -336,8 +341,8 @@ impl GateReport {
             .count()
     }
 
-    /// Commands on both sides that were not compared: fewer than
-    /// [`MIN_VALUES_FOR_INFERENCE`] runs on a side.
+    /// Commands on both sides that were not compared: too few runs on a
+    /// side ([`GateReport::runs_needed`]).
     pub fn unchecked(&self) -> usize {
         self.rows
             .iter()
@@ -380,7 +385,6 @@ fn compare_pair(
         rounds: None,
         reference: Some(0),
         classic: false,
-        exact_level: true,
     };
     let ranking = rank_with(&[base, new], options, settings)
         .map_err(|e| GateError::Settings(e.to_string()))?;
@@ -448,11 +452,21 @@ pub fn compare_with_baseline(
             Pairing::OnlyNew(n) => (None, Some(side("new", new, n)?)),
         });
     }
-    let enough = |s: &Option<(Side, Sample)>| {
-        s.as_ref()
-            .is_some_and(|(side, _)| side.runs >= MIN_VALUES_FOR_INFERENCE)
-    };
-    let compared = sides.iter().filter(|(b, n)| enough(b) && enough(n)).count();
+    // Which pairs are compared, from their counts alone (as the ranking
+    // decides which commands are): each pair's two medians are bounded at
+    // α/(4m) per side over the m pairs compared.
+    let fewest: Vec<usize> = (sides.iter())
+        .map(|(b, n)| match (b, n) {
+            (Some((b, _)), Some((n, _))) => b.runs.min(n.runs),
+            _ => 0,
+        })
+        .collect();
+    let can = comparable(&fewest, settings.alpha / 2.0);
+    let compared = can.iter().filter(|&&c| c).count();
+    let both = (sides.iter())
+        .filter(|(b, n)| b.is_some() && n.is_some())
+        .count();
+    let runs_needed = runs_to_compare(settings.alpha / 2.0, both);
     let alpha_each = settings.alpha / compared.max(1) as f64;
     // Each pair is a ranking of two with the baseline as the reference, at
     // the family's per-comparison level.
@@ -461,7 +475,7 @@ pub fn compare_with_baseline(
         ..settings.rule()
     };
     let mut rows = Vec::with_capacity(sides.len());
-    for (b, n) in sides {
+    for ((b, n), can) in sides.into_iter().zip(can) {
         let mut row = GateRow {
             baseline: b.as_ref().map(|(s, _)| *s),
             new: n.as_ref().map(|(s, _)| *s),
@@ -472,16 +486,15 @@ pub fn compare_with_baseline(
             new_failures: n.as_ref().and_then(|(s, _)| failures(new, s)),
         };
         if let (Some((bs, bsample)), Some((_, nsample))) = (&b, &n) {
-            if enough(&b) && enough(&n) {
+            if can {
                 let (c, v) = compare_pair(bsample, nsample, &rule)?;
                 // The gate's margin is the user's, independent of effect.
-                row.fails = c.contrast.reached
-                    && fail_if_slower.is_some_and(|pct| match c.relative(bs.median) {
-                        Some(r) => r.low > pct / 100.0,
-                        // A baseline median of 0: any increase is beyond
-                        // every percentage.
-                        None => c.contrast.low > 0.0,
-                    });
+                row.fails = fail_if_slower.is_some_and(|pct| match c.relative(bs.median) {
+                    Some(r) => r.low > pct / 100.0,
+                    // A baseline median of 0: any increase is beyond
+                    // every percentage.
+                    None => c.contrast.low > 0.0,
+                });
                 row.change = Some(c);
                 row.verdict = Some(v);
             } else {
@@ -502,6 +515,7 @@ pub fn compare_with_baseline(
         rows,
         compared,
         alpha_each,
+        runs_needed,
         fail_if_slower,
     })
 }

@@ -69,8 +69,8 @@ fn identical_commands_stop_without_slower() {
     let v = verdicts(&doc);
     assert!(!v.contains(&"slower".to_owned()), "{v:?}");
     assert_eq!(v[1], "equivalent", "{doc}");
-    // Decided at the first look: two commands, 7 rounds.
-    assert_eq!(runs(&doc), 7);
+    // Decided at the first look: two commands, 8 rounds (2⁻⁸ ≤ α·½/4).
+    assert_eq!(runs(&doc), 8);
     assert_eq!(doc["metadata"]["experiment"]["stopped"], "decided");
 }
 
@@ -97,30 +97,44 @@ fn a_doubling_stops_decided_within_ten_rounds_and_bestreport_agrees() {
     );
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        words.contains("--runs auto: decided after 7 rounds"),
+        words.contains("--runs auto: decided after 8 rounds"),
         "{text}"
     );
-    // The raw file, re-analysed as the adaptive experiment it was.
-    let (status, again, stderr) = run(
-        "bestreport",
-        &[
-            "-Q",
-            "--runs",
-            "auto",
-            "--metric",
-            "score",
-            "--export-json",
-            "-",
-            raw.to_str().unwrap(),
-        ],
+    // The raw file records the rule: plain bestreport re-analyses it as
+    // the adaptive experiment it was, as does --runs auto.
+    let header = std::fs::read_to_string(&raw).unwrap();
+    assert!(
+        header
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",Runs auto (alpha 0.05; min-runs 0; precision 0.02)"),
+        "{header}"
     );
-    assert_eq!(status, 0, "{stderr}");
-    let again: Value = serde_json::from_str(&again).unwrap();
-    assert_eq!(verdicts(&again), verdicts(&doc));
-    let key = |d: &Value, k: &str| d["results"][1]["bestguess"][k].clone();
-    for k in ["ratio_ci_low", "ratio_ci_high", "ci_confidence"] {
-        assert_eq!(key(&again, k), key(&doc, k), "{k}");
+    let report = |extra: &[&str]| {
+        let mut args = vec!["-Q", "--metric", "score", "--export-json", "-"];
+        args.extend_from_slice(extra);
+        args.push(raw.to_str().unwrap());
+        let (status, again, stderr) = run("bestreport", &args);
+        assert_eq!(status, 0, "{stderr}");
+        (serde_json::from_str::<Value>(&again).unwrap(), stderr)
+    };
+    let comparison = |d: &Value| d["results"][1]["bestguess"]["comparison"].clone();
+    for extra in [&[][..], &["--runs", "auto"]] {
+        let (again, _) = report(extra);
+        assert_eq!(verdicts(&again), verdicts(&doc), "{extra:?}");
+        assert_eq!(comparison(&again), comparison(&doc), "{extra:?}");
+        assert_eq!(again["bestguess"]["settings"]["runs"], "auto");
     }
+    // A fixed count on request, with a note that it ignores the looks.
+    let (fixed, stderr) = report(&["--runs", "fixed"]);
+    assert_eq!(fixed["bestguess"]["settings"]["runs"], "fixed");
+    assert_ne!(comparison(&fixed), comparison(&doc));
+    let messages = fixed["metadata"]["messages"].to_string() + &stderr;
+    assert!(
+        messages.contains("--runs fixed analyses them as a fixed count"),
+        "{messages}"
+    );
 }
 
 #[test]
@@ -170,6 +184,13 @@ fn min_runs_is_accepted_as_m_and_holds_the_first_look() {
     assert_eq!(status, 0, "{stderr}");
     assert_eq!(runs(&doc), 20);
     assert_eq!(verdicts(&doc), ["best", "slower"]);
+    // The file records -m: bestreport's look is the experiment's.
+    let (_, text, _) = run(
+        "bestreport",
+        &["-R", "--metric", "score", raw.to_str().unwrap()],
+    );
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("decided after 20 rounds"), "{text}");
     let (status, _, stderr) = run("bestguess", &["-r", "5", "--max-runs", "9", "true"]);
     assert_eq!(status, 1);
     assert!(
@@ -188,6 +209,7 @@ fn one_command_stops_when_its_median_is_known() {
     let a = scoring("100");
     let (status, doc, stderr) = auto(&[], &[&a], &raw);
     assert_eq!(status, 0, "{stderr}");
+    // One command: its median's bounds at α·½/2 = 0.0125, 2⁻⁷.
     assert_eq!(runs(&doc), 7);
     assert_eq!(doc["metadata"]["experiment"]["stopped"], "decided");
 }

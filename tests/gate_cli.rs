@@ -147,14 +147,14 @@ fn bestguess_compares_right_after_measuring() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("base.csv");
     let base = base.to_str().unwrap();
-    let (status, _, stderr) = run("bestguess", &["-Q", "-r", "5", "-o", base, "true"]);
+    let (status, _, stderr) = run("bestguess", &["-Q", "-r", "7", "-o", base, "true"]);
     assert_eq!(status, 0, "{stderr}");
     let (status, stdout, stderr) = run(
         "bestguess",
         &[
             "-Q",
             "-r",
-            "5",
+            "7",
             "--baseline",
             base,
             "--fail-if-slower",
@@ -219,10 +219,10 @@ fn the_comparison_fits_the_report_width() {
 #[test]
 fn a_gate_decides_only_where_its_runs_reach_the_level() {
     // 5 runs of 10–20 ms against 5 of 30–40 ms: every new run is slower
-    // than every old one, yet two medians from 5 runs each cannot be
-    // bounded at 97.5 % a side (1 − (1 − 2⁻⁵)² = 6.2 % of misses); at
-    // alpha 0.2 (90 % a side) they can, the change's lower bound is +50 %,
-    // and the gate fails.
+    // than every old one, yet a median from 5 runs cannot be bounded at
+    // α/4 a side below α = 0.128 (2⁻⁵ = 3.1 %): the pair is not compared,
+    // which a gate does not pass; at alpha 0.2 it is, the change's lower
+    // bound is +50 %, and the gate fails on it.
     let base = fixture("gate_ticks_baseline.csv");
     let new = fixture("gate_ticks_new.csv");
     let gate = |alpha: &str| {
@@ -240,11 +240,15 @@ fn a_gate_decides_only_where_its_runs_reach_the_level() {
             ],
         )
     };
-    for alpha in ["alpha=0.001", "alpha=0.05", "alpha=0.1"] {
+    for (alpha, needed) in [("alpha=0.001", 12), ("alpha=0.05", 7), ("alpha=0.1", 6)] {
         let (status, stdout, stderr) = gate(alpha);
-        assert_eq!(status, 0, "{stdout}{stderr}");
-        assert!(stdout.contains("inconclusive"), "{stdout}");
-        assert!(stdout.contains("Gate passed"), "{stdout}");
+        assert_eq!(status, 3, "{stdout}{stderr}");
+        assert!(row(&stdout, "job").ends_with("not compared"), "{stdout}");
+        let text = stdout.replace("\n  ", " ");
+        assert!(
+            text.contains(&format!("(fewer than {needed} runs on a side)")),
+            "{stdout}"
+        );
     }
     let (status, stdout, stderr) = gate("alpha=0.2");
     assert_eq!(status, 3, "{stdout}{stderr}");
@@ -307,7 +311,7 @@ fn a_command_too_few_runs_to_compare_does_not_pass_the_gate() {
     assert!(row(&stdout, "a").ends_with("not compared"), "{stdout}");
     let text = stdout.replace("\n  ", " ");
     assert!(
-        text.contains("Gate failed: 1 command could not be compared (fewer than 5 runs on a side)"),
+        text.contains("Gate failed: 1 command could not be compared (fewer than 7 runs on a side)"),
         "{stdout}"
     );
     // Without a gate, the comparison is only listed.

@@ -82,7 +82,7 @@ fn the_textbook_examples_with_13_column_headers_are_ranked() {
             .success(),
     );
     assert!(
-        out.contains("Lacking the 5 timed runs"),
+        out.contains("Too few timed runs to rank: needs 7 of each"),
         "minitab has too few runs: {out}"
     );
 }
@@ -312,7 +312,7 @@ fn bad_input_is_one_line_naming_file_line_and_column() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
-            "--runs auto says they came from an adaptive experiment",
+            "--runs auto analyses them as an adaptive experiment's, --runs fixed as a fixed count",
         ));
     bestreport()
         .args(["-w", "5"])

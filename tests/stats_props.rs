@@ -4,9 +4,9 @@
 
 use bestguess::analysis::RankingSettings;
 use bestguess::stats::{
-    compare, hodges_lehmann, holm_adjust, independent, kth_pairwise_difference, mann_whitney,
-    paired, pairwise_difference_count, quantile, rank_with, Alpha, CompareOptions, RankOptions,
-    Sample, Scale, Summary, Verdict,
+    comparable, compare, hodges_lehmann, holm_adjust, kth_pairwise_difference, mann_whitney,
+    pairwise_difference_count, quantile, rank_with, Alpha, CompareOptions, Contrast, Design,
+    MedianBounds, RankOptions, Sample, Scale, Summary, Verdict,
 };
 use proptest::prelude::*;
 
@@ -34,9 +34,9 @@ fn any_value() -> impl Strategy<Value = f64> {
     ]
 }
 
-fn options(alpha: f64) -> CompareOptions<'static> {
+fn options(alpha: f64) -> CompareOptions {
     CompareOptions {
-        rounds: None,
+        design: Design::Independent,
         scale: Scale::Difference,
         gamma: alpha,
         alpha: Alpha::new(alpha).unwrap(),
@@ -93,20 +93,24 @@ proptest! {
         x in int_sample(0..50, 70), y in int_sample(1..60, 70), gamma in 0.001..0.5f64
     ) {
         let (a, b) = (sample(&x), sample(&y));
+        let (ra, rb) = (MedianBounds::of(a.sorted(), gamma), MedianBounds::of(b.sorted(), gamma));
+        // A median is bounded exactly when its extreme values reach gamma.
+        prop_assert_eq!(ra.is_some(), 0.5f64.powi(x.len() as i32) <= gamma);
+        let (Some(ra), Some(rb)) = (ra, rb) else {
+            return Ok(());
+        };
+        for m in [ra, rb] {
+            prop_assert!(m.low <= m.median && m.median <= m.high, "{:?}", m);
+            prop_assert!(m.miss > 0.0 && m.miss <= gamma);
+        }
         for scale in [Scale::Difference, Scale::Ratio] {
             if scale == Scale::Ratio && a.min() <= 0.0 {
                 continue;
             }
-            let c = independent(a.sorted(), b.sorted(), scale, gamma).unwrap();
+            let c = Contrast::between(&ra, &rb, scale).unwrap();
             prop_assert!(c.low <= c.estimate && c.estimate <= c.high, "{:?}", c);
-            prop_assert!(c.low_miss > 0.0 && c.low_miss < 1.0);
-            prop_assert!(!c.reached || c.low_miss <= gamma);
+            prop_assert_eq!(c.low_miss, ra.miss + rb.miss);
             prop_assert!(c.confidence() < 1.0);
-            if x.len() == y.len() {
-                let p = paired(&x, &y, scale, gamma).unwrap();
-                prop_assert!(p.low <= p.estimate && p.estimate <= p.high, "{:?}", p);
-                prop_assert!(!p.reached || p.low_miss <= gamma);
-            }
         }
         let k = compare(&a, &b, options(gamma)).unwrap().classic.unwrap();
         prop_assert!(k.shift_low <= k.shift && k.shift <= k.shift_high);
@@ -121,13 +125,15 @@ proptest! {
         let f = f64::from(factor);
         let xs: Vec<f64> = x.iter().map(|v| v * f).collect();
         let ys: Vec<f64> = y.iter().map(|v| v * f).collect();
-        let before = paired(&x, &y, Scale::Ratio, 0.05).unwrap();
-        let after = paired(&xs, &ys, Scale::Ratio, 0.05).unwrap();
-        prop_assert!((before.estimate - after.estimate).abs() <= 1e-12 * before.estimate);
-        prop_assert!((before.low - after.low).abs() <= 1e-12 * before.low);
-        let before = independent(sample(&x).sorted(), sample(&y).sorted(), Scale::Ratio, 0.05).unwrap();
-        let after = independent(sample(&xs).sorted(), sample(&ys).sorted(), Scale::Ratio, 0.05).unwrap();
-        prop_assert!((before.high - after.high).abs() <= 1e-12 * before.high);
+        let contrast = |r: &[f64], o: &[f64]| {
+            let bounds = |v: &[f64]| MedianBounds::of(sample(v).sorted(), 0.4);
+            Some(Contrast::between(&bounds(r)?, &bounds(o)?, Scale::Ratio).unwrap())
+        };
+        if let (Some(before), Some(after)) = (contrast(&x, &y), contrast(&xs, &ys)) {
+            prop_assert!((before.estimate - after.estimate).abs() <= 1e-12 * before.estimate);
+            prop_assert!((before.low - after.low).abs() <= 1e-12 * before.low);
+            prop_assert!((before.high - after.high).abs() <= 1e-12 * before.high);
+        }
     }
 
     #[test]
@@ -229,29 +235,28 @@ proptest! {
     #[test]
     fn ranking_never_shows_a_slower_command_faster_than_the_best(
         commands in prop::collection::vec(int_sample(1..20_000, 30), 0..6),
-        paired_rounds in any::<bool>(),
+        in_rounds in any::<bool>(),
         reference in prop::option::of(0usize..6)
     ) {
         let samples: Vec<Sample> = commands.iter().map(|v| sample(v)).collect();
-        // Rounds exist only when every command has the same number of runs.
-        let rounds: Vec<Vec<f64>> = commands.clone();
-        let complete = paired_rounds && commands.windows(2).all(|w| w[0].len() == w[1].len());
+        let settings = RankingSettings::default().rule();
         let options = RankOptions {
-            rounds: complete.then_some(&rounds[..]),
+            rounds: in_rounds.then(|| commands.first().map_or(0, Vec::len)),
             reference,
             classic: false,
-            exact_level: false,
         };
-        let r = rank_with(&samples, options, &RankingSettings::default().rule()).unwrap();
+        let r = rank_with(&samples, options, &settings).unwrap();
         let mut order = r.order();
         order.sort_unstable();
         prop_assert_eq!(order, (0..samples.len()).collect::<Vec<_>>());
         prop_assert_eq!(r.winners() >= 1, !samples.is_empty());
+        let counts: Vec<usize> = commands.iter().map(Vec::len).collect();
+        let can = comparable(&counts, settings.alpha);
         let best = r.best().map_or(0.0, |b| b.median);
         let mut last = f64::NEG_INFINITY;
         for e in r.entries.iter().skip(1) {
-            let compared = r.inference && e.n >= 5;
-            prop_assert_eq!(e.comparison.is_some(), compared);
+            prop_assert_eq!(e.comparison.is_some(), r.inference && can[e.index]);
+            prop_assert_eq!(e.runs_needed.is_some(), !(r.inference && can[e.index]));
             if let Some(c) = e.comparison {
                 let b = c.contrast;
                 prop_assert!(b.low <= b.estimate && b.estimate <= b.high);
@@ -267,17 +272,23 @@ proptest! {
                 }
             }
         }
+        if let Some(together) = r.simultaneous_confidence {
+            prop_assert!((1.0 - settings.alpha..1.0).contains(&together));
+        }
+        // How the runs were made changes no verdict.
+        let other = RankOptions { rounds: None, ..options };
+        let verdicts = |r: &bestguess::stats::Ranking| {
+            r.entries.iter().map(|e| (e.index, e.verdict)).collect::<Vec<_>>()
+        };
+        prop_assert_eq!(verdicts(&rank_with(&samples, other, &settings).unwrap()), verdicts(&r));
         // The same data and reference give the same verdicts, fixed or chosen.
         if let (false, Some(b)) = (r.fixed_reference, r.best()) {
             let fixed = rank_with(
                 &samples,
                 RankOptions { reference: Some(b.index), ..options },
-                &RankingSettings::default().rule(),
+                &settings,
             )
             .unwrap();
-            let verdicts = |r: &bestguess::stats::Ranking| {
-                r.entries.iter().map(|e| (e.index, e.verdict)).collect::<Vec<_>>()
-            };
             prop_assert_eq!(verdicts(&fixed), verdicts(&r));
         }
     }

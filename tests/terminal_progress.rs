@@ -341,7 +341,7 @@ fn a_long_run_ticks_and_looks_are_shown() {
         "-w 0 --metric wall --max-runs 11 'sleep 0.05' 'sleep 0.0502'",
     );
     let raw = String::from_utf8_lossy(&out);
-    assert!(raw.contains("Round 7: against"), "{raw}");
+    assert!(raw.contains("Round 8: against"), "{raw}");
     assert!(raw.contains(" rounds · look at "), "{raw}");
 }
 
@@ -362,7 +362,7 @@ fn adaptive_progress_has_a_bar_the_next_look_and_an_eta() {
     );
     let raw = String::from_utf8_lossy(&out);
     assert!(
-        raw.contains("0 rounds · look at 7 · setups and warmups first (not timed)"),
+        raw.contains("0 rounds · look at 8 · setups and warmups first (not timed)"),
         "{raw}"
     );
     let frames: Vec<String> = raw
@@ -374,24 +374,24 @@ fn adaptive_progress_has_a_bar_the_next_look_and_an_eta() {
         let end = l.find(']').unwrap();
         l[1..end].chars().all(|c| " ▏▎▍▌▋▊▉█".contains(c)) && end > 10
     };
-    // `[█████▌   ] 3 rounds · look at 7 · 0:00 elapsed · ETA 0:00 to the look`
+    // `[█████▌   ] 3 rounds · look at 8 · 0:00 elapsed · ETA 0:00 to the look`
     let to_look: Vec<&String> = frames
         .iter()
-        .filter(|l| l.contains(" rounds · look at 7 · ") && l.contains(" elapsed · ETA 0:0"))
+        .filter(|l| l.contains(" rounds · look at 8 · ") && l.contains(" elapsed · ETA 0:0"))
         .filter(|l| l.contains(" to the look"))
         .collect();
     assert!(!to_look.is_empty(), "{frames:#?}");
     assert!(to_look.iter().all(|l| bar(l)), "{to_look:#?}");
-    // After the look at 7 the next is at 11; --max-runs 14 comes before
-    // the one after it (17).
+    // After the look at 8 the next is at 12; --max-runs 14 comes before
+    // the one after it (18).
     assert!(
-        frames.iter().any(|l| l.contains("look at 11 · ")),
+        frames.iter().any(|l| l.contains("look at 12 · ")),
         "{frames:#?}"
     );
     assert!(
         frames
             .iter()
-            .any(|l| l.contains("look at 17 · ") && l.contains("to --max-runs 14")),
+            .any(|l| l.contains("look at 18 · ") && l.contains("to --max-runs 14")),
         "{frames:#?}"
     );
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden vectors for BestGuess's statistics engine (src/stats).
 
-Writes tests/data/golden/{samples,pairs,paired,holm,levels}.json, which
+Writes tests/data/golden/{samples,pairs,medians,holm,levels}.json, which
 tests/stats_golden.rs compares against. Run from anywhere:
 
     pip install numpy scipy statsmodels mpmath
@@ -37,18 +37,22 @@ Where the values come from
   the C tool's formula (C = floor(M/2 - z*sqrt(M(n1+n2+1)/12))); A-hat =
   U/(n1 n2).
 * Bounds of medians (src/stats/medians.rs), written from their definition
-  with scipy.stats.binom for P(Bin(n, 1/2) <= k - 1): the paired contrast
-  (median of within-round ratios or differences, the sign test's order
-  statistics) and the independent one (ratio or difference of the two
-  medians, the ranks of the two bounds chosen from the sizes alone). Every
-  one-sample bound is cross-checked against scipy.stats.quantile_test's
-  one-sided confidence interval at the same level, an independent
-  implementation of the exact order-statistic interval.
+  with scipy.stats.binom for P(Bin(n, 1/2) <= k - 1): each median's k-th
+  smallest and k-th largest value, k the largest rank whose miss is at
+  most gamma (medians.json), and the contrast of two commands built from
+  them (pairs.json): the ratio (or difference) of the sample medians with
+  the bounds L_o / U_r and U_o / L_r, each missing at most e_o + e_r.
+  Every one-sample bound is cross-checked against
+  scipy.stats.quantile_test's one-sided confidence interval at the same
+  level, an independent implementation of the exact order-statistic
+  interval.
 * Holm: statsmodels.stats.multitest.multipletests(method="holm").
-* The ranking's levels (src/stats/ranking.rs): for K commands, each bound
-  at gamma = alpha/(2(K - 1)) or, when the runs cannot reach it, at
-  2 gamma, with the contrasts above; the family's confidences from the
-  miss chances of the bounds that reached their level.
+* The ranking (src/stats/ranking.rs), written from its definition: the
+  commands compared are the largest set {j : n_j >= t}, over every
+  threshold t, whose every member has 2^-n_j <= alpha / (2K), K its size;
+  each compared median bounded at alpha / (2K) per side; the reference the
+  compared command with the lowest median; the family's confidences from
+  the bounds' miss chances.
 """
 
 import json
@@ -234,8 +238,8 @@ def u_counts(n1, n2):
 
 def pair_expected(best, other, alpha):
     """Mann-Whitney (scipy), the C tool's Hodges-Lehmann interval and A-hat
-    by brute force over all differences, and the independent-samples
-    contrast (`contrast_independent`)."""
+    by brute force over all differences, and the contrast of the two
+    medians at alpha per side of each (`contrast`)."""
     x = np.sort(np.asarray(best, dtype=float))
     y = np.sort(np.asarray(other, dtype=float))
     n1, n2 = len(x), len(y)
@@ -276,7 +280,7 @@ def pair_expected(best, other, alpha):
         "shift_confidence": float(2 * st.norm.cdf((m - 2 * c - 1) / (2 * sigma)) - 1),
         "superiority": u / m,
     }
-    out["contrast"] = contrast_independent(x, y, alpha)
+    out["contrast"] = contrast(x, y, alpha)
     return out
 
 
@@ -324,151 +328,157 @@ def combine(scale, other, reference):
     return other / reference if scale == "ratio" else other - reference
 
 
-def contrast_independent(x, y, gamma):
-    """The ratio (or difference) of the medians of x (reference) and y
-    with the allocation of src/stats/medians.rs, written from its
-    definition: over every rank of y's bounds whose miss is at most gamma,
-    x's largest rank whose miss keeps 1 - (1 - e_x)(1 - e_y) <= gamma, the
-    pair minimising (1 - (2k_y - 1)/n_y) + (1 - (2k_x - 1)/n_x)."""
-    nx, ny = len(x), len(y)
-    scale = scale_of(x, y)
-    best = None
-    for ky in range(1, (ny + 1) // 2 + 1):
-        ey = tail(ny, ky)
-        if ey > gamma:
-            break
-        allowed = 1 - (1 - gamma) / (1 - ey)
-        kx = bound_rank(nx, allowed)
-        if kx is None:
-            continue
-        score = (1 - (2 * ky - 1) / ny) + (1 - (2 * kx - 1) / nx)
-        if best is None or score < best[0]:
-            best = (score, kx, ky)
-    reached = best is not None
-    _, kx, ky = best if reached else (None, 1, 1)
-    ex, ey = tail(nx, kx), tail(ny, ky)
-    for values, k, e in ((x, kx, ex), (y, ky, ey)):
-        if k > 1 or e < 0.5:
-            check_bound_with_scipy(values, k, e)
-    miss = 1 - (1 - ex) * (1 - ey)
-    return {
-        "gamma": gamma,
-        "scale": scale,
-        "estimate": float(combine(scale, np.median(y), np.median(x))),
-        "low": float(combine(scale, y[ky - 1], x[nx - kx])),
-        "high": float(combine(scale, y[ny - ky], x[kx - 1])),
-        "miss": miss,
-        "reached": reached,
-    }
-
-
-def contrast_paired(best, other, gamma):
-    """The median of the within-round ratios (or differences) with the
-    sign test's bounds, cross-checked with scipy.stats.quantile_test."""
-    x = np.asarray(best, dtype=float)
-    y = np.asarray(other, dtype=float)
-    scale = scale_of(x, y)
-    v = np.sort(combine(scale, y, x))
+def median_bounds(values, gamma):
+    """The median of `values` with its bounds at `gamma` per side, or None
+    when even the extremes miss more often (2^-n > gamma)."""
+    v = np.sort(np.asarray(values, dtype=float))
     n = len(v)
     k = bound_rank(n, gamma)
-    reached = k is not None
-    k = k or 1
+    if k is None:
+        return None
     miss = tail(n, k)
-    if reached:
-        check_bound_with_scipy(v, k, miss)
+    check_bound_with_scipy(v, k, miss)
     return {
         "gamma": gamma,
-        "scale": scale,
-        "estimate": float(np.median(v)),
+        "median": float(np.median(v)),
         "low": float(v[k - 1]),
         "high": float(v[n - k]),
+        "rank": k,
         "miss": miss,
-        "reached": reached,
     }
 
 
-def paired_expected(best, other, alpha):
-    return {"contrast": contrast_paired(best, other, alpha)}
+def contrast(reference, other, gamma, scale=None):
+    """Other against the reference from both medians' bounds at `gamma`:
+    None when either median cannot be bounded."""
+    scale = scale or scale_of(reference, other)
+    r, o = median_bounds(reference, gamma), median_bounds(other, gamma)
+    if r is None or o is None:
+        return None
+    return {
+        "gamma": gamma,
+        "scale": scale,
+        "estimate": float(combine(scale, o["median"], r["median"])),
+        "low": float(combine(scale, o["low"], r["high"])),
+        "high": float(combine(scale, o["high"], r["low"])),
+        "miss": r["miss"] + o["miss"],
+    }
 
 
-def paired_datasets():
+def median_datasets():
+    """Samples for the one-sample bounds: drift, ties, zeros, ticks, few
+    and many values, each at several levels."""
     rng = np.random.default_rng(SEED + 2)
-    cases = []
 
     def drift(n, start, slope, sigma):
         return [int(v) for v in np.round(start * (1 + slope * np.arange(n) / n) * rng.lognormal(0, sigma, n))]
 
-    base = drift(30, 10_000, 0.1, 0.03)
-    cases.append(("drift-30-shift-2pct", base, [int(round(v * 1.02 * rng.lognormal(0, 0.01))) for v in base], 0.05))
-    cases.append(("exact-12-distinct", [100, 205, 310, 400, 512, 620, 733, 801, 950, 1004, 1120, 1207],
-                  [103, 209, 311, 408, 513, 628, 730, 811, 957, 1009, 1125, 1218], 0.05))
-    cases.append(("exact-20-alpha-0.01", [float(v) for v in np.round(rng.normal(50, 3, 20), 3)],
-                  [float(v) for v in np.round(rng.normal(51, 3, 20), 3)], 0.01))
-    cases.append(("ties-and-zeros-40", [int(v) for v in rng.integers(10, 14, 40)],
-                  [int(v) for v in rng.integers(10, 15, 40)], 0.05))
-    b = drift(100, 1_000, 0.1, 0.05)
-    cases.append(("tick-quantised-100", [1000 * round(v / 1000) + 1000 for v in b],
-                  [1000 * round(v * 1.3 / 1000) + 1000 for v in b], 0.05))
-    b = drift(200, 5_000, -0.05, 0.1)
-    cases.append(("asymptotic-200", b, [int(round(v * 0.97 * rng.lognormal(0, 0.05))) for v in b], 0.05))
-    cases.append(("exact-8-distinct", [1.5, 2.25, 3.0, 4.75, 5.5, 6.125, 7.0, 8.5],
-                  [2.0, 2.0, 4.5, 4.0, 7.25, 6.0, 9.0, 9.75], 0.05))
-    cases.append(("exact-25-distinct-drift", [float(v) for v in np.round(1000 + 10 * np.arange(25) + rng.normal(0, 5, 25), 4)],
-                  [float(v) for v in np.round(1015 + 10 * np.arange(25) + rng.normal(0, 5, 25), 4)], 0.05))
-    cases.append(("with-zero-values", [0, 3, 5, 2, 0, 4, 6, 1], [1, 4, 5, 5, 2, 6, 9, 3], 0.05))
-    cases.append(("all-equal-10", [7] * 10, [7] * 10, 0.05))
-    return cases
+    cases = [
+        ("drift-30", drift(30, 10_000, 0.1, 0.03)),
+        ("exact-12-distinct", [100, 205, 310, 400, 512, 620, 733, 801, 950, 1004, 1120, 1207]),
+        ("exact-20-floats", [float(v) for v in np.round(rng.normal(50, 3, 20), 3)]),
+        ("ties-40", [int(v) for v in rng.integers(10, 14, 40)]),
+        ("tick-quantised-100", [1000 * round(v / 1000) + 1000 for v in drift(100, 1_000, 0.1, 0.05)]),
+        ("drift-200", drift(200, 5_000, -0.05, 0.1)),
+        ("exact-8", [1.5, 2.25, 3.0, 4.75, 5.5, 6.125, 7.0, 8.5]),
+        ("with-zero-values", [0, 3, 5, 2, 0, 4, 6, 1]),
+        ("all-equal-10", [7] * 10),
+        ("five", [1030, 989, 1011, 1025, 1011]),
+        ("seven", [1030, 989, 1011, 1025, 1011, 1040, 990]),
+        ("one-side-ticks-96", [20_000 if i % 24 < 7 else 10_000 for i in range(96)]),
+        ("ticks-300", ticks(rng, 300)),
+        ("n1000", timing(rng, 1000, outliers=0.02)),
+        ("n1500", timing(rng, 1500, 2500, 0.2)),
+    ]
+    out = []
+    for name, values in cases:
+        for gamma in (0.05, 0.0125, 0.005, 0.001, 0.0001):
+            out.append({"name": f"{name}-gamma{gamma}", "values": values, "gamma": gamma,
+                        "expected": median_bounds(values, gamma)})
+    return out
 
 
-# ---------------------------------------------------------------- ranking levels
+# ---------------------------------------------------------------- ranking
+
+
+def compared_set(counts, alpha):
+    """Indices compared, by the definition: over every threshold t, the
+    set {j : n_j >= t}; valid when every member has 2^-n_j <= alpha/(2K),
+    K its size; the largest valid set (none if none is)."""
+    best = []
+    for t in sorted(set(counts)):
+        members = [j for j, n in enumerate(counts) if n >= t]
+        level = alpha / (2 * len(members))
+        if all(0.5 ** counts[j] <= level for j in members) and len(members) > len(best):
+            best = members
+    return best
+
+
+def runs_needed(alpha, k):
+    n = 1
+    while 0.5 ** n > alpha / (2 * k):
+        n += 1
+    return n
+
+
+def rank_expected(commands, alpha):
+    """The ranking of `commands` (best = lowest median among the compared,
+    first in input order on a tie) with relative thresholds."""
+    counts = [len(c) for c in commands]
+    compared = compared_set(counts, alpha)
+    k = len(compared)
+    needed = runs_needed(alpha, len(commands))
+    if k < 2:
+        return {"compared": compared, "inference": False, "runs_needed": needed}
+    gamma = alpha / (2 * k)
+    medians = [float(np.median(c)) for c in commands]
+    reference = min(compared, key=lambda j: (medians[j], j))
+    positive = all(min(commands[j]) > 0 for j in compared)
+    scale = "ratio" if positive else "difference"
+    bounds = {j: median_bounds(commands[j], gamma) for j in compared}
+    contrasts = {str(j): contrast(commands[reference], commands[j], gamma, scale) for j in compared if j != reference}
+    each = min(1 - c["miss"] for c in contrasts.values())
+    return {
+        "compared": compared,
+        "inference": True,
+        "reference": reference,
+        "scale": scale,
+        "bounds": {str(j): b for j, b in bounds.items()},
+        "contrasts": contrasts,
+        "bound_confidence": each,
+        "simultaneous_confidence": 1 - sum(2 * b["miss"] for b in bounds.values()),
+        "not_compared_runs_needed": needed,
+    }
 
 
 def ranking_levels():
-    """Commands 2, 3 … K slower than command 1 (a doubling and more), in
-    complete rounds or as independent samples, ranked with the rule of
-    src/stats/ranking.rs written from its definition: each bound at
-    gamma = alpha / (2 (K - 1)), or, when the runs cannot reach it, at
-    2 gamma (Hsu's one-sided level); the family's confidence is 1 minus
-    the sum of the miss chances of the bounds that reached their level."""
+    """Commands 2, 3 … K slower than command 1 (a doubling and more), with
+    equal and with unequal counts (some too few to be compared), at two
+    levels."""
     rng = np.random.default_rng(SEED + 3)
     cases = []
-    for design in ("paired", "independent"):
-        for k in (2, 5, 10):
-            for n in (5, 6, 7, 8, 9, 12):
+    for k in (2, 3, 5, 10):
+        for counts in ("equal", "unequal"):
+            for n in (5, 7, 8, 9, 12, 40):
                 for alpha in (0.05, 0.01):
-                    base = [int(v) for v in np.round(10_000 * rng.lognormal(0, 0.05, n))]
-                    commands = [base]
-                    for i in range(1, k):
-                        factor = 1.5 + 0.5 * i
-                        if design == "paired":
-                            noise = rng.lognormal(0, 0.02, n)
-                            commands.append([int(round(b * factor * e)) for b, e in zip(base, noise)])
-                        else:
-                            commands.append([int(v) for v in np.round(10_000 * factor * rng.lognormal(0, 0.05, n))])
-                    gamma = alpha / (2 * (k - 1))
-                    expected, misses = [], []
-                    for other in commands[1:]:
-                        def contrast(g):
-                            if design == "paired":
-                                return contrast_paired(base, other, g)
-                            return contrast_independent(sorted(base), sorted(other), g)
-                        c = contrast(gamma)
-                        if not c["reached"]:
-                            c = contrast(2 * gamma)
-                        expected.append(c)
-                        misses.append((c["reached"], c["miss"]))
-                    shown = [m for r, m in misses if r] or [m for _, m in misses]
+                    if counts == "equal":
+                        sizes = [n] * k
+                    else:
+                        sizes = [max(1, int(n * f)) for f in rng.choice([0.5, 1, 1, 2, 8], size=k)]
+                    commands = []
+                    for i, size in enumerate(sizes):
+                        factor = 1.0 if i == 0 else 1.5 + 0.5 * i
+                        commands.append([int(v) for v in np.round(10_000 * factor * rng.lognormal(0, 0.05, size))])
                     cases.append({
-                        "name": f"{design}-K{k}-n{n}-alpha{alpha}",
-                        "design": design,
+                        "name": f"K{k}-{counts}-n{n}-alpha{alpha}",
                         "alpha": alpha,
                         "commands": commands,
-                        "expected": {
-                            "contrasts": expected,
-                            "bound_confidence": 1 - max(shown),
-                            "simultaneous_confidence": max(0.0, 1 - 2 * sum(shown)),
-                        },
+                        "expected": rank_expected(commands, alpha),
                     })
+    # Differences: values at zero.
+    commands = [[0, 3, 5, 2, 0, 4, 6, 1, 2, 3], [10, 14, 15, 15, 12, 16, 19, 13, 12, 11]]
+    cases.append({"name": "differences-zeros", "alpha": 0.05, "commands": commands,
+                  "expected": rank_expected(commands, 0.05)})
     return cases
 
 
@@ -624,39 +634,6 @@ def tie_pairs():
     ]
 
 
-def tie_paired():
-    rng = np.random.default_rng(SEED + 4)
-    cases = []
-    for name, r, alpha in (("ticks-paired-12", 12, 0.05), ("ticks-paired-30", 30, 0.05),
-                           ("ticks-paired-45-alpha-0.01", 45, 0.01), ("ticks-paired-300", 300, 0.05)):
-        cases.append((name, ticks(rng, r), ticks(rng, r), alpha))
-    b = ticks(rng, 120, sigma=0.15)
-    cases.append(("ticks-paired-120-shift", b, [v + 100 * int(rng.integers(0, 3)) for v in b], 0.05))
-    # No shift model at the estimate: one tick slower in 28 of 96 rounds,
-    # never faster (the tie-corrected normal approximation instead).
-    cases.append(("one-side-ticks-96", [10_000] * 96,
-                  [20_000 if i % 24 < 7 else 10_000 for i in range(96)], 0.05))
-    # Gaps the test accepts between rejected Walsh averages: not in the
-    # interval (a lattice's pseudo-median is one of its Walsh averages).
-    cases.append(("lattice-gaps-30", [10_000] * 30,
-                  [10_000 if i % 3 == 0 else 20_000 for i in range(30)], 0.05))
-    # The differences do not fit a shift at their estimate but their
-    # logarithms (bases of 10, 20 and 30 ms) do: both scales take the
-    # approximation, never an interval on one beside a point on the other.
-    bases = [(10_000, 20_000, 30_000)[i % 3] for i in range(96)]
-    cases.append(("two-scales-96", bases,
-                  [b + (10_000 if (i // 3) % 3 == 0 else 0) for i, b in enumerate(bases)], 0.05))
-    cases.append(("two-ticks-ratio-20", [20_000] * 20,
-                  [30_000 if i % 3 == 1 else 10_000 for i in range(20)], 0.05))
-    # Five rounds, the estimate itself a difference (11, twice): its
-    # pattern's law gave 100 %, no five-round test reaches 95 %; the
-    # level is the gaps' beside it, 93.75 % (`gap_ceiling`).
-    cases.append(("five-rounds-tied-estimate", [1000] * 5, [1030, 989, 1011, 1025, 1011], 0.05))
-    # Six rounds reach 95 % (96.875 %) in the gaps beside the estimate.
-    cases.append(("six-rounds-tied-estimate", [1000] * 6, [1030, 989, 1011, 1025, 1011, 1040], 0.05))
-    return cases
-
-
 def holm_cases(pair_p_values):
     rng = np.random.default_rng(SEED + 1)
     cases = [
@@ -710,11 +687,7 @@ def main():
         for name, best, other, alpha in pairs
     ]
     write("pairs.json", {**about, "pairs": pair_records})
-    paired_records = [
-        {"name": name, "alpha": alpha, "best": best, "other": other, "expected": paired_expected(best, other, alpha)}
-        for name, best, other, alpha in paired_datasets() + tie_paired()
-    ]
-    write("paired.json", {**about, "paired": paired_records})
+    write("medians.json", {**about, "medians": median_datasets()})
     # The first Holm case adjusts the p-values of all the pairs above.
     pair_p_values = [r["expected"]["p_value"] for r in pair_records]
     write("holm.json", {**about, "cases": holm_cases(pair_p_values)})

@@ -27,7 +27,7 @@ echo
 echo '```sh'
 echo 'bestguess --seed 1 -o raw.csv "ls /usr/bin" -n ls "ls -l /usr/bin" -n "ls -l"'
 echo '```'
-block "bestreport --runs auto raw.csv   (the default report, also what bestguess prints)" "$br" --runs auto "$raw"
+block "bestreport raw.csv   (the default report, also what bestguess prints)" "$br" "$raw"
 echo
 echo 'For the "Exports" section:'
 echo

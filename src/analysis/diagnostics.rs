@@ -165,8 +165,8 @@ pub struct Explained {
 /// the speed change enough to matter? [`super::Analysis::drift_check`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct DriftCheck {
-    /// Complete rounds: every comparison is paired by round, and a
-    /// change of the machine's speed affects both sides alike.
+    /// Complete rounds: every command's median is of the same mixture of
+    /// the machine's states, and a change of its speed affects all alike.
     pub paired: bool,
     /// Without complete rounds, in one experiment: the slope common to
     /// every command's runs (each against its own median) per position

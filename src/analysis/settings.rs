@@ -12,7 +12,8 @@
 use std::fmt;
 
 use super::{MetricFrom, StoppingRule};
-use crate::data::Metric;
+use crate::data::columns::AdaptiveRule;
+use crate::data::{CommandRuns, Dataset, Metric};
 use crate::stats::{BestCaseSettings, RankSettings, SettingsError, Threshold};
 
 /// The command every other command is compared with, when not the best.
@@ -92,6 +93,40 @@ impl RankingSettings {
             epsilon: self.epsilon,
             effect: self.effect,
         }
+    }
+
+    /// The adaptive experiment's rule as the raw file records it, with
+    /// `--runs auto`.
+    pub fn recorded_rule(&self) -> Option<AdaptiveRule> {
+        self.adaptive.map(|rule| AdaptiveRule {
+            alpha: self.alpha,
+            min_rounds: rule.min_rounds,
+            precision: rule.precision,
+        })
+    }
+
+    /// The settings with the rule the runs of `dataset` record, when they
+    /// all come from one adaptive experiment (one file, one group) whose
+    /// header records it: its α, `--min-runs` and precision. `None`
+    /// otherwise. `alpha_given`: `-c alpha` was given, and is kept.
+    pub fn as_recorded(&self, dataset: &Dataset, alpha_given: bool) -> Option<RankingSettings> {
+        let first = dataset.commands.first()?;
+        let rule = first.adaptive?;
+        let one = |c: &CommandRuns| {
+            (c.source, c.group) == (first.source, first.group) && c.adaptive == Some(rule)
+        };
+        if !dataset.commands.iter().all(one) {
+            return None;
+        }
+        Some(RankingSettings {
+            alpha: if alpha_given { self.alpha } else { rule.alpha },
+            adaptive: Some(StoppingRule {
+                min_rounds: rule.min_rounds,
+                precision: rule.precision,
+                ..StoppingRule::default()
+            }),
+            ..self.clone()
+        })
     }
 
     /// Checks every range (alpha in (0, 1), thresholds finite and ≥ 0). A reference is checked against the data when the

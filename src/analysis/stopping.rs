@@ -15,7 +15,7 @@
 
 use std::time::Duration;
 
-use crate::stats::{median_bounds, rank_with, Looks, RankOptions, Ranking, Sample, Verdict};
+use crate::stats::{rank_with, Looks, MedianBounds, RankOptions, Ranking, Sample, Verdict};
 
 use super::RankingSettings;
 
@@ -114,8 +114,9 @@ pub fn all_decided(r: &Ranking) -> bool {
 /// One command's median with its bounds at the family level `alpha`,
 /// when both are within ±`precision` of it.
 pub fn median_known(one: &Sample, alpha: f64, precision: f64) -> Option<LookResult> {
-    let median = crate::stats::quantile(one, 0.5).unwrap_or(0.0);
-    let (low, high) = median_bounds(one.sorted(), alpha / 2.0)?;
+    let MedianBounds {
+        median, low, high, ..
+    } = MedianBounds::of(one.sorted(), alpha / 2.0)?;
     (median > 0.0 && low >= median * (1.0 - precision) && high <= median * (1.0 + precision))
         .then_some(LookResult::Median { median, low, high })
 }
@@ -145,10 +146,9 @@ pub fn look_at(
                 ..settings.rule()
             };
             let options = RankOptions {
-                rounds: Some(rounds),
+                rounds: rounds.first().map(Vec::len),
                 reference,
                 classic: false,
-                exact_level: true,
             };
             match rank_with(&samples, options, &rule) {
                 Ok(r) => LookResult::Ranking(r),
@@ -316,8 +316,8 @@ mod tests {
         let data = vec![lognormal(100, 10_000.0, 1), lognormal(100, 20_000.0, 2)];
         let mut s = Stopper::new(StoppingRule::default(), RankingSettings::default(), None, 2);
         let (n, stop) = run(&mut s, &data);
-        assert_eq!((n, stop), (7, Checkpoint::Stop(StopReason::Decided)));
-        let Some((7, LookResult::Ranking(r))) = &s.last else {
+        assert_eq!((n, stop), (8, Checkpoint::Stop(StopReason::Decided)));
+        let Some((8, LookResult::Ranking(r))) = &s.last else {
             panic!("{:?}", s.last)
         };
         assert_eq!(r.entries[1].verdict, Verdict::Slower);

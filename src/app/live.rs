@@ -24,7 +24,7 @@ use crate::data::{Metric, RunRecord};
 use crate::experiment::Plan;
 use crate::report::progress::LiveRow;
 use crate::report::units::{self, Scale};
-use crate::stats::{quantile, rank_with, RankOptions, Sample, Verdict, MIN_VALUES_FOR_INFERENCE};
+use crate::stats::{quantile, rank_with, runs_to_compare, RankOptions, Sample, Verdict};
 
 /// The live results of an experiment.
 pub struct Live {
@@ -150,26 +150,24 @@ fn analyse(
             difference: String::new(),
         })
         .collect();
-    // Compare only when every command has enough runs: the ranking needs
-    // one sample per command.
-    let enough = samples.iter().all(|s| {
-        s.as_ref()
-            .is_some_and(|s| s.len() >= MIN_VALUES_FOR_INFERENCE)
-    });
-    if !enough {
+    // Compare only when every command has enough runs for all to be
+    // compared: the ranking needs one sample per command.
+    let needed = runs_to_compare(settings.alpha, values.len()) as u64;
+    if rows.iter().any(|row| row.runs < needed) {
         for row in &mut rows {
-            if row.runs < MIN_VALUES_FOR_INFERENCE as u64 {
-                row.difference = format!("needs {MIN_VALUES_FOR_INFERENCE} runs");
+            if row.runs < needed {
+                row.difference = format!("needs {needed} runs");
             }
         }
         return rows;
     }
-    let samples: Vec<Sample> = samples.into_iter().flatten().collect();
+    let Some(samples) = samples.into_iter().collect::<Option<Vec<Sample>>>() else {
+        return rows;
+    };
     let options = RankOptions {
         rounds: None,
         reference,
         classic: false,
-        exact_level: false,
     };
     let Ok(ranking) = rank_with(&samples, options, &settings.rule()) else {
         return rows;
@@ -247,9 +245,10 @@ mod tests {
             &RankingSettings::default(),
             None,
         );
-        assert_eq!(rows[0].difference, "needs 5 runs");
+        // Two commands: 2⁻⁷ ≤ α/4 on each side of each median.
+        assert_eq!(rows[0].difference, "needs 7 runs");
         assert_eq!(rows[1].location, "");
-        assert_eq!(rows[1].difference, "needs 5 runs");
+        assert_eq!(rows[1].difference, "needs 7 runs");
     }
 
     #[test]

@@ -366,18 +366,21 @@ pub struct RawOutput {
 impl RawOutput {
     /// Create the file and write the header.
     /// `parameters`: the names of the experiment's parameters, one column
-    /// each.
+    /// each; `adaptive`: the stopping rule of `--runs auto`, recorded in
+    /// the header.
     pub fn create(
         path: &str,
         catalogue: &crate::data::Catalogue,
         parameters: &[String],
+        adaptive: Option<crate::data::columns::AdaptiveRule>,
     ) -> Result<RawOutput, AppError> {
         let dest = Counted {
             inner: RawDestination::create(path)?,
             written: 0,
         };
-        let writer = crate::data::RawCsvWriter::with_parameters(dest, catalogue, parameters)
-            .map_err(|e| AppError::failure(format!("-o {path}: cannot write: {e}")))?;
+        let writer =
+            crate::data::RawCsvWriter::for_experiment(dest, catalogue, parameters, adaptive)
+                .map_err(|e| AppError::failure(format!("-o {path}: cannot write: {e}")))?;
         let complete = writer.get_ref().written;
         Ok(RawOutput {
             writer,

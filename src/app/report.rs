@@ -200,6 +200,7 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
         )));
     }
     let mut output = rc.output.clone();
+    runs_as_recorded(&mut output, &dataset);
     choose_metric(&mut output, &dataset.catalogue, &[])?;
     // A --reference the data do not have is a usage error, as in bestguess
     // (and as --metric): it had been a failure (status 2).
@@ -217,6 +218,23 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
         baseline.as_ref(),
         &metadata,
     )
+}
+
+/// The runs of an adaptive experiment (`--runs auto`), whose raw file
+/// records its rule, are analysed at the experiment's own look and level
+/// unless `--runs fixed` asks for a fixed count, which a note qualifies.
+fn runs_as_recorded(output: &mut Output, dataset: &Dataset) {
+    use crate::cli::stopping::RunsAnalysis;
+    let recorded = output.ranking.as_recorded(dataset, output.alpha_given);
+    match (output.runs, recorded) {
+        (RunsAnalysis::AsRecorded, Some(settings)) => output.ranking = settings,
+        (RunsAnalysis::Fixed, Some(_)) => output::note(
+            "Note: these runs came from --runs auto, which looked at them as they came;\n  \
+             --runs fixed analyses them as a fixed count, whose α does not allow for\n  \
+             those looks (leave --runs out to report them as the experiment did).\n",
+        ),
+        _ => {}
+    }
 }
 
 /// Resolves `--metric NAME` against the catalogue of the data at hand (a

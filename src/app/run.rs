@@ -131,7 +131,8 @@ pub fn limits() -> Result<String, AppError> {
          \x20 Max RSS floor: {floor} bytes ({:.2} MB), {}\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
-         \x20 Inference needs at least 5 runs per command; p95 needs 20, p99 100.\n{}\
+         \x20 Inference needs n runs of each command with 2^-n <= alpha/(2K) for K commands\n\
+         \x20 (7 for two at alpha 0.05, 9 for ten); p95 needs 20, p99 100.\n{}\
          \x20 Run-queue delay (time waiting for a CPU): {}.\n{}",
         crate::cli::config::MAX_RUNS,
         crate::experiment::params::MAX_VALUES,
@@ -235,10 +236,9 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // So does a --reference that names no command of the plan.
     let reference = plan_reference(&rc)?;
     let exports = OpenExports::open(&rc.output)?;
-    let raw = rc
-        .raw_output
-        .as_deref()
-        .map(|path| RawOutput::create(path, &catalogue, &rc.plan.parameter_names()))
+    let (parameters, adaptive) = (rc.plan.parameter_names(), rc.output.ranking.recorded_rule());
+    let raw = (rc.raw_output.as_deref())
+        .map(|path| RawOutput::create(path, &catalogue, &parameters, adaptive))
         .transpose()?;
     launcher
         .cancel_on_termination_signals()
@@ -292,7 +292,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         p.clear();
     }
     if let Some(a) = &mut sink.adaptive {
-        a.finish(&mut metadata, rc.raw_output.as_deref());
+        a.finish(&mut metadata);
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
@@ -479,9 +479,9 @@ impl Adaptive {
     }
 
     /// After the runs: why the experiment stopped, in the metadata and,
-    /// for a budget, in a note.
-    /// `raw`: the raw file's path, if the runs went to one.
-    fn finish(&mut self, metadata: &mut crate::export::metadata::Metadata, raw: Option<&str>) {
+    /// for a budget, in a note. (The raw file's header records the rule,
+    /// so `bestreport` reports its runs as this did.)
+    fn finish(&mut self, metadata: &mut crate::export::metadata::Metadata) {
         let rounds = self.stopper.rounds();
         // The schedule ends by itself at --max-runs, without asking.
         if self.stopped.is_none() && rounds >= self.stopper.rule().max_rounds {
@@ -493,12 +493,6 @@ impl Adaptive {
         }
         if let Some(note) = stop_note(self, rounds) {
             output::note(&note);
-        }
-        // The raw file does not say the experiment looked at its runs.
-        if let Some(path) = raw.filter(|p| *p != "-") {
-            output::note(&format!(
-                "The runs in {path} came from --runs auto: bestreport --runs auto {path} reports them as this did.\n"
-            ));
         }
     }
 }
@@ -643,7 +637,8 @@ fn rescue(e: AppError, dataset: &crate::data::Dataset, rc: &RunConfig) -> AppErr
     if rc.raw_output.is_some() {
         return e;
     }
-    match rescue_runs(dataset, &rc.plan.parameter_names()) {
+    let adaptive = rc.output.ranking.recorded_rule();
+    match rescue_runs(dataset, &rc.plan.parameter_names(), adaptive) {
         Ok(path) => AppError {
             message: format!(
                 "{}; the {} runs measured are saved in {path} (bestreport {path} reads them)",
@@ -666,7 +661,11 @@ fn rescue(e: AppError, dataset: &crate::data::Dataset, rc: &RunConfig) -> AppErr
 
 /// Writes every run of `dataset` as raw CSV to a new file in the current
 /// directory (else the temporary directory): `bestguess-runs-PID.csv`.
-fn rescue_runs(dataset: &crate::data::Dataset, parameters: &[String]) -> Result<String, AppError> {
+fn rescue_runs(
+    dataset: &crate::data::Dataset,
+    parameters: &[String],
+    adaptive: Option<crate::data::columns::AdaptiveRule>,
+) -> Result<String, AppError> {
     let name = format!("bestguess-runs-{}.csv", std::process::id());
     let dirs = [std::path::PathBuf::from("."), std::env::temp_dir()];
     let mut last = None;
@@ -676,8 +675,8 @@ fn rescue_runs(dataset: &crate::data::Dataset, parameters: &[String]) -> Result<
         if std::path::Path::new(&path).exists() {
             continue;
         }
-        let written =
-            RawOutput::create(&path, &dataset.catalogue, parameters).and_then(|mut raw| {
+        let written = RawOutput::create(&path, &dataset.catalogue, parameters, adaptive).and_then(
+            |mut raw| {
                 for c in &dataset.commands {
                     for i in 0..c.len() {
                         raw.write_run(&c.record(i, &dataset.catalogue))
@@ -685,7 +684,8 @@ fn rescue_runs(dataset: &crate::data::Dataset, parameters: &[String]) -> Result<
                     }
                 }
                 Ok(())
-            });
+            },
+        );
         match written {
             Ok(()) => return Ok(path),
             Err(e) => {

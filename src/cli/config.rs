@@ -111,6 +111,10 @@ pub struct Output {
     /// data (`analysis::resolve_metric`) once they exist, into
     /// `ranking.metric`.
     pub metric: Option<String>,
+    /// How `bestreport` analyses the runs' count (`--runs`).
+    pub runs: super::stopping::RunsAnalysis,
+    /// `-c alpha=` was given.
+    pub alpha_given: bool,
 }
 
 /// A validated command line.
@@ -232,6 +236,8 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         svg_dir: args.svg_dir.clone(),
         gate: gate_options(&args)?,
         metric: args.metric.clone(),
+        runs: super::stopping::analysis(&args, running),
+        alpha_given: settings.alpha_given,
     };
     if output.svg_dir.as_deref() == Some("-") {
         return Err(UsageError(

@@ -255,7 +255,7 @@ fn repetitions() -> Vec<Flag> {
             "runs",
             "N|auto",
             Both,
-            "Timed runs of each command, or auto (the default): rounds until decided (bestreport: the runs came from auto)",
+            "Timed runs of each command, or auto (the default): rounds until decided (bestreport: auto or fixed; default: as the file records)",
             |a, v| a.runs = Some(v),
         )
         .short('r'),

@@ -18,6 +18,9 @@ pub struct Settings {
     pub graph_scale: GraphScale,
     /// The ranking's settings.
     pub ranking: RankingSettings,
+    /// `-c alpha=` was given (`bestreport` keeps it over the α an
+    /// adaptive experiment's file records).
+    pub alpha_given: bool,
 }
 
 const NAMES: &str = "width, graph, alpha, epsilon, effect, best, sigma";
@@ -75,6 +78,7 @@ impl Settings {
                         return Err(bad(name, value, expected));
                     }
                     ranking.alpha = alpha;
+                    self.alpha_given = true;
                 }
                 "super" => {
                     return Err(UsageError(format!(

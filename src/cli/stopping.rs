@@ -8,17 +8,43 @@ use super::lowargs::Args;
 use super::UsageError;
 use crate::analysis::StoppingRule;
 
+/// How `bestreport` analyses the count of the runs it reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RunsAnalysis {
+    /// No `--runs`: as the file records it (the rule of an adaptive
+    /// experiment, whose header records it; else a fixed count).
+    #[default]
+    AsRecorded,
+    /// `--runs auto` (and every `bestguess` experiment): the rule given.
+    Given,
+    /// `bestreport --runs fixed`: a fixed count, even of an adaptive
+    /// experiment's runs.
+    Fixed,
+}
+
+/// How `bestreport` analyses the runs' count (`bestguess`: as given).
+pub fn analysis(args: &Args, running: bool) -> RunsAnalysis {
+    match args.runs.as_deref().map(str::trim) {
+        _ if running => RunsAnalysis::Given,
+        None => RunsAnalysis::AsRecorded,
+        Some("fixed") => RunsAnalysis::Fixed,
+        Some(_) => RunsAnalysis::Given,
+    }
+}
+
 /// The stopping rule: `Some` when the runs are (`bestguess`) or were
 /// (`bestreport`) made by `--runs auto`, the default for `bestguess`
-/// when `-r` is not given.
+/// when `-r` is not given. For `bestreport` without `--runs` the file
+/// decides ([`RunsAnalysis::AsRecorded`]).
 pub fn rule(args: &Args, running: bool) -> Result<Option<StoppingRule>, UsageError> {
     let auto = match args.runs.as_deref().map(str::trim) {
         None => running,
         Some("auto") => true,
         Some(_) if running => false,
+        Some("fixed") => false,
         Some(other) => {
             return Err(UsageError(format!(
-                "--runs {other}: bestreport reads the runs a file holds; --runs auto says they came from an adaptive experiment (leave --runs out otherwise)"
+                "--runs {other}: bestreport reads the runs a file holds; --runs auto analyses them as an adaptive experiment's, --runs fixed as a fixed count (leave --runs out: as the file records)"
             )))
         }
     };
@@ -136,7 +162,19 @@ mod tests {
         assert_eq!(rule(&args(None, None), false), Ok(None));
         assert!(rule(&args(Some("auto"), None), false).unwrap().is_some());
         let e = rule(&args(Some("20"), None), false).unwrap_err();
-        assert!(e.0.contains("--runs auto says"), "{}", e.0);
+        assert!(e.0.contains("--runs fixed as a fixed count"), "{}", e.0);
+        // bestreport: as the file records, unless told.
+        assert_eq!(rule(&args(Some("fixed"), None), false), Ok(None));
+        assert_eq!(analysis(&args(None, None), false), RunsAnalysis::AsRecorded);
+        assert_eq!(
+            analysis(&args(Some("fixed"), None), false),
+            RunsAnalysis::Fixed
+        );
+        assert_eq!(
+            analysis(&args(Some("auto"), None), false),
+            RunsAnalysis::Given
+        );
+        assert_eq!(analysis(&args(None, None), true), RunsAnalysis::Given);
         let e = rule(&args(Some("20"), Some("5s")), true).unwrap_err();
         assert!(e.0.contains("--max-time applies to --runs auto"), "{}", e.0);
     }

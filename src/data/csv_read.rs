@@ -32,8 +32,9 @@
 //!   BestGuess's run columns (Sequence, Start time, Signal, Timed out), and
 //!   metric columns — any the catalogue knows, and any named
 //!   `NAME (UNIT)` with a unit the catalogue recognises
-//!   ([`super::metric::recognise`]), which are registered. Other columns are
-//!   ignored rather than misread. Empty means absent (Timed out: empty
+//!   ([`super::metric::recognise`]), which are registered; and the rule of
+//!   an adaptive experiment ([`AdaptiveRule`]), whose fields are empty.
+//!   Other columns are ignored rather than misread. Empty means absent (Timed out: empty
 //!   means 0). A column read under the name of one read before it (two
 //!   `Sequence`, an appended `Wall clock (us)`) is an error naming both.
 //! - Numbers with surrounding spaces or tabs, a leading `+`, and quoted
@@ -66,7 +67,7 @@ use super::chunks::{Options, Stream};
 use super::fast_read::{self, slot, Block, Plan};
 
 use super::columns::{
-    idx, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS,
+    idx, AdaptiveRule, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS,
 };
 use super::error::{excerpt, DataError, Quoted, RowProblem};
 use super::metric::{
@@ -89,6 +90,9 @@ pub trait RowSink {
     /// command of the last row, where it has no per-run values of them
     /// (Hyperfine 1.x's `user` and `system`).
     fn means(&mut self, _user: Option<f64>, _system: Option<f64>) {}
+    /// The current group's runs came from an adaptive experiment with
+    /// this rule (its header records it, [`AdaptiveRule`]).
+    fn adaptive(&mut self, _rule: AdaptiveRule) {}
     /// One data row. `same_text` says that its command, shell and name are
     /// those of the previous row of the same group (so a sink may skip
     /// comparing them).
@@ -271,6 +275,9 @@ pub(crate) fn read_raw_csv_with<R: Read>(
     };
     let mut layout =
         Layout::from_header(&row, sink.catalogue()).map_err(|e| header_error(&row, e))?;
+    if let Some(rule) = layout.adaptive {
+        sink.adaptive(rule);
+    }
     // The fast path's plan for the layout, and its generation.
     let mut plan = layout.plan(tokens.input().fast());
     let mut generation = 0;
@@ -325,6 +332,9 @@ pub(crate) fn read_raw_csv_with<R: Read>(
                 sink.new_group();
                 layout = Layout::from_header(&row, sink.catalogue())
                     .map_err(|e| header_error(&row, e))?;
+                if let Some(rule) = layout.adaptive {
+                    sink.adaptive(rule);
+                }
                 plan = layout.plan(tokens.input().fast());
                 generation += 1;
                 tokens.input().set_plan(plan.clone(), generation);
@@ -498,6 +508,8 @@ struct Layout {
     run_columns: [Option<usize>; APPENDED_COLUMNS.len()],
     /// `Parameter NAME` columns: position and parameter name.
     parameters: Vec<(usize, String)>,
+    /// The rule of an adaptive experiment, if the header records one.
+    adaptive: Option<AdaptiveRule>,
     /// The header's number of fields.
     header_fields: usize,
 }
@@ -530,6 +542,11 @@ impl Layout {
             if let Some(p) = name.strip_prefix(PARAMETER_PREFIX) {
                 layout.parameters.push((i, p.to_owned()));
                 layout.names.push((i, name.to_owned().into()));
+                continue;
+            }
+            if let Some(rule) = AdaptiveRule::parse(name) {
+                // Its fields are empty: nothing to read from the rows.
+                layout.adaptive = Some(rule);
                 continue;
             }
             if let Some(k) = APPENDED_COLUMNS.iter().position(|&c| c == name) {

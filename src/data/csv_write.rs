@@ -23,7 +23,7 @@
 
 use std::io::{self, Write};
 
-use super::columns::{APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS};
+use super::columns::{AdaptiveRule, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS};
 use super::metric::{Catalogue, Metric, MetricDef, RawColumn, Source, Unit, Value};
 use super::RunRecord;
 
@@ -36,6 +36,9 @@ pub struct RawCsvWriter<W: Write> {
     /// reference's ten, then (after BestGuess's run columns) the appended.
     reference: Vec<(Metric, MetricDef)>,
     appended: Vec<(Metric, MetricDef)>,
+    /// The rule of an adaptive experiment, one column of empty fields
+    /// before the parameters' (its header name records it).
+    adaptive: Option<AdaptiveRule>,
     /// Parameter names, one `Parameter NAME` column each, last.
     parameters: Vec<String>,
 }
@@ -54,6 +57,18 @@ impl<W: Write> RawCsvWriter<W> {
         catalogue: &Catalogue,
         parameters: &[String],
     ) -> io::Result<Self> {
+        RawCsvWriter::for_experiment(out, catalogue, parameters, None)
+    }
+
+    /// As [`RawCsvWriter::with_parameters`], for an experiment whose
+    /// stopping rule is `adaptive` (`--runs auto`): the header records it
+    /// ([`AdaptiveRule::header`]).
+    pub fn for_experiment(
+        out: W,
+        catalogue: &Catalogue,
+        parameters: &[String],
+        adaptive: Option<AdaptiveRule>,
+    ) -> io::Result<Self> {
         let mut reference: Vec<(Metric, MetricDef)> = Vec::new();
         let mut appended = Vec::new();
         for (m, def) in catalogue.iter() {
@@ -71,6 +86,7 @@ impl<W: Write> RawCsvWriter<W> {
             row: Vec::with_capacity(512),
             reference,
             appended,
+            adaptive,
             parameters: parameters.to_vec(),
         };
         w.write_header();
@@ -121,10 +137,12 @@ impl<W: Write> RawCsvWriter<W> {
             .iter()
             .map(|p| format!("{PARAMETER_PREFIX}{p}"))
             .collect();
+        let adaptive = self.adaptive.map(|a| a.header());
         let names = fixed
             .chain(reference)
             .chain(APPENDED_COLUMNS.iter().copied())
             .chain(appended)
+            .chain(adaptive.as_deref())
             .chain(parameters.iter().map(String::as_str));
         for (i, name) in names.enumerate() {
             if i > 0 {
@@ -197,6 +215,9 @@ impl<W: Write> RawCsvWriter<W> {
             if let Some(v) = run.value(*m) {
                 let _ = write!(buf, "{v}");
             }
+        }
+        if self.adaptive.is_some() {
+            buf.push(b',');
         }
         for name in &self.parameters {
             buf.push(b',');

@@ -28,6 +28,7 @@ use std::fs::File;
 use std::io;
 
 use super::column::Column;
+use super::columns::AdaptiveRule;
 use super::csv_read::{RowSink, Rows};
 use super::error::DataError;
 use super::fast_read::slot;
@@ -107,6 +108,9 @@ pub struct CommandRuns {
     /// The parameter values (`-P`, `-L`) the command ran with, as (name,
     /// value); empty without parameters.
     pub parameters: Vec<(String, String)>,
+    /// The stopping rule of the adaptive experiment (`--runs auto`) the
+    /// runs came from, where their file records it.
+    pub adaptive: Option<AdaptiveRule>,
     /// The means of user and system time (µs) its source gave without
     /// per-run values (Hyperfine 1.x's `user`, `system`): kept for the
     /// JSON export, never taken for runs' values.
@@ -155,6 +159,8 @@ pub struct DatasetBuilder {
     origin: Option<String>,
     /// The group within that source (see [`CommandRuns::group`]).
     group: usize,
+    /// The current group's adaptive rule, if its header records one.
+    adaptive: Option<AdaptiveRule>,
     /// For the catalogue of this many metrics: its stored metrics, and
     /// its [`Catalogue::index_bound`].
     stored: (usize, Vec<Metric>, usize),
@@ -243,6 +249,7 @@ impl DatasetBuilder {
             group: self.group,
             parameters: key.parameters.to_vec(),
             origin: self.origin.clone(),
+            adaptive: self.adaptive,
             ..CommandRuns::default()
         });
         commands.len() - 1
@@ -260,6 +267,7 @@ impl DatasetBuilder {
     /// batch 0 is offset one further for the same reason. The number
     /// saturates at `u64::MAX` (grouping does not depend on it).
     pub fn next_source(&mut self) {
+        self.adaptive = None;
         let start = self.source_start;
         let source = &mut self.dataset.commands[start..];
         if !source.is_empty() {
@@ -308,6 +316,10 @@ impl RowSink for DatasetBuilder {
         self.next_source();
         self.group += 1;
         self.origin = None;
+    }
+
+    fn adaptive(&mut self, rule: AdaptiveRule) {
+        self.adaptive = Some(rule);
     }
 
     fn origin(&mut self, tag: &str) {

@@ -26,7 +26,7 @@ use crate::analysis::Analysis;
 use crate::data::Unit;
 use crate::report::explain;
 use crate::report::units::{confidence as percent, Scale};
-use crate::stats::{Comparison, RankedEntry, Verdict, MIN_VALUES_FOR_INFERENCE};
+use crate::stats::{Comparison, RankedEntry, Verdict};
 
 /// A piece of running text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,16 +214,22 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
     }
     if !ranking.inference {
         let runs = if best.n == 1 { "run" } else { "runs" };
+        let needed = ranking.runs_needed.unwrap_or(0);
+        let (who, of) = if ranking.fixed_reference {
+            ("reference", "")
+        } else {
+            ("fastest command", " of each")
+        };
         blocks.push(Block::Paragraph(
             [
                 vec![
                     strong("Not ranked statistically:"),
-                    text(" the fastest command, "),
+                    text(format!(" the {who}, ")),
                 ],
                 labels.get(best.index),
                 vec![text(format!(
-                    ", has {} {runs}, and comparing commands needs at least \
-                     {MIN_VALUES_FOR_INFERENCE}. Relative compares medians only.",
+                    ", has {} {runs}, and comparing these commands needs \
+                     {needed} runs{of}. Relative compares medians only.",
                     best.n
                 ))],
             ]
@@ -288,10 +294,10 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
         }
     }
     let uncompared = group(|v| matches!(v, Verdict::NotCompared { .. }));
-    if !uncompared.is_empty() {
+    if let Some(needed) = uncompared.first().and_then(|e| e.runs_needed) {
         let mut line = vec![
             strong("Not compared"),
-            text(format!(" (fewer than {MIN_VALUES_FOR_INFERENCE} runs): ")),
+            text(format!(" (fewer than {needed} runs): ")),
         ];
         for (k, e) in uncompared.into_iter().enumerate() {
             if k > 0 {

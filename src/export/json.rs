@@ -58,14 +58,13 @@ use super::metadata::{rfc3339, Metadata};
 use crate::analysis::{threshold, Analysis, CommandStats, Diagnostics};
 use crate::data::{CommandRuns, Metric};
 use crate::stats::{
-    Comparison, Design, Method, RankedEntry, Reason, Scale, Summary, Verdict,
-    MIN_VALUES_FOR_INFERENCE,
+    runs_to_compare, Comparison, Design, Method, RankedEntry, Reason, Scale, Summary, Verdict,
 };
 
 /// The version of this document's schema (`bestguess.schema_version`),
 /// documented in `docs/JSON.md`. It changes when a key is removed or its
 /// meaning changes; added keys do not change it.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Hyperfine's schema generation this document also follows
 /// (`schema_version`).
@@ -424,6 +423,22 @@ fn own_result<'a>(
             "verdict",
             text(entry.map_or("not_compared", |e| e.verdict.word())),
         ),
+        // The median's own interval, one of the family that holds
+        // together (compared commands only).
+        (
+            "median_interval",
+            entry.and_then(|e| e.bounds).map_or(Node::Null, |b| {
+                object(vec![
+                    ("low", Node::Num(b.low)),
+                    ("high", Node::Num(b.high)),
+                    ("confidence", Node::Num(b.confidence())),
+                ])
+            }),
+        ),
+        (
+            "runs_needed",
+            entry.and_then(|e| e.runs_needed).map_or(Node::Null, count),
+        ),
     ];
     if with_runs {
         fields.push(("per_run", per_run(analysis, runs)));
@@ -432,7 +447,7 @@ fn own_result<'a>(
         let mut source = vec![("path", text(&src.path)), ("tag", text(&src.tag))];
         // Which experiment of its file, from the second on (a header row
         // in the middle of a raw file starts the next): so that reading
-        // this file back keeps them apart, never paired by round.
+        // this file back keeps them apart, never in rounds together.
         if runs.group > 0 {
             source.push(("group", Node::Int(runs.group as i64 + 1)));
         }
@@ -558,14 +573,13 @@ fn summary(s: &Summary) -> Node<'static> {
 fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static> {
     let b = &c.contrast;
     let (analysis, rounds) = match c.design {
-        Design::Paired { rounds } => ("paired", Node::Int(rounds as i64)),
+        Design::Rounds { rounds } => ("rounds", Node::Int(rounds as i64)),
         Design::Independent => ("independent", Node::Null),
     };
     let ratio = |v: f64| match b.scale {
         Scale::Ratio => Node::Num(v),
         Scale::Difference => Node::Null,
     };
-    let level = |v: f64| if b.reached { Node::Num(v) } else { Node::Null };
     let difference = |v: f64| match b.scale {
         Scale::Ratio => Node::Null,
         Scale::Difference => Node::Num(v),
@@ -580,11 +594,12 @@ fn comparison(c: &Comparison, entry: &RankedEntry, best: usize) -> Node<'static>
         ("difference", difference(b.estimate)),
         ("difference_ci_low", difference(b.low)),
         ("difference_ci_high", difference(b.high)),
-        // Bounds short of their level claim none.
-        ("ci_confidence", level(b.confidence())),
-        ("ci_low_confidence", level(1.0 - b.low_miss)),
-        ("ci_high_confidence", level(1.0 - b.high_miss)),
-        ("ci_reached", Node::Bool(b.reached)),
+        ("ci_confidence", Node::Num(b.confidence())),
+        ("ci_low_confidence", Node::Num(1.0 - b.low_miss)),
+        ("ci_high_confidence", Node::Num(1.0 - b.high_miss)),
+        // Every comparison made reaches its level: who is compared is
+        // decided by the counts of runs.
+        ("ci_reached", Node::Bool(true)),
         ("runs_needed", entry.runs_needed.map_or(Node::Null, count)),
         ("verdict", text(entry.verdict.word())),
         // Kept for readers of earlier versions: "not shown to be slower".
@@ -626,9 +641,6 @@ fn method(m: Method) -> &'static str {
 fn reason(r: Reason) -> &'static str {
     match r {
         Reason::WithinEffect => "within_effect",
-        Reason::TooFewRuns => "too_few_runs",
-        Reason::OrderDisagrees => "order_disagrees",
-        Reason::NotSlowerThanAll => "not_slower_than_all_candidates",
     }
 }
 
@@ -646,7 +658,7 @@ fn top_level<'a>(analysis: &'a Analysis<'_>, layouts: JsonRuns) -> Node<'a> {
         (
             "analysis",
             text(match r.design {
-                Design::Paired { .. } => "paired",
+                Design::Rounds { .. } => "rounds",
                 Design::Independent => "independent",
             }),
         ),
@@ -658,10 +670,10 @@ fn top_level<'a>(analysis: &'a Analysis<'_>, layouts: JsonRuns) -> Node<'a> {
             }),
         ),
         ("comparisons_family", count(r.family)),
-        ("confidence_each", Node::Num(r.bound_confidence)),
+        ("confidence_each", optional(r.bound_confidence)),
         (
             "simultaneous_confidence",
-            Node::Num(r.simultaneous_confidence),
+            optional(r.simultaneous_confidence),
         ),
         (
             "ranked_metric",
@@ -669,7 +681,11 @@ fn top_level<'a>(analysis: &'a Analysis<'_>, layouts: JsonRuns) -> Node<'a> {
         ),
         ("metric_choice", metric_choice(analysis)),
         ("cpu_wait", cpu_wait(analysis)),
-        ("min_runs_for_inference", count(MIN_VALUES_FOR_INFERENCE)),
+        // The runs of each command with which every command is compared.
+        (
+            "min_runs_for_inference",
+            count(runs_to_compare(r.settings.alpha, r.entries.len())),
+        ),
         ("inference", Node::Bool(r.inference)),
         (
             "ranking",

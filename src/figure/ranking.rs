@@ -285,7 +285,7 @@ pub fn render(input: &Input<'_>) -> String {
     let rows = rows_of(ranking, by_ratio, &show, ref_median);
     let effect = band(settings.effect, ranking.effect);
     let epsilon = band(settings.epsilon, ranking.epsilon);
-    let confidence = 100.0 * ranking.bound_confidence;
+    let confidence = 100.0 * ranking.bound_confidence.unwrap_or(0.0);
     let reference_word = if ranking.fixed_reference {
         "the reference"
     } else {

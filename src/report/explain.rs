@@ -3,8 +3,8 @@
 //!
 //! A ranking is only as credible as the evidence behind it, so `-E` shows
 //! it: the settings in force (relative thresholds with their value in the
-//! metric's unit) and the reference; then per command the analysis used
-//! (independent samples or paired by round), the deciding estimate with
+//! metric's unit) and the reference; then per command how its runs were
+//! made (in complete rounds or not), the deciding estimate with
 //! its bounds and their confidence, and the verdict. A condition of a
 //! verdict that a comparison did not meet is marked `✗` on the line of
 //! the numbers that show it; the conditions come from the ranking
@@ -23,7 +23,6 @@ use crate::analysis::{meaning, Analysis};
 use crate::data::Unit;
 use crate::stats::{
     Classic, Design, Method, RankedEntry, Ranking, Reason, Scale, Threshold, Verdict,
-    MIN_VALUES_FOR_INFERENCE,
 };
 
 const LABEL: usize = 22;
@@ -132,7 +131,7 @@ fn method(m: Method) -> &'static str {
 /// with the bound it was compared with. `-E` prints it beside the numbers
 /// that show it, and the markup exports ([`crate::export::document`]) use
 /// the same words.
-pub fn reason(r: Reason, entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> String {
+pub fn reason(r: Reason, _entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> String {
     match (r, ranking.scale, ranking.settings.effect) {
         (Reason::WithinEffect, Scale::Ratio, Threshold::Percent(p)) => {
             format!("low end ≤ effect +{}%", units::plain(p))
@@ -140,23 +139,14 @@ pub fn reason(r: Reason, entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> 
         (Reason::WithinEffect, _, _) => {
             format!("low end ≤ effect {}", units::amount(ranking.effect, unit))
         }
-        (Reason::TooFewRuns, _, _) => match (entry.runs_needed, ranking.design) {
-            (Some(n), Design::Paired { .. }) => format!("needs {n} rounds"),
-            (Some(n), Design::Independent) => format!("needs {n} runs of each"),
-            (None, _) => "too few runs".to_owned(),
-        },
-        (Reason::OrderDisagrees, _, _) => "rounds and medians disagree".to_owned(),
-        (Reason::NotSlowerThanAll, _, _) => "not slower than every candidate".to_owned(),
     }
 }
 
 /// The name of a comparison's estimate.
 pub fn estimate_name(ranking: &Ranking) -> &'static str {
-    match (ranking.design, ranking.scale) {
-        (Design::Paired { .. }, Scale::Ratio) => "Median round ratio",
-        (Design::Paired { .. }, Scale::Difference) => "Median round diff.",
-        (Design::Independent, Scale::Ratio) => "Ratio of medians",
-        (Design::Independent, Scale::Difference) => "Diff. of medians",
+    match ranking.scale {
+        Scale::Ratio => "Ratio of medians",
+        Scale::Difference => "Diff. of medians",
     }
 }
 
@@ -168,11 +158,10 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
         if let Verdict::NotCompared { n } = entry.verdict {
             if ranking.inference {
                 lines.push(line("Timed observations", &format!("N = {n}"), None));
-                lines.push(line(
-                    "Not compared",
-                    &format!("needs at least {MIN_VALUES_FOR_INFERENCE} runs"),
-                    None,
-                ));
+                let needed = entry
+                    .runs_needed
+                    .map_or_else(|| "too few runs".to_owned(), |r| format!("needs {r} runs"));
+                lines.push(line("Not compared", &needed, None));
             }
         }
         return lines;
@@ -189,34 +178,24 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
         None,
     ));
     let analysis = match c.design {
-        Design::Paired { rounds } => format!("paired, {rounds} rounds"),
-        Design::Independent => "independent samples".to_owned(),
+        Design::Rounds { rounds } => format!("medians, {rounds} rounds"),
+        Design::Independent => "medians, independent samples".to_owned(),
     };
     lines.push(line("Analysis", &analysis, None));
     let b = &c.contrast;
-    let verdict_flag = flag(Reason::TooFewRuns).or_else(|| flag(Reason::OrderDisagrees));
     lines.push(line(
         estimate_name(ranking),
         &units::contrast(b, unit),
-        if b.reached {
-            flag(Reason::WithinEffect).or_else(|| flag(Reason::NotSlowerThanAll))
-        } else {
-            None
-        },
+        flag(Reason::WithinEffect),
     ));
-    // Bounds short of their level claim none (module docs of ranking).
-    let confidence = if b.reached {
-        format!(
-            "{} (bounds {}, {})",
-            units::confidence_with(b.confidence(), 2),
-            units::confidence_with(1.0 - b.low_miss, 2),
-            units::confidence_with(1.0 - b.high_miss, 2)
-        )
-    } else {
-        "none: the range of the data".to_owned()
-    };
+    let confidence = format!(
+        "{} (bounds {}, {})",
+        units::confidence_with(b.confidence(), 2),
+        units::confidence_with(1.0 - b.low_miss, 2),
+        units::confidence_with(1.0 - b.high_miss, 2)
+    );
     lines.push(line("Confidence", &confidence, None));
-    lines.push(line("Verdict", entry.verdict.word(), verdict_flag));
+    lines.push(line("Verdict", entry.verdict.word(), None));
     // The C tool's statistics: shown, deciding nothing.
     let Some(k) = &c.classic else {
         return lines;

@@ -24,7 +24,6 @@ use super::text::{continued, pad, trim_end, width as text_width, Align};
 use super::units::{self, Scale};
 use crate::data::{Dataset, Unit};
 use crate::gate::{Estimate, Failures, GateReport, GateRow};
-use crate::stats::MIN_VALUES_FOR_INFERENCE;
 
 /// The label column's narrowest.
 const LABEL_MIN: usize = 8;
@@ -175,10 +174,11 @@ fn write_gate_row(
 fn gate_verdict(report: &GateReport, pct: f64, failed: usize, names: &str) -> String {
     let margin = signed_percent(pct / 100.0);
     let (failing, unchecked) = (report.slower(), report.unchecked());
+    let needed = report.runs_needed;
     let not_compared = format!(
         "{unchecked} command{} could not be compared (fewer than \
-         {MIN_VALUES_FOR_INFERENCE} runs on a side), so the gate cannot tell whether {} \
-         slower: give each at least {MIN_VALUES_FOR_INFERENCE} runs",
+         {needed} runs on a side), so the gate cannot tell whether {} \
+         slower: give each at least {needed} runs",
         if unchecked == 1 { "" } else { "s" },
         if unchecked == 1 { "it is" } else { "they are" }
     );

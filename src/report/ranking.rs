@@ -20,9 +20,9 @@
 //!   reference and the commands equivalent to it.
 //! * A line under the headline names the estimate and the confidence of
 //!   its bounds, each and together.
-//! * A command with fewer than 5 runs, when the reference has enough, is
-//!   listed after the others in median order with `(not compared: n = 3)`
-//!   instead of crashing the program.
+//! * A command whose runs are too few for its median's bounds to reach
+//!   their level is listed after the others in median order with
+//!   `(not compared: n = 3, needs 8)`.
 //! * With `-E`, the settings legend comes first and each command gets its
 //!   header line and the details of [`super::explain`]; the table is
 //!   closed by a rule and a legend of the `✗` marks.
@@ -34,7 +34,7 @@ use super::text::{self, fit, trim_end, Align};
 use super::units::{self, Scale as Amounts};
 use crate::analysis::{Analysis, Look};
 use crate::data::Unit;
-use crate::stats::{Design, RankedEntry, Ranking, Scale, Verdict, MIN_VALUES_FOR_INFERENCE};
+use crate::stats::{Design, RankedEntry, Ranking, Scale, Verdict};
 
 /// The table's header line (`table` columns), naming the ranked metric
 /// above its column (cut by display width if a custom metric's name is
@@ -119,10 +119,10 @@ pub fn write(
         writeln!(out)?;
     }
     if !ranking.inference || ranking.family == 0 {
-        writeln!(
-            out,
-            "Best guess ranking: (Lacking the {MIN_VALUES_FOR_INFERENCE} timed runs to statistically rank)"
-        )?;
+        let line = format!("Best guess ranking: {}", not_ranked(ranking, analysis));
+        for line in text::continued(&line, table) {
+            writeln!(out, "{line}")?;
+        }
         spending_lines(out, analysis, table)?;
     } else {
         writeln!(out, "Best guess ranking: {}", headline(ranking))?;
@@ -232,15 +232,33 @@ fn headline(ranking: &Ranking) -> String {
     }
 }
 
-/// The estimate, the analysis and the confidence behind the verdicts (the
-/// exports say the same).
+/// Why no command was compared, and how many runs would compare them.
+fn not_ranked(ranking: &Ranking, analysis: &Analysis<'_>) -> String {
+    let needed = ranking
+        .runs_needed
+        .map_or_else(String::new, |n| format!(": needs {n} of each"));
+    match ranking.best() {
+        Some(b) if ranking.fixed_reference && b.runs_needed.is_some() => {
+            let label = analysis
+                .dataset
+                .commands
+                .get(b.index)
+                .map_or_else(String::new, super::label);
+            format!("(The reference, {label}, has too few timed runs to compare{needed})")
+        }
+        _ => format!("(Too few timed runs to rank{needed})"),
+    }
+}
+
+/// The estimate, how the runs were made and the confidence behind the
+/// verdicts (the exports say the same).
 pub fn method_line(ranking: &Ranking) -> String {
     let estimate = match (ranking.design, ranking.scale) {
-        (Design::Paired { rounds }, Scale::Ratio) => {
-            format!("Median of within-round ratios, {rounds} rounds")
+        (Design::Rounds { rounds }, Scale::Ratio) => {
+            format!("Ratio of medians, {rounds} rounds")
         }
-        (Design::Paired { rounds }, Scale::Difference) => {
-            format!("Median of within-round differences, {rounds} rounds")
+        (Design::Rounds { rounds }, Scale::Difference) => {
+            format!("Difference of medians, {rounds} rounds")
         }
         (Design::Independent, Scale::Ratio) => {
             format!("Ratio of medians, {}", super::warnings::UNPAIRED)
@@ -249,33 +267,14 @@ pub fn method_line(ranking: &Ranking) -> String {
             format!("Difference of medians, {}", super::warnings::UNPAIRED)
         }
     };
-    let reached = ranking
-        .entries
-        .iter()
-        .filter_map(|e| e.comparison.as_ref())
-        .any(|c| c.contrast.reached);
-    if !reached {
-        let asked = 1.0 - ranking.settings.alpha / ranking.family.max(1) as f64;
-        return format!(
-            "{estimate}: too few runs for intervals at {}.",
-            units::confidence(asked)
-        );
-    }
-    // Runs too few for 1 − α decide at the level their extreme values
-    // reach (Hsu's one-sided level), which the line states.
-    let asked = 1.0 - ranking.settings.alpha;
-    let short = if ranking.simultaneous_confidence < asked {
-        format!(
-            " (too few runs for {}: the most they allow)",
-            units::confidence(asked)
-        )
-    } else {
-        String::new()
+    let (Some(each), Some(together)) = (ranking.bound_confidence, ranking.simultaneous_confidence)
+    else {
+        return format!("{estimate}.");
     };
     format!(
-        "{estimate}: bounds {} each, {} together{short}.",
-        units::confidence(ranking.bound_confidence),
-        units::confidence(ranking.simultaneous_confidence),
+        "{estimate}: bounds {} each, {} together.",
+        units::confidence(each),
+        units::confidence(together),
     )
 }
 
@@ -300,11 +299,11 @@ pub fn look_line(look: &Look, analysis: &Analysis<'_>) -> String {
         );
     }
     let open = match rounds_to_decide(analysis, look.rounds) {
-        Some(n) if n > look.rounds => format!(" about {} would decide what is open", rounds(n)),
+        Some(n) if n > look.rounds => format!("; about {} would decide what is open", rounds(n)),
         _ => String::new(),
     };
     format!(
-        "--runs auto: budget reached after {}, not every question decided;{open}; {spent}.",
+        "--runs auto: budget reached after {}, not every question decided{open}; {spent}.",
         rounds(look.rounds)
     )
 }
@@ -373,20 +372,16 @@ fn rows(
             let by = e.median - best_median;
             let by = Amounts::choose(unit, by.abs()).with_unit(by, 7);
             line.push_str(&format!(" {by}  {}", v.word()));
-            let b = &c.contrast;
-            let mut estimate = units::contrast(b, unit);
-            if let Some(n) = e.runs_needed {
-                // Bounds short of their level claim none: how many runs
-                // would reach it.
-                estimate.push_str(&match ranking.design {
-                    Design::Paired { .. } => format!(" (needs {n} rounds)"),
-                    Design::Independent => format!(" (needs {n} runs of each)"),
-                });
-            }
+            let estimate = units::contrast(&c.contrast, unit);
             second = Some(format!("{}{estimate}", " ".repeat(1 + label_w + 2)));
         }
         (None, Verdict::NotCompared { n }) if ranking.inference => {
             line.push_str(&format!(" (not compared: n = {n})"));
+            // How many runs would compare every command, where the
+            // interval of a compared one goes.
+            second = e
+                .runs_needed
+                .map(|r| format!("{}needs {r} runs of each", " ".repeat(1 + label_w + 2)));
         }
         _ => {}
     }

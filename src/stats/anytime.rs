@@ -17,10 +17,10 @@
 //! round takes the place of the next look and spends that look's share.
 //!
 //! The first look is the first round at which a verdict is possible at
-//! all: where the extreme bound of the sign test reaches its share,
-//! 2⁻ⁿ ≤ α·w₀ / (2(K − 1)) (for one command, α·w₀ / 2).
+//! all: where the extreme bounds of every command's median reach their
+//! share, 2⁻ⁿ ≤ α·w₀ / (2K) for K commands (one command: α·w₀ / 2).
 
-use super::medians::{order_bound_rank, values_needed};
+use super::medians::values_needed;
 
 /// Growth of the rounds between looks.
 const GROWTH: f64 = 1.5;
@@ -38,7 +38,8 @@ impl Looks {
     /// The looks for `commands` commands at level `alpha`, none before
     /// round `min_rounds`.
     pub fn new(alpha: f64, commands: usize, min_rounds: u64) -> Looks {
-        let sides = 2.0 * commands.saturating_sub(1).max(1) as f64;
+        // Both bounds of every command's median share the look's α.
+        let sides = 2.0 * commands.max(1) as f64;
         let possible = values_needed(alpha * share(0) / sides) as u64;
         Looks {
             alpha,
@@ -77,15 +78,6 @@ impl Looks {
     }
 }
 
-/// The distribution-free bounds of the median of `sorted` (ascending),
-/// each missing with chance at most `gamma`: the k-th smallest and k-th
-/// largest value (Thompson 1936). `None` when too few values.
-pub fn median_bounds(sorted: &[f64], gamma: f64) -> Option<(f64, f64)> {
-    let n = sorted.len();
-    let (k, _) = order_bound_rank(n, gamma)?;
-    Some((sorted[k - 1], sorted[n - k]))
-}
-
 /// The share of α look `j` spends: 1/((j + 1)(j + 2)).
 fn share(j: usize) -> f64 {
     let j = j as f64;
@@ -107,13 +99,13 @@ mod tests {
 
     #[test]
     fn the_first_look_is_the_first_round_a_verdict_is_possible() {
-        // Two commands: 2⁻⁷ ≤ 0.05 · ½ / 2 = 0.0125 < 2⁻⁶.
-        assert_eq!(Looks::new(0.05, 2, 0).first, 7);
-        // Five: 0.025 / 8 = 0.003125, 2⁻⁹ = 0.00195.
+        // Two commands: 2⁻⁸ ≤ 0.05 · ½ / 4 = 0.00625 < 2⁻⁷.
+        assert_eq!(Looks::new(0.05, 2, 0).first, 8);
+        // Five: 0.025 / 10 = 0.0025, 2⁻⁹ = 0.00195.
         assert_eq!(Looks::new(0.05, 5, 0).first, 9);
-        // Ten: 0.025 / 18 = 0.00139, 2⁻¹⁰ = 0.00098.
+        // Ten: 0.025 / 20 = 0.00125, 2⁻¹⁰ = 0.00098.
         assert_eq!(Looks::new(0.05, 10, 0).first, 10);
-        // One command: 0.025 / 2, as two.
+        // One command: 0.025 / 2 = 0.0125, 2⁻⁷ = 0.0078.
         assert_eq!(Looks::new(0.05, 1, 0).first, 7);
         assert_eq!(Looks::new(0.05, 2, 20).first, 20);
     }
@@ -122,26 +114,17 @@ mod tests {
     fn looks_grow_by_half_and_every_round_has_a_slot() {
         let l = Looks::new(0.05, 2, 0);
         let rounds: Vec<u64> = (0..6).map(|j| l.round(j)).collect();
-        assert_eq!(rounds, [7, 11, 17, 26, 39, 59]);
+        assert_eq!(rounds, [8, 12, 18, 27, 41, 62]);
         assert_eq!(l.slot(1), 0);
-        assert_eq!(l.slot(7), 0);
-        assert_eq!(l.slot(8), 1);
-        assert_eq!(l.slot(11), 1);
-        assert_eq!(l.slot(12), 2);
-        assert!(l.is_look(17) && !l.is_look(18));
+        assert_eq!(l.slot(8), 0);
+        assert_eq!(l.slot(9), 1);
+        assert_eq!(l.slot(12), 1);
+        assert_eq!(l.slot(13), 2);
+        assert!(l.is_look(18) && !l.is_look(19));
         for n in 1..2000 {
             let j = l.slot(n);
             assert!(l.round(j) >= n && (j == 0 || l.round(j - 1) < n));
         }
         assert_eq!(l.alpha_at(0), 0.025);
-    }
-
-    #[test]
-    fn median_bounds_are_order_statistics() {
-        let v: Vec<f64> = (1..=7).map(f64::from).collect();
-        // 2⁻⁷ ≤ 0.01: the extremes; 8 · 2⁻⁷ = 0.0625 ≤ 0.1: the 2nd.
-        assert_eq!(median_bounds(&v, 0.01), Some((1.0, 7.0)));
-        assert_eq!(median_bounds(&v, 0.1), Some((2.0, 6.0)));
-        assert_eq!(median_bounds(&v[..5], 0.01), None);
     }
 }

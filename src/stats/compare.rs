@@ -3,29 +3,34 @@
 //!
 //! * **The deciding estimate** ([`Contrast`], `super::medians`): the ratio
 //!   of medians other / reference, or their difference when some value is
-//!   not positive. Over complete rounds, the median of the within-round
-//!   ratios with the sign test's bounds; otherwise the ratio of the two
-//!   medians with the combined order-statistic bounds. Both hold for any
-//!   distribution, with ties, tick lattices, unequal spreads and unequal
-//!   run counts.
+//!   not positive, bounded by the two medians' own order-statistic
+//!   bounds. They hold for any distribution, with ties, tick lattices,
+//!   unequal spreads and unequal run counts, and whatever the dependence
+//!   between the two commands' runs, so the same values give the same
+//!   interval in random rounds and in sequential order.
 //! * **The C tool's statistics** ([`Classic`]), shown by `-E` and
 //!   exported to JSON, named as the C tool names them; they decide
 //!   nothing: the Mann–Whitney test, the Hodges–Lehmann shift Δ with the
 //!   C tool's interval, and the probability of superiority Â.
 
 use super::mann_whitney::{mann_whitney, MannWhitney};
-use super::medians::{independent, paired, Contrast, Scale};
+use super::medians::{Contrast, MedianBounds, Scale};
 use super::normal::{normal_cdf, normal_quantile};
 use super::sample::Sample;
 use super::shift::{hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, Alpha};
 
-/// Which analysis a comparison used.
+/// How the runs compared were made. The intervals are computed alike
+/// either way; what they cover differs when the machine's speed changes
+/// (docs/statistics.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Design {
-    /// Two independent samples: the ratio of their medians.
+    /// Runs made apart (sequential order, separate files, unequal
+    /// counts): each median is that of its own runs' conditions.
     Independent,
-    /// Over this many complete rounds: the median of within-round ratios.
-    Paired {
+    /// This many complete rounds, each with one run of every command:
+    /// every command's median is that of the same mixture of the
+    /// machine's states.
+    Rounds {
         /// Number of rounds.
         rounds: usize,
     },
@@ -90,7 +95,7 @@ impl Classic {
 /// The statistics of `other` compared with the reference.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Comparison {
-    /// The analysis that made the deciding estimate.
+    /// How the runs were made.
     pub design: Design,
     /// The deciding estimate and its bounds.
     pub contrast: Contrast,
@@ -100,13 +105,12 @@ pub struct Comparison {
 
 /// How to compare two commands.
 #[derive(Debug, Clone, Copy)]
-pub struct CompareOptions<'a> {
-    /// The values of the reference and of the other in round order, when
-    /// every round holds one run of each (paired design).
-    pub rounds: Option<(&'a [f64], &'a [f64])>,
+pub struct CompareOptions {
+    /// How the runs were made.
+    pub design: Design,
     /// Ratio or difference.
     pub scale: Scale,
-    /// The miss chance allowed for each bound.
+    /// The miss chance allowed for each bound of each median.
     pub gamma: f64,
     /// The C tool's α (its interval's level) and the family size for its
     /// adjusted p-value.
@@ -118,32 +122,16 @@ pub struct CompareOptions<'a> {
     pub classic: bool,
 }
 
-/// Compares `other` with `reference`: paired when the options carry the
-/// rounds, else as independent samples. `None` only when no estimate
-/// exists on the scale (a ratio of values that overflow).
-pub fn compare(
-    reference: &Sample,
-    other: &Sample,
-    options: CompareOptions<'_>,
-) -> Option<Comparison> {
-    let (design, contrast) = match options.rounds {
-        Some((r, o)) => (
-            Design::Paired { rounds: r.len() },
-            paired(r, o, options.scale, options.gamma)?,
-        ),
-        None => (
-            Design::Independent,
-            independent(
-                reference.sorted(),
-                other.sorted(),
-                options.scale,
-                options.gamma,
-            )?,
-        ),
-    };
+/// Compares `other` with `reference`: the ratio (or difference) of their
+/// medians, bounded by each median's bounds at `gamma` per side. `None`
+/// when a median cannot be bounded at `gamma` (too few values) or no
+/// estimate exists on the scale (a ratio of values that overflow).
+pub fn compare(reference: &Sample, other: &Sample, options: CompareOptions) -> Option<Comparison> {
+    let r = MedianBounds::of(reference.sorted(), options.gamma)?;
+    let o = MedianBounds::of(other.sorted(), options.gamma)?;
     Some(Comparison {
-        design,
-        contrast,
+        design: options.design,
+        contrast: Contrast::between(&r, &o, options.scale)?,
         classic: options
             .classic
             .then(|| Classic::of(reference, other, options.alpha, options.family)),
@@ -174,31 +162,32 @@ mod tests {
     }
 
     #[test]
-    fn paired_when_rounds_are_given() {
-        let a = [10.0, 11.0, 12.0, 13.0, 14.0];
-        let b = [20.0, 22.0, 24.0, 26.0, 28.0];
+    fn the_medians_bounds_make_the_interval_whatever_the_design() {
+        let a = s(&[10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0]);
+        let b = s(&[20.0, 22.0, 24.0, 26.0, 28.0, 30.0, 32.0]);
         let options = CompareOptions {
-            rounds: Some((&a, &b)),
+            design: Design::Rounds { rounds: 7 },
             scale: Scale::Ratio,
-            gamma: 0.05,
+            gamma: 0.01,
             alpha: Alpha::new(0.05).unwrap(),
             family: 1,
             classic: false,
         };
-        let c = compare(&s(&a), &s(&b), options).unwrap();
+        let c = compare(&a, &b, options).unwrap();
         assert!(c.classic.is_none());
-        assert_eq!(c.design, Design::Paired { rounds: 5 });
-        assert_eq!((c.contrast.low, c.contrast.high), (2.0, 2.0));
-        let c = compare(
-            &s(&a),
-            &s(&b),
-            CompareOptions {
-                rounds: None,
-                ..options
-            },
-        )
-        .unwrap();
-        assert_eq!(c.design, Design::Independent);
-        assert!(!c.contrast.reached);
+        assert_eq!(c.design, Design::Rounds { rounds: 7 });
+        // 2⁻⁷ ≤ 0.01: the extremes of each.
+        assert_eq!(
+            (c.contrast.low, c.contrast.estimate, c.contrast.high),
+            (20.0 / 16.0, 2.0, 32.0 / 10.0)
+        );
+        let independent = CompareOptions {
+            design: Design::Independent,
+            ..options
+        };
+        assert_eq!(compare(&a, &b, independent).unwrap().contrast, c.contrast);
+        // Six values cannot reach 0.01 on a side.
+        let six = s(&[10.0, 11.0, 12.0, 13.0, 14.0, 15.0]);
+        assert!(compare(&six, &b, options).is_none());
     }
 }

@@ -13,15 +13,16 @@
 //!   type 7), [`half_sample_mode`], [`Moments`] (mean, sd, skewness G1,
 //!   excess kurtosis G2) and the [`anderson_darling`] normality test.
 //! * Two samples: [`compare()`] bounds the ratio (or difference) of
-//!   medians from order statistics ([`paired`] over complete rounds,
-//!   [`independent`] otherwise), and gives the C tool's statistics beside
-//!   it ([`Classic`]: [`mann_whitney()`], [`hodges_lehmann`] with the C
+//!   medians by each median's order-statistic bounds ([`MedianBounds`],
+//!   [`Contrast`]), and gives the C tool's statistics beside it ([`Classic`]: [`mann_whitney()`], [`hodges_lehmann`] with the C
 //!   tool's interval, the probability of superiority); pairwise
 //!   differences are selected, never materialised
 //!   ([`kth_pairwise_difference`]).
-//! * Many samples: [`rank_with`] chooses the reference, compares every
-//!   other command with it (comparisons with the best) and decides slower
-//!   / equivalent / inconclusive on the bounds ([`holm_adjust`] serves
+//! * Many samples: [`rank_with`] decides from the counts which commands
+//!   can be compared ([`comparable`]), bounds every compared median at a
+//!   share of α so that all hold together, chooses the reference,
+//!   compares every other command with it and decides slower /
+//!   equivalent / inconclusive on the bounds ([`holm_adjust`] serves
 //!   families of p-values elsewhere).
 //! * Adaptive experiments: [`Looks`], the rounds at which the ranking may
 //!   stop and the share of α each spends (anytime-valid verdicts).
@@ -54,7 +55,7 @@ mod summary;
 mod trend;
 mod u_distribution;
 
-pub use anytime::{median_bounds, Looks};
+pub use anytime::Looks;
 pub use best_case::{
     best_case, BestCase, BestCaseSettings, BestCaseSettingsError, HalfBest, DEFAULT_BEST_K,
     DEFAULT_MAX_DISTANCE,
@@ -62,10 +63,7 @@ pub use best_case::{
 pub use compare::{compare, Classic, CompareOptions, Comparison, Design};
 pub use holm::holm_adjust;
 pub use mann_whitney::{mann_whitney, MannWhitney, Method};
-pub use medians::{
-    independent, independent_runs_needed, order_bound_miss, order_bound_rank, paired,
-    values_needed, Contrast, Scale,
-};
+pub use medians::{values_needed, Contrast, MedianBounds, Scale};
 pub use mode::half_sample_mode;
 pub use moments::{Moments, SHAPE_MIN_N};
 pub use normal::{normal_cdf, normal_log_cdf, normal_quantile, normal_sf};
@@ -73,8 +71,8 @@ pub use normality::{anderson_darling, anderson_darling_p_value, AndersonDarling,
 pub use not_applicable::NotApplicable;
 pub use quantile::{quantile, Quantiles, P95_MIN_N, P99_MIN_N};
 pub use ranking::{
-    rank, rank_with, RankOptions, RankSettings, RankedEntry, Ranking, Reason, SettingsError,
-    Threshold, Verdict, MIN_VALUES_FOR_INFERENCE,
+    comparable, rank, rank_with, runs_to_compare, RankOptions, RankSettings, RankedEntry, Ranking,
+    Reason, SettingsError, Threshold, Verdict,
 };
 pub use rng::SplitMix64;
 pub use sample::{Sample, SampleError};

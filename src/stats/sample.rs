@@ -176,75 +176,6 @@ impl Iterator for Runs<'_> {
     }
 }
 
-/// Sorts finite `values` ascending: exactly what `sort_by(f64::total_cmp)`
-/// gives, by counting when [`Sample::new`] would (integers of a narrow
-/// range, no −0.0, which `total_cmp` orders before +0.0), else by radix
-/// from [`RADIX_FROM`] values, else by an unstable sort (under a total
-/// order, equal values are identical bits, so stability changes nothing).
-/// For the copies the paired analysis sorts (differences of a million
-/// rounds, and of their logarithms: a million distinct reals).
-pub(crate) fn sort_total(values: &mut [f64]) {
-    let negative_zero = (-0.0f64).to_bits();
-    if values.len() >= 4096 && values.iter().all(|x| x.to_bits() != negative_zero) {
-        if let Ok(scan) = validate(values) {
-            if counting_sort(values, &scan).is_some() {
-                return;
-            }
-        }
-    }
-    if values.len() >= RADIX_FROM {
-        radix_sort_total(values);
-    } else {
-        values.sort_unstable_by(f64::total_cmp);
-    }
-}
-
-/// From this many values [`sort_total`] sorts by radix: at a million
-/// reals about a third of the comparison sort's time, for 16 bytes of
-/// scratch per value while it runs.
-const RADIX_FROM: usize = 1 << 16;
-
-/// Sorts by `f64::total_cmp`, least significant byte first, on keys that
-/// order as unsigned integers exactly as `total_cmp` orders the values
-/// (negative: every bit flipped; otherwise the sign bit set). A byte
-/// that every key shares is skipped (nothing would move).
-fn radix_sort_total(values: &mut [f64]) {
-    let key = |x: f64| {
-        let bits = x.to_bits();
-        bits ^ (((bits as i64 >> 63) as u64) | 1 << 63)
-    };
-    let value = |k: u64| f64::from_bits(if k >> 63 == 1 { k ^ 1 << 63 } else { !k });
-    let n = values.len();
-    let mut counts = vec![[0usize; 256]; 8];
-    let mut keys: Vec<u64> = values.iter().map(|&x| key(x)).collect();
-    for &k in &keys {
-        for (byte, count) in counts.iter_mut().enumerate() {
-            count[(k >> (8 * byte)) as usize & 0xff] += 1;
-        }
-    }
-    let mut scratch = vec![0u64; n];
-    for (byte, count) in counts.iter().enumerate() {
-        if count.contains(&n) {
-            continue;
-        }
-        let mut next = [0usize; 256];
-        let mut at = 0;
-        for (slot, &c) in next.iter_mut().zip(count) {
-            *slot = at;
-            at += c;
-        }
-        for &k in &keys {
-            let digit = (k >> (8 * byte)) as usize & 0xff;
-            scratch[next[digit]] = k;
-            next[digit] += 1;
-        }
-        std::mem::swap(&mut keys, &mut scratch);
-    }
-    for (x, &k) in values.iter_mut().zip(&keys) {
-        *x = value(k);
-    }
-}
-
 /// The end of the run of values equal to `sorted[start]` in the ascending
 /// `sorted`: the first index past `start` holding a larger value (or the
 /// length). Galloping (doubling steps, then a binary search in the last
@@ -613,58 +544,6 @@ mod tests {
                 }
             }
             assert_eq!(runs(&v).collect::<Vec<_>>(), expected, "{n} {distinct}");
-        }
-    }
-
-    #[test]
-    fn sort_total_is_the_total_order_sort() {
-        let mut rng = super::super::rng::SplitMix64::new(31);
-        let cases: Vec<Vec<f64>> = vec![
-            (0..5000).map(|_| rng.below(700) as f64 - 350.0).collect(),
-            (0..5000)
-                .map(|i| {
-                    if i % 7 == 0 {
-                        -0.0
-                    } else {
-                        rng.below(9) as f64 - 4.0
-                    }
-                })
-                .collect(),
-            (0..5000)
-                .map(|_| (rng.below(700) as f64 - 350.0) * 0.25)
-                .collect(),
-            (0..5000).map(|_| rng.below(1 << 30) as f64).collect(),
-            (0..100).map(|_| rng.below(5) as f64 - 2.0).collect(),
-            // Reals past the radix threshold: both signs, ±0, ties,
-            // subnormals, every magnitude (the paired log-differences).
-            (0..RADIX_FROM + 777)
-                .map(|i| match i % 11 {
-                    0 => -0.0,
-                    1 => 0.0,
-                    2 => f64::from_bits(rng.below(1 << 20) as u64),
-                    3 => -f64::from_bits(rng.below(1 << 20) as u64),
-                    4 => (rng.below(9) as f64 - 4.0) * 0.125,
-                    _ => {
-                        let x = f64::from_bits(rng.next_u64() >> 2);
-                        if rng.below(2) == 0 {
-                            x
-                        } else {
-                            -x
-                        }
-                    }
-                })
-                .collect(),
-            (0..RADIX_FROM)
-                .map(|_| (rng.below(1000) as f64 / 7.0).ln() - 4.0)
-                .collect(),
-        ];
-        for v in cases {
-            let mut expected = v.clone();
-            expected.sort_by(f64::total_cmp);
-            let mut got = v;
-            sort_total(&mut got);
-            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&got), bits(&expected));
         }
     }
 
