@@ -19,6 +19,7 @@ pub mod experiment;
 pub mod export;
 pub mod figure;
 pub mod gate;
+pub mod history;
 pub mod measure;
 pub mod report;
 pub mod stats;

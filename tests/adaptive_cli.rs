@@ -5,9 +5,9 @@
 
 use serde_json::Value;
 
-#[path = "support/run.rs"]
-mod process;
-use process::run;
+mod support;
+
+use support::{run, run_scripted};
 
 /// A command that reports `score` (a shell expression) every run.
 fn scoring(score: &str) -> String {
@@ -152,10 +152,33 @@ fn max_runs_and_max_time_stop_with_budget_reached() {
         messages.contains("Budget reached (--max-runs 12) after 12 rounds"),
         "{messages}"
     );
-    let (status, doc, stderr) = auto(&["--max-time", "0.3s"], &[&a, &b], &raw);
+    // --max-time on scripted time: wall times alternate 100 and 300 ms
+    // beside a steady 200 ms, so no look decides. The warmups take 0.3 s,
+    // then rounds 0.5 and 0.3 s in turn: 3.5 s after 8 rounds, 4.0 s after
+    // the ninth, the first past the budget of 3.8 s.
+    let script = "sleep 0.2 => wall=100ms,300ms\nsleep 0.21 => wall=200ms";
+    let args = [
+        "-Q",
+        "--max-time",
+        "3.8s",
+        "--metric",
+        "wall",
+        "--export-json",
+        "-",
+        "-o",
+    ];
+    let mut args = args.to_vec();
+    args.extend([raw.to_str().unwrap(), "sleep 0.2", "sleep 0.21"]);
+    let (status, stdout, stderr) = run_scripted(script, &args);
     assert_eq!(status, 0, "{stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(doc["metadata"]["experiment"]["stopped"], "max_time");
-    assert!(runs(&doc) < 1000, "{}", runs(&doc));
+    assert_eq!(runs(&doc), 9);
+    let messages = doc["metadata"]["messages"].to_string();
+    assert!(
+        messages.contains("Budget reached (--max-time 3.8 s) after 9 rounds in 4.0 s"),
+        "{messages}"
+    );
     // What the ranking says, on the terminal and from bestreport alike.
     let (_, text, _) = run(
         "bestreport",
@@ -164,7 +187,7 @@ fn max_runs_and_max_time_stop_with_budget_reached() {
             "--runs",
             "auto",
             "--metric",
-            "score",
+            "wall",
             raw.to_str().unwrap(),
         ],
     );
@@ -218,6 +241,8 @@ fn one_command_stops_when_its_median_is_known() {
 /// included) ends within a round of its budget, 3 s of wall time at most
 /// (generous: the budget is checked between rounds, and the warm-ups and
 /// the first round take 1.5 s), and says which budget ended it and when.
+/// Real processes on the real clock, with the overheads a script leaves
+/// out; its scripted twin checks the arithmetic exactly.
 #[test]
 fn max_time_is_kept_within_a_round() {
     let started = std::time::Instant::now();
@@ -238,4 +263,33 @@ fn max_time_is_kept_within_a_round() {
         "{stderr}"
     );
     assert!(!stderr.contains("past --max-time"), "{stderr}");
+}
+
+/// The same on scripted time, where nothing but the budget decides: the
+/// warm-ups take 1 s and each round 1 s, so `--max-time 2` ends after one
+/// round at 2.0 s, and `--max-time 2.5` after the round that passes it, at
+/// 3.0 s — within a round of the budget, as the note says.
+#[test]
+fn max_time_is_kept_within_a_round_on_scripted_time() {
+    for (budget, said) in [
+        (
+            "2",
+            "Budget reached (--max-time 2.0 s) after 1 round in 2.0 s",
+        ),
+        (
+            "2.5",
+            "Budget reached (--max-time 2.5 s) after 2 rounds in 3.0 s",
+        ),
+    ] {
+        let (status, _, stderr) = run_scripted(
+            "sleep 0.5 => wall=500ms",
+            &["--max-time", budget, "--metric", "wall", "-N", "-R"]
+                .into_iter()
+                .chain(["sleep 0.5", "sleep 0.5"])
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(status, 0, "{stderr}");
+        assert!(stderr.contains(said), "{budget}: {stderr}");
+        assert!(!stderr.contains("past --max-time"), "{stderr}");
+    }
 }

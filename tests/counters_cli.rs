@@ -4,19 +4,11 @@
 //! are checked to fail cleanly where there is no PMU, and to be recorded
 //! where there is one.
 
-#[cfg(bestguess_linux)]
 mod support;
 
 use std::path::Path;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
-
-#[cfg(bestguess_linux)]
-fn bestreport() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestreport").unwrap()
-}
+use support::{bestguess, bestreport};
 
 /// The raw CSV as a header and rows of strings.
 fn table(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {

@@ -6,22 +6,15 @@
 //! copied verbatim into `tests/data/reference/`.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use bestguess::data::{
     read_raw_csv, Catalogue, DataError, Dataset, Metric, RawCsvWriter, RowProblem, RunRecord,
 };
 use proptest::prelude::*;
 
-fn reference(file: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/reference")
-        .join(file)
-}
+mod support;
 
-fn reference_path(file: &str) -> String {
-    reference(file).to_str().unwrap().to_owned()
-}
+use support::{arg, reference};
 
 fn read_reference(file: &str) -> Vec<RunRecord> {
     let bytes = std::fs::read(reference(file)).unwrap();
@@ -119,7 +112,7 @@ fn reference_files() -> Vec<(&'static str, Vec<(String, usize)>)> {
 #[test]
 fn every_reference_file_reads_with_the_documented_counts() {
     for (file, expected) in reference_files() {
-        let d = Dataset::read_files(&[reference_path(file)]).unwrap_or_else(|e| panic!("{e}"));
+        let d = Dataset::read_files(&[arg(reference(file))]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(commands(&d), expected, "{file}");
         let rows: usize = expected.iter().map(|(_, n)| n).sum();
         assert_eq!(d.run_count(), rows, "{file}");
@@ -128,7 +121,7 @@ fn every_reference_file_reads_with_the_documented_counts() {
 
 #[test]
 fn rosie_grep_awk_unescapes_the_reference_backslashes() {
-    let d = Dataset::read_files(&[reference_path("rosie-grep-awk.csv")]).unwrap();
+    let d = Dataset::read_files(&[arg(reference("rosie-grep-awk.csv"))]).unwrap();
     assert_eq!(d.run_count(), 300);
     assert_eq!(d.commands.len(), 3);
     assert!(d.commands.iter().all(|c| c.len() == 100));
@@ -168,7 +161,7 @@ fn pi_rows_keep_shell_and_literal_quotes() {
 
 #[test]
 fn hand_made_reference_files_keep_their_batch_numbers() {
-    let d = Dataset::read_files(&[reference_path("brandAB.csv")]).unwrap();
+    let d = Dataset::read_files(&[arg(reference("brandAB.csv"))]).unwrap();
     let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
     assert_eq!(batches, [12, 34]);
     // The textbook data: user time only.
@@ -204,7 +197,7 @@ fn reference_row_rewritten_in_our_format() {
 
 #[test]
 fn the_same_file_twice_is_four_commands() {
-    let raw1 = reference_path("raw1.csv");
+    let raw1 = arg(reference("raw1.csv"));
     let d = Dataset::read_files(&[raw1.clone(), raw1]).unwrap();
     let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
     assert_eq!(batches, [1, 2, 3, 4]);
@@ -224,9 +217,9 @@ fn the_same_file_twice_is_four_commands() {
 #[test]
 fn files_with_unrelated_batch_numbers_stay_apart() {
     let d = Dataset::read_files(&[
-        reference_path("brandAB.csv"),
-        reference_path("raw1.csv"),
-        reference_path("minitab.csv"),
+        arg(reference("brandAB.csv")),
+        arg(reference("raw1.csv")),
+        arg(reference("minitab.csv")),
     ])
     .unwrap();
     let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
@@ -575,7 +568,7 @@ fn a_header_only_file_has_no_data_rows() {
 fn a_missing_file_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.csv").to_str().unwrap().to_owned();
-    let e = Dataset::read_files(&[reference_path("raw1.csv"), missing.clone()]).unwrap_err();
+    let e = Dataset::read_files(&[arg(reference("raw1.csv")), missing.clone()]).unwrap_err();
     assert!(matches!(e, DataError::Open { .. }));
     assert_eq!(
         e.to_string(),
@@ -588,7 +581,7 @@ fn errors_in_a_second_file_name_that_file() {
     let mut bad = tempfile::NamedTempFile::new().unwrap();
     write!(bad, "{}", with_bad_row(&GOOD.replace(",146,", ",14.6,"))).unwrap();
     let path = bad.path().to_str().unwrap().to_owned();
-    let e = Dataset::read_files(&[reference_path("raw1.csv"), path.clone()]).unwrap_err();
+    let e = Dataset::read_files(&[arg(reference("raw1.csv")), path.clone()]).unwrap_err();
     assert_eq!(e.file(), path);
     assert!(
         e.to_string()
@@ -782,7 +775,7 @@ fn concatenated_files_stay_apart_as_if_given_separately() {
     std::fs::write(file.path(), &both).unwrap();
     let d = Dataset::read_files(&[file.path().to_str().unwrap().to_owned()]).unwrap();
     let separately =
-        Dataset::read_files(&[reference_path("raw1.csv"), reference_path("raw1.csv")]).unwrap();
+        Dataset::read_files(&[arg(reference("raw1.csv")), arg(reference("raw1.csv"))]).unwrap();
     assert_eq!(commands(&d), commands(&separately));
     let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
     assert_eq!(batches, [1, 2, 3, 4]);

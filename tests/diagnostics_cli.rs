@@ -7,26 +7,15 @@
 //! The fixtures (`tools/make_drift_fixtures.py`) store their rows shuffled,
 //! so only the Sequence column says when each run happened.
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 
-fn fixture(name: &str) -> PathBuf {
-    [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests",
-        "data",
-        "fixtures",
-        name,
-    ]
-    .iter()
-    .collect()
-}
+mod support;
+
+use support::fixture;
 
 /// `bestreport ARGS… FIXTURE`: (stdout, stderr), status 0 expected.
 fn report(args: &[&str], name: &str) -> (String, String) {
-    let out = assert_cmd::Command::cargo_bin("bestreport")
-        .unwrap()
+    let out = support::bestreport()
         .args(args)
         .arg(fixture(name))
         .assert()

@@ -7,18 +7,12 @@
 //! in `tests/data/golden/`. Numbers agree to 1e-9 relative; Kendall's S,
 //! stability verdicts and reasons for not applying agree exactly.
 
-use std::path::PathBuf;
-
 use bestguess::stats::{best_case, mann_kendall, BestCaseSettings, NotApplicable, Series};
 use serde_json::Value;
 
-fn load(name: &str) -> Value {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "golden", name]
-        .iter()
-        .collect();
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+mod support;
+
+use support::golden as load;
 
 fn series(v: &Value) -> Series {
     let values = v

@@ -40,9 +40,9 @@ const FILES: [(&str, &str); 12] = [
     ("scan", "tests/data/fixtures/scan.csv"),
 ];
 
-fn load(path: &str) -> Dataset {
-    Dataset::read_files(&[path.to_string()]).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+mod support;
+
+use support::dataset as load;
 
 fn render(dataset: &Dataset, format: Format) -> String {
     let analysis = Analysis::new(dataset, RankingSettings::default()).expect("analysis");

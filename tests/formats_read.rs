@@ -8,31 +8,14 @@ use std::fs;
 
 use bestguess::data::{Dataset, InputFormat, Metric, Value};
 
-fn bestreport() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestreport").unwrap()
-}
+mod support;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
+use support::{bestguess, bestreport, dataset as read, report};
 
 const HF1: &str = "tests/data/formats/hyperfine-1.20-export.json";
 const HF2: &str = "tests/data/formats/hyperfine-2.0-export.json";
 const HF1_CSV: &str = "tests/data/formats/hyperfine-1.20-export.csv";
 const CBDR: &str = "tests/data/formats/cbdr-0.2.4-sample.csv";
-
-fn read(path: &str) -> Dataset {
-    Dataset::read_files(&[path.to_string()]).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn report(args: &[&str]) -> (String, String) {
-    let out = bestreport().args(args).assert().success();
-    let o = out.get_output();
-    (
-        String::from_utf8(o.stdout.clone()).unwrap(),
-        String::from_utf8(o.stderr.clone()).unwrap(),
-    )
-}
 
 fn int(v: Option<Value>) -> Option<i64> {
     v.and_then(Value::as_int)

@@ -7,24 +7,9 @@
 //! Fixtures: `tools/make_gate_fixtures.py`; `gate_ticks_baseline.csv` and
 //! `gate_ticks_new.csv` (5 runs each on 10 ms ticks, written by hand).
 
-use std::path::PathBuf;
+mod support;
 
-fn fixture(name: &str) -> String {
-    let p: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests",
-        "data",
-        "fixtures",
-        name,
-    ]
-    .iter()
-    .collect();
-    p.to_string_lossy().into_owned()
-}
-
-#[path = "support/run.rs"]
-mod process;
-use process::run;
+use support::{arg, fixture, run, run_scripted};
 
 /// The table line of `label`.
 fn row<'a>(stdout: &'a str, label: &str) -> &'a str {
@@ -36,8 +21,8 @@ fn row<'a>(stdout: &'a str, label: &str) -> &'a str {
 
 #[test]
 fn ten_percent_slower_fails_the_gate_with_status_3() {
-    let base = fixture("gate_baseline.csv");
-    let slower = fixture("gate_slower.csv");
+    let base = arg(fixture("gate_baseline.csv"));
+    let slower = arg(fixture("gate_slower.csv"));
     let (status, stdout, stderr) = run(
         "bestreport",
         &["-Q", "--baseline", &base, "--fail-if-slower", "5", &slower],
@@ -88,10 +73,10 @@ fn the_same_distribution_passes() {
         &[
             "-Q",
             "--baseline",
-            &fixture("gate_baseline.csv"),
+            &arg(fixture("gate_baseline.csv")),
             "--fail-if-slower",
             "5",
-            &fixture("gate_same.csv"),
+            &arg(fixture("gate_same.csv")),
         ],
     );
     assert_eq!(status, 0, "{stdout}{stderr}");
@@ -109,8 +94,8 @@ fn the_same_distribution_passes() {
             "-c",
             "epsilon=10%",
             "--baseline",
-            &fixture("gate_baseline.csv"),
-            &fixture("gate_same.csv"),
+            &arg(fixture("gate_baseline.csv")),
+            &arg(fixture("gate_same.csv")),
         ],
     );
     assert_eq!(status, 0);
@@ -126,8 +111,8 @@ fn a_command_on_one_side_only_is_listed() {
         &[
             "-Q",
             "--baseline",
-            &fixture("gate_baseline.csv"),
-            &fixture("gate_slower.csv"),
+            &arg(fixture("gate_baseline.csv")),
+            &arg(fixture("gate_slower.csv")),
         ],
     );
     let fresh = row(&stdout, "fresh");
@@ -170,7 +155,7 @@ fn bestguess_compares_right_after_measuring() {
 
 #[test]
 fn usage_errors_say_what_to_do() {
-    let same = fixture("gate_same.csv");
+    let same = arg(fixture("gate_same.csv"));
     let (status, _, stderr) = run("bestreport", &["--fail-if-slower", "5", &same]);
     assert_eq!(status, 1);
     assert!(
@@ -198,10 +183,10 @@ fn the_comparison_fits_the_report_width() {
                 "-c",
                 &format!("width={width}"),
                 "--baseline",
-                &fixture("gate_baseline.csv"),
+                &arg(fixture("gate_baseline.csv")),
                 "--fail-if-slower",
                 "5",
-                &fixture("gate_slower.csv"),
+                &arg(fixture("gate_slower.csv")),
             ],
         );
         let w: usize = width.parse().unwrap();
@@ -223,8 +208,8 @@ fn a_gate_decides_only_where_its_runs_reach_the_level() {
     // α/4 a side below α = 0.128 (2⁻⁵ = 3.1 %): the pair is not compared,
     // which a gate does not pass; at alpha 0.2 it is, the change's lower
     // bound is +50 %, and the gate fails on it.
-    let base = fixture("gate_ticks_baseline.csv");
-    let new = fixture("gate_ticks_new.csv");
+    let base = arg(fixture("gate_ticks_baseline.csv"));
+    let new = arg(fixture("gate_ticks_new.csv"));
     let gate = |alpha: &str| {
         run(
             "bestreport",
@@ -429,10 +414,10 @@ fn a_new_build_whose_runs_all_failed_fails_the_gate_whatever_its_times() {
         &[
             "-Q",
             "--baseline",
-            &fixture("gate_baseline.csv"),
+            &arg(fixture("gate_baseline.csv")),
             "--fail-if-slower",
             "5",
-            &fixture("gate_all_failed.csv"),
+            &arg(fixture("gate_all_failed.csv")),
         ],
     );
     assert_eq!(status, 3, "{stdout}{stderr}");
@@ -466,10 +451,10 @@ fn a_few_failed_runs_fail_the_gate_and_baseline_failures_are_reported() {
         &[
             "-Q",
             "--baseline",
-            &fixture("gate_baseline_failed.csv"),
+            &arg(fixture("gate_baseline_failed.csv")),
             "--fail-if-slower",
             "5",
-            &fixture("gate_part_failed.csv"),
+            &arg(fixture("gate_part_failed.csv")),
         ],
     );
     assert_eq!(status, 3, "{stdout}{stderr}");
@@ -496,8 +481,8 @@ fn a_few_failed_runs_fail_the_gate_and_baseline_failures_are_reported() {
         &[
             "-Q",
             "--baseline",
-            &fixture("gate_baseline_failed.csv"),
-            &fixture("gate_part_failed.csv"),
+            &arg(fixture("gate_baseline_failed.csv")),
+            &arg(fixture("gate_part_failed.csv")),
         ],
     );
     assert_eq!(status, 0, "{stdout}");
@@ -513,13 +498,15 @@ fn bestguess_fails_the_gate_on_commands_that_exit_non_zero() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("base.csv");
     let base = base.to_str().unwrap();
-    let (status, _, stderr) = run(
-        "bestguess",
+    // Scripted: a command of 2 ms, then one that fails at once.
+    let script = "sleep 0.002 => wall=2ms user=1ms\nfalse => wall=1ms exit=1";
+    let (status, _, stderr) = run_scripted(
+        script,
         &["-Q", "-r", "5", "-o", base, "sleep 0.002", "-n", "work"],
     );
     assert_eq!(status, 0, "{stderr}");
-    let (status, stdout, stderr) = run(
-        "bestguess",
+    let (status, stdout, stderr) = run_scripted(
+        script,
         &[
             "-Q",
             "-i",
@@ -549,10 +536,10 @@ fn a_huge_margin_is_written_in_scientific_notation() {
         &[
             "-Q",
             "--baseline",
-            &fixture("gate_baseline.csv"),
+            &arg(fixture("gate_baseline.csv")),
             "--fail-if-slower",
             "1e308",
-            &fixture("gate_slower.csv"),
+            &arg(fixture("gate_slower.csv")),
         ],
     );
     assert_eq!(status, 0, "{stdout}{stderr}");

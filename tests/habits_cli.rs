@@ -6,13 +6,9 @@ use std::fs;
 use bestguess::data::read_raw_csv;
 use predicates::prelude::*;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
+mod support;
 
-fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
-}
+use support::{bestguess, stderr_of};
 
 // ---------------------------------------------------------------- habits
 

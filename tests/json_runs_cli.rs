@@ -6,13 +6,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-fn bestreport() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestreport").unwrap()
-}
+mod support;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
+use support::{bestguess, bestreport, report, scripted, stderr_of};
 
 /// Three commands, 100 runs each, from the C tool's reference data.
 const RAW: &str = "tests/data/reference/rawps1.csv";
@@ -35,10 +31,6 @@ fn export(dir: &Path, input: &str, list: Option<&str>) -> (Value, String) {
 }
 
 /// The standard error of a finished command, as text.
-fn stderr(assert: assert_cmd::assert::Assert) -> String {
-    String::from_utf8(assert.get_output().stderr.clone()).unwrap()
-}
-
 fn has(v: &Value, key: &str) -> bool {
     v.get(key).is_some()
 }
@@ -161,15 +153,6 @@ fn experiment(dir: &Path) -> String {
 }
 
 /// `bestreport ARGS`: standard output and error.
-fn report(args: &[&str]) -> (String, String) {
-    let out = bestreport().args(args).assert().success();
-    let o = out.get_output();
-    (
-        String::from_utf8(o.stdout.clone()).unwrap(),
-        String::from_utf8(o.stderr.clone()).unwrap(),
-    )
-}
-
 #[test]
 fn bestguess_layout_reads_back_the_same_runs() {
     let dir = tempfile::tempdir().unwrap();
@@ -269,7 +252,7 @@ fn summaries_only_is_refused_on_reading_with_what_to_export() {
         .arg(RAW)
         .assert()
         .success();
-    let err = stderr(bestreport().arg(&json).assert().code(2));
+    let err = stderr_of(&bestreport().arg(&json).assert().code(2));
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("none.json"), "{err}");
     assert!(err.contains("summaries only"), "{err}");
@@ -277,7 +260,7 @@ fn summaries_only_is_refused_on_reading_with_what_to_export() {
     // Hyperfine's own file without per-run data keeps its message.
     let hf = dir.path().join("hf.json");
     fs::write(&hf, r#"{"results": [{"command": "x", "mean": 1.0}]}"#).unwrap();
-    let err = stderr(bestreport().arg(&hf).assert().code(2));
+    let err = stderr_of(&bestreport().arg(&hf).assert().code(2));
     assert!(
         err.contains("neither \"measurements\" nor \"times\""),
         "{err}"
@@ -305,8 +288,8 @@ fn mistakes_in_the_list_are_usage_errors_naming_what_is_accepted() {
     for (list, message) in cases {
         for (program, input) in [(bestreport(), RAW), (bestguess(), "true")] {
             let mut program = program;
-            let err = stderr(
-                program
+            let err = stderr_of(
+                &program
                     .args(["--json-runs", list, "--export-json", out, input])
                     .assert()
                     .code(1),
@@ -328,8 +311,8 @@ fn mistakes_in_the_list_are_usage_errors_naming_what_is_accepted() {
 fn the_option_without_a_json_export_is_refused() {
     for (program, input) in [(bestreport(), RAW), (bestguess(), "true")] {
         let mut program = program;
-        let err = stderr(
-            program
+        let err = stderr_of(
+            &program
                 .args(["--json-runs", "bestguess", "--export-csv", "-", input])
                 .assert()
                 .code(1),
@@ -379,7 +362,7 @@ fn a_parameter_scan_serves_the_generation_it_is_exported_for() {
     let dir = tempfile::tempdir().unwrap();
     let scan = "tests/data/formats/hyperfine-1.20-scan.json";
     let measured = dir.path().join("scan.csv");
-    bestguess()
+    scripted("* => wall=2ms")
         .args(["-Q", "-r", "3", "-P", "n", "1", "3", "-o"])
         .arg(&measured)
         .arg("sleep 0.00{n}")

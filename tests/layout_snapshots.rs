@@ -4,16 +4,13 @@
 
 use std::path::Path;
 
-fn fixture(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/fixtures")
-        .join(name);
-    std::fs::read_to_string(p).unwrap()
-}
+mod support;
+
+use support::fixture;
 
 /// `bestreport` run in `dir` at `columns` columns: its standard output.
-fn bestreport(dir: &Path, columns: usize, args: &[&str]) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bestreport"))
+fn report_at(dir: &Path, columns: usize, args: &[&str]) -> String {
+    let out = support::bestreport()
         .args(args)
         .current_dir(dir)
         .env("COLUMNS", columns.to_string())
@@ -30,11 +27,13 @@ fn the_baseline_table_keeps_long_names_whole() {
         ("gate_baseline.csv", "base.csv"),
         ("gate_slower.csv", "new.csv"),
     ] {
-        let text = fixture(from).replace("\"parse\"", long);
+        let text = std::fs::read_to_string(fixture(from))
+            .unwrap()
+            .replace("\"parse\"", long);
         std::fs::write(dir.path().join(to), text).unwrap();
     }
     for columns in [60, 80, 120] {
-        let text = bestreport(
+        let text = report_at(
             dir.path(),
             columns,
             &["-Q", "--baseline", "base.csv", "new.csv"],

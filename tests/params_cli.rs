@@ -6,15 +6,9 @@
 use std::fs;
 use std::path::Path;
 
-use bestguess::data::{read_raw_csv, RunRecord};
+mod support;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
-
-fn rows(path: &Path) -> Vec<RunRecord> {
-    read_raw_csv(fs::File::open(path).unwrap(), "raw").unwrap()
-}
+use support::{bestguess, rows};
 
 fn lines(path: &Path) -> Vec<String> {
     fs::read_to_string(path)

@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
+mod support;
+
+use support::bestguess;
 
 /// The pid written to `file` (waiting up to 10 s for it to appear).
 fn pid_in(file: &Path) -> String {

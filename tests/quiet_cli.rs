@@ -3,9 +3,9 @@
 
 use std::fs;
 
-#[path = "support/run.rs"]
-mod process;
-use process::run;
+mod support;
+
+use support::{run, run_scripted};
 
 fn messages(path: &std::path::Path) -> Vec<String> {
     let doc: serde_json::Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
@@ -38,7 +38,10 @@ fn what_quiet_kept_off_standard_error_is_in_the_json() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("out.json");
     // Two commands in random order (the seed line), one of them waiting
-    // while CPU time is ranked (a note: most of its wall time off the CPU).
+    // while CPU time is ranked (a note: most of its wall time off the CPU),
+    // scripted.
+    let script = "true => wall=1ms user=0.4ms system=0.5ms\n\
+                  sleep 0.01 => wall=10ms user=0.4ms system=0.5ms";
     let args = [
         "-r",
         "5",
@@ -49,12 +52,12 @@ fn what_quiet_kept_off_standard_error_is_in_the_json() {
         "true",
         "sleep 0.01",
     ];
-    let (status, _, loud) = run("bestguess", &args);
+    let (status, _, loud) = run_scripted(script, &args);
     assert_eq!(status, 0);
     assert!(loud.contains("seed"), "{loud}");
     assert!(messages(&json).is_empty(), "nothing was held");
     let quiet_args: Vec<&str> = std::iter::once("-Q").chain(args).collect();
-    let (status, _, stderr) = run("bestguess", &quiet_args);
+    let (status, _, stderr) = run_scripted(script, &quiet_args);
     assert_eq!((status, stderr.as_str()), (0, ""));
     let held = messages(&json);
     assert!(

@@ -7,23 +7,9 @@ use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
 
-fn bestreport() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestreport").unwrap()
-}
+mod support;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
-
-fn reference(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/reference")
-        .join(name)
-}
-
-fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8(assert.get_output().stdout.clone()).unwrap()
-}
+use support::{bestguess, bestreport, fixture, format_file, reference, stdout_of};
 
 #[test]
 fn reads_every_raw_data_file_of_the_reference() {
@@ -362,18 +348,6 @@ fn commands_keep_their_input_numbers_under_random_order() {
             "seed {seed}"
         );
     }
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/fixtures")
-        .join(name)
-}
-
-fn format_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/formats")
-        .join(name)
 }
 
 /// A file as the C tool writes it on Linux (behaviour notes §3.5 and §4.1:

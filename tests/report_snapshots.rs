@@ -10,7 +10,7 @@
 //! file, and a property test that no dataset makes `render` panic or print
 //! NaN or infinity.
 
-use std::path::PathBuf;
+mod support;
 
 use bestguess::analysis::Analysis;
 use bestguess::analysis::RankingSettings;
@@ -54,16 +54,11 @@ fn path(file: &str) -> String {
     } else {
         "fixtures"
     };
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(dir)
-        .join(file)
-        .to_string_lossy()
-        .into_owned()
+    support::arg(support::data(dir, file))
 }
 
 fn dataset(file: &str) -> Dataset {
-    Dataset::read_files(&[path(file)]).unwrap_or_else(|e| panic!("{file}: {e}"))
+    support::dataset(&path(file))
 }
 
 fn render_dataset(d: &Dataset, switches: &[ReportSwitch], settings: Settings) -> String {

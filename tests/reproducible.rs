@@ -7,9 +7,9 @@
 
 use std::fs;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
+mod support;
+
+use support::bestguess;
 
 /// SplitMix64, as docs/JSON.md gives it.
 struct SplitMix64(u64);

@@ -2,25 +2,16 @@
 //! fault named in the runner's specification.
 
 use std::fs;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
-use bestguess::data::{read_raw_csv, Metric, RunRecord};
+use bestguess::data::{Metric, RunRecord};
 use predicates::prelude::*;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
+mod support;
 
-fn rows(path: &Path) -> Vec<RunRecord> {
-    read_raw_csv(fs::File::open(path).unwrap(), &path.display().to_string()).unwrap()
-}
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir().unwrap()
-}
+use support::{bestguess, rows, tmp};
 
 // ---------------------------------------------------------------- options
 
@@ -800,19 +791,18 @@ fn progress_is_shown_only_on_a_terminal() {
         .stderr(predicate::str::contains("\r").not())
         .stderr(predicate::str::contains("\x1b").not());
     // On a terminal (script(1) provides one): a progress line, then cleared.
-    let bin = assert_cmd::cargo::cargo_bin("bestguess");
-    let cmd = format!(
-        "{} -N -r 300 --order sequential 'sleep 0.002' true",
-        bin.display()
-    );
-    let Ok(out) = Command::new("script")
-        .args(["-q", "-c", &cmd, "/dev/null"])
-        .output()
-    else {
+    if !support::pty::have_script() {
         eprintln!("script(1) is not installed; skipping the terminal half of this test");
         return;
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
+    }
+    let out = support::pty::scripted_under_pty(
+        80,
+        "xterm",
+        "sleep 0.002 => wall=2ms\ntrue => wall=1ms",
+        "-N -r 300 --order sequential 'sleep 0.002' true",
+    );
+    let text = String::from_utf8_lossy(&out);
+    let bin = assert_cmd::cargo::cargo_bin("bestguess");
     assert!(text.contains("/600 runs"), "{text}");
     assert!(text.contains("\r\x1b[J"), "the line is redrawn and cleared");
     let quiet = Command::new("script")

@@ -8,7 +8,6 @@
 // portable build their helpers go unused.
 #![cfg_attr(not(bestguess_linux), allow(dead_code, unused_imports))]
 
-#[path = "support/run.rs"]
 mod support;
 
 use std::path::Path;

@@ -13,20 +13,21 @@ use predicates::prelude::*;
 /// The two paths: the value of BESTGUESS_SPAWN for each.
 const PATHS: [&str; 2] = ["", "posix_spawn"];
 
-fn bestguess(path: &str) -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::cargo_bin("bestguess").unwrap();
+mod support;
+
+use support::tmp;
+
+/// `bestguess` on spawn path `path`.
+fn spawning(path: &str) -> assert_cmd::Command {
+    let mut cmd = support::bestguess();
     cmd.env("BESTGUESS_SPAWN", path);
     cmd
-}
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir().unwrap()
 }
 
 /// `bestguess` under `sh -c "PREFIX exec bestguess ARGS"` in `dir`, on
 /// spawn path `path`: (status, stderr).
 fn run_in(dir: &Path, path: &str, prefix: &str, args: &[&str]) -> (Option<i32>, String) {
-    let bin = assert_cmd::cargo::cargo_bin("bestguess");
+    let bin = support::program_path("bestguess");
     let out = std::process::Command::new("bash")
         .arg("-c")
         .arg(format!("{prefix} exec \"$0\" \"$@\""))
@@ -95,7 +96,7 @@ fn limits_say_the_portable_build_spawns_with_posix_spawn() {
 #[cfg(bestguess_linux)]
 #[test]
 fn limits_say_which_path_spawns() {
-    let default = bestguess("").arg("--limits").assert().success();
+    let default = spawning("").arg("--limits").assert().success();
     let text = String::from_utf8_lossy(&default.get_output().stdout).into_owned();
     // clone3 on this kernel, or the fallback with its reason.
     assert!(
@@ -104,7 +105,7 @@ fn limits_say_which_path_spawns() {
             || text.contains("built for x86-64 only"),
         "{text}"
     );
-    bestguess("posix_spawn")
+    spawning("posix_spawn")
         .arg("--limits")
         .assert()
         .success()
@@ -112,7 +113,7 @@ fn limits_say_which_path_spawns() {
         .stdout(predicate::str::contains(
             "BESTGUESS_SPAWN=posix_spawn is set",
         ));
-    let other = bestguess("vfork").arg("--limits").output().unwrap();
+    let other = spawning("vfork").arg("--limits").output().unwrap();
     let text = String::from_utf8_lossy(&other.stdout);
     let words: Vec<&str> = text.split_whitespace().collect();
     assert!(
@@ -232,7 +233,7 @@ fn path_search_skips_what_cannot_run() {
     fs::write(first.join("prog"), "not a program").unwrap();
     fs::copy("/bin/true", second.join("prog")).unwrap();
     for p in PATHS {
-        bestguess(p)
+        spawning(p)
             .env(
                 "PATH",
                 format!("{}:{}:/usr/bin:/bin", first.display(), second.display()),
@@ -257,7 +258,7 @@ fn commands_get_the_same_process_state_on_both_paths() {
         // paths (glibc keeps its two internal signals, 32 and 33, ignored
         // in what it spawns, the launcher included).
         let signals = |p: &str| {
-            let out = bestguess(p)
+            let out = spawning(p)
                 .args(["-r", "1", "-w", "0", "--show-output"])
                 .args(["grep -E ^Sig(Blk|Ign) /proc/self/status"])
                 .output()
@@ -279,7 +280,7 @@ fn commands_get_the_same_process_state_on_both_paths() {
              echo ${{#BESTGUESS_ENV_PAD}} >> {0}",
             state.display()
         );
-        bestguess(p)
+        spawning(p)
             .args(["-r", "1", "-w", "0", "--randomize-env", "-s", "/bin/sh -c"])
             .arg(&probe)
             .assert()
@@ -292,7 +293,7 @@ fn commands_get_the_same_process_state_on_both_paths() {
         let pad: usize = lines[4].parse().unwrap();
         assert!(pad <= 4096, "{p:?}: {text}");
         // The exit status, and a timeout that ends the command's group.
-        bestguess(p)
+        spawning(p)
             .args(["-r", "2", "-i", "-o", "-", "-s", "/bin/sh -c", "exit 3"])
             .assert()
             .success()
@@ -300,7 +301,7 @@ fn commands_get_the_same_process_state_on_both_paths() {
                 "\"exit 3\",\"/bin/sh -c\",\"\",1,3,",
             ));
         let started = std::time::Instant::now();
-        bestguess(p)
+        spawning(p)
             .args([
                 "-r",
                 "1",
@@ -325,13 +326,13 @@ fn commands_get_the_same_process_state_on_both_paths() {
 /// counter can be opened at all).
 #[test]
 fn counters_count_the_command_on_both_paths() {
-    let limits = bestguess("").arg("--limits").output().unwrap();
+    let limits = spawning("").arg("--limits").output().unwrap();
     if !String::from_utf8_lossy(&limits.stdout).contains("work here: task-clock") {
         eprintln!("task-clock cannot be opened here: not checked");
         return;
     }
     for p in PATHS {
-        let out = bestguess(p)
+        let out = spawning(p)
             .args([
                 "-r",
                 "3",

@@ -10,8 +10,6 @@
 //! (1e-12 absolute floor) for statistics and asymptotic p-values, 1e-12
 //! relative for exact p-values; ranks and methods must match exactly.
 
-use std::path::PathBuf;
-
 use bestguess::stats::{
     holm_adjust, rank_with, Alpha, Classic, Contrast, MedianBounds, Method, NotApplicable,
     RankOptions, RankSettings, Sample, Scale, Summary, Threshold,
@@ -79,13 +77,9 @@ impl Checker {
     }
 }
 
-fn load(name: &str) -> Value {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "golden", name]
-        .iter()
-        .collect();
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+mod support;
+
+use support::golden as load;
 
 fn numbers(v: &Value) -> Vec<f64> {
     v.as_array()

@@ -8,152 +8,26 @@
 //! hold a progress line: every redraw replaced the previous one in place
 //! and the last was erased before the report. Without a terminal (a pipe)
 //! or with `TERM=dumb`, not one escape sequence may be written.
+//!
+//! The commands are scripted (`BESTGUESS_SCRIPTED`): what the display
+//! shows — which redraws happen, the elapsed time, the ETA, the ticker
+//! during a long run, an adaptive experiment's rounds and looks — follows
+//! from the scripted durations alone, the same on a loaded machine as on
+//! an idle one. The terminal is real.
 
-use std::process::Command;
+mod support;
 
-use unicode_width::UnicodeWidthChar;
+use support::pty::{frame_lines, have_script, scripted_under_pty, under_pty, Screen};
+use support::{bestguess, scripted};
 
-fn bestguess() -> String {
-    env!("CARGO_BIN_EXE_bestguess").to_string()
-}
+/// Two commands of 20 and 10 ms.
+const TWO: &str = "sleep 0.02 => wall=20ms user=1ms\nsleep 0.01 => wall=10ms user=1ms";
 
-fn have_script() -> bool {
-    Command::new("script")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Runs `args` under a pty of `width` columns; returns everything written.
-fn under_pty(width: usize, term: &str, args: &str) -> Vec<u8> {
-    let line = format!("{} {args}", bestguess());
-    let out = Command::new("script")
-        .args(["-qfec", &line, "/dev/null"])
-        .env("COLUMNS", width.to_string())
-        .env("TERM", term)
-        .output()
-        .expect("script runs");
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
-/// A terminal `width` columns wide with unlimited scrollback: the rows
-/// ever written, and the cursor.
-struct Screen {
-    width: usize,
-    rows: Vec<Vec<char>>,
-    row: usize,
-    col: usize,
-    /// A character was written in the last column: the next one wraps.
-    pending_wrap: bool,
-    /// Widest line any redraw tried to write (in columns, before wrapping).
-    wrapped: usize,
-}
-
-impl Screen {
-    fn new(width: usize) -> Screen {
-        Screen {
-            width,
-            rows: vec![Vec::new()],
-            row: 0,
-            col: 0,
-            pending_wrap: false,
-            wrapped: 0,
-        }
-    }
-
-    fn row_mut(&mut self) -> &mut Vec<char> {
-        while self.rows.len() <= self.row {
-            self.rows.push(Vec::new());
-        }
-        &mut self.rows[self.row]
-    }
-
-    fn put(&mut self, c: char) {
-        let w = c.width().unwrap_or(0);
-        if w == 0 {
-            return;
-        }
-        if self.pending_wrap || self.col + w > self.width {
-            self.wrapped += 1;
-            self.row += 1;
-            self.col = 0;
-            self.pending_wrap = false;
-        }
-        let col = self.col;
-        let row = self.row_mut();
-        while row.len() < col + w {
-            row.push(' ');
-        }
-        row[col] = c;
-        for k in 1..w {
-            row[col + k] = '\0';
-        }
-        self.col += w;
-        if self.col == self.width {
-            self.col -= 1;
-            self.pending_wrap = true;
-        }
-    }
-
-    fn feed(&mut self, bytes: &[u8]) {
-        let text = String::from_utf8_lossy(bytes);
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\r' => {
-                    self.col = 0;
-                    self.pending_wrap = false;
-                }
-                '\n' => {
-                    self.row += 1;
-                    self.pending_wrap = false;
-                    self.row_mut();
-                }
-                '\x1b' => {
-                    assert_eq!(chars.next(), Some('['), "only CSI sequences");
-                    let mut arg = String::new();
-                    let fin = loop {
-                        let c = chars.next().expect("complete sequence");
-                        if c.is_ascii_digit() {
-                            arg.push(c);
-                        } else {
-                            break c;
-                        }
-                    };
-                    let n: usize = arg.parse().unwrap_or(1);
-                    self.pending_wrap = false;
-                    match fin {
-                        'A' => self.row = self.row.saturating_sub(n),
-                        'J' => {
-                            let (row, col) = (self.row, self.col);
-                            self.row_mut().truncate(col);
-                            self.rows.truncate(row + 1);
-                        }
-                        'K' => {
-                            let col = self.col;
-                            self.row_mut().truncate(col);
-                        }
-                        other => panic!("unexpected escape sequence ending in {other:?}"),
-                    }
-                }
-                c => self.put(c),
-            }
-        }
-    }
-
-    fn lines(&self) -> Vec<String> {
-        self.rows
-            .iter()
-            .map(|r| r.iter().filter(|&&c| c != '\0').collect())
-            .collect()
-    }
-}
+/// Three commands whose medians cross as runs come in: the live table's
+/// rows change order and length.
+const THREE: &str = "sleep 0.02 => wall=10ms,60ms,12ms\n\
+                     sleep 0.01 => wall=30ms,40ms\n\
+                     sleep 0.03 => wall=20ms,50ms,70ms,15ms";
 
 #[test]
 fn progress_redraws_in_place_within_the_width_and_is_cleared() {
@@ -161,10 +35,12 @@ fn progress_redraws_in_place_within_the_width_and_is_cleared() {
         panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
     }
     for width in [40, 60, 80, 120] {
-        let out = under_pty(
+        // 300 runs over 4.5 s: a redraw every quarter second.
+        let out = scripted_under_pty(
             width,
             "xterm",
-            "-r 150 'sleep 0.002' -n 'a command with a rather long name to cut' 'sleep 0.001'",
+            TWO,
+            "-r 150 'sleep 0.02' -n 'a command with a rather long name to cut' 'sleep 0.01'",
         );
         let raw = String::from_utf8_lossy(&out);
         assert!(raw.contains("runs ·"), "width {width}: no progress drawn");
@@ -204,7 +80,7 @@ fn no_escape_sequences_for_a_dumb_terminal() {
     if !have_script() {
         panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
     }
-    let out = under_pty(80, "dumb", "-r 100 'sleep 0.002'");
+    let out = scripted_under_pty(80, "dumb", TWO, "-r 100 'sleep 0.02'");
     assert!(!out.contains(&0x1b), "{}", String::from_utf8_lossy(&out));
     assert!(String::from_utf8_lossy(&out).contains("Command 1"));
 }
@@ -225,8 +101,8 @@ fn no_progress_beside_the_commands_output() {
 
 #[test]
 fn no_progress_into_a_pipe() {
-    let out = Command::new(bestguess())
-        .args(["-r", "100", "sleep 0.002"])
+    let out = scripted(TWO)
+        .args(["-r", "100", "sleep 0.02"])
         .env("TERM", "xterm")
         .output()
         .unwrap();
@@ -242,10 +118,11 @@ fn live_results_redraw_in_place_and_are_cleared() {
         panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
     }
     for width in [60, 100] {
-        let out = under_pty(
+        let out = scripted_under_pty(
             width,
             "xterm",
-            "--live -r 200 'sleep 0.002' -n two 'sleep 0.001' 'sleep 0.003'",
+            THREE,
+            "--live -r 200 'sleep 0.02' -n two 'sleep 0.01' 'sleep 0.03'",
         );
         let raw = String::from_utf8_lossy(&out);
         assert!(raw.contains("vs reference"), "width {width}: no live table");
@@ -272,7 +149,7 @@ fn live_results_redraw_in_place_and_are_cleared() {
 
 #[test]
 fn live_without_a_terminal_says_so_and_runs() {
-    let out = Command::new(bestguess())
+    let out = bestguess()
         .args(["--live", "-r", "5", "true"])
         .output()
         .unwrap();
@@ -288,7 +165,7 @@ fn live_without_a_terminal_says_so_and_runs() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("Command 1"));
     // With -Q, that is the reason given, held with the other notes (-Q
     // prints nothing but errors).
-    let out = Command::new(bestguess())
+    let out = bestguess()
         .args(["-Q", "--live", "-r", "5", "--export-json", "-", "true"])
         .output()
         .unwrap();
@@ -310,18 +187,37 @@ fn setups_and_warmups_are_announced() {
     if !have_script() {
         panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
     }
-    let out = under_pty(100, "xterm", "-r 3 -w 2 --setup 'sleep 0.5' 'sleep 0.05'");
+    let out = scripted_under_pty(
+        100,
+        "xterm",
+        "sleep 9 => wall=9s\nsleep 0.3 => wall=300ms",
+        "-r 3 -w 2 --setup 'sleep 9' 'sleep 0.3'",
+    );
     let raw = String::from_utf8_lossy(&out);
     assert!(
         raw.contains("0/3 runs · setups and warmups first (not timed)"),
         "{raw}"
     );
-    // After the second run (0.05 s each), one run is left: about 0:00,
-    // never the 0:01 or more that the setup's half second would give.
+    let bars: Vec<String> = (raw.split("\x1b[J").flat_map(frame_lines))
+        .filter(|l| l.starts_with('['))
+        .collect();
+    // The setup (9 s) and the warmups (0.6 s) came first: the runs, 0.3 s
+    // apart, end at 9.9, 10.2 and 10.5 s, each drawn.
     assert!(
-        !raw.contains("ETA 0:01") && !raw.contains("ETA 0:02"),
-        "{raw}"
+        bars[0].contains("] 1/3 runs · 0:09 elapsed · 1/1 sleep 0.3"),
+        "{bars:#?}"
     );
+    // After the second run one is left at 0.3 s a run: ETA 0:00, where the
+    // setup's pace would have said 0:09 or more.
+    assert!(
+        bars[1].contains("] 2/3 runs · 0:10 elapsed · ETA 0:00 · 1/1 sleep 0.3"),
+        "{bars:#?}"
+    );
+    assert!(
+        bars[2].contains("] 3/3 runs · 0:10 elapsed · ETA 0:00"),
+        "{bars:#?}"
+    );
+    assert_eq!(bars.len(), 3, "{bars:#?}");
 }
 
 /// A long run moves the display: the clock ticks and the command being
@@ -332,12 +228,30 @@ fn a_long_run_ticks_and_looks_are_shown() {
     if !have_script() {
         panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
     }
-    let out = under_pty(100, "xterm", "-r 2 -w 0 --metric wall 'sleep 2.2'");
-    let raw = String::from_utf8_lossy(&out);
-    assert!(raw.contains("elapsed · 1/1 sleep 2.2 (running)"), "{raw}");
-    let out = under_pty(
+    let out = scripted_under_pty(
         100,
         "xterm",
+        "sleep 2.2 => wall=2.2s",
+        "-r 2 -w 0 --metric wall 'sleep 2.2'",
+    );
+    let raw = String::from_utf8_lossy(&out);
+    let bars: Vec<String> = (raw.split("\x1b[J").flat_map(frame_lines))
+        .filter(|l| l.starts_with('['))
+        .collect();
+    // The first run ends at 2.2 s and is drawn; during the second the
+    // ticker (every 0.25 s) redraws once the bar is a second old: at 3.25
+    // and 4.25 s, the run named.
+    let running: Vec<&String> = bars.iter().filter(|l| l.contains("(running)")).collect();
+    assert_eq!(running.len(), 2, "{bars:#?}");
+    assert!(
+        running[0].contains("] 1/2 runs · 0:03 elapsed · 1/1 sleep 2.2 (running)"),
+        "{running:#?}"
+    );
+    assert!(running[1].contains(" 0:04 elapsed · "), "{running:#?}");
+    let out = scripted_under_pty(
+        100,
+        "xterm",
+        "sleep 0.05 => wall=50ms,52ms,49ms\nsleep 0.0502 => wall=51ms,50ms,53ms,48ms",
         "-w 0 --metric wall --max-runs 11 'sleep 0.05' 'sleep 0.0502'",
     );
     let raw = String::from_utf8_lossy(&out);
@@ -355,9 +269,12 @@ fn adaptive_progress_has_a_bar_the_next_look_and_an_eta() {
     if !have_script() {
         panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
     }
-    let out = under_pty(
+    // Half the rounds say faster and half slower: no look decides, and
+    // --max-runs ends the experiment.
+    let out = scripted_under_pty(
         100,
         "xterm",
+        "sleep 0.1 => wall=50ms,150ms\nsleep 0.1002 => wall=100ms",
         "-w 1 --metric wall --max-runs 14 'sleep 0.1' 'sleep 0.1002'",
     );
     let raw = String::from_utf8_lossy(&out);
@@ -396,26 +313,6 @@ fn adaptive_progress_has_a_bar_the_next_look_and_an_eta() {
     );
 }
 
-/// The text each redraw writes for its block, one string per line: the
-/// frame's bytes without its rewind (`\r`, cursor up), erase sequences and
-/// final "erase below".
-fn frame_lines(frame: &str) -> Vec<String> {
-    let mut text = String::new();
-    let mut chars = frame.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\r' => {}
-            '\x1b' => {
-                // Skip the CSI sequence.
-                chars.next();
-                while chars.next().is_some_and(|c| c.is_ascii_digit()) {}
-            }
-            c => text.push(c),
-        }
-    }
-    text.split('\n').map(str::to_owned).collect()
-}
-
 /// Every redraw of the live table, at 60, 80 and 120 columns with 3 and
 /// 10 commands whose rows change length and order as results come in:
 /// after each redraw the block on screen is exactly what that redraw
@@ -427,13 +324,17 @@ fn live_redraws_leave_no_debris_at_any_width() {
     if !have_script() {
         panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
     }
-    let three = "'sleep 0.002' -n two 'sleep 0.001' 'sleep 0.003'";
+    let three = "'sleep 0.02' -n two 'sleep 0.01' 'sleep 0.03'";
     let ten: String = (1..=10)
         .map(|i| format!("'sleep 0.00{}' -n {} ", i % 4 + 1, "x".repeat(i * 3)))
         .collect();
+    // Four commands of the ten share a line each; their medians cross.
+    let four = "sleep 0.001 => wall=10ms,40ms\nsleep 0.002 => wall=30ms,20ms,25ms\n\
+                sleep 0.003 => wall=15ms,45ms,20ms\nsleep 0.004 => wall=35ms,5ms";
     for width in [60, 80, 120] {
-        for (commands, runs) in [(three, 60), (ten.as_str(), 16)] {
-            let out = under_pty(width, "xterm", &format!("--live -r {runs} {commands}"));
+        for (script, commands, runs) in [(THREE, three, 60), (four, ten.as_str(), 16)] {
+            let args = format!("--live -r {runs} {commands}");
+            let out = scripted_under_pty(width, "xterm", script, &args);
             let raw = String::from_utf8_lossy(&out);
             let report = raw.find("Command 1").expect("the report follows");
             let first = raw[..raw.find('\x1b').unwrap()]
@@ -476,7 +377,12 @@ fn notes_and_warnings_keep_to_a_narrow_terminal() {
     if !have_script() {
         panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
     }
-    let out = under_pty(60, "dumb", "-R --metric cpu -r 5 'sleep 0.01' true");
+    let out = scripted_under_pty(
+        60,
+        "dumb",
+        "sleep 0.01 => wall=10ms user=0.2ms system=0.3ms\ntrue => wall=1ms user=0.4ms system=0.5ms",
+        "-R --metric cpu -r 5 'sleep 0.01' true",
+    );
     let text = String::from_utf8_lossy(&out);
     let joined = text.replace("\r\n  ", " ");
     assert!(joined.contains("Random order, seed"), "{text}");

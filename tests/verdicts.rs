@@ -32,43 +32,9 @@ use std::path::PathBuf;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn bestreport() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestreport").unwrap()
-}
+mod support;
 
-fn bestguess() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bestguess").unwrap()
-}
-
-fn fixture(name: &str) -> PathBuf {
-    [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests",
-        "data",
-        "fixtures",
-        name,
-    ]
-    .iter()
-    .collect()
-}
-
-fn method(name: &str) -> PathBuf {
-    [env!("CARGO_MANIFEST_DIR"), "tests", "data", "method", name]
-        .iter()
-        .collect()
-}
-
-fn reference(name: &str) -> PathBuf {
-    [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests",
-        "data",
-        "reference",
-        name,
-    ]
-    .iter()
-    .collect()
-}
+use support::{bestguess, bestreport, fixture, method, reference};
 
 fn stdout(args: &[&str], file: &PathBuf) -> String {
     let out = bestreport().args(args).arg(file).assert().success();

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::{RankingSettings, Reference};
 use crate::data::{Metric, RunRecord};
-use crate::experiment::Plan;
+use crate::experiment::{Clock, Plan};
 use crate::report::progress::LiveRow;
 use crate::report::units::{self, Scale};
 use crate::stats::{quantile, rank_with, runs_to_compare, RankOptions, Sample, Verdict};
@@ -36,6 +36,7 @@ pub struct Live {
     values: Vec<Vec<f64>>,
     /// No analysis before this instant.
     next: Option<Instant>,
+    clock: Clock,
     rows: Vec<LiveRow>,
 }
 
@@ -45,7 +46,7 @@ impl Live {
     /// An analysis may take at most this fraction of the time.
     const DUTY: u32 = 20;
 
-    pub fn new(plan: &Plan, settings: &RankingSettings) -> Live {
+    pub fn new(plan: &Plan, settings: &RankingSettings, clock: &Clock) -> Live {
         let labels: Vec<String> = plan
             .commands
             .iter()
@@ -76,6 +77,7 @@ impl Live {
             values: vec![Vec::new(); labels.len()],
             labels,
             next: None,
+            clock: clock.clone(),
             rows,
         }
     }
@@ -98,13 +100,13 @@ impl Live {
     /// The rows to show now: analysed afresh when enough time has passed,
     /// else the last ones.
     pub fn rows(&mut self) -> &[LiveRow] {
-        let now = Instant::now();
+        let now = self.clock.now();
         let due = match self.next {
             None => true,
             Some(t) => t <= now,
         };
         if due {
-            let started = Instant::now();
+            let started = self.clock.now();
             self.rows = analyse(
                 &self.labels,
                 &self.values,
@@ -112,7 +114,7 @@ impl Live {
                 &self.settings,
                 self.reference,
             );
-            let took = started.elapsed();
+            let took = self.clock.since(started);
             self.next = Some(now + Self::EVERY.max(took * Self::DUTY));
         }
         // The counts are free: always today's (between analyses they had
@@ -217,6 +219,8 @@ mod tests {
             rows: Vec::new(),
             labels,
             next: None,
+            // Stands still: the next analysis is never due.
+            clock: Clock::scripted(),
         };
         let run = |v: i64| {
             RunRecord {
@@ -231,7 +235,8 @@ mod tests {
         for v in 0..3 {
             live.record(&run(101 + v));
         }
-        // Not due for another analysis (500 ms), yet the count moves on.
+        // Not due for another analysis (500 ms on a clock that stands
+        // still), yet the count moves on.
         assert_eq!(live.rows()[0].runs, 4);
     }
 

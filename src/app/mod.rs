@@ -3,11 +3,15 @@
 //!
 //! Exit status: 0 success; 1 usage error; 2 a failure while running or
 //! reading (a command failed, a file could not be read or written); 3 when
-//! `--fail-if-slower` finds a command slower than its baseline; 130 or 143
-//! when interrupted by SIGINT or SIGTERM.
+//! `--fail-if-slower` finds a command slower than its baseline; 4 when an
+//! experiment was measured and reported but not recorded in the history
+//! (`--history`; 3 takes precedence); 130 or 143 when interrupted by
+//! SIGINT or SIGTERM.
 
 mod baseline;
 mod budget;
+mod engine;
+mod history;
 mod live;
 mod output;
 mod provenance;
@@ -30,6 +34,9 @@ pub mod exit {
     /// `--fail-if-slower`: some command is slower than its baseline with
     /// the whole interval of its change above the margin.
     pub const REGRESSION: i32 = 3;
+    /// `--history`: the experiment was measured and reported, and not
+    /// recorded in the history store (or not gated against it).
+    pub const NOT_RECORDED: i32 = 4;
 }
 
 /// An error at the top level, with the exit status it maps to.

@@ -179,6 +179,9 @@ pub fn finish(
 
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
 pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, AppError> {
+    if let Some(h) = &rc.history {
+        return super::history::report(rc, h, command_line);
+    }
     let mut inputs: Vec<(&str, &str)> = rc.files.iter().map(|f| ("", f.as_str())).collect();
     if let Some(gate) = &rc.output.gate {
         inputs.push(("--baseline", gate.baseline.as_str()));

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::baseline::Baseline;
+use super::engine::{start_launcher, Engine};
 use super::live::Live;
 use super::output::{self, RawOutput, ReportStream};
 use super::provenance;
@@ -15,7 +16,7 @@ use crate::analysis::{
 };
 use crate::cli::RunConfig;
 use crate::data::{Catalogue, DatasetBuilder, Metric, RunRecord};
-use crate::experiment::{self, Order, RunSink, Stop};
+use crate::experiment::{self, Clock, Order, RunSink, Stop};
 use crate::measure::extras::ExtrasConfig;
 use crate::measure::launcher::Launcher;
 use crate::measure::{counters, resolve, sys};
@@ -39,6 +40,7 @@ struct Adaptive {
     /// Without `--metric`: every run's times, per command, to choose the
     /// metric from at each look as the final analysis will.
     choosing: Option<Vec<Vec<RunTimes>>>,
+    clock: Clock,
     started: Instant,
     /// When the first timed run was recorded: rounds are timed from there.
     first: Option<Instant>,
@@ -49,10 +51,42 @@ struct Adaptive {
     stopped_at: Option<Duration>,
 }
 
+impl Sink {
+    /// Where the runs of `rc`'s experiment go: the raw file, the dataset,
+    /// `--runs auto`'s stopping rule (against the `reference` command) and,
+    /// if `show_progress`, the display, started at once.
+    fn new(
+        rc: &RunConfig,
+        raw: Option<RawOutput>,
+        catalogue: Catalogue,
+        reference: Option<usize>,
+        show_progress: bool,
+        clock: &Clock,
+    ) -> Sink {
+        let adaptive =
+            (rc.output.ranking.adaptive).map(|rule| Adaptive::new(rule, rc, reference, clock));
+        let progress = show_progress.then(|| {
+            let live = (rc.live).then(|| Live::new(&rc.plan, &rc.output.ranking, clock));
+            let mut p = Progress::new(&rc.plan, live, clock);
+            if let Some(a) = &adaptive {
+                p.rounds(a.rounds());
+            }
+            p.start(&rc.plan);
+            p
+        });
+        Sink {
+            raw,
+            runs: DatasetBuilder::new(catalogue),
+            progress,
+            adaptive,
+        }
+    }
+}
+
 impl RunSink for Sink {
     fn record(&mut self, run: RunRecord) -> std::io::Result<()> {
         if let Some(a) = &mut self.adaptive {
-            a.first.get_or_insert_with(Instant::now);
+            a.first.get_or_insert_with(|| a.clock.now());
             let cmd = usize::try_from(run.batch).unwrap_or(0).wrapping_sub(1);
             a.stopper
                 .record(cmd, run.value(a.metric).map(|v| v.as_f64()));
@@ -90,9 +124,9 @@ impl RunSink for Sink {
     fn checkpoint(&mut self, rounds: u64) -> Option<u64> {
         let a = self.adaptive.as_mut()?;
         a.choose_metric();
-        let since = a.first.map_or(Duration::ZERO, |t| t.elapsed());
+        let since = a.first.map_or(Duration::ZERO, |t| a.clock.since(t));
         let round_time = since / u32::try_from(rounds.max(1)).unwrap_or(u32::MAX);
-        let asked = a.stopper.checkpoint(a.started.elapsed(), round_time);
+        let asked = a.stopper.checkpoint(a.clock.since(a.started), round_time);
         // The last look, shown at once (also the one that decides), and
         // the next look in the bar.
         if let Some(p) = &mut self.progress {
@@ -105,15 +139,11 @@ impl RunSink for Sink {
             Checkpoint::Until(until) => Some(until),
             Checkpoint::Stop(reason) => {
                 a.stopped = Some(reason);
-                a.stopped_at = Some(a.started.elapsed());
+                a.stopped_at = Some(a.clock.since(a.started));
                 None
             }
         }
     }
-}
-
-fn start_launcher() -> Result<Launcher, AppError> {
-    Launcher::start().map_err(|e| AppError::failure(format!("{e}")))
 }
 
 /// The `--limits` text.
@@ -200,8 +230,10 @@ fn program_files(plan: &crate::experiment::Plan) -> Vec<String> {
 
 pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> {
     check_outputs(&rc)?;
-    // The launcher comes first, before this process holds any data.
-    let mut launcher = start_launcher()?;
+    // The launcher (or the script) comes first, before this process holds
+    // any data.
+    let mut engine = Engine::start()?;
+    let clock = engine.clock();
     // The metrics every run records: the raw CSV's columns and the dataset's.
     let mut catalogue = Catalogue::new();
     let baseline = Baseline::load(rc.output.gate.as_ref())?;
@@ -214,9 +246,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
     // Counters, pinning, padding, a metrics file: their metrics are
     // registered before the raw file's header is written.
-    let notes = launcher
-        .set_up_metrics(&rc.measure, rc.plan.seed, &mut catalogue)
-        .map_err(AppError::failure)?;
+    let notes = engine.set_up_metrics(&rc.measure, rc.plan.seed, &mut catalogue)?;
     for note in notes {
         output::note(&format!("bestguess: note: {note}\n"));
     }
@@ -240,9 +270,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     let raw = (rc.raw_output.as_deref())
         .map(|path| RawOutput::create(path, &catalogue, &parameters, adaptive))
         .transpose()?;
-    launcher
-        .cancel_on_termination_signals()
-        .map_err(|e| AppError::failure(format!("cannot install signal handlers: {e}")))?;
+    engine.cancel_on_termination_signals()?;
 
     // Standard output carries the report, unless the raw data or an export
     // goes there; notes about the run itself go to standard error, so that
@@ -251,30 +279,18 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     // No reminder to use -o: like Hyperfine, a plain run starts silently
     // (docs/reports.md, "What a plain run prints").
     let show_progress = announce(&rc);
-    let adaptive = rc
-        .output
-        .ranking
-        .adaptive
-        .map(|rule| Adaptive::new(rule, &rc, reference));
-    let mut sink = Sink {
-        adaptive,
-        raw,
-        runs: DatasetBuilder::new(catalogue),
-        progress: show_progress.then(|| {
-            let live = rc.live.then(|| Live::new(&rc.plan, &rc.output.ranking));
-            Progress::new(&rc.plan, live)
-        }),
-    };
     let mut metadata = provenance::for_run(&rc, command_line);
+    metadata.start_unix_us = Some(clock.unix_us());
     metadata.counters = extras_recorded;
     metadata.controls = controls;
-    if let Some(p) = &mut sink.progress {
-        if let Some(a) = &sink.adaptive {
-            p.rounds(a.rounds());
-        }
-        p.start(&rc.plan);
-    }
-    let result = experiment::run(&rc.plan, &mut launcher, &mut sink, &sys::termination_signal);
+    let mut sink = Sink::new(&rc, raw, catalogue, reference, show_progress, &clock);
+    let result = experiment::run(
+        &rc.plan,
+        engine.executor(),
+        &mut sink,
+        &sys::termination_signal,
+        &clock,
+    );
     // From here a termination signal ends the process (the exports'
     // temporary files removed, the raw file complete): the reports and
     // exports can take long, and a signal had been swallowed (status 0).
@@ -284,10 +300,10 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         (Ok(()), Some(sig)) => Err(Stop::Interrupted(sig)),
         (result, _) => result,
     };
-    metadata.end_unix_us = Some(sys::realtime_us());
+    metadata.end_unix_us = Some(clock.unix_us());
     // Every result the launcher sent has been taken; closing it now ends
     // whatever it still runs.
-    drop(launcher);
+    drop(engine);
     if let Some(p) = &mut sink.progress {
         p.clear();
     }
@@ -311,8 +327,10 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     };
     let reported = finish(&mut out, exports)?;
     match result {
-        // A whole experiment's status is its reports' (the gate's).
-        Ok(()) => Ok(reported),
+        // A whole experiment's status is its reports' (the gate's), and its history's.
+        Ok(()) => Ok(super::history::after_run(
+            &rc, &dataset, &metadata, &mut out, reported,
+        )),
         Err(_) => ended,
     }
 }
@@ -444,6 +462,7 @@ impl Adaptive {
         rule: crate::analysis::StoppingRule,
         rc: &RunConfig,
         reference: Option<usize>,
+        clock: &Clock,
     ) -> Adaptive {
         let commands = rc.plan.commands.len();
         Adaptive {
@@ -451,7 +470,8 @@ impl Adaptive {
             metric: rc.output.ranking.metric,
             choosing: (rc.output.ranking.metric_from == MetricFrom::Auto)
                 .then(|| vec![Vec::new(); commands]),
-            started: Instant::now(),
+            clock: clock.clone(),
+            started: clock.now(),
             first: None,
             stopped: None,
             commands: commands as u64,
@@ -474,7 +494,7 @@ impl Adaptive {
             next_look: looks.round(looks.slot(done + 1)),
             max_rounds: rule.max_rounds,
             max_time: (rule.max_time_given || looked)
-                .then(|| (rule.max_time, self.started.elapsed())),
+                .then(|| (rule.max_time, self.clock.since(self.started))),
         }
     }
 
@@ -556,7 +576,7 @@ fn plan_reference(rc: &RunConfig) -> Result<Option<usize>, AppError> {
 /// took against `--max-time` ([`super::budget::note`]).
 fn stop_note(a: &Adaptive, rounds: u64) -> Option<String> {
     let rule = a.stopper.rule();
-    let took = a.started.elapsed();
+    let took = a.clock.since(a.started);
     super::budget::note(&super::budget::Spent {
         stopped: a.stopped?,
         rounds,

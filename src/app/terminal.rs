@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::LookResult;
 use crate::data::RunRecord;
+use crate::experiment::clock::{Clock, Ticker};
 use crate::experiment::Plan;
 use crate::measure::sys;
 use crate::report::progress::{bar_line, block, look_lines, Display, Rounds, Status};
@@ -65,13 +66,15 @@ pub fn wanted() -> bool {
 /// The display on standard error. Results arrive a batch at a time (about
 /// every 0.1 s) and it is redrawn at most four times a second, so it adds
 /// no wake-ups while commands are measured. During a long run (no result
-/// for a second) a ticker thread redraws the bar once a second with the
-/// clock and the command being run, as Hyperfine's spinner moves.
+/// for a second) a ticker redraws the bar once a second with the clock and
+/// the command being run, as Hyperfine's spinner moves. Its times are the
+/// experiment's [`Clock`]'s.
 pub struct Progress {
     total: u64,
     commands: usize,
     labels: Vec<String>,
     done: u64,
+    clock: Clock,
     started: Instant,
     /// When the first timed run was recorded (the pace is measured from
     /// there).
@@ -79,7 +82,7 @@ pub struct Progress {
     last: Option<Instant>,
     /// The block on screen, shared with the ticker.
     shared: Arc<Mutex<Shared>>,
-    ticker: Option<std::thread::JoinHandle<()>>,
+    ticker: Ticker,
     /// `--live`: the results so far, under the bar.
     live: Option<Live>,
     /// An adaptive experiment's last look, under the bar.
@@ -96,10 +99,10 @@ struct Told {
 
 impl Told {
     /// The rounds with the time spent against `--max-time` as of now.
-    fn now(&self) -> Rounds {
+    fn now(&self, clock: &Clock) -> Rounds {
         let mut r = self.rounds;
         if let Some((limit, spent)) = r.max_time {
-            r.max_time = Some((limit, spent + self.at.elapsed()));
+            r.max_time = Some((limit, spent + clock.since(self.at)));
         }
         r
     }
@@ -125,7 +128,7 @@ impl Progress {
     /// A bar unchanged this long is redrawn by the ticker.
     const STILL: Duration = Duration::from_secs(1);
 
-    pub fn new(plan: &Plan, live: Option<Live>) -> Progress {
+    pub fn new(plan: &Plan, live: Option<Live>, clock: &Clock) -> Progress {
         let labels: Vec<String> = plan
             .commands
             .iter()
@@ -137,7 +140,7 @@ impl Progress {
         } else {
             plan.runs.saturating_mul(plan.commands.len() as u64)
         };
-        let started = Instant::now();
+        let started = clock.now();
         let shared = Arc::new(Mutex::new(Shared {
             display: Display::new(),
             lines: Vec::new(),
@@ -149,17 +152,17 @@ impl Progress {
             finished: false,
         }));
         let ticker = {
-            let (shared, labels) = (Arc::clone(&shared), labels.clone());
-            std::thread::Builder::new()
-                .name("progress".into())
-                .spawn(move || tick(&shared, &labels, total, started))
-                .ok()
+            let (shared, labels, c) = (Arc::clone(&shared), labels.clone(), clock.clone());
+            clock.every("progress", Self::EVERY, move || {
+                tick(&shared, &labels, total, started, &c)
+            })
         };
         Progress {
             total,
             commands: plan.commands.len(),
             labels,
             done: 0,
+            clock: clock.clone(),
             started,
             first: None,
             last: None,
@@ -196,7 +199,7 @@ impl Progress {
         if let Ok(mut g) = self.shared.lock() {
             g.rounds = Some(Told {
                 rounds,
-                at: Instant::now(),
+                at: self.clock.now(),
             });
         }
     }
@@ -210,31 +213,32 @@ impl Progress {
 
     pub fn update(&mut self, run: &RunRecord) {
         self.done += 1;
-        let first = *self.first.get_or_insert_with(Instant::now);
+        let now = self.clock.now();
+        let first = *self.first.get_or_insert(now);
         if let Some(live) = &mut self.live {
             live.record(run);
         }
-        let since_first = (self.done - 1, first.elapsed());
+        let since_first = (self.done - 1, now - first);
         let Ok(mut g) = self.shared.lock() else {
             return;
         };
         g.done = self.done;
         g.since_first = since_first;
-        if self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
+        if self.last.is_some_and(|t| now - t < Self::EVERY) {
             return;
         }
-        self.last = Some(Instant::now());
+        self.last = Some(now);
         let index = usize::try_from(run.batch).unwrap_or(0);
         let status = Status {
             done: self.done,
             total: self.total,
-            elapsed: self.started.elapsed(),
+            elapsed: now - self.started,
             since_first,
             command: index
                 .checked_sub(1)
                 .and_then(|i| self.labels.get(i))
                 .map(|label| (index, self.commands, label.as_str())),
-            adaptive: g.rounds.map(|t| t.now()),
+            adaptive: g.rounds.map(|t| t.now(&self.clock)),
         };
         let live = self.live.as_mut().map(|l| (l.metric_label(), l.rows()));
         let width = terminal_width();
@@ -246,7 +250,7 @@ impl Progress {
             .display
             .redraw(&mut std::io::stderr().lock(), width, &lines);
         g.lines = lines;
-        g.drawn_at = Instant::now();
+        g.drawn_at = self.clock.now();
     }
 
     /// An adaptive experiment's look after `rounds` rounds: shown under
@@ -263,7 +267,7 @@ impl Progress {
                     .display
                     .redraw(&mut std::io::stderr().lock(), terminal_width(), &lines);
                 g.lines = lines;
-                g.drawn_at = Instant::now();
+                g.drawn_at = self.clock.now();
             }
         }
         self.looked = Some(looked);
@@ -282,10 +286,7 @@ impl Progress {
         if let Ok(mut g) = self.shared.lock() {
             g.finished = true;
         }
-        if let Some(t) = self.ticker.take() {
-            t.thread().unpark();
-            let _ = t.join();
-        }
+        self.ticker.stop();
     }
 }
 
@@ -295,36 +296,41 @@ impl Drop for Progress {
     }
 }
 
-/// The ticker: every quarter second, if the bar has not moved for a
+/// The ticker, every quarter second: if the bar has not moved for a
 /// second while a run is going, redraws it with the clock and the command
-/// being run.
-fn tick(shared: &Mutex<Shared>, labels: &[String], total: u64, started: Instant) {
-    loop {
-        // Woken early by `stop_ticker`, so that the end waits for nothing.
-        std::thread::park_timeout(Progress::EVERY);
-        let Ok(mut g) = shared.lock() else { return };
-        if g.finished {
-            return;
-        }
-        let Some(cmd) = g.running else { continue };
-        if g.drawn_at.elapsed() < Progress::STILL || g.lines.is_empty() {
-            continue;
-        }
-        let label = labels.get(cmd).map_or("", String::as_str);
-        let status = Status {
-            done: g.done,
-            total,
-            elapsed: started.elapsed(),
-            since_first: g.since_first,
-            command: Some((cmd + 1, labels.len(), label)),
-            adaptive: g.rounds.map(|t| t.now()),
-        };
-        let width = terminal_width();
-        g.lines[0] = format!("{} (running)", bar_line(&status, width.saturating_sub(10)));
-        let lines = g.lines.clone();
-        let _ = g
-            .display
-            .redraw(&mut std::io::stderr().lock(), width, &lines);
-        g.drawn_at = Instant::now();
+/// being run. False once the display is finished.
+fn tick(
+    shared: &Mutex<Shared>,
+    labels: &[String],
+    total: u64,
+    started: Instant,
+    clock: &Clock,
+) -> bool {
+    let Ok(mut g) = shared.lock() else {
+        return false;
+    };
+    if g.finished {
+        return false;
     }
+    let Some(cmd) = g.running else { return true };
+    if clock.since(g.drawn_at) < Progress::STILL || g.lines.is_empty() {
+        return true;
+    }
+    let label = labels.get(cmd).map_or("", String::as_str);
+    let status = Status {
+        done: g.done,
+        total,
+        elapsed: clock.since(started),
+        since_first: g.since_first,
+        command: Some((cmd + 1, labels.len(), label)),
+        adaptive: g.rounds.map(|t| t.now(clock)),
+    };
+    let width = terminal_width();
+    g.lines[0] = format!("{} (running)", bar_line(&status, width.saturating_sub(10)));
+    let lines = g.lines.clone();
+    let _ = g
+        .display
+        .redraw(&mut std::io::stderr().lock(), width, &lines);
+    g.drawn_at = clock.now();
+    true
 }

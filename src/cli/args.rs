@@ -55,6 +55,14 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, running: bool) -> Result<
                 flag.long
             )));
         }
+        if flag.optional {
+            let value = parser
+                .optional_value()
+                .map(|v| string(v, flag.long))
+                .transpose()?;
+            flag.update(&mut out, value.into_iter().collect())?;
+            continue;
+        }
         let mut values = Vec::with_capacity(flag.values.len());
         for _ in &flag.values {
             let v = parser.value().map_err(|_| {

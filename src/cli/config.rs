@@ -12,6 +12,7 @@ use crate::experiment::params::{self, mentions, Parameter};
 use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
 use crate::export::{self, Format, JsonRuns};
 use crate::gate::GateOptions;
+use crate::history::HistoryOptions;
 use crate::measure::extras::{self, MeasureOptions};
 use crate::measure::split::split;
 use crate::measure::{counters, custom};
@@ -150,12 +151,17 @@ pub struct RunConfig {
     /// One-line warnings for standard error (habits that may not do what
     /// the user meant); the experiment runs as given.
     pub warnings: Vec<String>,
+    /// `--history`: append the experiment to a store (and gate on it).
+    pub history: Option<HistoryOptions>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReportConfig {
     pub files: Vec<String>,
     pub output: Output,
+    /// `--history` (report the store) or `--history-import` (load the
+    /// files into it) instead of reporting the files.
+    pub history: Option<Box<HistoryOptions>>,
 }
 
 /// Either kind of problem a command line can have.
@@ -172,7 +178,7 @@ pub enum ConfigError {
 
 /// Validate. `running` is true for `bestguess` unless `-A report` says
 /// otherwise.
-pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
+pub fn build(mut args: Args, default_running: bool) -> Result<Config, ConfigError> {
     let action = running(args.action.as_deref(), default_running);
     if args.help {
         // Help wins even over a bad -A; it then describes this program.
@@ -247,7 +253,20 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
     }
     check_stdout_once(&args, &output.exports)?;
     check_no_empty_path(&args, &output.exports, running)?;
+    let margin = output
+        .gate
+        .as_ref()
+        .and_then(|g| g.fail_if_slower)
+        .or(margin(&args)?);
+    let history = super::history::options(&mut args, running, margin)?;
     if !running {
+        if history.is_some() {
+            return Ok(Config::Report(ReportConfig {
+                files: args.positional.into_iter().map(|c| c.text).collect(),
+                output,
+                history: history.map(Box::new),
+            }));
+        }
         if args.positional.is_empty() {
             return Err(UsageError(
                 "no data files to read: give one or more raw CSV files (- for standard input)"
@@ -264,14 +283,15 @@ pub fn build(args: Args, default_running: bool) -> Result<Config, ConfigError> {
         return Ok(Config::Report(ReportConfig {
             files: args.positional.into_iter().map(|c| c.text).collect(),
             output,
+            history: None,
         }));
     }
-    run_config(args, output).map(|c| Config::Run(Box::new(c)))
+    run_config(args, output).map(|c| Config::Run(Box::new(RunConfig { history, ..c })))
 }
 
-/// `--baseline FILE` and `--fail-if-slower PCT` (only with a baseline).
-fn gate_options(args: &Args) -> Result<Option<GateOptions>, UsageError> {
-    let margin = match args.fail_if_slower.as_deref() {
+/// `--fail-if-slower PCT`, if given.
+fn margin(args: &Args) -> Result<Option<f64>, UsageError> {
+    Ok(match args.fail_if_slower.as_deref() {
         None => None,
         Some(v) => Some(
             v.trim()
@@ -286,10 +306,17 @@ fn gate_options(args: &Args) -> Result<Option<GateOptions>, UsageError> {
                     ))
                 })?,
         ),
-    };
+    })
+}
+
+/// `--baseline FILE` and `--fail-if-slower PCT` (only with a baseline, or
+/// with `--history`, whose gate takes it).
+fn gate_options(args: &Args) -> Result<Option<GateOptions>, UsageError> {
+    let margin = margin(args)?;
     match &args.baseline {
+        None if margin.is_some() && args.history.is_some() => Ok(None),
         None if margin.is_some() => Err(UsageError(
-            "--fail-if-slower needs --baseline FILE: the raw data to compare with".into(),
+            "--fail-if-slower needs --baseline FILE or --history: the raw data or the history to compare with".into(),
         )),
         None => Ok(None),
         Some(path) if path.is_empty() => Err(UsageError(
@@ -525,6 +552,7 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
         measure,
         output,
         warnings,
+        history: None,
     })
 }
 

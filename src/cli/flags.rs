@@ -20,7 +20,7 @@
 
 use std::sync::OnceLock;
 
-use super::lowargs::{Args, Generate, ParamArg, ReportSwitch};
+use super::lowargs::{Args, Generate, HistoryArg, ParamArg, ReportSwitch};
 use super::UsageError;
 use crate::experiment::HookKind;
 use crate::export::{Format, JsonRuns};
@@ -65,6 +65,8 @@ pub struct Flag {
     pub hint: Hint,
     pub scope: Scope,
     pub help: &'static str,
+    /// The value may be left out (`--history` or `--history=STORE`).
+    pub optional: bool,
     update: Update,
 }
 
@@ -134,8 +136,27 @@ impl Flag {
             hint: Hint::Text,
             scope,
             help,
+            optional: false,
             update: Box::new(update),
         }
+    }
+
+    /// An option whose one value may be left out: given only as
+    /// `--long=VALUE`, or with a space where the value's form says it is
+    /// one (see [`super::config`]). `name` is shown in brackets.
+    fn optional(
+        long: &'static str,
+        name: &'static str,
+        scope: Scope,
+        help: &'static str,
+        set: impl Fn(&mut Args, Option<String>) + Send + Sync + 'static,
+    ) -> Flag {
+        let mut f = Flag::with_values(long, &[name], scope, help, move |a, mut v| {
+            set(a, v.pop());
+            Ok(())
+        });
+        f.optional = true;
+        f
     }
 
     fn short(mut self, c: char) -> Flag {
@@ -161,7 +182,7 @@ impl Flag {
     /// Apply the option with its values (exactly `self.values.len()` of
     /// them) to `args`.
     pub fn update(&self, args: &mut Args, values: Vec<String>) -> Result<(), UsageError> {
-        debug_assert_eq!(values.len(), self.values.len());
+        debug_assert!(values.len() == self.values.len() || self.optional && values.is_empty());
         (self.update)(args, values)
     }
 
@@ -232,6 +253,7 @@ fn build() -> Vec<Flag> {
         measurement_flags(),
         report_flags(),
         analysis_flags(),
+        history_flags(),
         export_flags(),
         program_flags(),
     ]
@@ -567,7 +589,7 @@ fn analysis_flags() -> Vec<Flag> {
             "fail-if-slower",
             "PCT",
             Both,
-            "With --baseline: exit with status 3 if a command is slower with its lower bound above +PCT %",
+            "With --baseline or bestguess --history: exit with status 3 if a command is slower with its lower bound above +PCT %",
             |a, v| a.fail_if_slower = Some(v),
         ),
         Flag::switch("config", Both, "Show the settings and exit", |a| {
@@ -576,6 +598,67 @@ fn analysis_flags() -> Vec<Flag> {
         Flag::switch("limits", Both, "Show the limits that exist and exit", |a| {
             a.show_limits = true
         }),
+    ]
+}
+
+/// The performance history: recording, reporting, importing, filters.
+fn history_flags() -> Vec<Flag> {
+    let at = |a: &Args, store: Option<String>| HistoryArg {
+        store,
+        at: a.positional.len(),
+    };
+    vec![
+        Flag::optional(
+            "history",
+            "[STORE]",
+            Both,
+            "bestguess: also append the experiment to the history STORE; bestreport: report the history, its change points (STORE: a .db/.sqlite file or postgresql:// URL; default $BESTGUESS_HISTORY, else .bestguess/history.db)",
+            move |a, v| a.history = Some(at(a, v)),
+        )
+        .hint(Hint::File),
+        Flag::optional(
+            "history-import",
+            "[STORE]",
+            Both,
+            "bestreport: load the raw CSV or Hyperfine JSON files given into the history STORE, each as one experiment of --commit",
+            move |a, v| a.history_import = Some(at(a, v)),
+        )
+        .hint(Hint::File),
+        Flag::value(
+            "commit",
+            "REV",
+            Both,
+            "With --history or --history-import: record the experiment as of this commit (default: git's HEAD)",
+            |a, v| a.commit = Some(v),
+        ),
+        Flag::value(
+            "branch",
+            "NAME",
+            Both,
+            "With --history: record this branch (default: git's); with bestreport --history: only experiments of this branch",
+            |a, v| a.branch = Some(v),
+        ),
+        Flag::value(
+            "command",
+            "NAME",
+            Both,
+            "With bestreport --history: only the benchmarks of this command (its name, else its text)",
+            |a, v| a.command = Some(v),
+        ),
+        Flag::value(
+            "machine",
+            "ID",
+            Both,
+            "With bestreport --history: only the benchmarks of the machine whose fingerprint starts with ID",
+            |a, v| a.machine = Some(v),
+        ),
+        Flag::value(
+            "since",
+            "DATE",
+            Both,
+            "With bestreport --history: only experiments made on or after DATE (YYYY-MM-DD[ HH:MM[:SS]], UTC)",
+            |a, v| a.since = Some(v),
+        ),
     ]
 }
 

@@ -24,7 +24,7 @@ pub fn about(program: &str, running: bool) -> (String, String) {
 
 /// Every exit status, with what it means: `--help`, the man page and the
 /// documents say the same.
-pub const EXIT_STATUS: [(&str, &str); 5] = [
+pub const EXIT_STATUS: [(&str, &str); 6] = [
     ("0", "success"),
     ("1", "a usage error (nothing ran)"),
     (
@@ -34,6 +34,10 @@ pub const EXIT_STATUS: [(&str, &str); 5] = [
     (
         "3",
         "--fail-if-slower found a command slower than its baseline, or could not compare one",
+    ),
+    (
+        "4",
+        "--history: the experiment was measured and reported but not recorded in the history store (3 takes precedence)",
     ),
     (
         "129, 130, 131, 143",

@@ -103,6 +103,15 @@ pub struct Args {
     /// `--baseline FILE` and `--fail-if-slower PCT`.
     pub baseline: Option<String>,
     pub fail_if_slower: Option<String>,
+    /// `--history [STORE]` and `--history-import [STORE]`.
+    pub history: Option<HistoryArg>,
+    pub history_import: Option<HistoryArg>,
+    /// `--commit`, `--branch`, `--command`, `--machine`, `--since`.
+    pub commit: Option<String>,
+    pub branch: Option<String>,
+    pub command: Option<String>,
+    pub machine: Option<String>,
+    pub since: Option<String>,
     /// `--generate`: man page or completions.
     pub generate: Option<String>,
     pub version: bool,
@@ -111,6 +120,15 @@ pub struct Args {
     /// `-o`, hooks …), as `--long`: refused when `-A report` reads saved
     /// data instead (they had been ignored without a word).
     pub run_only: Vec<String>,
+}
+
+/// `--history` or `--history-import` as given: the store after `=`, and
+/// how many positional words came before the option (the word right
+/// after it may name the store).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HistoryArg {
+    pub store: Option<String>,
+    pub at: usize,
 }
 
 /// `-n NAME` names the command just before it, once.

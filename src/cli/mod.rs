@@ -11,6 +11,7 @@ pub mod flags;
 pub mod generate;
 pub mod habits;
 pub mod help;
+pub mod history;
 pub mod lowargs;
 pub mod settings;
 pub mod stopping;

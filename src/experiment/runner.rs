@@ -16,6 +16,7 @@ use std::time::Duration;
 use crate::data::{RunRecord, Values};
 use crate::measure::{sys, Batch, ExecError, Executor, Measurement, Outcome, Termination};
 
+use super::clock::Clock;
 use super::failure::{self, Failure, Step};
 use super::schedule::{Kind, Programs, Schedule, ScheduledStep};
 use super::{CommandPlan, HookKind, Plan};
@@ -83,12 +84,14 @@ pub enum Stop {
 }
 
 /// Run the whole plan. `interrupted` is polled before every batch and after
-/// every step, and returns the signal that asked the tool to stop, if any.
+/// every step, and returns the signal that asked the tool to stop, if any;
+/// batches are sized by the time on `clock` (the executor's).
 pub fn run(
     plan: &Plan,
     exec: &mut dyn Executor,
     sink: &mut dyn RunSink,
     interrupted: &dyn Fn() -> Option<i32>,
+    clock: &Clock,
 ) -> Result<(), Stop> {
     let programs = Programs::of(plan);
     exec.define(&programs.list)?;
@@ -103,7 +106,7 @@ pub fn run(
         warned: Default::default(),
         hooks_failed: Default::default(),
     };
-    let result = run_steps(&mut state, exec, &mut steps);
+    let result = run_steps(&mut state, exec, &mut steps, clock);
     if let Err(Stop::Failed(_)) = &result {
         let cleanups: Vec<u32> = (0..plan.commands.len())
             .filter(|&cmd| state.set_up[cmd])
@@ -126,6 +129,7 @@ fn run_steps(
     state: &mut State<'_>,
     exec: &mut dyn Executor,
     steps: &mut Schedule<'_>,
+    clock: &Clock,
 ) -> Result<(), Stop> {
     let mut size = 1;
     // Reused for every batch: memory stays at one batch whatever the runs.
@@ -149,7 +153,7 @@ fn run_steps(
         if let Some(sig) = (state.interrupted)() {
             return Err(Stop::Interrupted(sig));
         }
-        let started = std::time::Instant::now();
+        let started = clock.now();
         programs.clear();
         programs.extend(chunk.iter().map(|s| s.program));
         let batch = Batch {
@@ -192,7 +196,7 @@ fn run_steps(
         }
         // A batch an adaptive experiment's pause cut short grows from the
         // size asked for, at the pace seen (as if it had been whole).
-        let (asked, took) = (size, started.elapsed());
+        let (asked, took) = (size, clock.since(started));
         size = if chunk.len() < asked {
             let whole = took.mul_f64(asked as f64 / chunk.len() as f64);
             next_batch_size(asked, whole)
@@ -480,7 +484,7 @@ mod tests {
         let p = plan(&["A", "B"], 1, 2, Order::Sequential);
         let mut fake = Fake::ok();
         let mut rows = Vec::new();
-        run(&p, &mut fake, &mut rows, &never).unwrap();
+        run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap();
         assert_eq!(fake.log, ["A", "A", "B", "B", "B", "A", "A"]);
         let batches: Vec<u64> = rows.iter().map(|r| r.batch).collect();
         assert_eq!(batches, [1, 2, 2, 1]);
@@ -493,7 +497,7 @@ mod tests {
         let p = plan(&["A", "B", "C"], 1, 2, Order::Interleave);
         let mut fake = Fake::ok();
         let mut rows = Vec::new();
-        run(&p, &mut fake, &mut rows, &never).unwrap();
+        run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap();
         assert_eq!(fake.log, ["A", "B", "C", "A", "B", "C", "A", "B", "C"]);
         assert_eq!(rows.len(), 6);
     }
@@ -531,7 +535,7 @@ mod tests {
             step: 3,
             stop: 7,
         };
-        run(&p, &mut fake, &mut sink, &never).unwrap();
+        run(&p, &mut fake, &mut sink, &never, &Clock::real()).unwrap();
         // Asked after the first round, then where it asked to be asked;
         // the last answer ran over the stop and was cut at the next ask.
         assert_eq!(sink.asked, [1, 4, 7]);
@@ -547,7 +551,7 @@ mod tests {
             step: 3,
             stop: 100,
         };
-        run(&p, &mut Fake::ok(), &mut sink, &never).unwrap();
+        run(&p, &mut Fake::ok(), &mut sink, &never, &Clock::real()).unwrap();
         assert_eq!(sink.asked, [1, 4]);
         assert_eq!(sink.rows.len(), 10);
     }
@@ -557,7 +561,7 @@ mod tests {
         let p = plan(&["A", "B", "C", "D"], 0, 25, Order::Random);
         let mut first = Fake::ok();
         let mut rows = Vec::new();
-        run(&p, &mut first, &mut rows, &never).unwrap();
+        run(&p, &mut first, &mut rows, &never, &Clock::real()).unwrap();
         for batch in 1..=4 {
             assert_eq!(rows.iter().filter(|r| r.batch == batch).count(), 25);
         }
@@ -579,12 +583,12 @@ mod tests {
             "random order should not be the interleaved order"
         );
         let mut again = Fake::ok();
-        run(&p, &mut again, &mut Vec::new(), &never).unwrap();
+        run(&p, &mut again, &mut Vec::new(), &never, &Clock::real()).unwrap();
         assert_eq!(first.log, again.log, "the same seed gives the same order");
         let mut other = p.clone();
         other.seed = 43;
         let mut third = Fake::ok();
-        run(&other, &mut third, &mut Vec::new(), &never).unwrap();
+        run(&other, &mut third, &mut Vec::new(), &never, &Clock::real()).unwrap();
         assert_ne!(first.log, third.log);
     }
 
@@ -599,7 +603,7 @@ mod tests {
         };
         let mut fake = Fake::ok();
         let mut rows = Vec::new();
-        run(&p, &mut fake, &mut rows, &never).unwrap();
+        run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap();
         assert_eq!(
             fake.log,
             ["setup", "prep", "A", "concl", "prep", "A", "concl", "prep", "A", "concl", "clean"]
@@ -615,7 +619,7 @@ mod tests {
             Outcome::Finished(measurement(Termination::Exited(code)))
         });
         let mut rows = Vec::new();
-        let err = run(&p, &mut fake, &mut rows, &never).unwrap_err();
+        let err = run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap_err();
         assert_eq!(rows.len(), 2, "the failed run is kept");
         assert_eq!(rows[1].exit_code, 3);
         let Stop::Failed(f) = err else {
@@ -643,7 +647,7 @@ mod tests {
             }))
         });
         let mut rows = Vec::new();
-        run(&p, &mut fake, &mut rows, &never).unwrap();
+        run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap();
         let codes: Vec<(i32, Option<i32>)> = rows.iter().map(|r| (r.exit_code, r.signal)).collect();
         assert_eq!(codes, [(1, None), (137, Some(9)), (0, None)]);
     }
@@ -653,7 +657,7 @@ mod tests {
         let p = plan(&["A"], 0, 3, Order::Sequential);
         let mut fake = Fake::with(|_, _| Outcome::Finished(measurement(Termination::Signaled(11))));
         let mut rows = Vec::new();
-        let err = run(&p, &mut fake, &mut rows, &never).unwrap_err();
+        let err = run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap_err();
         assert!(err.to_string().contains("killed by SIGSEGV"), "{err}");
         assert_eq!(rows.len(), 1);
     }
@@ -668,7 +672,7 @@ mod tests {
             Outcome::Finished(m)
         });
         let mut rows = Vec::new();
-        let err = run(&p, &mut fake, &mut rows, &never).unwrap_err();
+        let err = run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap_err();
         assert!(err.to_string().contains("timed out after 1.5 s"), "{err}");
         assert!(rows[0].timed_out);
     }
@@ -683,7 +687,7 @@ mod tests {
             let code = if text == "prep" { 5 } else { 0 };
             Outcome::Finished(measurement(Termination::Exited(code)))
         });
-        let err = run(&p, &mut fake, &mut Vec::new(), &never).unwrap_err();
+        let err = run(&p, &mut fake, &mut Vec::new(), &never, &Clock::real()).unwrap_err();
         let msg = err.to_string();
         assert!(
             msg.contains("the --prepare command 'prep' of command 1 exited with code 5"),
@@ -694,7 +698,7 @@ mod tests {
         let p = plan(&["A"], 2, 2, Order::Sequential);
         let mut fake = Fake::with(|_, _| Outcome::Finished(measurement(Termination::Exited(1))));
         let mut rows = Vec::new();
-        let err = run(&p, &mut fake, &mut rows, &never).unwrap_err();
+        let err = run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap_err();
         assert!(
             err.to_string().contains("a warmup run of command 1"),
             "{err}"
@@ -716,7 +720,7 @@ mod tests {
         });
         let interrupted = || signalled.get().then_some(libc::SIGTERM);
         let mut rows = Vec::new();
-        let err = run(&p, &mut fake, &mut rows, &interrupted).unwrap_err();
+        let err = run(&p, &mut fake, &mut rows, &interrupted, &Clock::real()).unwrap_err();
         assert!(matches!(err, Stop::Interrupted(libc::SIGTERM)));
         assert_eq!(rows.len(), 3);
         assert_eq!(fake.log.len(), 3, "nothing starts after the interrupt");
@@ -738,7 +742,7 @@ mod tests {
         fake.in_flight = 40;
         let interrupted = || signalled.get().then_some(libc::SIGTERM);
         let mut rows = Vec::new();
-        let err = run(&p, &mut fake, &mut rows, &interrupted).unwrap_err();
+        let err = run(&p, &mut fake, &mut rows, &interrupted, &Clock::real()).unwrap_err();
         assert!(matches!(err, Stop::Interrupted(libc::SIGTERM)));
         assert_eq!(fake.log.len(), 70, "30 runs, then 40 in flight");
         assert_eq!(rows.len(), 70, "every completed run is recorded");
@@ -757,7 +761,7 @@ mod tests {
             }
         });
         let mut rows = Vec::new();
-        let err = run(&p, &mut fake, &mut rows, &never).unwrap_err();
+        let err = run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap_err();
         assert!(matches!(err, Stop::Interrupted(libc::SIGINT)));
         assert_eq!(rows.len(), 1);
     }
@@ -767,7 +771,7 @@ mod tests {
         let mut p = plan(&["ls -l"], 0, 1, Order::Sequential);
         p.shell = "/bin/bash".into();
         let mut fake = Fake::with(|_, _| Outcome::Finished(measurement(Termination::Exited(127))));
-        let err = run(&p, &mut fake, &mut Vec::new(), &never).unwrap_err();
+        let err = run(&p, &mut fake, &mut Vec::new(), &never, &Clock::real()).unwrap_err();
         assert!(err.to_string().contains("'-c'"), "{err}");
     }
 
@@ -789,12 +793,45 @@ mod tests {
         assert_eq!(next_batch_size(3, Duration::ZERO), 12);
     }
 
+    /// Records the size of every batch it passes on.
+    struct Sizes<E>(E, Vec<usize>);
+
+    impl<E: Executor> Executor for Sizes<E> {
+        fn define(&mut self, programs: &[Program]) -> Result<(), ExecError> {
+            self.0.define(programs)
+        }
+
+        fn run_batch(
+            &mut self,
+            batch: &Batch<'_>,
+            each: &mut dyn FnMut(usize, Outcome) -> bool,
+        ) -> Result<(), ExecError> {
+            self.1.push(batch.steps.len());
+            self.0.run_batch(batch, each)
+        }
+    }
+
+    #[test]
+    fn batches_are_sized_by_the_executors_clock() {
+        use crate::experiment::scripted::{Script, Scripted};
+        // Runs of 40 ms on a scripted clock: a batch of 1 took 40 ms, so
+        // the next holds 2 (80 ms), and 2 stay 2 (100 ms would need 2.5).
+        let p = plan(&["A"], 0, 9, Order::Sequential);
+        let scripted = Scripted::new(Script::parse("A => wall=40ms").unwrap());
+        let clock = scripted.clock();
+        let mut exec = Sizes(scripted, Vec::new());
+        let mut rows = Vec::new();
+        run(&p, &mut exec, &mut rows, &never, &clock).unwrap();
+        assert_eq!(exec.1, [1, 2, 2, 2, 2]);
+        assert_eq!(rows.len(), 9);
+    }
+
     #[test]
     fn long_experiments_are_cut_into_batches_without_losing_steps() {
         let p = plan(&["A", "B"], 3, 2000, Order::Interleave);
         let mut fake = Fake::ok();
         let mut rows = Vec::new();
-        run(&p, &mut fake, &mut rows, &never).unwrap();
+        run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap();
         assert_eq!(rows.len(), 4000);
         assert_eq!(fake.log.len(), 4006);
         assert!(fake.batches > 4, "more than one batch: {}", fake.batches);
@@ -809,7 +846,7 @@ mod tests {
         p.shell = "/bin/sh -c".into();
         let mut fake = Fake::ok();
         let mut rows = Vec::new();
-        run(&p, &mut fake, &mut rows, &never).unwrap();
+        run(&p, &mut fake, &mut rows, &never, &Clock::real()).unwrap();
         let r = &rows[0];
         assert_eq!(
             (r.command.as_str(), r.name.as_str(), r.shell.as_str()),

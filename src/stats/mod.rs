@@ -35,6 +35,7 @@
 
 mod anytime;
 mod best_case;
+pub mod changepoint;
 mod compare;
 mod holm;
 mod mann_whitney;

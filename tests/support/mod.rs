@@ -1,34 +1,151 @@
-//! Checks shared by the test files that measure with perf counters.
+//! The one home of the helpers the test files share (as ripgrep's
+//! `tests/util.rs`): the two programs, the test data's paths, temporary
+//! directories and what a run wrote. A test file declares `mod support;`
+//! and uses what it needs; each file is its own crate, so what one of them
+//! leaves unused is allowed here.
+#![allow(dead_code)]
 
-/// task-clock against user + system time (`ratios`: task-clock over CPU
-/// time, one per run, of a command busy for at least 20 ms). They measure
-/// the same CPU time, with three differences seen on 2-vCPU VMs:
-/// - rusage also holds the child's time from the spawn to its exec, where
-///   the counter starts: on a quiet machine task-clock reads 0.993–1.005 of
-///   user + system (200 runs of a 60,000-step shell loop,
-///   2026-11-27);
-/// - the scheduler's runtime (rusage) excludes steal time — the hypervisor
-///   running another guest while the command held the CPU — and task-clock
-///   includes it: while other builds loaded the VM, task-clock read from
-///   3 % to 31 % more (and /proc/stat showed steal);
-/// - once in CI, on another machine, one run's task-clock read 0.933 of it.
-///
-/// So no run may miss a large share (a counter that misses the processes a
-/// command starts, or reads a lost zero, reads a small fraction), most runs
-/// agree within 5 %, and the least disturbed run agrees within 4 %.
-pub fn assert_task_clock_agrees(ratios: &[f64]) {
-    assert!(ratios.len() >= 3, "too few runs to judge: {ratios:?}");
-    assert!(
-        ratios.iter().all(|&r| r >= 0.8),
-        "a run missed work: {ratios:?}"
-    );
-    let mut sorted = ratios.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let median = sorted[sorted.len() / 2];
-    assert!(median >= 0.95, "median {median}: {ratios:?}");
-    let best = ratios
-        .iter()
-        .map(|r| (r - 1.0).abs())
-        .fold(f64::INFINITY, f64::min);
-    assert!(best <= 0.04, "off by {best} at best: {ratios:?}");
+pub mod counters;
+pub mod pty;
+
+use std::path::{Path, PathBuf};
+
+use bestguess::data::{read_raw_csv, Dataset, RunRecord};
+
+// Where the files that use it call it.
+#[allow(unused_imports)]
+pub use counters::assert_task_clock_agrees;
+
+/// `bestguess`, built by cargo for this test run.
+pub fn bestguess() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("bestguess").unwrap()
+}
+
+/// `bestreport`, built by cargo for this test run.
+pub fn bestreport() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("bestreport").unwrap()
+}
+
+/// The variable that runs `bestguess` on the scripted executor.
+pub const SCRIPTED: &str = "BESTGUESS_SCRIPTED";
+
+/// `bestguess` on the scripted executor: nothing runs, every run's values
+/// and durations, and the time, come from `script` (its syntax: the rustdoc
+/// of `src/experiment/scripted.rs`).
+pub fn scripted(script: &str) -> assert_cmd::Command {
+    let mut cmd = bestguess();
+    cmd.env(SCRIPTED, script);
+    cmd
+}
+
+/// [`run`] of `bestguess` on the scripted executor ([`scripted`]).
+pub fn run_scripted(script: &str, args: &[&str]) -> (i32, String, String) {
+    let out = scripted(script).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The path of one of the crate's executables (`bestguess`, `bestreport`),
+/// for a command line run by a shell or under a pseudo-terminal.
+pub fn program_path(program: &str) -> String {
+    assert_cmd::cargo::cargo_bin(program)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs `program` (`bestguess` or `bestreport`) with `args`: its exit
+/// status (-1 for a signal), standard output and standard error.
+pub fn run(program: &str, args: &[&str]) -> (i32, String, String) {
+    let out = assert_cmd::Command::cargo_bin(program)
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// `bestreport ARGS`, which must succeed: its standard output and error.
+pub fn report(args: &[&str]) -> (String, String) {
+    let out = bestreport().args(args).assert().success();
+    let o = out.get_output();
+    (
+        String::from_utf8(o.stdout.clone()).unwrap(),
+        String::from_utf8(o.stderr.clone()).unwrap(),
+    )
+}
+
+/// The standard output of a finished command.
+pub fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+}
+
+/// The standard error of a finished command.
+pub fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+}
+
+/// A file of the test data: `tests/data/DIR/NAME`.
+pub fn data(dir: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(dir)
+        .join(name)
+}
+
+/// A hand-made raw file (`tests/data/fixtures/`).
+pub fn fixture(name: &str) -> PathBuf {
+    data("fixtures", name)
+}
+
+/// A raw file of the C BestGuess's own test data (`tests/data/reference/`).
+pub fn reference(name: &str) -> PathBuf {
+    data("reference", name)
+}
+
+/// A file the method's simulations made (`tests/data/method/`).
+pub fn method(name: &str) -> PathBuf {
+    data("method", name)
+}
+
+/// Another tool's file (`tests/data/formats/`).
+pub fn format_file(name: &str) -> PathBuf {
+    data("formats", name)
+}
+
+/// A path as a command-line argument (the test data's paths are UTF-8).
+pub fn arg(path: impl AsRef<Path>) -> String {
+    path.as_ref().to_str().unwrap().to_owned()
+}
+
+/// The golden values in `tests/data/golden/NAME` (made by `tools/`).
+pub fn golden(name: &str) -> serde_json::Value {
+    let path = data("golden", name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The dataset one file holds, in whichever format it is.
+pub fn dataset(path: &str) -> Dataset {
+    Dataset::read_files(&[path.to_string()]).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The runs of a raw CSV file.
+pub fn rows(path: &Path) -> Vec<RunRecord> {
+    read_raw_csv(
+        std::fs::File::open(path).unwrap(),
+        &path.display().to_string(),
+    )
+    .unwrap()
+}
+
+/// A new temporary directory, removed when dropped.
+pub fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
