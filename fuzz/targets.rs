@@ -75,6 +75,23 @@ fn render_everything(dataset: &bestguess::data::Dataset) {
         format
             .write(&analysis, &mut sink)
             .expect("a Vec takes the export");
+        if *format == bestguess::export::Format::Json {
+            numbers_where_numbers_are_promised(&sink);
+        }
+    }
+}
+
+/// Hyperfine's per-run arrays (each on one line of the JSON export) hold
+/// a number for every run they hold, never `null`: a run without
+/// wall-clock time is left out of them, and `memory_usage_byte` is left
+/// out unless every run in `times` has its memory.
+fn numbers_where_numbers_are_promised(json: &[u8]) {
+    let text = String::from_utf8_lossy(json);
+    for line in text.lines() {
+        let line = line.trim_start();
+        if line.starts_with("\"times\": [") || line.starts_with("\"memory_usage_byte\": [") {
+            assert!(!line.contains("null"), "null where a number is promised: {line}");
+        }
     }
 }
 

@@ -204,6 +204,8 @@ pub struct Failures {
     pub exit_codes: Vec<(i32, usize)>,
     /// Signals that ended runs (not time-outs), with their counts.
     pub signals: Vec<(i32, usize)>,
+    /// Runs a signal ended whose number the source did not record.
+    pub signals_unknown: usize,
     /// Runs killed by `--timeout`.
     pub timed_out: usize,
 }
@@ -230,6 +232,8 @@ impl Failures {
                 f.timed_out += 1;
             } else if let Some(s) = c.signal(i) {
                 count(&mut f.signals, s);
+            } else if c.signal_unknown(i) {
+                f.signals_unknown += 1;
             } else {
                 count(&mut f.exit_codes, c.exit_code(i));
             }
@@ -252,6 +256,12 @@ impl Failures {
         let mut how: Vec<String> = Vec::new();
         how.extend((self.exit_codes.iter()).map(|&(c, n)| format!("exit {c}{}", times(n))));
         how.extend((self.signals.iter()).map(|&(s, n)| format!("signal {s}{}", times(n))));
+        if self.signals_unknown > 0 {
+            how.push(format!(
+                "a signal not recorded{}",
+                times(self.signals_unknown)
+            ));
+        }
         if self.timed_out > 0 {
             how.push(format!("timed out{}", times(self.timed_out)));
         }

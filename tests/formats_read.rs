@@ -21,6 +21,17 @@ fn int(v: Option<Value>) -> Option<i64> {
     v.and_then(Value::as_int)
 }
 
+/// A time another tool wrote in seconds: kept as those seconds, and as µs
+/// (`as_f64`) a whole number when it is one.
+fn whole_us(v: Option<Value>) -> Option<i64> {
+    match v? {
+        v @ Value::Seconds(_) => Some(v.as_f64())
+            .filter(|x| x.fract() == 0.0)
+            .map(|x| x as i64),
+        _ => None,
+    }
+}
+
 #[test]
 fn hyperfine_2_json_gives_every_run_and_leaves_absent_metrics_absent() {
     let d = read(HF2);
@@ -47,8 +58,9 @@ fn hyperfine_2_json_gives_every_run_and_leaves_absent_metrics_absent() {
             assert_eq!(c.value(i, Metric::VOLUNTARY_CSW), None);
             assert_eq!(c.value(i, Metric::MINOR_FAULTS), None);
         }
-        // CPU times are whole µs from the kernel: read as integers.
-        assert!(int(c.value(0, Metric::USER)).is_some());
+        // CPU times are whole µs from the kernel: kept as the seconds
+        // Hyperfine wrote, a whole number of µs in every statistic.
+        assert!(whole_us(c.value(0, Metric::USER)).is_some());
     }
     // Hyperfine ran the commands one after the other.
     let first = &d.commands[1];
@@ -82,8 +94,8 @@ fn cbdr_csv_gives_seconds_as_microseconds_in_run_order() {
     assert_eq!(ls.sequence(0), Some(1));
     assert_eq!(lsl.sequence(0), Some(2));
     assert!((ls.value(0, Metric::WALL).unwrap().as_f64() - 2114.982).abs() < 1e-6);
-    assert_eq!(int(lsl.value(1, Metric::USER)), Some(10_000));
-    assert_eq!(int(ls.value(0, Metric::SYSTEM)), Some(0));
+    assert_eq!(whole_us(lsl.value(1, Metric::USER)), Some(10_000));
+    assert_eq!(whole_us(ls.value(0, Metric::SYSTEM)), Some(0));
     assert_eq!(
         ls.value(0, Metric::MAXRSS),
         None,
@@ -508,7 +520,7 @@ fn impossible_hyperfine_measurements_are_refused_with_their_place() {
     fs::write(&path, one("0, 0.2, 8.9e9", "0, 2, 3")).unwrap();
     let d = read(path.to_str().unwrap());
     let wall: Vec<_> = (0..3)
-        .map(|i| int(d.commands[0].value(i, Metric::WALL)))
+        .map(|i| whole_us(d.commands[0].value(i, Metric::WALL)))
         .collect();
     assert_eq!(wall, [Some(0), Some(200_000), Some(8_900_000_000_000_000)]);
 }
@@ -544,7 +556,7 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
     // A custom column may be negative, and just under the bound is a time.
     let d = read(&write("c.csv", &cbdr("8.9e9")));
     assert_eq!(
-        int(d.commands[0].value(1, Metric::WALL)),
+        whole_us(d.commands[0].value(1, Metric::WALL)),
         Some(8_900_000_000_000_000)
     );
 

@@ -230,14 +230,22 @@ fn a_document_without_per_run_reads_as_its_hyperfine_layout() {
         {
             let (a, b) = (&a["bestguess"]["per_run"], &b["bestguess"]["per_run"]);
             // Every run, with its wall-clock time and memory to the µs and
-            // byte; a signal is known only as a failure (exit code -1).
+            // byte; a signal is known only as a failure by a signal not
+            // named: no exit code (none made up), `signal_unknown`.
             assert_eq!(a["wall_us"], b["wall_us"], "{list}");
             assert_eq!(a["maxrss_bytes"], b["maxrss_bytes"], "{list}");
-            let code = |v: &Value, s: &Value| if s.is_null() { v.clone() } else { (-1).into() };
+            let code = |v: &Value, s: &Value| if s.is_null() { v.clone() } else { Value::Null };
             let codes: Vec<Value> = (0..6)
                 .map(|k| code(&a["exit_code"][k], &a["signal"][k]))
                 .collect();
             assert_eq!(b["exit_code"], Value::from(codes), "{list}");
+            let signalled: Vec<Value> =
+                (0..6).map(|k| (!a["signal"][k].is_null()).into()).collect();
+            if signalled.contains(&Value::Bool(true)) {
+                assert_eq!(b["signal_unknown"], Value::from(signalled), "{list}");
+            } else {
+                assert!(b.get("signal_unknown").is_none(), "{list}");
+            }
         }
     }
 }

@@ -14,10 +14,11 @@
 //!   size limit), the file is cut back to its last complete row and nothing
 //!   more is written to it ([`RawOutput`]);
 //! - one writer per file: a regular file being written (the raw CSV, or the
-//!   file an export will replace) carries an exclusive advisory lock
-//!   (`flock`) from before the first run until the process ends, and a
-//!   second process that would write it refuses before running anything
-//!   ([`lock_for_writing`]).
+//!   file an export will replace, made empty where there is none yet)
+//!   carries an exclusive advisory lock (`flock`) from before the first run
+//!   until the process ends, and a second process that would write it
+//!   refuses before running anything ([`lock_for_writing`],
+//!   [`open_locked`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -200,7 +201,7 @@ fn check_streams_once(inputs: &[(&str, &str)]) -> Result<(), AppError> {
 /// Takes the exclusive advisory lock (`flock`) that marks `file`, a
 /// regular file, as being written by this process, held until the file is
 /// closed: a second `bestguess -o same.csv` had interleaved its rows with
-/// the first's, cutting some. Refused (status 1) when another process
+/// the first's, cutting some. Refused (status 2) when another process
 /// holds it; a file system without such locks is written unlocked.
 fn lock_for_writing(file: &File, what: &str) -> Result<(), AppError> {
     if !file.metadata().is_ok_and(|m| m.is_file()) {
@@ -213,6 +214,37 @@ fn lock_for_writing(file: &File, what: &str) -> Result<(), AppError> {
         ))),
         Ok(true) | Err(_) => Ok(()),
     }
+}
+
+/// The file `open` opens at `path` (with whether it created it), locked by
+/// [`lock_for_writing`]. A lock is taken on an open file, and between the
+/// open and the lock another process may put a new file at `path` (an
+/// export renamed into place): the lock would then hold a file nobody
+/// reads, and two writers would go on. So the lock counts only once `path`
+/// still names the file locked; else it is opened again. `open` gives
+/// `None` to be tried again (a file created by another process between
+/// looking and creating).
+fn open_locked(
+    path: &Path,
+    what: &str,
+    open: impl Fn() -> Result<Option<(File, bool)>, AppError>,
+) -> Result<(File, bool), AppError> {
+    for _ in 0..100 {
+        let Some((file, created)) = open()? else {
+            continue;
+        };
+        lock_for_writing(&file, what)?;
+        let same = match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(f), Ok(p)) => (f.dev(), f.ino()) == (p.dev(), p.ino()),
+            _ => false,
+        };
+        if same {
+            return Ok((file, created));
+        }
+    }
+    Err(AppError::failure(format!(
+        "{what}: another process keeps replacing this file; wait until it ends, or give another path"
+    )))
 }
 
 /// The raw CSV destination: standard output or a file, written unbuffered
@@ -253,13 +285,16 @@ impl RawDestination {
         // Opened without truncating, and locked before anything is cut: a
         // second writer must not empty the first one's file on its way to
         // finding it locked.
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(fail)?;
-        lock_for_writing(&file, &format!("-o {path}"))?;
+        let open = || {
+            OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)
+                .map(|f| Some((f, false)))
+                .map_err(fail)
+        };
+        let (file, _) = open_locked(Path::new(path), &format!("-o {path}"), open)?;
         let old_content = file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
         Ok(RawDestination::File {
             file,
@@ -417,6 +452,46 @@ impl RawOutput {
     }
 }
 
+/// Opens and locks the file an export will replace ([`open_locked`]),
+/// making it, empty, where there is none yet: the returned placeholder
+/// removes it again unless the export replaces it.
+fn lock_target(target: &Path, what: &str) -> Result<(File, Option<Placeholder>), AppError> {
+    let fail = |e: io::Error| AppError::failure(format!("{what}: cannot create the file: {e}"));
+    // One writer per file, new or not: the file this export replaces
+    // is locked until it is replaced (another process writing it, its
+    // raw CSV or the same export, keeps it until done). A file that
+    // does not exist yet is made now, empty, to hold the lock (else two
+    // processes exporting one new file would both go on, the later
+    // one's file silently replacing the other's); it is removed again
+    // if the export is not made.
+    let open = || match OpenOptions::new().write(true).open(target) {
+        // (The open neither truncates nor changes the file.)
+        Ok(f) => Ok(Some((f, false))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            match OpenOptions::new().write(true).create_new(true).open(target) {
+                Ok(f) => Ok(Some((f, true))),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(None),
+                Err(e) => Err(fail(e)),
+            }
+        }
+        // A file its owner protected from writing is refused as a
+        // redirection would refuse it: the rename that puts the export in
+        // place needs only the directory's permission and would replace
+        // it regardless.
+        Err(e) => Err(AppError::failure(format!(
+            "{what}: cannot replace the file: {e}; make it writable or give another path"
+        ))),
+    };
+    let (locked, created) = open_locked(target, what, open)?;
+    let placeholder = created.then(|| Placeholder {
+        doomed: Some(crate::measure::sys::remove_on_termination(target)),
+        path: target.to_path_buf(),
+        file: locked.metadata().map(|m| (m.dev(), m.ino())).ok(),
+        replaced: false,
+    });
+    Ok((locked, placeholder))
+}
+
 /// The path a chain of symbolic links starting at `path` ends at, for a
 /// path that names no file (`path` itself when it is no link); an error
 /// for a chain that loops (or runs past 40 links).
@@ -451,9 +526,39 @@ pub struct Export {
     /// process first (see `main_with`); forgotten once renamed or removed
     /// (fields are dropped after `Drop::drop`).
     _doomed: Option<crate::measure::sys::Doomed>,
+    /// The empty file made to hold the lock where there was none, removed
+    /// if the export is not put in place.
+    placeholder: Option<Placeholder>,
     /// The file this export replaces, locked while this process means to
     /// replace it ([`lock_for_writing`]).
     _locked: Option<File>,
+}
+
+/// The empty file an [`Export`] made at its target to hold the lock:
+/// removed when dropped (or by a termination signal) unless the export
+/// was put in its place.
+struct Placeholder {
+    path: PathBuf,
+    /// Device and inode of the file made, so that only it is removed.
+    file: Option<(u64, u64)>,
+    /// Removes it if a termination signal ends the process first.
+    doomed: Option<crate::measure::sys::Doomed>,
+    /// The export replaced it: nothing to remove.
+    replaced: bool,
+}
+
+impl Drop for Placeholder {
+    /// Removes the file made, if it is still at its path and still empty.
+    fn drop(&mut self) {
+        if self.replaced {
+            return;
+        }
+        let ours = std::fs::metadata(&self.path)
+            .is_ok_and(|m| Some((m.dev(), m.ino())) == self.file && m.len() == 0);
+        if ours {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 enum ExportTarget {
@@ -494,6 +599,7 @@ impl Export {
                 out: BufWriter::new(ExportTarget::Stdout(io::stdout())),
                 temp: None,
                 _doomed: None,
+                placeholder: None,
                 _locked: None,
             });
         }
@@ -511,31 +617,12 @@ impl Export {
                 out: BufWriter::new(ExportTarget::File(f)),
                 temp: None,
                 _doomed: None,
+                placeholder: None,
                 _locked: None,
             });
         }
         if let Some(e) = names_a_directory(path) {
             return Err(fail(e));
-        }
-        let mut locked = None;
-        if meta.is_some() {
-            // A file its owner protected from writing is refused as a
-            // redirection would refuse it: the rename below needs only the
-            // directory's permission and would replace it regardless. (The
-            // open neither truncates nor changes it.)
-            match OpenOptions::new().write(true).open(path) {
-                Err(e) => {
-                    return Err(AppError::failure(format!(
-                    "{what}: cannot replace the file: {e}; make it writable or give another path"
-                )))
-                }
-                // Another process writing it (its raw CSV, or the same
-                // export) keeps it until done.
-                Ok(f) => {
-                    lock_for_writing(&f, &what)?;
-                    locked = Some(f);
-                }
-            }
         }
         // Through a symbolic link, replace the file it points to, not the
         // link; a link to nothing yet makes the file it names (as `-o`
@@ -544,6 +631,7 @@ impl Export {
             Some(_) => Path::new(path).canonicalize().map_err(fail)?,
             None => dangling_target(Path::new(path)).map_err(fail)?,
         };
+        let (locked, placeholder) = lock_target(&target, &what)?;
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -594,7 +682,8 @@ impl Export {
             out: BufWriter::new(ExportTarget::Temp(Writeback::new(file))),
             _doomed: Some(crate::measure::sys::remove_on_termination(&temp)),
             temp: Some((temp, target)),
-            _locked: locked,
+            placeholder,
+            _locked: Some(locked),
         })
     }
 
@@ -612,13 +701,25 @@ impl Export {
     pub fn commit(mut self) -> io::Result<()> {
         self.out.flush()?;
         if let Some((temp, target)) = self.temp.take() {
+            // Once renamed, the target is the export: a signal must not
+            // remove it as the empty file it was.
+            let mut placeholder = self.placeholder.take();
             let result = match self.out.get_mut() {
                 ExportTarget::Temp(w) => w.sync_data(),
                 ExportTarget::File(_) | ExportTarget::Stdout(_) => Ok(()),
             }
-            .and_then(|()| std::fs::rename(&temp, &target));
-            if result.is_err() {
-                let _ = std::fs::remove_file(&temp);
+            .and_then(|()| {
+                if let Some(p) = &mut placeholder {
+                    p.doomed = None;
+                }
+                std::fs::rename(&temp, &target)
+            });
+            match &result {
+                Ok(()) => placeholder.iter_mut().for_each(|p| p.replaced = true),
+                // The empty file made goes with the placeholder.
+                Err(_) => {
+                    let _ = std::fs::remove_file(&temp);
+                }
             }
             return result;
         }

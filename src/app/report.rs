@@ -202,6 +202,11 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
             rc.files.join(", ")
         )));
     }
+    rc.check_commands(dataset.commands.len())
+        .map_err(|e| AppError::usage(e.0))?;
+    if let Some(note) = dataset.incomplete_runs_note() {
+        output::note(&note);
+    }
     let mut output = rc.output.clone();
     runs_as_recorded(&mut output, &dataset);
     choose_metric(&mut output, &dataset.catalogue, &[])?;

@@ -162,6 +162,20 @@ pub struct ReportConfig {
     /// `--history` (report the store) or `--history-import` (load the
     /// files into it) instead of reporting the files.
     pub history: Option<Box<HistoryOptions>>,
+    /// `--precision` was given: it takes files of one command only
+    /// ([`ReportConfig::check_commands`]).
+    pub precision_given: bool,
+}
+
+impl ReportConfig {
+    /// What the command line asks of the data, checked once the files are
+    /// read and their `commands` counted.
+    pub fn check_commands(&self, commands: usize) -> Result<(), UsageError> {
+        if self.precision_given {
+            super::stopping::precision_for(commands)?;
+        }
+        Ok(())
+    }
 }
 
 /// Either kind of problem a command line can have.
@@ -262,6 +276,7 @@ pub fn build(mut args: Args, default_running: bool) -> Result<Config, ConfigErro
     if !running {
         if history.is_some() {
             return Ok(Config::Report(ReportConfig {
+                precision_given: args.precision.is_some(),
                 files: args.positional.into_iter().map(|c| c.text).collect(),
                 output,
                 history: history.map(Box::new),
@@ -281,6 +296,7 @@ pub fn build(mut args: Args, default_running: bool) -> Result<Config, ConfigErro
             .into());
         }
         return Ok(Config::Report(ReportConfig {
+            precision_given: args.precision.is_some(),
             files: args.positional.into_iter().map(|c| c.text).collect(),
             output,
             history: None,
@@ -507,6 +523,9 @@ fn run_config(args: Args, output: Output) -> Result<RunConfig, ConfigError> {
     let combos = params::combinations(&parameters);
     let n = commands.len();
     let total = n * combos.len();
+    if args.precision.is_some() {
+        super::stopping::precision_for(total)?;
+    }
     let hooks: Vec<Vec<Option<&str>>> = HookKind::ALL
         .iter()
         .map(|&kind| hook_texts(&args, kind, n, &combos))

@@ -85,6 +85,20 @@ pub fn rule(args: &Args, running: bool) -> Result<Option<StoppingRule>, UsageErr
     Ok(Some(rule))
 }
 
+/// `--precision` is for one command: it says when that command's median
+/// is known. With several, `--runs auto` stops when every comparison is
+/// decided, and the precision would change nothing: refused, not ignored.
+pub fn precision_for(commands: usize) -> Result<(), UsageError> {
+    if commands > 1 {
+        return Err(UsageError(format!(
+            "--precision applies to one command (its median known within ±PCT), and there are \
+             {commands}: with several, --runs auto runs until every comparison is decided; leave \
+             --precision out"
+        )));
+    }
+    Ok(())
+}
+
 fn rounds(v: &str, option: &str) -> Result<u64, UsageError> {
     match v.trim().parse::<u64>() {
         Ok(n) if (1..=super::config::MAX_RUNS).contains(&n) => Ok(n),
@@ -192,5 +206,17 @@ mod tests {
         }
         assert_eq!(percent("2%"), Ok(2.0));
         assert!(percent("0").is_err() && percent("100%").is_err());
+    }
+
+    #[test]
+    fn a_precision_is_for_one_command() {
+        assert_eq!(precision_for(1), Ok(()));
+        let e = precision_for(2).unwrap_err();
+        assert!(
+            e.0.starts_with("--precision applies to one command"),
+            "{}",
+            e.0
+        );
+        assert!(e.0.contains("there are 2") && e.0.contains("leave --precision out"));
     }
 }

@@ -7,8 +7,14 @@
 //! the small spreads of real measurements, 8 only when needed. A column
 //! widens (copying once per width, so O(n) in total) when a value does not
 //! fit, and becomes `f64` if a non-integer arrives (a command's own metric).
+//! Times another tool wrote in seconds ([`Value::Seconds`]) make a column
+//! of seconds, as read; an integer in it (whole µs) is kept as its seconds,
+//! `n / 10⁶`, which is what every export writes for it and which reads as
+//! `n` µs again.
 //! Absent values are a bit in a bitmap that exists only once one is absent.
-//! Every value reads back exactly as pushed.
+//! Every value reads back exactly as pushed, but for those integers (read
+//! back as their seconds) and a time in seconds in a column of other
+//! reals (read back as its µs).
 
 use super::metric::Value;
 
@@ -27,6 +33,8 @@ enum Data {
     /// Absolute values (the base is 0).
     I64(Vec<i64>),
     Real(Vec<f64>),
+    /// Every present value a time in seconds, as read.
+    Seconds(Vec<f64>),
 }
 
 /// Per-run values of one quantity; see the module docs.
@@ -124,6 +132,7 @@ impl Column {
             Data::I32(v) => v.resize(end, 0),
             Data::I64(v) => v.resize(end, base),
             Data::Real(v) => v.resize(end, base as f64),
+            Data::Seconds(v) => v.resize(end, 0.0),
         }
         self.len = end;
     }
@@ -179,7 +188,7 @@ impl Column {
                 out.extend_from_slice(&values[..n]);
                 n
             }
-            Data::Real(_) => 0,
+            Data::Real(_) | Data::Seconds(_) => 0,
         };
         self.present += n;
         self.len += n;
@@ -216,7 +225,9 @@ impl Column {
                 self.push_int(self.base);
             }
             Some(Value::Int(v)) => {
-                if let Data::Real(r) = &mut self.data {
+                if let Data::Seconds(s) = &mut self.data {
+                    s.push(v as f64 / 1e6);
+                } else if let Data::Real(r) = &mut self.data {
                     r.push(v as f64);
                 } else {
                     if self.present == 0 {
@@ -231,6 +242,16 @@ impl Column {
                 self.make_real();
                 if let Data::Real(r) = &mut self.data {
                     r.push(x);
+                }
+            }
+            Some(Value::Seconds(s)) => {
+                if let Data::Real(r) = &mut self.data {
+                    r.push(Value::Seconds(s).as_f64());
+                } else {
+                    self.make_seconds();
+                    if let Data::Seconds(v) = &mut self.data {
+                        v.push(s);
+                    }
                 }
             }
         }
@@ -256,6 +277,11 @@ impl Column {
                 }
                 Data::Real(values) => {
                     values.push(v as f64);
+                    true
+                }
+                // Only the filler of an absent value comes here.
+                Data::Seconds(values) => {
+                    values.push(0.0);
                     true
                 }
             };
@@ -287,12 +313,29 @@ impl Column {
         self.data.reserve(n);
     }
 
-    fn make_real(&mut self) {
-        if !matches!(self.data, Data::Real(_)) {
+    /// An integer column as seconds (`n / 10⁶` for `n` µs).
+    fn make_seconds(&mut self) {
+        if !matches!(self.data, Data::Real(_) | Data::Seconds(_)) {
             let values = (0..self.len)
-                .map(|i| (self.offset(i) + i128::from(self.base)) as f64)
+                .map(|i| (self.offset(i) + i128::from(self.base)) as f64 / 1e6)
                 .collect();
-            self.data = Data::Real(values);
+            self.data = Data::Seconds(values);
+        }
+    }
+
+    fn make_real(&mut self) {
+        match &mut self.data {
+            Data::Real(_) => {}
+            Data::Seconds(v) => {
+                let values = v.iter().map(|&s| Value::Seconds(s).as_f64()).collect();
+                self.data = Data::Real(values);
+            }
+            _ => {
+                let values = (0..self.len)
+                    .map(|i| (self.offset(i) + i128::from(self.base)) as f64)
+                    .collect();
+                self.data = Data::Real(values);
+            }
         }
     }
 
@@ -305,6 +348,7 @@ impl Column {
             Data::I32(v) => v[i].into(),
             Data::I64(v) => i128::from(v[i]) - i128::from(self.base),
             Data::Real(v) => v[i] as i128,
+            Data::Seconds(v) => Value::Seconds(v[i]).as_f64() as i128,
         }
     }
 
@@ -325,6 +369,7 @@ impl Column {
             Data::I32(v) => Value::Int(base + i64::from(v[i])),
             Data::I64(v) => Value::Int(v[i]),
             Data::Real(v) => Value::Real(v[i]),
+            Data::Seconds(v) => Value::Seconds(v[i]),
         })
     }
 
@@ -368,6 +413,9 @@ impl Column {
             ),
             Data::I64(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Int(x)))),
             Data::Real(v) => out.extend(v[range.clone()].iter().map(|&x| Some(Value::Real(x)))),
+            Data::Seconds(v) => {
+                out.extend(v[range.clone()].iter().map(|&s| Some(Value::Seconds(s))))
+            }
         }
         if !self.absent.is_empty() {
             for (k, i) in range.enumerate() {
@@ -401,9 +449,14 @@ impl Column {
             Data::I16(v) => out.extend(v[range].iter().map(|&x| base + i64::from(x))),
             Data::I32(v) => out.extend(v[range].iter().map(|&x| base + i64::from(x))),
             Data::I64(v) => out.extend_from_slice(&v[range]),
-            Data::Real(_) => return false,
+            Data::Real(_) | Data::Seconds(_) => return false,
         }
         true
+    }
+
+    /// The runs with no value, in order.
+    pub fn absent_runs(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.len.min(64 * self.absent.len())).filter(|&i| self.is_absent(i))
     }
 
     /// Whether any run in `range` has no value.
@@ -447,6 +500,12 @@ impl Column {
                     .filter(|(i, _)| keep(*i))
                     .map(|(_, &x)| x),
             ),
+            Data::Seconds(v) => out.extend(
+                v.iter()
+                    .enumerate()
+                    .filter(|(i, _)| keep(*i))
+                    .map(|(_, &s)| Value::Seconds(s).as_f64()),
+            ),
         }
         out
     }
@@ -459,7 +518,7 @@ impl Column {
             Data::I16(v) => 2 * v.capacity(),
             Data::I32(v) => 4 * v.capacity(),
             Data::I64(v) => 8 * v.capacity(),
-            Data::Real(v) => 8 * v.capacity(),
+            Data::Real(v) | Data::Seconds(v) => 8 * v.capacity(),
         };
         data + 8 * self.absent.capacity()
     }
@@ -472,7 +531,7 @@ impl Column {
             Data::I16(v) => v.shrink_to_fit(),
             Data::I32(v) => v.shrink_to_fit(),
             Data::I64(v) => v.shrink_to_fit(),
-            Data::Real(v) => v.shrink_to_fit(),
+            Data::Real(v) | Data::Seconds(v) => v.shrink_to_fit(),
         }
         self.absent.shrink_to_fit();
     }
@@ -497,7 +556,7 @@ impl Data {
             Data::I16(v) => v.reserve(n),
             Data::I32(v) => v.reserve(n),
             Data::I64(v) => v.reserve(n),
-            Data::Real(v) => v.reserve(n),
+            Data::Real(v) | Data::Seconds(v) => v.reserve(n),
         }
     }
 }
@@ -564,6 +623,32 @@ mod tests {
             c.iter().collect::<Vec<_>>(),
             [Some(Value::Real(3.0)), None, Some(Value::Real(2.5))]
         );
+    }
+
+    #[test]
+    fn times_in_seconds_stay_as_read_and_integers_join_them_as_seconds() {
+        // Hyperfine's user times beside a system time of 0 (read as 0 µs).
+        let read = [0.0015069999999999999, 0.001627031, 2.5e-7];
+        let mut c = column(&[None, Some(Value::Int(0))]);
+        for s in read {
+            c.push(Some(Value::Seconds(s)));
+        }
+        c.push(Some(Value::Int(1507)));
+        assert!(matches!(c.data, Data::Seconds(_)));
+        let all: Vec<_> = c.iter().collect();
+        assert_eq!(all[0], None);
+        // An integer is the seconds an export writes for it, n / 10⁶.
+        assert_eq!(all[1], Some(Value::Seconds(0.0)));
+        assert_eq!(all[5], Some(Value::Seconds(0.001507)));
+        for (k, s) in read.into_iter().enumerate() {
+            assert_eq!(all[k + 2], Some(Value::Seconds(s)), "bit for bit");
+        }
+        // In µs, whole µs are whole (1507, not 1506.9999999999998).
+        assert_eq!(c.present_f64(), [0.0, 1507.0, 1627.031, 0.25, 1507.0]);
+        assert!(!c.read_ints(0..c.len(), &mut Vec::new()));
+        // Among other reals, a time in seconds is its µs.
+        let mixed = column(&[Some(Value::Real(2.5)), Some(Value::Seconds(0.001))]);
+        assert_eq!(mixed.get(1), Some(Value::Real(1000.0)));
     }
 
     fn value() -> impl Strategy<Value = Option<Value>> {

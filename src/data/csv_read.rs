@@ -417,6 +417,7 @@ fn first_header<R: BufRead>(
             file: file.to_owned(),
             line: row.line,
             problem: header_problem(row),
+            header_like: names_some_column(row),
         });
     }
     Ok(())
@@ -465,13 +466,19 @@ fn names_column(row: &Row, i: usize) -> bool {
         .eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
 }
 
+/// Whether `row` has one of the reference's column names in its place:
+/// a header gone wrong rather than a data row.
+fn names_some_column(row: &Row) -> bool {
+    (0..REFERENCE_ROW_FIELDS.min(row.len())).any(|i| names_column(row, i))
+}
+
 /// What keeps `row` from being a header ([`is_header`] is false): for a row
 /// that looks like one (it starts with `Command`, or has a header's name
 /// in its place), how few columns it has or the first that differs;
 /// otherwise how it starts.
 fn header_problem(row: &Row) -> String {
     let field = |i: usize| excerpt(row.get(i).unwrap_or_default());
-    if !(0..REFERENCE_ROW_FIELDS.min(row.len())).any(|i| names_column(row, i)) {
+    if !names_some_column(row) {
         return format!("it starts with {}", Quoted(&field(0)));
     }
     if row.len() < REFERENCE_ROW_FIELDS {
@@ -725,8 +732,7 @@ impl Layout {
             };
             // The sum as `Values::get` computes it, from the parts at hand.
             let sum = match parts {
-                [Some(Value::Int(x)), Some(Value::Int(y))] => x.checked_add(y).map(Value::Int),
-                [Some(x), Some(y)] => Some(Value::Real(x.as_f64() + y.as_f64())),
+                [Some(x), Some(y)] => x.sum(y),
                 _ => None,
             };
             debug_assert_eq!(sum, out.metrics.get(*metric));

@@ -166,8 +166,10 @@ impl<W: Write> RawCsvWriter<W> {
                 (Some(Value::Int(v)), _) if v < 0 && def.unit != Unit::Number => {
                     return Err(format!("cannot record a negative {} ({v})", def.label))
                 }
-                (Some(Value::Real(x)), _) if def.integer || !x.is_finite() => {
-                    return Err(format!("cannot record {x} as the {}", def.label))
+                (Some(v @ (Value::Real(_) | Value::Seconds(_))), _)
+                    if def.integer || !v.as_f64().is_finite() =>
+                {
+                    return Err(format!("cannot record {} as the {}", v.as_f64(), def.label))
                 }
                 _ => {}
             }

@@ -127,6 +127,10 @@ pub struct CommandRuns {
     timed_out: Column,
     sequence: Column,
     start_unix_us: Column,
+    /// The runs (in ascending order) a signal ended whose number the
+    /// source did not record ([`RunRecord::signal_unknown`]): rare, so
+    /// listed rather than a column.
+    signal_unknown: Vec<usize>,
     /// Indexed by [`Metric`]; derived metrics' columns stay empty.
     metrics: Vec<Column>,
 }
@@ -643,6 +647,44 @@ impl Dataset {
     pub fn heap_bytes(&self) -> usize {
         self.commands.iter().map(CommandRuns::heap_bytes).sum()
     }
+
+    /// One line on the runs read from files that lack a value of a metric
+    /// every run is expected to have (not an optional one) while other
+    /// runs of their command have it (a Hyperfine measurement without wall
+    /// time, a row of the C tool's with empty cells), naming up to three
+    /// commands and their runs (numbered from 1); `None` when there are
+    /// none. Such a run is kept (its exit code counts), and each statistic
+    /// leaves it out where it lacks the metric.
+    pub fn incomplete_runs_note(&self) -> Option<String> {
+        let incomplete: Vec<(&CommandRuns, Vec<usize>)> = (self.commands.iter())
+            .map(|c| (c, c.incomplete_runs(&self.catalogue)))
+            .filter(|(_, runs)| !runs.is_empty())
+            .collect();
+        let total: usize = incomplete.iter().map(|(_, runs)| runs.len()).sum();
+        if total == 0 {
+            return None;
+        }
+        let shown: Vec<String> = (incomplete.iter().take(3))
+            .map(|(c, runs)| {
+                let numbers: Vec<String> =
+                    runs.iter().take(5).map(|i| (i + 1).to_string()).collect();
+                let more = if runs.len() > 5 { ", …" } else { "" };
+                let run = if runs.len() == 1 { "run" } else { "runs" };
+                format!("{}: {run} {}{more}", c.label(), numbers.join(", "))
+            })
+            .collect();
+        let more = if incomplete.len() > 3 { "; …" } else { "" };
+        let subject = if total == 1 {
+            "1 run lacks values its command's other runs have".to_owned()
+        } else {
+            format!("{total} runs lack values the other runs of their command have")
+        };
+        Some(format!(
+            "Note: {subject} ({}{more}); each statistic leaves out the runs without its \
+             metric, and the JSON export's Hyperfine layouts the runs without wall-clock time.\n",
+            shown.join("; ")
+        ))
+    }
 }
 
 /// Short tags that tell the paths apart: each path's last component, or as
@@ -829,6 +871,9 @@ impl CommandRuns {
         // Stored bit for bit: every u64 reads back.
         self.sequence.push(run.sequence.and_then(|s| int(s as i64)));
         self.start_unix_us.push(run.start_unix_us.and_then(int));
+        if run.signal_unknown {
+            self.signal_unknown.push(n);
+        }
         self.len += 1;
     }
 
@@ -862,6 +907,7 @@ impl CommandRuns {
             &self.start_unix_us,
         ];
         runs.iter().map(|c| c.heap_bytes()).sum::<usize>()
+            + self.signal_unknown.capacity() * std::mem::size_of::<usize>()
             + self.metrics.iter().map(Column::heap_bytes).sum::<usize>()
             + self.metrics.capacity() * std::mem::size_of::<Column>()
     }
@@ -870,10 +916,7 @@ impl CommandRuns {
     /// run has it.
     pub fn value(&self, i: usize, metric: Metric) -> Option<Value> {
         match metric.builtin().map(|d| d.source) {
-            Some(Source::Sum(a, b)) => match (self.value(i, a)?, self.value(i, b)?) {
-                (Value::Int(x), Value::Int(y)) => x.checked_add(y).map(Value::Int),
-                (x, y) => Some(Value::Real(x.as_f64() + y.as_f64())),
-            },
+            Some(Source::Sum(a, b)) => self.value(i, a)?.sum(self.value(i, b)?),
             _ => self
                 .metrics
                 .get(metric.index())
@@ -908,10 +951,7 @@ impl CommandRuns {
                 self.values_range(b, range, &mut parts);
                 for (x, y) in out[start..].iter_mut().zip(parts) {
                     *x = match (*x, y) {
-                        (Some(Value::Int(x)), Some(Value::Int(y))) => {
-                            x.checked_add(y).map(Value::Int)
-                        }
-                        (Some(x), Some(y)) => Some(Value::Real(x.as_f64() + y.as_f64())),
+                        (Some(x), Some(y)) => x.sum(y),
                         _ => None,
                     };
                 }
@@ -1036,6 +1076,37 @@ impl CommandRuns {
         self.signal.get(i).and_then(Value::as_int).map(|v| v as i32)
     }
 
+    /// The runs that lack a value of a stored metric that is not optional
+    /// while other runs of this command have it, in order.
+    pub fn incomplete_runs(&self, catalogue: &Catalogue) -> Vec<usize> {
+        let mut runs: Vec<usize> = (catalogue.iter())
+            .filter(|(m, def)| !def.optional && def.source == Source::Stored && self.has(*m))
+            .flat_map(|(m, _)| self.runs_without(m))
+            .collect();
+        runs.sort_unstable();
+        runs.dedup();
+        runs
+    }
+
+    /// The runs without a value of `metric`, a stored one, in order.
+    pub fn runs_without(&self, metric: Metric) -> Vec<usize> {
+        match self.metrics.get(metric.index()) {
+            Some(c) => c.absent_runs().chain(c.len()..self.len).collect(),
+            None => (0..self.len).collect(),
+        }
+    }
+
+    /// Whether a signal ended run `i` without its number being recorded
+    /// ([`RunRecord::signal_unknown`]).
+    pub fn signal_unknown(&self, i: usize) -> bool {
+        self.signal_unknown.binary_search(&i).is_ok()
+    }
+
+    /// Whether a signal ended some run without its number being recorded.
+    pub fn any_signal_unknown(&self) -> bool {
+        !self.signal_unknown.is_empty()
+    }
+
     /// Whether run `i` was killed by `--timeout`.
     pub fn timed_out(&self, i: usize) -> bool {
         self.timed_out.get(i) == Some(Value::Int(1))
@@ -1056,7 +1127,10 @@ impl CommandRuns {
 
     /// Whether run `i` failed (non-zero exit, signal, or time-out).
     pub fn run_failed(&self, i: usize) -> bool {
-        self.exit_code(i) != 0 || self.signal(i).is_some() || self.timed_out(i)
+        self.exit_code(i) != 0
+            || self.signal(i).is_some()
+            || self.signal_unknown(i)
+            || self.timed_out(i)
     }
 
     /// Run `i` as a record (its command's text, its batch after any offset).
@@ -1072,6 +1146,7 @@ impl CommandRuns {
             sequence: self.sequence(i),
             start_unix_us: self.start_unix_us(i),
             signal: self.signal(i),
+            signal_unknown: self.signal_unknown(i),
             timed_out: self.timed_out(i),
             ..RunRecord::default()
         };
@@ -1098,11 +1173,14 @@ impl CommandRuns {
                 c.read_range(range.clone(), v);
             }
             // As `run_failed`: an exit code other than 0, a signal, a 1
-            // in Timed out.
+            // in Timed out, a signal not named.
             failed += (0..range.len())
                 .filter(|&k| {
                     let code = codes[k].and_then(Value::as_int).map_or(0, |v| v as i32);
-                    code != 0 || signals[k].is_some() || timeouts[k] == Some(Value::Int(1))
+                    code != 0
+                        || signals[k].is_some()
+                        || timeouts[k] == Some(Value::Int(1))
+                        || self.signal_unknown(start + k)
                 })
                 .count();
         }

@@ -44,15 +44,23 @@ pub enum DataError {
 
     /// The first line is not a raw data header.
     #[error(
-        "{file}: line {line} is not a raw data header ({problem}); a raw data file \
-         starts with the line Command,Shell,Name,Batch,… as written by bestguess -o (add \
-         that line if the file lost it)"
+        "{file}: line {line} is not a raw data header ({problem}); {}",
+        if *.header_like {
+            "correct that line: a raw data header names the columns Command,Shell,Name,Batch,… \
+             in the order bestguess -o writes them"
+        } else {
+            "a raw data file starts with the line Command,Shell,Name,Batch,… as written by \
+             bestguess -o (add that line if the file lost it)"
+        }
     )]
     NotAHeader {
         file: String,
         line: u64,
         /// What is wrong with it, e.g. `it starts with "x"`.
         problem: String,
+        /// It names some raw data column, so it is a header gone wrong, not
+        /// a data row: adding a header line above it would not help.
+        header_like: bool,
     },
 
     /// The file is not in a format that can be read, or holds no runs (a

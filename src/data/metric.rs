@@ -613,12 +613,21 @@ impl Catalogue {
 }
 
 /// One measured value: an integer in the metric's unit, or a real number
-/// for metrics that allow it.
+/// for metrics that allow it, or a time in seconds as another tool wrote
+/// it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
     Int(i64),
     /// Always finite.
     Real(f64),
+    /// A time in seconds as another tool's file holds it (Hyperfine's,
+    /// cbdr's), not whole µs: kept as read, so that an export writes back
+    /// the very number read. Everything else takes it in µs, the metric's
+    /// unit ([`Value::as_f64`]). Not every `f64` of seconds has an `f64` of
+    /// µs that gives it back (× 10⁶ maps some ranges of doubles onto fewer
+    /// doubles), so µs could not keep it. Always finite, and within
+    /// ±[`Value::MAX_REAL`] as µs.
+    Seconds(f64),
 }
 
 impl Value {
@@ -634,10 +643,30 @@ impl Value {
         (x.is_finite() && x.abs() <= Value::MAX_REAL).then_some(Value::Real(x + 0.0))
     }
 
+    /// `s` seconds as a value ([`Value::Seconds`]): `None` unless finite
+    /// and within ±[`Value::MAX_REAL`] as µs; −0 is 0.
+    pub fn seconds(s: f64) -> Option<Value> {
+        Value::real(s * 1e6).map(|_| Value::Seconds(s + 0.0))
+    }
+
+    /// The value in the metric's unit. A time in seconds is its µs,
+    /// s × 10⁶, and a whole number of µs when within a part in 10¹⁴ of one
+    /// (the product's own error is a few parts in 10¹⁶): a time of whole
+    /// µs written in seconds (Hyperfine's CPU times are µs × 10⁻⁶, which
+    /// is not always µs / 10⁶) is that many µs in every statistic.
     pub fn as_f64(self) -> f64 {
         match self {
             Value::Int(i) => i as f64,
             Value::Real(x) => x,
+            Value::Seconds(s) => {
+                let us = s * 1e6;
+                let whole = us.round();
+                if (us - whole).abs() <= us.abs() * 1e-14 {
+                    whole
+                } else {
+                    us
+                }
+            }
         }
     }
 
@@ -645,7 +674,30 @@ impl Value {
     pub fn as_int(self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(i),
+            Value::Real(_) | Value::Seconds(_) => None,
+        }
+    }
+
+    /// `self + other`, as a derived total is computed: integers exactly
+    /// (`None` if the sum overflows); with a time in seconds, in seconds
+    /// (an integer as the `n / 10⁶` seconds it was read from), as Hyperfine
+    /// sums `time_cpu`, so that the total is written back as the source's;
+    /// else as reals in the metric's unit.
+    pub fn sum(self, other: Value) -> Option<Value> {
+        let seconds = |v: Value| match v {
+            Value::Seconds(s) => Some(s),
+            Value::Int(n) => Some(n as f64 / 1e6),
             Value::Real(_) => None,
+        };
+        match (self, other) {
+            (Value::Int(x), Value::Int(y)) => x.checked_add(y).map(Value::Int),
+            (x @ Value::Seconds(_), y) | (x, y @ Value::Seconds(_)) => {
+                match (seconds(x), seconds(y)) {
+                    (Some(a), Some(b)) => Value::seconds(a + b),
+                    _ => Some(Value::Real(x.as_f64() + y.as_f64())),
+                }
+            }
+            (x, y) => Some(Value::Real(x.as_f64() + y.as_f64())),
         }
     }
 }
@@ -656,6 +708,7 @@ impl fmt::Display for Value {
         match self {
             Value::Int(i) => write!(f, "{i}"),
             Value::Real(x) => write!(f, "{x}"),
+            Value::Seconds(_) => write!(f, "{}", self.as_f64()),
         }
     }
 }
@@ -676,10 +729,7 @@ impl Values {
     /// sum that would overflow is absent).
     pub fn get(&self, metric: Metric) -> Option<Value> {
         match metric.builtin().map(|d| d.source) {
-            Some(Source::Sum(a, b)) => match (self.get(a)?, self.get(b)?) {
-                (Value::Int(x), Value::Int(y)) => x.checked_add(y).map(Value::Int),
-                (x, y) => Some(Value::Real(x.as_f64() + y.as_f64())),
-            },
+            Some(Source::Sum(a, b)) => self.get(a)?.sum(self.get(b)?),
             _ => self.0.get(metric.index()).copied().flatten(),
         }
     }
@@ -848,6 +898,36 @@ mod tests {
         assert_eq!(r.int(Metric(12)), None);
         assert_eq!(Value::Real(2.5).to_string(), "2.5");
         assert_eq!(Value::Int(-3).to_string(), "-3");
+    }
+
+    #[test]
+    fn times_in_seconds_are_kept_and_summed_in_seconds() {
+        // Hyperfine's 1507 µs of CPU time: 1507 × 10⁻⁶, not 1507 / 10⁶.
+        let user = Value::Seconds(0.0015069999999999999);
+        assert_ne!(0.0015069999999999999, 1507.0 / 1e6);
+        assert_eq!(user.as_f64(), 1507.0, "whole µs in every statistic");
+        assert_eq!(user.as_int(), None);
+        assert!((Value::Seconds(0.001627031).as_f64() - 1627.031).abs() < 1e-9);
+        assert_eq!(Value::Seconds(2.5e-7).as_f64(), 0.25);
+        // As Hyperfine sums time_cpu: user + system, in seconds.
+        let system = Value::Seconds(0.1);
+        assert_eq!(
+            user.sum(system),
+            Some(Value::Seconds(0.0015069999999999999 + 0.1))
+        );
+        // An integer is the n / 10⁶ seconds it was read from.
+        assert_eq!(user.sum(Value::Int(0)), Some(user));
+        assert_eq!(
+            Value::Int(2).sum(user),
+            Some(Value::Seconds(2e-6 + 0.0015069999999999999))
+        );
+        assert_eq!(Value::Int(2).sum(Value::Int(3)), Some(Value::Int(5)));
+        assert_eq!(Value::Real(0.5).sum(user), Some(Value::Real(1507.5)));
+        // Finite and within the statistics' range as µs; −0 is 0.
+        assert_eq!(Value::seconds(f64::NAN), None);
+        assert_eq!(Value::seconds(1e300), None);
+        assert_eq!(Value::seconds(-0.0), Some(Value::Seconds(0.0)));
+        assert_eq!(user.to_string(), "1507");
     }
 
     #[test]

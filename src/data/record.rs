@@ -24,15 +24,21 @@ pub struct RunRecord {
     /// Exit status; for a run ended by a signal this is 128 + signal number.
     pub exit_code: i32,
     /// The source recorded no exit code for the run (Hyperfine before
-    /// 1.13): `exit_code` is then 0 and the run counts as a success, but
-    /// the code is absent, never written as 0.
+    /// 1.13, or a run a signal ended in Hyperfine's files): `exit_code` is
+    /// then 0, but the code is absent, never written as 0; the run counts
+    /// as a success unless `signal_unknown` says a signal ended it.
     pub no_exit_code: bool,
     /// Global position of the run in execution order (1-based), all commands.
     pub sequence: Option<u64>,
     /// When the run started, microseconds since the Unix epoch.
     pub start_unix_us: Option<i64>,
-    /// The signal that ended the run, if one did.
+    /// The signal that ended the run, if one did and its number is known.
     pub signal: Option<i32>,
+    /// A signal ended the run, but the source did not record which
+    /// (Hyperfine writes its exit code as `null`): the run failed, with no
+    /// exit code (`no_exit_code`) and no signal number (`signal` is
+    /// `None`), and none is made up for it.
+    pub signal_unknown: bool,
     /// The run was killed because it exceeded `--timeout`.
     pub timed_out: bool,
     /// What was measured, by metric.
@@ -56,6 +62,6 @@ impl RunRecord {
 
     /// The run did not end with exit code 0 (signal and timeout included).
     pub fn failed(&self) -> bool {
-        self.exit_code != 0 || self.signal.is_some() || self.timed_out
+        self.exit_code != 0 || self.signal.is_some() || self.signal_unknown || self.timed_out
     }
 }

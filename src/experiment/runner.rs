@@ -366,6 +366,7 @@ impl State<'_> {
                 Termination::Signaled(s) => Some(s),
                 Termination::Exited(_) => None,
             },
+            signal_unknown: false,
             timed_out: m.timed_out,
             metrics,
         }

@@ -50,6 +50,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, Write};
+use std::rc::Rc;
 
 use super::in_order::make_in_order;
 use super::json_layouts::{JsonRuns, Layout};
@@ -228,9 +229,13 @@ enum Node<'a> {
     /// An array with one value per run, computed from the dataset's columns
     /// while writing (no copy of the runs is made).
     PerRun(&'a CommandRuns, PerRun),
+    /// [`Node::PerRun`] of some runs only (those listed, in order).
+    PerRunOf(&'a CommandRuns, PerRun, Rc<[usize]>),
     /// Hyperfine 2.0's `measurements`: one object per run, written
     /// directly from the columns (no tree per run).
     Measurements(&'a CommandRuns),
+    /// [`Node::Measurements`] of some runs only (those listed, in order).
+    MeasurementsOf(&'a CommandRuns, Rc<[usize]>),
     /// A number written exactly as these digits (a `u64` seed).
     Raw(String),
     /// The `results` array, each result built just before it is written
@@ -294,22 +299,40 @@ fn result<'a>(analysis: &'a Analysis<'_>, i: usize, layouts: JsonRuns) -> Node<'
         ("min", wall_seconds(|q| q.min)),
         ("max", wall_seconds(|q| q.max)),
     ];
+    // Hyperfine's layouts hold the runs with wall-clock time: its `times`
+    // promise a number per run, never `null` (a run without one, read from
+    // another tool's file, is in `bestguess.per_run` alone).
+    let kept: Option<Rc<[usize]>> = json_runs::hyperfine_runs(runs).map(Rc::from);
+    let per_run = |what| match &kept {
+        None => Node::PerRun(runs, what),
+        Some(kept) => Node::PerRunOf(runs, what, kept.clone()),
+    };
     if layouts.has(Layout::Hyperfine1) {
-        fields.extend([
-            ("times", Node::PerRun(runs, PerRun::Seconds(Metric::WALL))),
-            (
-                "memory_usage_byte",
-                Node::PerRun(runs, PerRun::Metric(Metric::MAXRSS)),
-            ),
-        ]);
+        fields.push(("times", per_run(PerRun::Seconds(Metric::WALL))));
+        // Only when every one of those runs has its memory (Hyperfine
+        // before 1.19, and 1.x files, have none: the key is absent).
+        let without_memory = runs.runs_without(Metric::MAXRSS);
+        let memory = match &kept {
+            None => without_memory.is_empty(),
+            Some(kept) => without_memory
+                .iter()
+                .all(|i| kept.binary_search(i).is_err()),
+        };
+        if memory {
+            fields.push(("memory_usage_byte", per_run(PerRun::Metric(Metric::MAXRSS))));
+        }
         // As in Hyperfine, a run ended by a signal has no exit code; a
         // source that recorded none (Hyperfine before 1.13) gets none.
-        if runs.has_exit_codes() {
-            fields.push(("exit_codes", Node::PerRun(runs, PerRun::HyperfineExitCode)));
+        if runs.has_exit_codes() || runs.any_signal_unknown() {
+            fields.push(("exit_codes", per_run(PerRun::HyperfineExitCode)));
         }
     }
     if layouts.has(Layout::Hyperfine2) {
-        fields.push(("measurements", Node::Measurements(runs)));
+        let measurements = match &kept {
+            None => Node::Measurements(runs),
+            Some(kept) => Node::MeasurementsOf(runs, kept.clone()),
+        };
+        fields.push(("measurements", measurements));
     }
     fields.push(("summary", hyperfine_summary(stats)));
     // Present only for a command built from -P/-L. As Hyperfine 2.0, each
@@ -552,6 +575,15 @@ fn per_run<'a>(analysis: &'a Analysis<'_>, runs: &'a CommandRuns) -> Node<'a> {
     // usual file is not longer by a `false` per run.
     if runs.any_timed_out() {
         fields.push(("timed_out".into(), Node::PerRun(runs, PerRun::TimedOut)));
+    }
+    // Only when a signal whose number was not recorded ended some run
+    // (Hyperfine's `null` exit code): without it such a run would read
+    // back as one without an exit code, a success.
+    if runs.any_signal_unknown() {
+        fields.push((
+            "signal_unknown".into(),
+            Node::PerRun(runs, PerRun::SignalUnknown),
+        ));
     }
     Node::Object(fields)
 }
@@ -962,8 +994,10 @@ fn emit(out: &mut impl Out, node: &Node<'_>, depth: usize) -> io::Result<()> {
         }),
         // One value per run, on one line.
         Node::PerRun(runs, what) => json_runs::array(out, runs, *what),
+        Node::PerRunOf(runs, what, kept) => json_runs::array_of(out, runs, *what, kept),
         Node::Results(analysis, layouts) => results(out, analysis, *layouts, depth),
         Node::Measurements(runs) => json_runs::measurements(out, runs, depth),
+        Node::MeasurementsOf(runs, kept) => json_runs::measurements_of(out, runs, depth, kept),
         Node::Raw(digits) => out.write_all(digits.as_bytes()),
     }
 }

@@ -56,6 +56,9 @@ pub(super) enum PerRun {
     Start,
     /// Whether `--timeout` ended the run: `true` or `false`.
     TimedOut,
+    /// Whether a signal whose number was not recorded ended the run:
+    /// `true` or `false`.
+    SignalUnknown,
 }
 
 /// Hyperfine 2.0's metrics in the order it writes a measurement's keys:
@@ -79,16 +82,83 @@ pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io:
     out.write_all(b"]")
 }
 
+/// [`array`] of the runs `kept` only, in that order (a Hyperfine layout
+/// where some runs lack wall-clock time): each element as [`array`]
+/// writes it.
+pub(super) fn array_of(
+    out: &mut impl Out,
+    runs: &CommandRuns,
+    what: PerRun,
+    kept: &[usize],
+) -> io::Result<()> {
+    let mut buf = b"[".to_vec();
+    let mut one = Vec::new();
+    for (k, &i) in kept.iter().enumerate() {
+        one.clear();
+        array_block(&mut one, runs, what, i..i + 1);
+        if k > 0 {
+            buf.extend_from_slice(b", ");
+        }
+        buf.extend_from_slice(one.strip_prefix(b", ").unwrap_or(&one));
+    }
+    buf.push(b']');
+    out.put(buf)
+}
+
+/// [`measurements`] of the runs `kept` only, in that order.
+pub(super) fn measurements_of(
+    out: &mut impl Out,
+    runs: &CommandRuns,
+    depth: usize,
+    kept: &[usize],
+) -> io::Result<()> {
+    let item_indent = "  ".repeat(depth + 1);
+    let mut buf = b"[".to_vec();
+    let mut one = Vec::new();
+    for (k, &i) in kept.iter().enumerate() {
+        one.clear();
+        measurements_block(&mut one, runs, &item_indent, i..i + 1);
+        if k > 0 {
+            buf.push(b',');
+        }
+        buf.extend_from_slice(one.strip_prefix(b",").unwrap_or(&one));
+    }
+    if !kept.is_empty() {
+        buf.push(b'\n');
+        buf.extend_from_slice("  ".repeat(depth).as_bytes());
+    }
+    buf.push(b']');
+    out.put(buf)
+}
+
+/// The runs Hyperfine's layouts hold: those with wall-clock time, which
+/// every Hyperfine run has and its `times` promise (a number per run,
+/// never `null`); `None` when that is every run.
+pub(super) fn hyperfine_runs(runs: &CommandRuns) -> Option<Vec<usize>> {
+    let without = runs.runs_without(Metric::WALL);
+    if without.is_empty() {
+        return None;
+    }
+    let mut left_out = without.into_iter().peekable();
+    let kept = (0..runs.len())
+        .filter(|&i| left_out.next_if_eq(&i).is_none())
+        .collect();
+    Some(kept)
+}
+
 /// The text of [`array`]'s runs `range` (a separator before each but
 /// the array's first), appended to `buf`.
 fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range<usize>) {
-    if let PerRun::TimedOut = what {
+    if let PerRun::TimedOut | PerRun::SignalUnknown = what {
         for i in range {
             if i > 0 {
                 buf.extend_from_slice(b", ");
             }
-            let flag: &[u8] = if runs.timed_out(i) { b"true" } else { b"false" };
-            buf.extend_from_slice(flag);
+            let set = match what {
+                PerRun::TimedOut => runs.timed_out(i),
+                _ => runs.signal_unknown(i),
+            };
+            buf.extend_from_slice(if set { b"true" } else { b"false" });
         }
         return;
     }
@@ -118,7 +188,7 @@ fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range
             }
             PerRun::Start => runs.attribute_range(Attribute::Start, step.clone(), &mut values),
             // Written above, never here.
-            PerRun::TimedOut => {}
+            PerRun::TimedOut | PerRun::SignalUnknown => {}
         }
         if let PerRun::HyperfineExitCode = what {
             signals.clear();
@@ -175,7 +245,7 @@ fn int_values(runs: &CommandRuns, what: PerRun, step: Range<usize>, out: &mut Ve
             out[start..].iter_mut().for_each(|s| *s = sequence(*s));
             read
         }
-        PerRun::HyperfineExitCode | PerRun::TimedOut => false,
+        PerRun::HyperfineExitCode | PerRun::TimedOut | PerRun::SignalUnknown => false,
     }
 }
 
@@ -281,7 +351,8 @@ fn repeated(buf: &mut Vec<u8>, first: bool, count: usize, element: impl Fn(&mut 
 /// Writes Hyperfine 2.0's `measurements` array, one element per line at
 /// nesting `depth` (the array's own), as [`super::json`]'s `list_n` lays
 /// out a list: the metrics the run has (an absent one is left out, never
-/// 0) and its exit code (`null` when a signal ended it, as in Hyperfine).
+/// 0) and its exit code (`null` when a signal ended it, named or not, as
+/// in Hyperfine).
 pub(super) fn measurements(out: &mut impl Out, runs: &CommandRuns, depth: usize) -> io::Result<()> {
     let n = runs.len();
     let item_indent = "  ".repeat(depth + 1);
@@ -352,7 +423,7 @@ fn measurements_block(
             match (signals[k], codes[k]) {
                 // No exit code recorded (Hyperfine before 1.13): none
                 // written, as the source had none (not 0).
-                (None, None) => {
+                (None, None) if !runs.signal_unknown(step.start + k) => {
                     if buf.ends_with(b", ") {
                         buf.truncate(buf.len() - 2);
                     }
@@ -429,15 +500,21 @@ fn steps(range: Range<usize>) -> impl Iterator<Item = Range<usize>> {
     range.step_by(STEP).map(move |s| s..(s + STEP).min(end))
 }
 
-/// A value in its unit: an integer as is, a real in shortest form.
+/// A value in its unit: an integer as is, a real in shortest form; a
+/// time in seconds as its µs, an integer when whole.
 fn value(buf: &mut Vec<u8>, v: Value) {
     match v {
         Value::Int(x) => int(buf, x),
         Value::Real(x) => real(buf, x),
+        Value::Seconds(_) => match v.as_f64() {
+            us if us.fract() == 0.0 && us.abs() < 9e15 => int(buf, us as i64),
+            us => real(buf, us),
+        },
     }
 }
 
-/// A value in µs as seconds, as `real(v / 1e6)` writes it.
+/// A value in µs as seconds, as `real(v / 1e6)` writes it; a time read in
+/// seconds as the very number read.
 fn seconds(buf: &mut Vec<u8>, v: Value) {
     // From 10 µs (below, the shortest form is 1e-6…9e-6) to 15 digits.
     const FAST: Range<i64> = 10..1_000_000_000_000_000;
@@ -461,6 +538,7 @@ fn seconds(buf: &mut Vec<u8>, v: Value) {
                 .map_or(2, |p| p.max(1) + 1);
             put_fixed(buf, &text, n + keep);
         }
+        Value::Seconds(s) => real(buf, s),
         v => real(buf, v.as_f64() / 1e6),
     }
 }
@@ -593,13 +671,17 @@ mod tests {
         (0..n)
             .map(|i| {
                 let signal = (!quiet(i) && i % 97 == 0).then_some(9);
+                // Hyperfine's `null` exit code: no code, no signal number.
+                let unknown = !quiet(i) && signal.is_none() && i % 101 == 0;
                 let mut r = crate::data::RunRecord {
                     command: "x".into(),
                     batch: 1,
                     exit_code: match signal {
                         Some(s) => 128 + s,
-                        None => (!quiet(i) && i % 5 == 0) as i32,
+                        None => (!quiet(i) && i % 5 == 0 && !unknown) as i32,
                     },
+                    no_exit_code: unknown,
+                    signal_unknown: unknown,
                     signal,
                     sequence: (i % 11 != 0 || quiet(i)).then_some(i as u64 + 1),
                     start_unix_us: Some(1_795_000_000_000_000 + 1000 * i as i64),
@@ -637,12 +719,14 @@ mod tests {
                 .get(m)
                 .map_or(J::Null, |v| J::from(v.as_f64() / 1e6)),
             PerRun::Metric(m) => metric(m),
-            PerRun::HyperfineExitCode if r.signal.is_some() => J::Null,
+            PerRun::HyperfineExitCode if r.signal.is_some() || r.signal_unknown => J::Null,
+            PerRun::HyperfineExitCode | PerRun::ExitCode if r.no_exit_code => J::Null,
             PerRun::HyperfineExitCode | PerRun::ExitCode => J::from(r.exit_code),
             PerRun::Signal => int(r.signal.map(i64::from)),
             PerRun::Sequence => int(r.sequence.map(|s| s as i64)),
             PerRun::Start => int(r.start_unix_us),
             PerRun::TimedOut => J::from(r.timed_out),
+            PerRun::SignalUnknown => J::from(r.signal_unknown),
         }
     }
 
@@ -666,6 +750,7 @@ mod tests {
             PerRun::Sequence,
             PerRun::Start,
             PerRun::TimedOut,
+            PerRun::SignalUnknown,
         ];
         for what in whats {
             let ours = text(|b| array(b, runs, what).unwrap());

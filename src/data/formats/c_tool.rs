@@ -7,7 +7,9 @@
 //! `Command,Exit code,Shell,User time (us),…,Involuntary Context Switches`
 //! (no wall-clock time). Their header names the columns, so they are read
 //! by name: any order, any subset of the C tool's fifteen names that has
-//! `Command` and at least one metric ([`names_columns`]). A metric whose
+//! `Command` and at least one metric ([`header`]); a header of those names
+//! with one twice, without `Command` or without a metric is refused,
+//! naming the column at fault. A metric whose
 //! column is missing is absent, never 0; the totals (`Total time (us)`,
 //! `Total Context Switches`) are computed from their parts as always.
 //! Without `Batch`, each command string (with its shell and name) is one
@@ -18,9 +20,9 @@
 use std::collections::HashMap;
 use std::io::Read;
 
-use crate::data::columns::REFERENCE_COLUMNS;
+use crate::data::columns::{REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS};
 use crate::data::csv_read::RowSink;
-use crate::data::error::DataError;
+use crate::data::error::{excerpt, DataError, Quoted};
 use crate::data::metric::{Metric, RawColumn, Source, Value};
 use crate::data::reference::{reference_rss, unescape_reference};
 use crate::data::RunRecord;
@@ -34,27 +36,102 @@ const EXIT_CODE: usize = 4;
 /// The first and last metric that is stored (not a total).
 const METRICS: std::ops::RangeInclusive<usize> = 5..=12;
 
-/// The position in [`REFERENCE_COLUMNS`] of each of `header`'s fields
-/// (compared without regard to ASCII case, blanks or quotes), when every
-/// field is one of them, none twice, with `Command` and at least one
-/// metric among them; `None` otherwise.
-pub fn names_columns(header: &str) -> Option<Vec<usize>> {
-    let mut at = Vec::new();
-    for field in header.trim_end_matches(['\r', '\n']).split(',') {
-        let field = field.trim().trim_matches('"').trim();
-        let i = REFERENCE_COLUMNS
-            .iter()
-            .position(|c| c.eq_ignore_ascii_case(field))?;
-        if at.contains(&i) {
-            return None;
-        }
-        at.push(i);
+/// What a first line that is not the raw CSV's own header (read by
+/// position) is, as a header of the C tool's column names.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Header {
+    /// Every field one of [`REFERENCE_COLUMNS`], none twice, `Command` and
+    /// at least one metric among them: each field's position there.
+    Columns(Vec<usize>),
+    /// Names of the C tool's columns, but not a header that can be read:
+    /// what is wrong with it, naming the column at fault, and what to do.
+    Refused(String),
+    /// Not a header of the C tool's column names.
+    Other,
+}
+
+/// Reads `header` (the file's first line) by the C tool's column names,
+/// compared without regard to ASCII case, blanks or quotes. `fields`: how
+/// many fields the first data row has, if known, to tell a header that
+/// lost its first name.
+pub fn header(header: &str, fields: Option<usize>) -> Header {
+    let names: Vec<&str> = (header.trim_end_matches(['\r', '\n']).split(','))
+        .map(|f| f.trim().trim_matches('"').trim())
+        .collect();
+    let at: Vec<Option<usize>> = (names.iter())
+        .map(|n| (REFERENCE_COLUMNS.iter()).position(|c| c.eq_ignore_ascii_case(n)))
+        .collect();
+    let known = at.iter().flatten().count();
+    if known == 0 {
+        return Header::Other;
     }
-    (at.contains(&COMMAND) && at.iter().any(|i| METRICS.contains(i))).then_some(at)
+    // Other names among the C tool's: a header of fewer columns than the
+    // raw CSV's (whose own reader names a name out of place).
+    if known < names.len() {
+        if names.len() >= REFERENCE_ROW_FIELDS {
+            return Header::Other;
+        }
+        let k = at.iter().position(Option::is_none).unwrap_or(0);
+        return Header::Refused(format!(
+            "line 1, column {} ({}) is not one of the raw data columns ({}, … {}); name it as \
+             the column it holds, or remove that column from the header and from every row",
+            k + 1,
+            Quoted(&excerpt(names[k].as_bytes())),
+            REFERENCE_COLUMNS[..4].join(", "),
+            REFERENCE_COLUMNS[REFERENCE_ROW_FIELDS - 1],
+        ));
+    }
+    let at: Vec<usize> = at.into_iter().flatten().collect();
+    if let Some(k) = (1..at.len()).find(|&k| at[..k].contains(&at[k])) {
+        let j = at[..k].iter().position(|&i| i == at[k]).unwrap_or(0);
+        return Header::Refused(format!(
+            "line 1, column {} ({}): column {} has this name too, so which one the data mean \
+             cannot be told; a header names each column once: rename the one that is wrong, \
+             or remove it from the header and from every row",
+            k + 1,
+            REFERENCE_COLUMNS[at[k]],
+            j + 1
+        ));
+    }
+    let listed = || {
+        let shown: Vec<&str> = at.iter().take(4).map(|&i| REFERENCE_COLUMNS[i]).collect();
+        format!(
+            "{}{}",
+            shown.join(", "),
+            if at.len() > 4 { ", …" } else { "" }
+        )
+    };
+    if !at.contains(&COMMAND) {
+        // The rows have one field more than the header: it lost its first
+        // name, which in the C tool's files is always the command.
+        if fields == Some(at.len() + 1) {
+            return Header::Refused(format!(
+                "line 1 names no Command column, and the rows have {} fields to its {} names: \
+                 the header lost its first name; add Command, at the start of line 1",
+                at.len() + 1,
+                at.len()
+            ));
+        }
+        return Header::Refused(format!(
+            "line 1 names no Command column (it names {}), and each run's command is needed: \
+             name the column that holds the commands Command, or add a Command column to the \
+             header and to every row",
+            listed()
+        ));
+    }
+    if !at.iter().any(|i| METRICS.contains(i)) {
+        return Header::Refused(format!(
+            "line 1 names no measurement (only {}), so there is nothing to analyse; give \
+             bestreport the raw data bestguess -o writes, whose columns include User time (us) \
+             and Wall clock (us)",
+            listed()
+        ));
+    }
+    Header::Columns(at)
 }
 
 /// Reads an older C tool file whose header is `columns` (from
-/// [`names_columns`]) into `sink`.
+/// [`header`]) into `sink`.
 pub fn read_into(
     input: impl Read,
     file: &str,
@@ -91,7 +168,11 @@ pub fn read_into(
                 ),
             ));
         }
-        let mut run = RunRecord::default();
+        // Without an Exit code column no run has one (none is made 0).
+        let mut run = RunRecord {
+            no_exit_code: !columns.contains(&EXIT_CODE),
+            ..RunRecord::default()
+        };
         let mut batch = None;
         for (k, &i) in columns.iter().enumerate() {
             let raw = record.get(k).unwrap_or_default();
@@ -121,14 +202,15 @@ pub fn read_into(
                 SHELL => run.shell = text()?,
                 NAME => run.name = text()?,
                 BATCH => batch = number(0)?.map(|b| b as u64),
-                EXIT_CODE => {
-                    run.exit_code = match number(i64::from(i32::MIN))? {
-                        Some(c) => i32::try_from(c).map_err(|_| {
+                EXIT_CODE => match number(i64::from(i32::MIN))? {
+                    Some(c) => {
+                        run.exit_code = i32::try_from(c).map_err(|_| {
                             fail(line, format!("{c} in column {name} is not an exit code"))
-                        })?,
-                        None => 0,
+                        })?
                     }
-                }
+                    // An empty cell: none recorded, never made 0.
+                    None => run.no_exit_code = true,
+                },
                 _ => {
                     let Some(metric) = metrics[k] else { continue };
                     let value = match number(0)? {
@@ -181,21 +263,67 @@ fn sink_metric(i: usize) -> Option<Metric> {
 mod tests {
     use super::*;
 
+    fn refused(line: &str, fields: Option<usize>) -> String {
+        match header(line, fields) {
+            Header::Refused(message) => message,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
     #[test]
     fn headers_named_by_the_c_tools_columns_in_any_order() {
         let eleven = "Command,Shell,Exit code,User time (us),System time (us),Max RSS (Bytes),\
                       Page Reclaims,Page Faults,Voluntary Context Switches,\
                       Involuntary Context Switches,Wall clock (us)";
         assert_eq!(
-            names_columns(eleven),
-            Some(vec![0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+            header(eleven, None),
+            Header::Columns(vec![0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12])
         );
-        assert!(names_columns("command, exit code ,\"Wall clock (us)\"").is_some());
-        // No metric, no command, a name twice, or a name of another tool.
-        assert_eq!(names_columns("Command,Shell,Exit code"), None);
-        assert_eq!(names_columns("Shell,User time (us)"), None);
-        assert_eq!(names_columns("Command,User time (us),user time (us)"), None);
-        assert_eq!(names_columns("Command,User time (us),wall_time"), None);
+        let three = header("command, exit code ,\"Wall clock (us)\"", None);
+        assert!(matches!(three, Header::Columns(_)));
+        // None of the C tool's names: another format.
+        assert_eq!(header("benchmark,wall_time", None), Header::Other);
+        assert_eq!(header("ls,,,1,0,12", None), Header::Other);
+    }
+
+    #[test]
+    fn a_header_that_cannot_be_read_names_the_column_at_fault() {
+        let twice = refused("Command,User time (us),user time (us)", None);
+        assert!(
+            twice.starts_with("line 1, column 3 (User time (us)): column 2 has this name too"),
+            "{twice}"
+        );
+        assert!(twice.contains("rename the one that is wrong"), "{twice}");
+        let no_command = refused("Shell,Exit code,User time (us)", Some(7));
+        assert!(
+            no_command.starts_with(
+                "line 1 names no Command column (it names Shell, Exit code, User time (us))"
+            ),
+            "{no_command}"
+        );
+        assert!(!no_command.contains("add that line"), "{no_command}");
+        // Rows one field longer: the header lost its first name.
+        let lost = refused("Shell,Exit code,User time (us)", Some(4));
+        assert!(
+            lost.contains("add Command, at the start of line 1"),
+            "{lost}"
+        );
+        let only = refused("Command", None);
+        assert!(
+            only.starts_with("line 1 names no measurement (only Command)"),
+            "{only}"
+        );
+        let texts = refused("Command,Shell,Exit code", None);
+        assert!(
+            texts.contains("(only Command, Shell, Exit code)"),
+            "{texts}"
+        );
+        let other = refused("Command,User time (us),wall_time", None);
+        assert!(
+            other
+                .starts_with("line 1, column 3 (\"wall_time\") is not one of the raw data columns"),
+            "{other}"
+        );
     }
 
     #[test]

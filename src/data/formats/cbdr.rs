@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 
-use super::micros;
+use super::{micros, SecondsBy};
 use crate::data::csv_read::RowSink;
 use crate::data::error::DataError;
 use crate::data::metric::{Metric, MetricDef, Unit, Value};
@@ -143,17 +143,19 @@ pub fn read_into(input: impl Read, file: &str, sink: &mut impl RowSink) -> Resul
                 })?;
             let value = if metric.builtin().is_some() {
                 // A time of a run, as a raw CSV's: 0 or more, under 9e15 µs.
-                micros(seconds).filter(|_| seconds >= 0.0).ok_or_else(|| {
-                    fail(
-                        line,
-                        format!(
-                            "{:?} in column {} is not a time a run can take (0 or more \
+                micros(seconds, SecondsBy::OtherTool)
+                    .filter(|_| seconds >= 0.0)
+                    .ok_or_else(|| {
+                        fail(
+                            line,
+                            format!(
+                                "{:?} in column {} is not a time a run can take (0 or more \
                                  seconds, under 9e9)",
-                            field,
-                            headers.get(k + 1).unwrap_or("")
-                        ),
-                    )
-                })?
+                                field,
+                                headers.get(k + 1).unwrap_or("")
+                            ),
+                        )
+                    })?
             } else {
                 Value::real(seconds).ok_or_else(|| {
                     fail(

@@ -10,15 +10,16 @@
 //! with what to export instead.
 //! Each result becomes one command (batch = its position), its runs in
 //! file order. Hyperfine ran each command's runs one after another, in
-//! result order, so that is the runs' sequence. Times in seconds become
-//! µs: whole µs stay integers (CPU times are µs from the kernel), finer
-//! ones (Hyperfine's wall clock has ns) are kept as real numbers. A run
+//! result order, so that is the runs' sequence. Hyperfine's times in
+//! seconds are kept as read (µs could not hold every one; see
+//! [`super::SecondsBy`]), BestGuess's own whole µs as integers. A run
 //! Hyperfine records without an exit code (`null`: a signal ended it) is a
-//! failed run with exit code −1; which signal is not known.
+//! failed run ended by a signal whose number is not known: it has neither
+//! an exit code nor a signal number, and none is made up for it.
 
 use serde_json::Value as Json;
 
-use super::{micros, InputFormat};
+use super::{micros, InputFormat, SecondsBy};
 use crate::data::csv_read::RowSink;
 use crate::data::error::DataError;
 use crate::data::metric::{Metric, MetricDef, Source, Unit, Value};
@@ -130,6 +131,7 @@ pub fn read_into(
         )));
     };
     let format = format_of(&doc, results).map_err(fail)?;
+    let by = seconds_by(&doc);
     let units = units_of(&doc);
     let mut sequence = 0u64;
     let mut experiment = None;
@@ -152,17 +154,7 @@ pub fn read_into(
             batches.clear();
         }
         batches.extend(batch);
-        // Where the runs were first read, to tell groups apart by it.
-        if let Some(tag) = source
-            .and_then(|s| s.get("tag"))
-            .and_then(Json::as_str)
-            .filter(|t| !t.is_empty())
-        {
-            match source.and_then(|s| s.get("group")).and_then(Json::as_u64) {
-                Some(group) => sink.origin(&format!("{tag}, group {group}")),
-                None => sink.origin(tag),
-            }
-        }
+        origin(source, sink);
         experiment = source;
         let command = result
             .get("command")
@@ -180,11 +172,11 @@ pub fn read_into(
             }
             InputFormat::HyperfineJson2 => {
                 base.name = text(result.get("name"));
-                hyperfine2_runs(result, &base, sink, &at).map_err(fail)?
+                hyperfine2_runs(result, &base, sink, by, &at).map_err(fail)?
             }
             _ => {
                 base.name = text(result.get("name"));
-                hyperfine1_runs(result, &base, &at).map_err(fail)?
+                hyperfine1_runs(result, &base, by, &at).map_err(fail)?
             }
         };
         // A command without runs would vanish from every report.
@@ -224,6 +216,31 @@ pub fn read_into(
         }
     }
     Ok(format)
+}
+
+/// Where a result's runs were first read (`bestguess.source`), to tell
+/// groups apart by it.
+fn origin(source: Option<&Json>, sink: &mut impl RowSink) {
+    if let Some(tag) = source
+        .and_then(|s| s.get("tag"))
+        .and_then(Json::as_str)
+        .filter(|t| !t.is_empty())
+    {
+        match source.and_then(|s| s.get("group")).and_then(Json::as_u64) {
+            Some(group) => sink.origin(&format!("{tag}, group {group}")),
+            None => sink.origin(tag),
+        }
+    }
+}
+
+/// Whose times in seconds `doc` holds: BestGuess's document (read by a
+/// Hyperfine layout) has a top-level `bestguess` object.
+fn seconds_by(doc: &Json) -> SecondsBy {
+    if doc.get("bestguess").is_some_and(Json::is_object) {
+        SecondsBy::BestGuess
+    } else {
+        SecondsBy::OtherTool
+    }
 }
 
 /// Which JSON this is, from its keys.
@@ -341,7 +358,7 @@ fn run_field(
                 // signal's run as 128 + the signal).
                 match v {
                     Json::Null => run.no_exit_code = true,
-                    v => run.exit_code = exit_code(Some(v), at, &what)?,
+                    v => run.exit_code = exit_code(Some(v), at, &what)?.unwrap_or_default(),
                 }
             }
         }
@@ -361,6 +378,16 @@ fn run_field(
                             })?,
                     ),
                 };
+            }
+        }
+        "signal_unknown" => {
+            for (i, (run, v)) in runs.iter_mut().zip(values).enumerate() {
+                run.signal_unknown = v.as_bool().ok_or_else(|| {
+                    format!(
+                        "{} is {v}, not true or false",
+                        at(&format!(".bestguess.per_run.signal_unknown[{i}]"))
+                    )
+                })?;
             }
         }
         "sequence" => {
@@ -449,16 +476,20 @@ fn bytes(value: f64) -> Option<Value> {
     (value.is_finite() && value.abs() < 9e18).then(|| Value::Int(value.round() as i64))
 }
 
-/// A Hyperfine exit code: the number, or −1 for `null` (a signal).
-/// An exit code at `what`: an integer, or `null` for a run a signal ended
-/// (Hyperfine's spelling; read as −1, a failed run). Anything else (`"0"`,
-/// `1.5`, `true`, out of range) is refused, not read as a failure.
-fn exit_code(v: Option<&Json>, at: &dyn Fn(&str) -> String, what: &str) -> Result<i32, String> {
+/// An exit code at `what`: an integer, or `None` for `null`, a run a
+/// signal ended (Hyperfine's spelling). Anything else (`"0"`, `1.5`,
+/// `true`, out of range) is refused, not read as a failure.
+fn exit_code(
+    v: Option<&Json>,
+    at: &dyn Fn(&str) -> String,
+    what: &str,
+) -> Result<Option<i32>, String> {
     match v {
-        Some(Json::Null) => Ok(-1),
+        Some(Json::Null) => Ok(None),
         Some(v) => v
             .as_i64()
             .and_then(|c| i32::try_from(c).ok())
+            .map(Some)
             .ok_or_else(|| {
                 format!(
                     "{} is {v}, not an exit code (an integer, or null for a run a signal ended)",
@@ -466,6 +497,18 @@ fn exit_code(v: Option<&Json>, at: &dyn Fn(&str) -> String, what: &str) -> Resul
                 )
             }),
         None => Err(format!("{} is missing", at(what))),
+    }
+}
+
+/// A Hyperfine run's exit code into `run`: the code, or for `None` (a
+/// signal ended the run) none, and a signal whose number is not known.
+fn set_exit(run: &mut RunRecord, code: Option<i32>) {
+    match code {
+        Some(code) => run.exit_code = code,
+        None => {
+            run.no_exit_code = true;
+            run.signal_unknown = true;
+        }
     }
 }
 
@@ -494,16 +537,28 @@ fn measured(v: &Json, at: &dyn Fn(&str) -> String, what: &str) -> Result<f64, St
     Ok(x)
 }
 
-/// A measurement at `what` in seconds, as µs ([`micros`]), or in bytes or
-/// counts (`bytes`: [`bytes`]); an error if it is too large to be one.
+/// What a measurement of a Hyperfine layout is in.
+#[derive(Clone, Copy)]
+enum In {
+    /// Seconds, written by this tool.
+    Seconds(SecondsBy),
+    /// Bytes or counts.
+    Units,
+}
+
+/// A measurement at `what`, as µs ([`micros`]) or bytes or counts
+/// ([`bytes`]); an error if it is too large to be one.
 fn converted(
     v: &Json,
     at: &dyn Fn(&str) -> String,
     what: &str,
-    bytes_or_counts: bool,
+    unit: In,
 ) -> Result<Option<Value>, String> {
     let x = measured(v, at, what)?;
-    let value = if bytes_or_counts { bytes(x) } else { micros(x) };
+    let value = match unit {
+        In::Units => bytes(x),
+        In::Seconds(by) => micros(x, by),
+    };
     match value {
         Some(value) => Ok(Some(value)),
         None => Err(format!(
@@ -516,6 +571,7 @@ fn converted(
 fn hyperfine1_runs(
     result: &Json,
     base: &RunRecord,
+    by: SecondsBy,
     at: &dyn Fn(&str) -> String,
 ) -> Result<Vec<RunRecord>, String> {
     let times = array(result, "times", at)?;
@@ -536,16 +592,19 @@ fn hyperfine1_runs(
     let mut runs = Vec::with_capacity(times.len());
     for (i, t) in times.iter().enumerate() {
         let mut run = base.clone();
-        let wall = converted(t, at, &format!(".times[{i}]"), false)?;
+        let wall = converted(t, at, &format!(".times[{i}]"), In::Seconds(by))?;
         run.metrics.set(Metric::WALL, wall);
         if let Some(m) = memory.and_then(|m| m.get(i)) {
-            let rss = converted(m, at, &format!(".memory_usage_byte[{i}]"), true)?;
+            let rss = converted(m, at, &format!(".memory_usage_byte[{i}]"), In::Units)?;
             run.metrics.set(Metric::MAXRSS, rss);
         }
         // Without `exit_codes` (before 1.13) every run counts as a success,
         // its exit code absent (a re-export writes none).
         match codes {
-            Some(c) => run.exit_code = exit_code(c.get(i), at, &format!(".exit_codes[{i}]"))?,
+            Some(c) => set_exit(
+                &mut run,
+                exit_code(c.get(i), at, &format!(".exit_codes[{i}]"))?,
+            ),
             None => run.no_exit_code = true,
         }
         runs.push(run);
@@ -557,6 +616,7 @@ fn hyperfine2_runs(
     result: &Json,
     base: &RunRecord,
     sink: &mut impl RowSink,
+    by: SecondsBy,
     at: &dyn Fn(&str) -> String,
 ) -> Result<Vec<RunRecord>, String> {
     let measurements = array(result, "measurements", at)?;
@@ -597,14 +657,19 @@ fn hyperfine2_runs(
                 }
             }
             let what = format!(".measurements[{i}].{key}.value");
-            let value = converted(v, at, &what, metric == Metric::MAXRSS)?;
+            let unit = if metric == Metric::MAXRSS {
+                In::Units
+            } else {
+                In::Seconds(by)
+            };
+            let value = converted(v, at, &what, unit)?;
             run.metrics.set(metric, value);
         }
         for key in HYPERFINE_COUNTERS {
             let Some(v) = m.get(key).and_then(|v| v.get("value")) else {
                 continue;
             };
-            let value = converted(v, at, &format!(".measurements[{i}].{key}.value"), true)?;
+            let value = converted(v, at, &format!(".measurements[{i}].{key}.value"), In::Units)?;
             let metric = sink
                 .catalogue()
                 .register(MetricDef::appended(key, Unit::Count))
@@ -614,7 +679,10 @@ fn hyperfine2_runs(
         match m.get("exit_code") {
             // A measurement without the key: as Hyperfine before exit codes.
             None => run.no_exit_code = true,
-            v => run.exit_code = exit_code(v, at, &format!(".measurements[{i}].exit_code"))?,
+            v => set_exit(
+                &mut run,
+                exit_code(v, at, &format!(".measurements[{i}].exit_code"))?,
+            ),
         }
         runs.push(run);
     }

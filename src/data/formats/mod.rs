@@ -28,17 +28,13 @@ use std::io::{self, Read};
 
 use super::chunks::BoundedLines;
 use super::csv_read::{read_raw_csv_into, RowSink};
-use super::error::{DataError, RowProblem};
+use super::error::{self, DataError, RowProblem};
 use super::metric::Value;
 
 pub mod c_tool;
 pub mod cbdr;
 pub mod json;
 
-/// Seconds (cbdr's, Hyperfine's) as µs: an integer when within a
-/// thousandth of one (the float noise of a µs value written in seconds),
-/// else the real number; `None` from 9·10¹⁵ µs (285 years) on, as for an
-/// integer in a raw CSV.
 /// A CSV record that could not be read, as the readers of other tools'
 /// CSV files say it: the file's I/O error as such, anything else at its
 /// line, followed by what that format expects (`expects`).
@@ -58,15 +54,34 @@ fn csv_record_error(file: &str, e: csv::Error, expects: &str) -> DataError {
     }
 }
 
-fn micros(seconds: f64) -> Option<Value> {
+/// Who wrote a file's times in seconds, which says how they are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SecondsBy {
+    /// BestGuess (its JSON read by a Hyperfine layout), which writes `n`
+    /// whole µs as `n / 10⁶`: such a time reads back as the integer.
+    BestGuess,
+    /// Another tool (Hyperfine, cbdr): every time is kept as written
+    /// ([`Value::Seconds`]), so that what is computed from it as that tool
+    /// computes it (Hyperfine's `time_cpu`, user + system) and every
+    /// export are that tool's numbers, digit for digit. (Its times are
+    /// not whole µs as BestGuess writes them: Hyperfine's wall clock has
+    /// ns, its shell correction subtracts a mean, and its CPU times are
+    /// µs × 10⁻⁶, which is not always µs / 10⁶.)
+    OtherTool,
+}
+
+/// A time in seconds as a value in µs, losing nothing (see [`SecondsBy`]):
+/// `None` from 9·10¹⁵ µs (285 years) on, as for an integer in a raw CSV.
+fn micros(seconds: f64, by: SecondsBy) -> Option<Value> {
     let us = seconds * 1e6;
     if !us.is_finite() || us.abs() >= 9e15 {
         return None;
     }
-    if (us - us.round()).abs() < 1e-3 {
-        Some(Value::Int(us.round() as i64))
+    let whole = us.round();
+    if by == SecondsBy::BestGuess && whole / 1e6 == seconds {
+        Some(Value::Int(whole as i64))
     } else {
-        Some(Value::Real(us))
+        Value::seconds(seconds)
     }
 }
 
@@ -113,6 +128,45 @@ fn positional_header(header: &str) -> bool {
     let n = super::columns::REFERENCE_ROW_FIELDS;
     fields.len() >= n
         && (1..n).all(|i| fields[i].eq_ignore_ascii_case(super::columns::REFERENCE_COLUMNS[i]))
+}
+
+/// The fields of the first data row of `text` (a file's start: its first
+/// line is the header), if there is one.
+fn first_row_fields(text: &str) -> Option<usize> {
+    let mut rows = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let row = rows
+        .records()
+        .skip(1)
+        .map_while(Result::ok)
+        .find(|r| r.iter().any(|f| !f.trim().is_empty()))?;
+    Some(row.len())
+}
+
+/// The refusal of a file whose header's first cell is a web address: the
+/// C tool's statistics test files (a textbook example's numbers, to check
+/// its Mann–Whitney test against), whose rows are not runs it measured.
+/// When the rest of the line names raw data columns, the file reads as
+/// runs with `Command` in the address's place, and the message says so.
+fn statistics_file(first_line: &str) -> String {
+    let (address, rest) = first_line.split_once(',').unwrap_or((first_line, ""));
+    let address = error::excerpt(address.trim().trim_matches('"').as_bytes());
+    let as_raw = format!("Command,{rest}");
+    let readable = positional_header(&as_raw)
+        || matches!(c_tool::header(&as_raw, None), c_tool::Header::Columns(_));
+    let what_to_do = if readable {
+        "to read its rows as runs anyway, replace the web address with Command"
+    } else {
+        "bestreport reads raw data, as bestguess -o writes it (header \
+         Command,Shell,Name,Batch,…, one row per run)"
+    };
+    format!(
+        "line 1 starts with a web address ({address}): this is a statistics test file of the C \
+         BestGuess (the numbers of the textbook example at that address), not raw data of runs; \
+         {what_to_do}"
+    )
 }
 
 /// Reads one source of any accepted format into `sink`; `file` names it in
@@ -201,12 +255,21 @@ pub fn read_into<R: Read>(
         cbdr::read_into(BoundedLines::new(rest), file, sink)?;
         return Ok(InputFormat::CbdrCsv);
     }
-    // The C tool's older files (10 or 11 columns, other orders): read by
-    // their columns' names (the advice to add a header had been given).
     if !positional_header(first_line) {
-        if let Some(columns) = c_tool::names_columns(first_line) {
-            c_tool::read_into(rest, file, &columns, sink)?;
-            return Ok(InputFormat::RawCsv);
+        // The C tool's statistics test files: their first cell is the web
+        // address of the textbook example they reproduce.
+        if first_field.starts_with("http://") || first_field.starts_with("https://") {
+            return refuse(statistics_file(first_line));
+        }
+        // The C tool's older files (10 or 11 columns, other orders): read
+        // by their columns' names, or refused naming the column at fault.
+        match c_tool::header(first_line, first_row_fields(start)) {
+            c_tool::Header::Columns(columns) => {
+                c_tool::read_into(rest, file, &columns, sink)?;
+                return Ok(InputFormat::RawCsv);
+            }
+            c_tool::Header::Refused(message) => return refuse(message),
+            c_tool::Header::Other => {}
         }
     }
     // Anything else is read as a raw CSV: a raw file that lost its header
