@@ -15,8 +15,10 @@ const SLEEPS: &str = "\
 
 #[test]
 fn sleeping_commands_ranked_by_cpu_time_get_one_note() {
-    let (status, stdout, stderr) =
-        run_scripted(SLEEPS, &["-R", "--metric", "cpu", "-r", "5", "sleep 0.1", "sleep 0.2"]);
+    let (status, stdout, stderr) = run_scripted(
+        SLEEPS,
+        &["-R", "--metric", "cpu", "-r", "5", "sleep 0.1", "sleep 0.2"],
+    );
     assert_eq!(status, 0, "{stderr}");
     // Notes wrap at the report's width, continuing indented.
     let joined = stderr.replace("\n  ", " ");
