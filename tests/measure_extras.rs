@@ -294,6 +294,35 @@ fn a_directory_left_at_the_metrics_path_gives_the_next_run_a_fresh_file() {
     assert_eq!(extras(&runs[0]).metrics.as_deref(), Some(&b"ops 2\n"[..]));
 }
 
+#[test]
+fn a_deleted_metrics_file_is_said_and_one_replaced_by_rename_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = with_metrics(&dir, ExtrasConfig::default());
+    // Each run finds an empty regular file (else exits 9): a deleted one
+    // is made again for the next run.
+    let fresh = "M=\"$BESTGUESS_METRICS\"; [ -f \"$M\" ] && [ ! -s \"$M\" ] || exit 9;";
+    let deleted = measure(&config, sh(&format!("{fresh} rm -f \"$M\"")), 3);
+    for m in &deleted {
+        assert!(m.succeeded(), "{:?}", m.termination);
+        assert_eq!(extras(m).metrics_read, MetricsRead::Removed);
+        assert_eq!(extras(m).metrics.as_deref(), Some(&[][..]));
+    }
+    // Written beside it, then renamed over it (how editors and atomic
+    // writers replace a file): the new file is the one read.
+    let script = format!("{fresh} echo \"ops $$\" > \"$M.new\"; mv -f \"$M.new\" \"$M\"");
+    let renamed = measure(&config, sh(&script), 3);
+    let mut seen = Vec::new();
+    for m in &renamed {
+        assert!(m.succeeded(), "{:?}", m.termination);
+        assert_eq!(extras(m).metrics_read, MetricsRead::Whole);
+        let text = String::from_utf8(extras(m).metrics.clone().unwrap()).unwrap();
+        assert!(text.starts_with("ops ") && text.ends_with('\n'), "{text:?}");
+        seen.push(text);
+    }
+    seen.dedup();
+    assert_eq!(seen.len(), 3, "each run's own file: {seen:?}");
+}
+
 // Linux measurement path only: pinning is sched_setaffinity.
 #[cfg(bestguess_linux)]
 #[test]

@@ -212,6 +212,28 @@ fn a_cpu_bound_command_beside_a_hog_on_its_cpu_waits_and_the_busy_machine_is_nam
     }
 }
 
+// Linux measurement path only: on a machine shared with other work, the
+// run-queue delay is what tells waiting for a CPU from waiting.
+#[cfg(bestguess_linux)]
+#[test]
+fn cpu_bound_commands_rank_cpu_time_and_bestreport_chooses_the_same() {
+    // No hogs of the test's own: whatever else the machine runs.
+    let _turn = HOGS.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let longer = LOOP.replace("30000", "60000");
+    let both = measure_and_report(dir.path(), &["-r", "5", LOOP, &longer]);
+    for j in [&both.run_json, &both.report_json] {
+        assert_eq!(choice(j), ("total_us", "on_cpu"), "{}", j["bestguess"]);
+    }
+    for out in [&both.run_out, &both.report_out] {
+        assert!(
+            out.contains("Ranked by CPU time: the commands spend"),
+            "{out}"
+        );
+    }
+    assert!(!both.run_err.contains("mostly wait"), "{}", both.run_err);
+}
+
 // Linux measurement path only: the run-queue delay is read from /proc/PID/schedstat.
 #[cfg(bestguess_linux)]
 #[test]
