@@ -77,7 +77,7 @@ fn numbers_hidden(text: &str) -> String {
 #[test]
 fn limits_say_the_portable_build_spawns_with_posix_spawn() {
     for path in PATHS {
-        let out = bestguess(path).arg("--limits").assert().success();
+        let out = spawning(path).arg("--limits").assert().success();
         let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
         let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
