@@ -32,8 +32,8 @@ pub use stopping::{
 use crate::data::metric::Source;
 use crate::data::{Attribute, Catalogue, CommandRuns, Dataset, Metric};
 use crate::stats::{
-    rank_with, BestCaseSettingsError, Looks, RankOptions, Ranking, Sample, SampleError,
-    SettingsError, Summary,
+    rank_with, BestCaseSettingsError, Looks, MedianBounds, RankOptions, Ranking, Sample,
+    SampleError, SettingsError, Summary,
 };
 
 /// Statistics of one command.
@@ -327,6 +327,10 @@ pub struct Analysis<'a> {
     /// What each command spends its wall time on, and whether the
     /// machine was busy.
     pub spending: Spending,
+    /// One command alone: its median's interval, each bound missing at
+    /// most α/2 (at the look's α with `--runs auto`, as the stopping rule
+    /// bounds it); `None` with other commands, or too few runs for it.
+    pub median_alone: Option<MedianBounds>,
 }
 
 /// The look of an adaptive experiment the verdicts come from.
@@ -492,6 +496,10 @@ impl<'a> Analysis<'a> {
             };
             Look { decided, ..look }
         });
+        let median_alone = match ranked.as_slice() {
+            [one] => MedianBounds::of(one.sorted(), rule.alpha / 2.0),
+            _ => None,
+        };
         let best_case = settings.best_case.validated()?;
         // Per command on its own thread, after the ranking (whose peak
         // memory is then not raised by theirs): the time-order
@@ -518,6 +526,7 @@ impl<'a> Analysis<'a> {
             drift: std::sync::OnceLock::new(),
             look,
             spending,
+            median_alone,
         })
     }
 

@@ -293,3 +293,44 @@ fn max_time_is_kept_within_a_round_on_scripted_time() {
         assert!(!stderr.contains("past --max-time"), "{stderr}");
     }
 }
+
+/// One command under `--runs auto` gets its answer in words: its median
+/// with the interval at the one level and the precision reached, what the
+/// rule decided (the precision asked) or that a budget ended it and about
+/// how many runs would reach it; nothing about a ranking or an order.
+#[test]
+fn one_command_is_told_its_median_and_the_precision_reached() {
+    let script = "ls => user=1000us,1010us,990us,1020us,985us,1200us,900us";
+    let (status, out, err) = run_scripted(script, &["-N", "-w", "0", "ls"]);
+    assert_eq!(status, 0, "{err}");
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.starts_with(
+            "One command: median 1.00 [0.98, 1.02] ms, 95% simultaneous (within ±2 %)."
+        ),
+        "{out}"
+    );
+    assert!(
+        words.contains(
+            "--runs auto: median within ±2 % after 17 runs (--precision ±2 %); interval anytime-valid."
+        ),
+        "{out}"
+    );
+    let (status, out, err) = run_scripted(script, &["-N", "-w", "0", "--max-runs", "10", "ls"]);
+    assert_eq!(status, 0, "{err}");
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words
+            .contains("One command: median 1.00 [0.90, 1.20] ms, 95% simultaneous (within ±20 %)."),
+        "{out}"
+    );
+    assert!(
+        words.contains("--runs auto: budget reached after 10 runs, median within ±20 %; about 1000 runs would reach ±2 %; interval anytime-valid."),
+        "{out}"
+    );
+    for text in [&out, &err] {
+        for never in ["decided", "No ranking", "Only one command", "--order"] {
+            assert!(!text.contains(never), "{never:?} in {text}");
+        }
+    }
+}

@@ -220,3 +220,23 @@ fn many_waiting_commands_are_counted_not_listed() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }
+
+/// One command whose speed changed halfway: the warning says what that
+/// does to its median, and gives no order advice (one command has no
+/// order to change, and `--order random` is the default).
+#[test]
+fn one_command_that_changed_speed_gets_no_order_advice() {
+    let values: Vec<String> = (0..40)
+        .map(|i| format!("{}us", if i < 20 { 1000 } else { 1500 } + i % 7))
+        .collect();
+    let script = format!("ls => user={}", values.join(","));
+    let (status, _, err) = support::run_scripted(&script, &["-N", "-r", "40", "-w", "0", "ls"]);
+    assert_eq!(status, 0, "{err}");
+    let all = warnings(&err);
+    assert!(
+        all.iter().any(|w| w
+            == "Warning: command 1 (ls) changed speed by +49.9 % from the first half of its runs to the second; its median mixes both speeds."),
+        "{all:#?}"
+    );
+    assert!(!err.contains("--order"), "{err}");
+}

@@ -237,7 +237,7 @@ fn a_gate_decides_only_where_its_runs_reach_the_level() {
     }
     let (status, stdout, stderr) = gate("alpha=0.2");
     assert_eq!(status, 3, "{stdout}{stderr}");
-    assert!(stdout.contains("bounds at 90% each"), "{stdout}");
+    assert!(stdout.contains("intervals 80% simultaneous"), "{stdout}");
     assert!(row(&stdout, "job").contains("slower ✗"), "{stdout}");
 }
 

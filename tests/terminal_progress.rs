@@ -147,6 +147,36 @@ fn live_results_redraw_in_place_and_are_cleared() {
     }
 }
 
+/// `--live` in the default adaptive mode: the intervals are the stopping
+/// rule's, and the note under the table says the experiment stops itself
+/// at a look; no reminder that stopping when the numbers look good biases
+/// them, which would contradict the default.
+#[test]
+fn live_with_runs_auto_follows_the_looks_without_a_contradicting_warning() {
+    if !have_script() {
+        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
+    }
+    let out = scripted_under_pty(
+        100,
+        "xterm",
+        "sleep 0.1 => wall=50ms,150ms\nsleep 0.1002 => wall=100ms",
+        "--live -w 1 --metric wall --max-runs 14 'sleep 0.1' 'sleep 0.1002'",
+    );
+    let raw = String::from_utf8_lossy(&out);
+    let frames: Vec<String> = raw.split("\x1b[J").flat_map(frame_lines).collect();
+    assert!(
+        frames.iter().any(|l| l.contains("vs reference")),
+        "no live table:\n{raw}"
+    );
+    assert!(
+        frames.iter().any(|l| l
+            .contains("Intervals at the next look's level; the experiment stops itself at a look")),
+        "{frames:#?}"
+    );
+    assert!(!raw.contains("biases the result"), "{raw}");
+    assert!(!raw.contains("decide the runs in advance"), "{raw}");
+}
+
 #[test]
 fn live_without_a_terminal_says_so_and_runs() {
     let out = bestguess()

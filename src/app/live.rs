@@ -6,7 +6,11 @@
 //! else the best so far) with the ranking's own interval — the same
 //! [`rank_with`] and settings as the final ranking, on the values measured
 //! so far, compared as independent samples (the final analysis may pair
-//! complete rounds). A reminder under the table says why these numbers
+//! complete rounds; the intervals are the same). With `--runs auto` the
+//! intervals are the adaptive rule's: at the level of the look the rounds
+//! so far belong to (the next look), as the report would give them if
+//! the experiment ended now, and the note under the table says so. With
+//! a fixed count they are the fixed count's, and the note says why they
 //! must not decide when to stop: stopping when a difference looks good
 //! ("optional stopping") makes the intervals too narrow.
 //!
@@ -22,9 +26,9 @@ use std::time::{Duration, Instant};
 use crate::analysis::{RankingSettings, Reference};
 use crate::data::{Metric, RunRecord};
 use crate::experiment::{Clock, Plan};
-use crate::report::progress::LiveRow;
+use crate::report::progress::{LiveRow, LiveTable, LIVE_LOOKS, LIVE_REMINDER};
 use crate::report::units::{self, Scale};
-use crate::stats::{quantile, rank_with, runs_to_compare, RankOptions, Sample, Verdict};
+use crate::stats::{quantile, rank_with, runs_to_compare, Looks, RankOptions, Sample, Verdict};
 
 /// The live results of an experiment.
 pub struct Live {
@@ -82,9 +86,18 @@ impl Live {
         }
     }
 
-    /// The label of the metric shown.
-    pub fn metric_label(&self) -> &'static str {
-        self.settings.metric.label()
+    /// The table to show now ([`Live::rows`]), with its note.
+    pub fn table(&mut self) -> LiveTable<'_> {
+        let note = if self.settings.adaptive.is_some() {
+            LIVE_LOOKS
+        } else {
+            LIVE_REMINDER
+        };
+        LiveTable {
+            metric: self.settings.metric.label(),
+            rows: self.rows(),
+            note,
+        }
     }
 
     /// Keeps the run's value of the metric of interest.
@@ -152,9 +165,18 @@ fn analyse(
             difference: String::new(),
         })
         .collect();
+    // The level: a fixed count's α, or with `--runs auto` the share of
+    // the look that the rounds so far belong to (the complete rounds: the
+    // fewest runs of any command).
+    let mut rule = settings.rule();
+    if let Some(adaptive) = settings.adaptive {
+        let looks = Looks::new(settings.alpha, values.len(), adaptive.min_rounds);
+        let rounds = rows.iter().map(|row| row.runs).min().unwrap_or(0);
+        rule.alpha = looks.alpha_at(looks.slot(rounds));
+    }
     // Compare only when every command has enough runs for all to be
     // compared: the ranking needs one sample per command.
-    let needed = runs_to_compare(settings.alpha, values.len()) as u64;
+    let needed = runs_to_compare(rule.alpha, values.len()) as u64;
     if rows.iter().any(|row| row.runs < needed) {
         for row in &mut rows {
             if row.runs < needed {
@@ -171,7 +193,7 @@ fn analyse(
         reference,
         classic: false,
     };
-    let Ok(ranking) = rank_with(&samples, options, &settings.rule()) else {
+    let Ok(ranking) = rank_with(&samples, options, &rule) else {
         return rows;
     };
     for entry in &ranking.entries {
@@ -254,6 +276,74 @@ mod tests {
         assert_eq!(rows[0].difference, "needs 7 runs");
         assert_eq!(rows[1].location, "");
         assert_eq!(rows[1].difference, "needs 7 runs");
+    }
+
+    #[test]
+    fn with_runs_auto_the_intervals_are_at_the_looks_level() {
+        let labels = vec!["a".to_string(), "b".to_string()];
+        let auto = RankingSettings {
+            adaptive: Some(crate::analysis::StoppingRule::default()),
+            ..RankingSettings::default()
+        };
+        let values = |n: usize| -> Vec<Vec<f64>> {
+            let a: Vec<f64> = (0..n).map(|i| 1000.0 + 7.0 * i as f64).collect();
+            let b = a.iter().map(|v| v * 1.5).collect();
+            vec![a, b]
+        };
+        let rows = |n, settings: &RankingSettings| {
+            analyse(&labels, &values(n), Metric::TOTAL, settings, None)
+        };
+        // Seven runs compare two commands at α = 0.05; the rule's first
+        // look, spending α/2, needs eight.
+        assert!(rows(7, &RankingSettings::default())[1]
+            .difference
+            .starts_with("+50"));
+        assert_eq!(rows(7, &auto)[1].difference, "needs 8 runs");
+        // At 10 rounds (between the looks at 8 and 12): the interval of
+        // the look at 12, at its share of α.
+        let looks = Looks::new(0.05, 2, 0);
+        let alpha = looks.alpha_at(looks.slot(10));
+        assert_eq!(looks.round(looks.slot(10)), 12);
+        let samples: Vec<Sample> = (values(10).into_iter())
+            .map(|v| Sample::new(v).unwrap())
+            .collect();
+        let rule = crate::stats::RankSettings {
+            alpha,
+            ..auto.rule()
+        };
+        let expected = rank_with(&samples, RankOptions::default(), &rule).unwrap();
+        let c = expected.entries[1].comparison.unwrap().contrast;
+        let shown = rows(10, &auto);
+        assert_eq!(
+            shown[1].difference,
+            units::contrast(&c, Metric::TOTAL.unit())
+        );
+        assert_ne!(
+            shown[1].difference,
+            rows(10, &RankingSettings::default())[1].difference
+        );
+    }
+
+    #[test]
+    fn the_note_under_the_table_follows_the_design() {
+        let live = |settings: RankingSettings| {
+            let mut l = Live {
+                settings,
+                reference: None,
+                values: vec![Vec::new()],
+                rows: Vec::new(),
+                labels: vec!["a".to_string()],
+                next: None,
+                clock: Clock::scripted(),
+            };
+            l.table().note.to_owned()
+        };
+        assert_eq!(live(RankingSettings::default()), LIVE_REMINDER);
+        let auto = RankingSettings {
+            adaptive: Some(crate::analysis::StoppingRule::default()),
+            ..RankingSettings::default()
+        };
+        assert_eq!(live(auto), LIVE_LOOKS);
     }
 
     #[test]

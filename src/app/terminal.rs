@@ -240,7 +240,7 @@ impl Progress {
                 .map(|label| (index, self.commands, label.as_str())),
             adaptive: g.rounds.map(|t| t.now(&self.clock)),
         };
-        let live = self.live.as_mut().map(|l| (l.metric_label(), l.rows()));
+        let live = self.live.as_mut().map(|l| l.table());
         let width = terminal_width();
         let height = sys::terminal_rows(2).unwrap_or(usize::MAX);
         let extra = self.looked.as_deref().unwrap_or_default();

@@ -15,17 +15,20 @@
 //! medians to the best median, without a ± because no standard deviation is
 //! involved. A ratio says nothing about whether a difference is real, so the
 //! ranking's verdicts follow the table, grouped (slower, faster than a fixed
-//! reference, equivalent, inconclusive), each command with its ratio and
-//! interval as a change in percent (`+45.2 % [+40.1 %, +50.3 %]`), the
-//! Hodges–Lehmann shift Δ with its interval, the adjusted p-value and, when
-//! not slower, the unmet conditions in the words `-E` uses
-//! ([`crate::report::explain::reason`]); then the simultaneous confidence
-//! and the analysis, and why commands were not compared when they were not.
+//! reference, equivalent, inconclusive), after the estimate and the one
+//! level of every interval in the terminal's words (`Ratio of medians, 30
+//! rounds; intervals 95% simultaneous.`) and, with `--runs auto`, how the
+//! experiment ended; each command with its ratio and interval as a change
+//! in percent (`+45.2 % [+40.1 %, +50.3 %]`), for an open comparison what
+//! the interval leaves possible, and, when not slower, the unmet
+//! conditions in the words `-E` uses ([`crate::report::explain::reason`]);
+//! then why commands were not compared when they were not. One command
+//! alone gets its median with its interval, as the terminal says it.
 
 use crate::analysis::Analysis;
 use crate::data::Unit;
 use crate::report::explain;
-use crate::report::units::{confidence as percent, Scale};
+use crate::report::units::{self, Scale};
 use crate::stats::{Comparison, RankedEntry, Verdict};
 
 /// A piece of running text.
@@ -106,8 +109,8 @@ impl Document {
 
 /// Every command's label, as code, with its number where another command
 /// has the same label (`-n same` twice; one command under two shells): the
-/// terminal numbers every command, and two rows `same` had been told apart
-/// by nothing. Made once per document (by command, in dataset order).
+/// terminal numbers every command, and two rows `same` would otherwise be
+/// told apart by nothing. Made once per document (by command, in dataset order).
 struct Labels(Vec<Vec<Inline>>);
 
 impl Labels {
@@ -210,6 +213,10 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
         return;
     };
     if ranking.entries.len() == 1 {
+        blocks.push(Block::Paragraph(vec![text(
+            crate::report::ranking::one_command(analysis),
+        )]));
+        look(analysis, blocks);
         return;
     }
     if !ranking.inference {
@@ -250,8 +257,9 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
         .concat(),
     ));
     blocks.push(Block::Paragraph(vec![text(
-        crate::report::ranking::method_line(ranking),
+        crate::report::ranking::method_line(analysis),
     )]));
+    look(analysis, blocks);
 
     let group = |wanted: fn(&Verdict) -> bool| -> Vec<&RankedEntry> {
         ranking
@@ -311,18 +319,31 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
     }
 }
 
-/// The estimate the verdict used with its bounds and their confidence
-/// and, for a command not shown slower, the unmet conditions in `-E`'s
-/// words.
+/// How an adaptive experiment ended, as the terminal says it.
+fn look(analysis: &Analysis<'_>, blocks: &mut Vec<Block>) {
+    if let Some(look) = &analysis.look {
+        blocks.push(Block::Paragraph(vec![text(
+            crate::report::ranking::look_line(look, analysis),
+        )]));
+    }
+}
+
+/// The estimate the verdict used with its bounds (at the level the
+/// paragraph above states), for an open comparison what they leave
+/// possible, and for a command not shown slower the unmet conditions in
+/// `-E`'s words.
 fn evidence(c: &Comparison, e: &RankedEntry, analysis: &Analysis<'_>) -> String {
     let unit = analysis.settings.metric.unit();
     let b = &c.contrast;
     let mut text = format!(
-        "{}: {}, {} confidence",
+        "{}: {}",
         explain::estimate_name(&analysis.ranking).to_lowercase(),
-        crate::report::units::contrast(b, unit),
-        percent(b.confidence()),
+        units::contrast(b, unit),
     );
+    if e.verdict == Verdict::Inconclusive {
+        text.push_str(": ");
+        text.push_str(&units::in_words(b, unit));
+    }
     for r in &e.reasons {
         text.push_str("; ");
         text.push_str(&explain::reason(*r, e, &analysis.ranking, unit));

@@ -27,7 +27,7 @@
 //! The five columns of total CPU time hold the ranked metric instead when
 //! it is another time in microseconds (`--metric wall`, or wall-clock time
 //! for data without CPU times, such as Hyperfine 1.x's files, whose rows
-//! had been left empty, exit 0); a ranked metric of another unit (bytes,
+//! would otherwise be empty); a ranked metric of another unit (bytes,
 //! counts) leaves them total CPU time, the columns being seconds.
 
 use std::io;

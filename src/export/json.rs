@@ -447,10 +447,10 @@ fn own_result<'a>(
             text(entry.map_or("not_compared", |e| e.verdict.word())),
         ),
         // The median's own interval, one of the family that holds
-        // together (compared commands only).
+        // together (compared commands, or one command alone).
         (
             "median_interval",
-            entry.and_then(|e| e.bounds).map_or(Node::Null, |b| {
+            (entry.and_then(|e| e.bounds).or(analysis.median_alone)).map_or(Node::Null, |b| {
                 object(vec![
                     ("low", Node::Num(b.low)),
                     ("high", Node::Num(b.high)),
@@ -706,6 +706,15 @@ fn top_level<'a>(analysis: &'a Analysis<'_>, layouts: JsonRuns) -> Node<'a> {
         (
             "simultaneous_confidence",
             optional(r.simultaneous_confidence),
+        ),
+        // The level every report states ("95% simultaneous"), wherever
+        // an interval is shown.
+        (
+            "confidence",
+            optional(
+                (r.simultaneous_confidence.is_some() || analysis.median_alone.is_some())
+                    .then_some(1.0 - analysis.settings.alpha),
+            ),
         ),
         (
             "ranked_metric",

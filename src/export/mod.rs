@@ -160,8 +160,8 @@ impl Format {
 /// A CSV writer as both CSV exports use it: LF line ends, and a text field
 /// quoted (RFC 4180, `"` doubled) only when it holds a comma, quote or line
 /// break. Minimal quoting keeps ordinary rows byte-identical to the
-/// reference's output, while a comma in a command no longer shifts the
-/// columns (the reference never quoted).
+/// reference's output, while a comma in a command never shifts the
+/// columns (the reference never quotes).
 fn csv_writer(out: &mut dyn io::Write) -> csv::Writer<&mut dyn io::Write> {
     csv::WriterBuilder::new()
         .quote_style(csv::QuoteStyle::Necessary)

@@ -226,7 +226,7 @@ fn notes(
     ranking: &crate::stats::Ranking,
     relative: bool,
     by_ratio: bool,
-    confidence: f64,
+    level: &str,
     reference_word: &str,
 ) -> f64 {
     if compared {
@@ -234,13 +234,12 @@ fn notes(
             svg,
             at,
             &format!(
-                "Dot: {}; bar: its bounds, each at {}% (Bonferroni); diamond: {reference_word}.",
+                "Dot: {}; bar: its interval, {level}; diamond: {reference_word}.",
                 if by_ratio {
                     "ratio of medians − 1"
                 } else {
                     "difference of medians"
                 },
-                axis::tick_label_pct(confidence)
             ),
         );
         at += 14.0;
@@ -285,7 +284,8 @@ pub fn render(input: &Input<'_>) -> String {
     let rows = rows_of(ranking, by_ratio, &show, ref_median);
     let effect = band(settings.effect, ranking.effect);
     let epsilon = band(settings.epsilon, ranking.epsilon);
-    let confidence = 100.0 * ranking.bound_confidence.unwrap_or(0.0);
+    // The level every report states for these intervals.
+    let level = crate::report::units::level(settings.alpha);
     let reference_word = if ranking.fixed_reference {
         "the reference"
     } else {
@@ -328,8 +328,7 @@ pub fn render(input: &Input<'_>) -> String {
         &if compared {
             format!(
                 "For each command, its difference in {metric} from {reference_word}, \
-                 with its bounds (each at {}%), and the ranking's verdict.",
-                axis::tick_label_pct(confidence)
+                 with its interval ({level}), and the ranking's verdict."
             )
         } else {
             format!("The commands in order of their median {metric}; none compared.")
@@ -354,7 +353,7 @@ pub fn render(input: &Input<'_>) -> String {
         ranking,
         relative,
         by_ratio,
-        confidence,
+        &level,
         reference_word,
     );
     legend(&mut svg, &entries, at + 22.0);

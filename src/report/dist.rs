@@ -14,7 +14,7 @@
 //! * The IQR's share of the range is left out when the range is 0, instead
 //!   of printing `-nan%`.
 //! * Descriptions longer than their column wrap onto the next line instead
-//!   of being cut ("Cannot rule out normal" used to print as "Cannot").
+//!   of being cut ("Cannot rule out normal" stays whole, not "Cannot").
 //! * When a statistic does not exist (fewer than 8 values, all values equal,
 //!   extreme values) the table says which, in words, for each statistic.
 //! * Skewness and excess kurtosis each get their own verdict. The reference

@@ -4,8 +4,9 @@
 //! A ranking is only as credible as the evidence behind it, so `-E` shows
 //! it: the settings in force (relative thresholds with their value in the
 //! metric's unit) and the reference; then per command how its runs were
-//! made (in complete rounds or not), the deciding estimate with
-//! its bounds and their confidence, and the verdict. A condition of a
+//! made (in complete rounds or not), the deciding estimate with its
+//! interval (for an open comparison, what it leaves possible), the level
+//! every output states, and the verdict. A condition of a
 //! verdict that a comparison did not meet is marked `✗` on the line of
 //! the numbers that show it; the conditions come from the ranking
 //! (nothing is recomputed here), and the legend under the table says what
@@ -150,9 +151,16 @@ pub fn estimate_name(ranking: &Ranking) -> &'static str {
     }
 }
 
+/// Whether `-E` marks a condition of `entry`'s verdict with `✗`.
+pub fn marked(entry: &RankedEntry) -> bool {
+    entry.comparison.is_some() && !entry.reasons.is_empty()
+}
+
 /// The detail lines of one ranked command (none for the reference), with
-/// amounts in the ranked metric's `unit`.
-pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String> {
+/// amounts in the ranked metric's unit.
+pub fn details(entry: &RankedEntry, analysis: &Analysis<'_>) -> Vec<String> {
+    let ranking = &analysis.ranking;
+    let unit = analysis.settings.metric.unit();
     let mut lines = Vec::new();
     let Some(c) = &entry.comparison else {
         if let Verdict::NotCompared { n } = entry.verdict {
@@ -177,29 +185,32 @@ pub fn details(entry: &RankedEntry, ranking: &Ranking, unit: Unit) -> Vec<String
         &format!("N = {}", entry.n),
         None,
     ));
-    let analysis = match c.design {
+    let design = match c.design {
         Design::Rounds { rounds } => format!("medians, {rounds} rounds"),
         Design::Independent => "medians, independent samples".to_owned(),
     };
-    lines.push(line("Analysis", &analysis, None));
+    lines.push(line("Analysis", &design, None));
     let b = &c.contrast;
     lines.push(line(
         estimate_name(ranking),
         &units::contrast(b, unit),
         flag(Reason::WithinEffect),
     ));
-    let confidence = format!(
-        "{} (bounds {}, {})",
-        units::confidence_with(b.confidence(), 2),
-        units::confidence_with(1.0 - b.low_miss, 2),
-        units::confidence_with(1.0 - b.high_miss, 2)
-    );
-    lines.push(line("Confidence", &confidence, None));
+    if entry.verdict == Verdict::Inconclusive {
+        lines.push(line("In words", &units::in_words(b, unit), None));
+    }
+    // The level every report states; each bound's own is in the JSON.
+    lines.push(line(
+        "Confidence",
+        &units::level(analysis.settings.alpha),
+        None,
+    ));
     lines.push(line("Verdict", entry.verdict.word(), None));
     // The C tool's statistics: shown, deciding nothing.
     let Some(k) = &c.classic else {
         return lines;
     };
+
     let mw = &k.mann_whitney;
     lines.push(line(
         "Mann-Whitney",

@@ -3,15 +3,19 @@
 //! per cent with its interval, and the verdict.
 //!
 //! ```text
-//! Against the baseline old.csv (Total CPU time, medians; change = new/baseline, 97.5% intervals):
+//! Against the baseline old.csv (Total CPU time, medians; change = new/baseline; intervals 95% simultaneous):
 //!
 //!   Command              Baseline        New   Change [interval]           Verdict
 //!   ls -l                 4.93 ms    5.42 ms   +10.0% [+8.1%, +12.0%]      slower ✗
+//!   render               20.65 ms   20.71 ms   +0.3% [-5.0%, +4.5%]        inconclusive
+//!     no more than 4.5 % slower, no more than 5.0 % faster
 //!   fresh                       —    3.20 ms                               only in new
 //! ```
 //!
-//! A command on one side only shows `—` on the other; a pair without
-//! enough runs says so. Rows failing `--fail-if-slower` carry `✗`, and a
+//! The heading states the one level of every interval, as every report
+//! does (docs/statistics.md, "The level"), and an inconclusive row what
+//! its interval leaves possible (under the change column where it fits). A command on one side only shows `—` on
+//! the other; a pair without enough runs says so. Rows failing `--fail-if-slower` carry `✗`, and a
 //! last line says whether the gate held. The label column is as wide as
 //! the widest label that fits beside the figures (at least 8 columns); a
 //! longer label is never cut but takes a line of its own above its row.
@@ -23,7 +27,7 @@ use std::io::{self, Write};
 use super::text::{continued, pad, trim_end, width as text_width, Align};
 use super::units::{self, Scale};
 use crate::data::{Dataset, Unit};
-use crate::gate::{Estimate, Failures, GateReport, GateRow};
+use crate::gate::{Estimate, Failures, GateReport, GateRow, GateVerdict};
 
 /// The label column's narrowest.
 const LABEL_MIN: usize = 8;
@@ -37,7 +41,7 @@ const FIXED: usize = 2 + 1 + VALUE + 1 + VALUE + 3 + CHANGE + 1;
 const VERDICT: usize = 12;
 
 /// `+10.0%`; past a million per cent in scientific notation (a margin of
-/// 1e308 % had printed 309 digits over four lines).
+/// 1e308 % would be 309 digits over four lines).
 fn signed_percent(fraction: f64) -> String {
     let pct = fraction * 100.0;
     let text = if pct.abs() < 1e6 {
@@ -129,6 +133,7 @@ fn write_gate_row(
     unit: Unit,
     width: usize,
 ) -> io::Result<()> {
+    let (row_verdict, row_change) = (row.verdict, row.change);
     let label = if text_width(label) <= label_width {
         pad(label, label_width, Align::Left)
     } else {
@@ -166,7 +171,20 @@ fn write_gate_row(
         return Ok(());
     }
     let row = format!("{values}{}", pad(&change, CHANGE, Align::Left));
-    write_row(out, &row, &format!("{verdict}{mark}"), label_width, width)
+    write_row(out, &row, &format!("{verdict}{mark}"), label_width, width)?;
+    // An open comparison still says what its interval leaves possible,
+    // in the ranking's words, under the change column when it fits.
+    if let (Some(GateVerdict::Inconclusive), Some(c)) = (row_verdict, row_change) {
+        let words = units::in_words(&c.contrast, unit);
+        let at = 2 + label_width + 1 + VALUE + 1 + VALUE + 3;
+        let at = if at + text_width(&words) <= width {
+            at
+        } else {
+            4
+        };
+        writeln!(out, "{}{words}", " ".repeat(at))?;
+    }
+    Ok(())
 }
 
 /// The gate's one-sentence verdict at the `pct` margin, naming the
@@ -239,22 +257,18 @@ pub fn write(
     let labels = row_labels(report, baseline, new);
     // The label column: as wide as the widest label that fits beside the
     // figures; a longer label takes a line of its own above its row,
-    // whole (it had been cut at 17 columns).
+    // whole, never cut.
     let room = width.saturating_sub(FIXED + VERDICT).max(LABEL_MIN);
     let label_width = (labels.iter().map(|l| text_width(l)))
         .filter(|&w| w <= room)
         .max()
         .unwrap_or(0)
         .clamp(LABEL_MIN, room);
-    // Each interval is two-sided at 1 − α/m: each bound misses α/(2m).
-    let confidence = units::percent(1.0 - report.alpha_each / 2.0);
-    let family = if report.compared > 1 {
-        format!(", simultaneous over {} commands", report.compared)
-    } else {
-        String::new()
-    };
+    // Each interval is two-sided at 1 − α/m, so all m hold together at
+    // 1 − α: the one level every report states (docs/statistics.md).
+    let level = units::level(report.alpha_each * report.compared.max(1) as f64);
     let heading = format!(
-        "Against the baseline {source} ({metric}, medians; change = new/baseline, bounds at {confidence} each{family}):"
+        "Against the baseline {source} ({metric}, medians; change = new/baseline; intervals {level}):"
     );
     for line in continued(&heading, width) {
         writeln!(out, "{line}")?;

@@ -125,9 +125,24 @@ pub struct LiveRow {
     pub difference: String,
 }
 
-/// The reminder printed under the live table.
+/// The note under the live table of a fixed count of runs (`-r N`),
+/// whose intervals are at the fixed count's level.
 pub const LIVE_REMINDER: &str =
     "Stopping because the numbers look good biases the result: decide the runs in advance.";
+
+/// The note under the live table of an adaptive experiment, whose
+/// intervals are at the level of the look the runs so far belong to.
+pub const LIVE_LOOKS: &str =
+    "Intervals at the next look's level; the experiment stops itself at a look where they decide.";
+
+/// The live table: the ranked metric's name, one row per command, and
+/// the note under them.
+#[derive(Clone, Copy, Debug)]
+pub struct LiveTable<'a> {
+    pub metric: &'a str,
+    pub rows: &'a [LiveRow],
+    pub note: &'a str,
+}
 
 /// A block of lines on the terminal that is redrawn in place.
 #[derive(Debug, Default)]
@@ -152,7 +167,7 @@ impl Display {
         width: usize,
         height: usize,
         status: &Status<'_>,
-        live: Option<(&str, &[LiveRow])>,
+        live: Option<LiveTable<'_>>,
     ) -> io::Result<()> {
         self.redraw(out, width, &block(status, width, height, &[], live))
     }
@@ -171,8 +186,9 @@ impl Display {
                 buf.push(b'\n');
             }
             buf.extend_from_slice(text::truncate(line, width.saturating_sub(1)).as_bytes());
-            // Each line over the previous block's: what a longer line of it
-            // had past this one's end goes ("referenceuns" had stayed).
+            // Each line over the previous block's: whatever a longer line
+            // of it held past this one's end is erased (else a shorter row
+            // over a longer one leaves debris, "referenceuns").
             buf.extend_from_slice(b"\x1b[K");
         }
         // Anything left of a taller previous block, and the rest of the
@@ -213,13 +229,13 @@ pub fn block(
     width: usize,
     height: usize,
     extra: &[String],
-    live: Option<(&str, &[LiveRow])>,
+    live: Option<LiveTable<'_>>,
 ) -> Vec<String> {
     let mut lines = vec![bar_line(status, width)];
     lines.extend(extra.iter().take(height.saturating_sub(2)).cloned());
-    if let Some((metric, rows)) = live {
+    if let Some(table) = live {
         let room = height.saturating_sub(lines.len() + 1);
-        lines.extend(live_lines(metric, rows, width, room));
+        lines.extend(live_lines(&table, width, room));
     }
     lines
 }
@@ -378,7 +394,8 @@ fn bar(fraction: f64, columns: usize) -> String {
 /// labels are cut by display width. When the rows do not fit, the first
 /// ones are shown and a line says how many more the final report has; with
 /// fewer than four lines, one line says the table does not fit.
-pub fn live_lines(metric: &str, rows: &[LiveRow], width: usize, room: usize) -> Vec<String> {
+pub fn live_lines(table: &LiveTable<'_>, width: usize, room: usize) -> Vec<String> {
+    let (metric, rows) = (table.metric, table.rows);
     let usable = width.saturating_sub(1);
     let fit = |l: String| text::truncate(text::trim_end(&l), usable).into_owned();
     if room == 0 {
@@ -440,13 +457,22 @@ pub fn live_lines(metric: &str, rows: &[LiveRow], width: usize, room: usize) -> 
             hidden.len()
         ));
     }
-    lines.push(format!("  {LIVE_REMINDER}"));
+    lines.push(format!("  {}", table.note));
     lines.into_iter().map(fit).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The live table of a fixed count of runs.
+    fn fixed(rows: &[LiveRow]) -> LiveTable<'_> {
+        LiveTable {
+            metric: "Total CPU time",
+            rows,
+            note: LIVE_REMINDER,
+        }
+    }
 
     fn status(done: u64, total: u64, secs: u64) -> Status<'static> {
         Status {
@@ -566,7 +592,7 @@ mod tests {
             a.command = s.command;
             let line = bar_line(&a, width);
             assert!(text::width(&line) < width.max(1), "{width}: {line}");
-            for l in live_lines("Total CPU time", &rows, width, usize::MAX) {
+            for l in live_lines(&fixed(&rows), width, usize::MAX) {
                 assert!(text::width(&l) < width.max(1), "{width}: {l}");
             }
         }
@@ -580,7 +606,7 @@ mod tests {
             location: "1.64 ms".into(),
             difference: "+16.2 % [+13.5 %, +18.9 %]".into(),
         }];
-        let lines = live_lines("Total CPU time", &rows, 90, usize::MAX);
+        let lines = live_lines(&fixed(&rows), 90, usize::MAX);
         assert!(
             lines[1].ends_with("+16.2 % [+13.5 %, +18.9 %]"),
             "{lines:?}"
@@ -605,7 +631,7 @@ mod tests {
         let drawn = |height: usize| {
             let mut d = Display::new();
             let mut out = Vec::new();
-            let live = Some(("Total CPU time", &rows[..]));
+            let live = Some(fixed(&rows));
             d.draw(&mut out, 80, height, &status(5, 300, 1), live)
                 .unwrap();
             let text = String::from_utf8(out).unwrap();

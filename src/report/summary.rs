@@ -3,8 +3,8 @@
 //! The layout is the C reference's (78 columns, the same labels, the same
 //! rounded bars), with one deliberate difference: the time unit of the four
 //! time rows is chosen from the largest value among *all* of them, not from
-//! total CPU time alone, so a long wall-clock time can no longer overflow
-//! its column. Memory and context switches each get their own unit, and
+//! total CPU time alone, so a long wall-clock time never overflows its
+//! column. Memory and context switches each get their own unit, and
 //! every number is fitted to its 7-column field (see [`super::units`]).
 //!
 //! The rows are the metric catalogue's summary rows (total, user, system,
@@ -61,8 +61,8 @@ fn rows<'a>(stats: &'a CommandStats, catalogue: &'a Catalogue, shown: Shown) -> 
         .filter_map(|(m, def)| {
             let summary = stats.metric(m)?;
             // Built-in metrics share a scale per unit; any other (a
-            // counter, a custom metric) is scaled to itself: an `ev (ct)`
-            // in millions had shown the context switches (3) as `0.00 M`.
+            // counter, a custom metric) is scaled to itself, so an `ev (ct)`
+            // in millions does not show the context switches (3) as `0.00 M`.
             let group = match (def.unit, m.builtin()) {
                 (Unit::Number, _) | (_, None) => usize::MAX - m.index(),
                 (unit, Some(_)) => unit as usize,

@@ -430,7 +430,7 @@ pub fn change(ratio: f64) -> String {
     let mut text = fixed(p.abs(), 1);
     if text.len() > LONGEST_NUMBER {
         // No number past 12 characters, percentages included (a user time
-        // of 9.2e18 μs against 20 μs had printed 20 digits).
+        // of 9.2e18 μs against 20 μs is a change of 20 digits).
         text = scientific(p.abs(), LONGEST_NUMBER);
     }
     let sign = if text.trim_start_matches(['0', '.']).is_empty() {
@@ -467,6 +467,54 @@ pub fn contrast(c: &crate::stats::Contrast, unit: Unit) -> String {
     }
 }
 
+/// The one level every report states for its intervals: `95%
+/// simultaneous` for α = 0.05. Every interval of a report (each compared
+/// median's, each comparison's, one command's median's) holds together
+/// with at least this chance, and with `--runs auto` whichever look the
+/// experiment stopped at (docs/statistics.md, "The level").
+pub fn level(alpha: f64) -> String {
+    let p = 100.0 * (1.0 - alpha);
+    let text = (0..=6)
+        .map(|d| fixed(p, d))
+        .find(|t| t.parse::<f64>().is_ok_and(|v| (v - p).abs() < 1e-9) && !t.starts_with("100"))
+        .map_or_else(|| confidence(1.0 - alpha), |t| format!("{t}%"));
+    format!("{text} simultaneous")
+}
+
+/// An interval in words, as what it leaves possible: `no more than 1.6 %
+/// slower, no more than 1.2 % faster` when it holds no difference, else
+/// `between 0.5 % and 3.0 % slower` (or faster). Changes on the ratio
+/// scale, amounts in the metric's unit on the difference scale.
+pub fn in_words(c: &crate::stats::Contrast, unit: Unit) -> String {
+    let null = c.scale.null();
+    let amount = |bound: f64| -> String {
+        match c.scale {
+            crate::stats::Scale::Ratio => {
+                change(bound).trim_start_matches(['+', '-', '±']).to_owned()
+            }
+            crate::stats::Scale::Difference => {
+                let s = Scale::choose(unit, c.low.abs().max(c.high.abs()));
+                format!("{} {}", s.number((bound - null).abs()), s.symbol())
+            }
+        }
+    };
+    match (c.low < null, c.high > null) {
+        (true, true) => format!(
+            "no more than {} slower, no more than {} faster",
+            amount(c.high),
+            amount(c.low)
+        ),
+        (false, true) if c.low == null => {
+            format!("no more than {} slower, not faster", amount(c.high))
+        }
+        (false, _) => format!("between {} and {} slower", amount(c.low), amount(c.high)),
+        (true, false) if c.high == null => {
+            format!("no more than {} faster, not slower", amount(c.low))
+        }
+        (true, false) => format!("between {} and {} faster", amount(c.high), amount(c.low)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -486,6 +534,49 @@ mod tests {
     fn huge_changes_are_scientific() {
         assert_eq!(change(4.611_686_018_427_376e17), "+4.612e19 %");
         assert_eq!(change(1.0 + 9_999_999_999.9 / 100.0), "+9999999999.9 %");
+    }
+
+    #[test]
+    fn the_level_is_one_minus_alpha_never_rounded_to_certainty() {
+        assert_eq!(level(0.05), "95% simultaneous");
+        assert_eq!(level(0.01), "99% simultaneous");
+        assert_eq!(level(0.001), "99.9% simultaneous");
+        assert_eq!(level(0.125), "87.5% simultaneous");
+        assert_eq!(level(1e-9), ">99.999999% simultaneous");
+    }
+
+    #[test]
+    fn intervals_in_words_say_what_they_leave_possible() {
+        use crate::stats::{Contrast, Scale as On};
+        let c = |scale, estimate, low, high| Contrast {
+            scale,
+            estimate,
+            low,
+            high,
+            low_miss: 0.01,
+            high_miss: 0.01,
+        };
+        let words = |x: Contrast| in_words(&x, Unit::Microseconds);
+        assert_eq!(
+            words(c(On::Ratio, 1.001, 0.988, 1.016)),
+            "no more than 1.6 % slower, no more than 1.2 % faster"
+        );
+        assert_eq!(
+            words(c(On::Ratio, 1.02, 1.005, 1.03)),
+            "between 0.5 % and 3.0 % slower"
+        );
+        assert_eq!(
+            words(c(On::Ratio, 0.98, 0.97, 0.995)),
+            "between 0.5 % and 3.0 % faster"
+        );
+        assert_eq!(
+            words(c(On::Ratio, 1.01, 1.0, 1.03)),
+            "no more than 3.0 % slower, not faster"
+        );
+        assert_eq!(
+            words(c(On::Difference, 10.0, -80.0, 120.0)),
+            "no more than 120 μs slower, no more than 80 μs faster"
+        );
     }
 
     #[test]
@@ -526,7 +617,7 @@ mod tests {
         assert_eq!(s(999.0), "999 B");
         assert_eq!(s(1000.0), "1.00 kB");
         assert_eq!(s(1024.0), "1.02 kB");
-        // 1.80 MiB, which had been labelled "1.80 MB".
+        // 1.80 MiB is 1.88 MB in SI units.
         assert_eq!(s(1_884_160.0), "1.88 MB");
         assert_eq!(s(999_999.0), "1.00 MB");
         assert_eq!(s(1e9), "1.00 GB");

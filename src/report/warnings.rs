@@ -146,8 +146,15 @@ fn order_drift(
             [init @ .., last] => format!(" by {} and {last}", init.join(", ")),
             [] => String::new(),
         };
+        // Alone, a command has no order to change and no verdict to
+        // sway: what the change does is make its median a mixture.
+        let consequence = if analysis.dataset.commands.len() == 1 {
+            "its median mixes both speeds."
+        } else {
+            "verdicts may show it: use --order random."
+        };
         format!(
-            "Warning: {} changed speed{got} from the first half of {} runs to the second; verdicts may show it: use --order random.",
+            "Warning: {} changed speed{got} from the first half of {} runs to the second; {consequence}",
             commands(analysis, changed),
             if changed.len() == 1 { "its" } else { "their" }
         )
@@ -268,6 +275,9 @@ pub fn text(analysis: &Analysis<'_>, w: &Warning) -> String {
 /// The one-line form of a warning, when its full text does not fit.
 pub fn short(analysis: &Analysis<'_>, w: &Warning) -> String {
     match w {
+        Warning::WallDominates { commands } if commands.len() == 1 => {
+            "Note: a command mostly waits; to rank by elapsed time use --metric wall.".to_owned()
+        }
         Warning::WallDominates { .. } => {
             "Note: some commands mostly wait; to rank by elapsed time use --metric wall.".to_owned()
         }
@@ -281,6 +291,9 @@ pub fn short(analysis: &Analysis<'_>, w: &Warning) -> String {
             if c.change > 0.0 { "slower" } else { "faster" },
             c.from_round
         ),
+        Warning::OrderDrift { .. } if analysis.dataset.commands.len() == 1 => {
+            "Warning: the speed changed during the runs; the median mixes both (see -E).".to_owned()
+        }
         Warning::OrderDrift { .. } => {
             "Warning: the speed changed during the runs; use --order random (see -E).".to_owned()
         }
