@@ -372,7 +372,7 @@ fn files_without_the_delay_or_with_coarse_cpu_times_say_so() {
 }
 
 #[test]
-fn two_sleeps_are_decided_slower_by_about_two_at_the_first_look_without_a_flag() {
+fn two_sleeps_are_decided_slower_by_about_two_without_a_flag() {
     // Not beside the hogs of the other tests (their wake-ups stretch a
     // sleep).
     let _turn = HOGS.lock().unwrap_or_else(|e| e.into_inner());
@@ -394,7 +394,8 @@ fn two_sleeps_are_decided_slower_by_about_two_at_the_first_look_without_a_flag()
     let ratio = slower["comparison"]["ratio"].as_f64().unwrap();
     // About 2: a loaded machine's wake-ups add to both sleeps.
     assert!((1.6..2.4).contains(&ratio), "{ratio}");
+    // Decided by the adaptive rule, at its first look on a quiet machine
+    // (8 rounds, about 2.5 s); a later look where a loaded machine
+    // stretches some sleeps.
     assert_eq!(j["metadata"]["experiment"]["stopped"], "decided");
-    let look = &j["bestguess"]["settings"]["look"];
-    assert_eq!(look["index"], 0, "decided at the first look: {look}");
 }

@@ -19,10 +19,12 @@ pub fn metric_line(analysis: &Analysis<'_>) -> Option<String> {
 
 fn choice_text(analysis: &Analysis<'_>, choice: &Choice) -> String {
     // Waiting for a CPU counts as waiting where the data lack the delay.
-    let undivided = if choice.delay_known {
-        ""
-    } else {
-        " (the data hold no run-queue delay, so waiting for a CPU counts as waiting)"
+    let undivided = |open: &str, close: &str| {
+        if choice.delay_known {
+            String::new()
+        } else {
+            format!("{open}the data hold no run-queue delay, so waiting for a CPU counts as waiting{close}")
+        }
     };
     match &choice.why {
         Why::OnCpu { waits, tick } => {
@@ -35,9 +37,10 @@ fn choice_text(analysis: &Analysis<'_>, choice: &Choice) -> String {
             };
             format!(
                 "Ranked by CPU time: the commands spend their time on a CPU or waiting for one \
-                 (at most {} of a run's wall time waiting for anything else{undivided}){ticks}; \
+                 (at most {} of a run's wall time waiting for anything else){}{ticks}; \
                  --metric wall ranks elapsed time.",
-                units::percent(waits.max(0.0))
+                units::percent(waits.max(0.0)),
+                undivided("; ", "")
             )
         }
         Why::Waits {
@@ -51,9 +54,10 @@ fn choice_text(analysis: &Analysis<'_>, choice: &Choice) -> String {
             };
             format!(
                 "Ranked by wall-clock time: {who} {verb} {} of {their} wall time waiting for \
-                 something other than a CPU, such as a timer, I/O or a child{undivided}; \
+                 something other than a CPU, such as a timer, I/O or a child{}; \
                  --metric cpu ranks CPU time.",
-                units::percent(*share)
+                units::percent(*share),
+                undivided(" (", ")")
             )
         }
         Why::CoarseCpu {
