@@ -225,6 +225,9 @@ pub fn build(mut args: Args, default_running: bool) -> Result<Config, ConfigErro
         if let Ok(m) = resolve_metric(name, &Catalogue::new()) {
             settings.ranking.metric = m;
         }
+    } else {
+        // Chosen from what the commands spend, once there are runs.
+        settings.ranking.metric_from = crate::analysis::MetricFrom::Auto;
     }
     if args.show_config {
         return Ok(Config::ShowConfig(settings));

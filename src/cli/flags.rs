@@ -566,7 +566,7 @@ fn analysis_flags() -> Vec<Flag> {
             "metric",
             "NAME",
             Both,
-            "Metric to rank: cpu (default), wall, user, system, rss, ctxsw, or any other the data hold",
+            "Metric to rank: cpu, wall, user, system, rss, ctxsw, runq, or any other the data hold (default: wall if a command mostly waits, else cpu)",
             |a, v| a.metric = Some(v),
         )
         .hint(Hint::Suggest(metric_names)),
