@@ -13,19 +13,40 @@ use std::process::Command;
 
 fn main() {
     let src = "src/measure/launcher.c";
-    println!("cargo:rerun-if-changed={src}");
+    for file in [
+        src,
+        "src/measure/launcher_linux.c",
+        "src/measure/launcher_posix.c",
+    ] {
+        println!("cargo:rerun-if-changed={file}");
+    }
+    // The measurement path: Linux's (clone3, memfd, /proc, perf events,
+    // affinity) when building for Linux with the `linux` feature (a
+    // default one), else the portable one, POSIX only (what macOS and the
+    // BSDs have). `cfg(bestguess_linux)` selects it in Rust, the macro
+    // BESTGUESS_LINUX in the launcher.
+    println!("cargo::rustc-check-cfg=cfg(bestguess_linux)");
+    let linux = env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux")
+        && env::var_os("CARGO_FEATURE_LINUX").is_some();
+    if linux {
+        println!("cargo:rustc-cfg=bestguess_linux");
+    }
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
         .join("bestguess-launcher");
-    let compiler = cc::Build::new()
-        // The same small, stripped program in every profile: -Os, no debug
-        // information, no position-independent code (a static executable).
+    let mut build = cc::Build::new();
+    // The same small, stripped program in every profile: -Os, no debug
+    // information, no position-independent code (a static executable).
+    build
         .opt_level_str("s")
         .debug(false)
         .pic(false)
         .flag_if_supported("-std=c11")
         .warnings(true)
-        .extra_warnings(true)
-        .get_compiler();
+        .extra_warnings(true);
+    if linux {
+        build.define("BESTGUESS_LINUX", None);
+    }
+    let compiler = build.get_compiler();
     // Static first: that is what keeps the launcher's peak RSS below the
     // commands it measures. A dynamic build still works, with a higher floor
     // that `--limits` reports.

@@ -12,14 +12,19 @@
 mod diagnostics;
 mod metric_choice;
 mod settings;
+mod spending;
 mod stopping;
 
 pub use diagnostics::{
     first_run_excess, in_time_order, time_order, Diagnostics, DriftCheck, Explained, HalvesShift,
     RelativeChange, Warning, DRIFT_CONFIDENCE, FIRST_RUN_EXCESS,
 };
-pub use metric_choice::{known_names, resolve_metric, UnknownMetric, SHORT_NAMES};
+pub use metric_choice::{
+    choose, choose_from, known_names, resolve_metric, settle, Choice, MetricFrom, UnknownMetric,
+    Why, SHORT_NAMES,
+};
 pub use settings::{meaning, threshold, RankingSettings, Reference};
+pub use spending::{CommandSpending, RunTimes, Spending, BUSY, MOSTLY_WAITS};
 pub use stopping::{
     all_decided, look_at, median_known, Checkpoint, LookResult, StopReason, Stopper, StoppingRule,
 };
@@ -319,6 +324,9 @@ pub struct Analysis<'a> {
     drift: std::sync::OnceLock<DriftCheck>,
     /// An adaptive experiment's last look, whose level the ranking used.
     pub look: Option<Look>,
+    /// What each command spends its wall time on, and whether the
+    /// machine was busy.
+    pub spending: Spending,
     /// One command alone: its median's interval, each bound missing at
     /// most α/2 (at the look's α with `--runs auto`, as the stopping rule
     /// bounds it); `None` with other commands, or too few runs for it.
@@ -415,6 +423,8 @@ impl<'a> Analysis<'a> {
         settings: RankingSettings,
     ) -> Result<Analysis<'a>, AnalysisError> {
         settings.validate()?;
+        let spending = Spending::of(dataset);
+        let settings = settle(settings, dataset, &spending);
         let mut commands = Vec::with_capacity(dataset.commands.len());
         let mut ranked = Vec::with_capacity(dataset.commands.len());
         let summaries = in_parallel(&dataset.commands, |i, c| {
@@ -515,6 +525,7 @@ impl<'a> Analysis<'a> {
             diagnostics,
             drift: std::sync::OnceLock::new(),
             look,
+            spending,
             median_alone,
         })
     }

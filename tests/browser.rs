@@ -406,7 +406,13 @@ fn the_html_report_renders_in_chromium() {
 /// The page of `fixture` (a raw file in tests/data/fixtures) written by
 /// `bestreport --export-html` to target/browser/`name`.html, open in a new
 /// session; `None` (and SKIPPED said) without Chromium outside CI.
-fn open_page<'a>(driver: &'a Driver, chromium: &Path, fixture: &str, name: &str) -> Session<'a> {
+fn open_page<'a>(
+    driver: &'a Driver,
+    chromium: &Path,
+    fixture: &str,
+    name: &str,
+    args: &[&str],
+) -> Session<'a> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = root.join("target/browser");
     std::fs::create_dir_all(&out).unwrap();
@@ -415,6 +421,7 @@ fn open_page<'a>(driver: &'a Driver, chromium: &Path, fixture: &str, name: &str)
         .unwrap()
         .arg("--export-html")
         .arg(&page)
+        .args(args)
         .arg(root.join("tests/data/fixtures").join(fixture))
         .assert()
         .success();
@@ -456,7 +463,15 @@ fn many_commands_and_a_sleeping_one_read_clearly_in_chromium() {
     };
     let driver = start_driver(&chromedriver);
 
-    let s = open_page(&driver, &chromium, "sleeping.csv", "sleeping");
+    // CPU time asked for: without --metric the sleeping command is ranked
+    // by wall-clock time and nothing needs the note.
+    let s = open_page(
+        &driver,
+        &chromium,
+        "sleeping.csv",
+        "sleeping",
+        &["--metric", "cpu"],
+    );
     let found = problems(&s, 4);
     assert!(found.is_empty(), "problems:\n{}", found.join("\n"));
     let note = s.script(
@@ -480,7 +495,7 @@ fn many_commands_and_a_sleeping_one_read_clearly_in_chromium() {
     screenshot(&s, "sleeping");
     drop(s);
 
-    let s = open_page(&driver, &chromium, "twelve.csv", "twelve");
+    let s = open_page(&driver, &chromium, "twelve.csv", "twelve", &[]);
     let found = problems(&s, 4);
     assert!(found.is_empty(), "problems:\n{}", found.join("\n"));
     // Geometry of the ranking figure, in the page's pixels.
@@ -594,7 +609,7 @@ fn the_page_fits_the_window_in_chromium() {
         return;
     };
     let driver = start_driver(&chromedriver);
-    let s = open_page(&driver, &chromium, "twelve.csv", "layout");
+    let s = open_page(&driver, &chromium, "twelve.csv", "layout", &[]);
     let layout = |width: u64| {
         s.call(
             "POST",

@@ -3,6 +3,9 @@
 //! Software counters work on the VMs these tests run on; hardware counters
 //! are checked to fail cleanly where there is no PMU, and to be recorded
 //! where there is one.
+// Some cases need the Linux measurement path (each says why); in the
+// portable build their helpers go unused.
+#![cfg_attr(not(bestguess_linux), allow(dead_code, unused_imports))]
 
 mod support;
 
@@ -47,7 +50,9 @@ fn numbers(path: &Path, name: &str) -> Vec<f64> {
         .collect()
 }
 
+#[cfg(bestguess_linux)]
 const SOFTWARE: &str = "task-clock,page-faults,context-switches,cpu-migrations";
+#[cfg(bestguess_linux)]
 const BUSY: &str = "sh -c 'i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done'";
 
 /// Our lines on standard error (notes of other kinds, such as the one
@@ -61,6 +66,7 @@ fn ours(stderr: &[u8]) -> String {
 }
 
 /// task-clock over CPU time, per run.
+#[cfg(bestguess_linux)]
 fn ratios(raw: &Path) -> Vec<f64> {
     let cpu = numbers(raw, "Total time (us)");
     let tc = numbers(raw, "task-clock (ns)");
@@ -73,6 +79,8 @@ fn has_pmu() -> bool {
         .any(|d| Path::new("/sys/bus/event_source/devices").join(d).exists())
 }
 
+// Linux measurement path only: counters are perf events.
+#[cfg(bestguess_linux)]
 #[test]
 fn software_counters_are_appended_columns_that_agree_with_cpu_time() {
     let dir = tempfile::tempdir().unwrap();
@@ -101,6 +109,8 @@ fn software_counters_are_appended_columns_that_agree_with_cpu_time() {
     assert!(numbers(&raw, "page-faults (ct)").iter().all(|&p| p > 0.0));
 }
 
+// Linux measurement path only: counters are perf events.
+#[cfg(bestguess_linux)]
 #[test]
 fn counters_count_what_the_command_starts() {
     let dir = tempfile::tempdir().unwrap();
@@ -115,6 +125,8 @@ fn counters_count_what_the_command_starts() {
     support::assert_task_clock_agrees(&ratios(&raw));
 }
 
+// Linux measurement path only: counters are perf events.
+#[cfg(bestguess_linux)]
 #[test]
 fn a_hardware_counter_without_a_pmu_is_one_note_and_the_rest_is_measured() {
     let dir = tempfile::tempdir().unwrap();
@@ -224,6 +236,8 @@ fn a_metric_a_run_does_not_report_is_absent_not_zero() {
     );
 }
 
+// Linux measurement path only: pinning is sched_setaffinity.
+#[cfg(bestguess_linux)]
 #[test]
 fn pinned_commands_see_only_the_chosen_cpu() {
     let dir = tempfile::tempdir().unwrap();
@@ -336,6 +350,8 @@ fn environment_padding_is_recorded_seeded_and_seen_by_the_command() {
     assert!(distinct.len() > 5, "{a:?}");
 }
 
+// Linux measurement path only: counters are perf events.
+#[cfg(bestguess_linux)]
 #[test]
 fn counters_and_custom_metrics_round_trip_through_bestreport() {
     let dir = tempfile::tempdir().unwrap();
@@ -384,6 +400,8 @@ fn counters_and_custom_metrics_round_trip_through_bestreport() {
     assert!(j["results"][1]["bestguess"]["tokens"]["median"].is_null());
 }
 
+// Linux measurement path only: counters are perf events.
+#[cfg(bestguess_linux)]
 #[test]
 fn ranking_by_task_clock_reads_back_identically() {
     let dir = tempfile::tempdir().unwrap();
@@ -513,4 +531,44 @@ fn ranking_by_a_counter_that_cannot_be_read_says_so_not_to_ask_for_it() {
     );
     // No advice to do what the user did.
     assert!(!stderr.contains("measure it with --counters"), "{stderr}");
+}
+
+/// The portable build has no counters and cannot pin: `--counters` is one
+/// note and the runs are measured without them; `--cpus` is refused before
+/// any run, saying why.
+#[cfg(not(bestguess_linux))]
+#[test]
+fn the_portable_build_notes_counters_and_refuses_pinning() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    let out = bestguess()
+        .args(["-r", "3", "--counters", "task-clock,cycles", "-o"])
+        .arg(&raw)
+        .arg("true")
+        .assert()
+        .success();
+    let stderr = ours(&out.get_output().stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        "bestguess: note: task-clock, cycles not measured: the portable build has no \
+         performance counters (they need Linux's perf events)"
+    );
+    let (header, rows) = table(&raw);
+    assert_eq!(rows.len(), 3);
+    assert!(
+        !header.iter().any(|h| h.starts_with("task-clock")),
+        "{header:?}"
+    );
+    let refused = bestguess()
+        .args(["-r", "3", "--cpus", "0", "-o"])
+        .arg(dir.path().join("pinned.csv"))
+        .arg("true")
+        .assert()
+        .failure();
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("--cpus 0: the portable build cannot pin commands to CPUs"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("pinned.csv").exists());
 }

@@ -186,9 +186,9 @@ fn reference_row_rewritten_in_our_format() {
     let runs = read_reference("raw01.csv");
     let out = String::from_utf8(write_all(&runs)).unwrap();
     insta::assert_snapshot!(out, @r#"
-    Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,Wall clock (us),Total time (us),Total Context Switches,Sequence,Start time (us since epoch),Signal,Timed out
-    "ls -l","","",1,0,1582,4160,1851392,235,0,0,14,8818,5742,14,,,,0
-    "ps Aux","","",2,0,12454,43247,3342336,949,1,1,20,59539,55701,21,,,,0
+    Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,Wall clock (us),Total time (us),Total Context Switches,Sequence,Start time (us since epoch),Signal,Timed out,Run-queue delay (us)
+    "ls -l","","",1,0,1582,4160,1851392,235,0,0,14,8818,5742,14,,,,0,
+    "ps Aux","","",2,0,12454,43247,3342336,949,1,1,20,59539,55701,21,,,,0,
     "#);
 }
 

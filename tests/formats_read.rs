@@ -106,10 +106,11 @@ fn cbdr_csv_gives_seconds_as_microseconds_in_run_order() {
 #[test]
 fn reports_on_real_files() {
     for (name, path) in [("hyperfine_2", HF2), ("hyperfine_1", HF1), ("cbdr", CBDR)] {
-        let (out, err) = report(&[path]);
+        let (out, _) = report(&[path]);
         insta::assert_snapshot!(format!("report_{name}"), out);
+        // Why the metric is what it is: in the ranking's header.
         if path == HF1 {
-            assert!(err.contains("ranking by wall-clock time"), "{err}");
+            assert!(out.contains("Ranked by wall-clock time"), "{out}");
         }
     }
 }
@@ -642,18 +643,21 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
         "{e}"
     );
 
-    // A cbdr file without CPU times lacks them without Hyperfine's excuse.
+    // A cbdr file without CPU times lacks them without Hyperfine's excuse;
+    // the ranking's header says why wall-clock time is ranked.
     let wall_only = write("w.csv", "benchmark,wall_time\nx,0.1\nx,0.2\ny,0.2\ny,0.3\n");
-    let (_, note) = report(&[&wall_only]);
+    let flat = |t: String| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (line, _) = report(&[&wall_only]);
+    let line = flat(line);
     assert!(
-        note.contains("hold no Total CPU time per run; ranking by wall-clock"),
-        "{note}"
+        line.contains("Ranked by wall-clock time: the data hold no CPU time per run."),
+        "{line}"
     );
-    assert!(!note.contains("Hyperfine"), "{note}");
-    let (_, note) = report(&[HF1]);
+    assert!(!line.contains("Hyperfine"), "{line}");
+    let (line, _) = report(&[HF1]);
     assert!(
-        note.contains("(Hyperfine 1.x's JSON keeps only its mean)"),
-        "{note}"
+        flat(line.clone()).contains("(Hyperfine 1.x's JSON keeps only its mean)"),
+        "{line}"
     );
 }
 
@@ -934,9 +938,10 @@ fn the_c_tools_older_files_are_read_by_their_column_names() {
                 assert_eq!(c.exit_code(i), o.exit_code(i));
             }
         }
-        // The report ranks them as the original's.
-        let (out, _) = report(&[path]);
-        let (theirs, _) = report(&["tests/data/reference/raw1.csv"]);
+        // The report ranks them as the original's (by CPU time: a file
+        // without wall-clock times has nothing else to choose from).
+        let (out, _) = report(&["--metric", "cpu", path]);
+        let (theirs, _) = report(&["--metric", "cpu", "tests/data/reference/raw1.csv"]);
         let ranking = |t: &str| t[t.find("Best guess ranking").expect("a ranking")..].to_owned();
         assert_eq!(ranking(&out), ranking(&theirs), "{out}");
     }
@@ -1065,12 +1070,13 @@ fn formats_mixed_in_one_call_agree_on_the_metric_with_a_note() {
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
     );
+    let line = stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        stderr.contains(
-            "Note: hyperfine-1.20-export.json holds no Total CPU time per run (Hyperfine 1.x's \
-             JSON keeps only its mean); ranking every command by wall-clock time instead."
+        line.contains(
+            "Ranked by wall-clock time: hyperfine-1.20-export.json holds no CPU time per run \
+             (Hyperfine 1.x's JSON keeps only its mean)."
         ),
-        "{stderr}"
+        "{stdout}\n{stderr}"
     );
     assert!(stdout.contains("═ Wall clock ═"), "{stdout}");
     for command in ["ls", "sleep 0.01", "ls -l", "ps Aux"] {

@@ -1808,6 +1808,141 @@ fn a_second_writer_of_a_file_refuses_and_the_first_completes() {
     assert_eq!(check_raw(&raw), Ok(3));
 }
 
+/// Runs `bestguess ARGS` in `dir` with `TMPDIR` set to `tmp`: status,
+/// standard error, and the raw file `raw.csv` (header and rows, split at
+/// commas: the commands here have none).
+fn in_dir_with_tmp(dir: &Path, tmp: &Path, args: &[&str]) -> (i32, String, Vec<Vec<String>>) {
+    let out = Command::cargo_bin("bestguess")
+        .unwrap()
+        .args(args)
+        .current_dir(dir)
+        .env("TMPDIR", tmp)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let raw = fs::read_to_string(dir.join("raw.csv")).unwrap_or_default();
+    let rows = raw
+        .lines()
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        rows,
+    )
+}
+
+/// A run that removes the directory of its metrics file (`rm -rf
+/// "$(dirname "$BESTGUESS_METRICS")"`) loses what it wrote there, with a
+/// warning naming it; every later run gets a fresh file in a directory
+/// made again, and its values are recorded. When the directory cannot be
+/// made again (the command removed its parent too), the experiment stops
+/// before the next run, saying why, with the runs before kept.
+#[test]
+fn a_run_that_removes_the_metrics_directory_loses_no_later_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    let script = "if [ -e gone ]; then echo 'x 1' > \"$BESTGUESS_METRICS\"; \
+                  else touch gone; rm -rf \"$(dirname \"$BESTGUESS_METRICS\")\"; fi";
+    let args = [
+        "-w",
+        "0",
+        "-r",
+        "4",
+        "--custom-metrics",
+        "x",
+        "-o",
+        "raw.csv",
+        "-s",
+        "/bin/sh -c",
+        script,
+    ];
+    let (status, stderr, rows) = in_dir_with_tmp(dir.path(), &tmp, &args);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        stderr.contains("run 1")
+            && stderr.contains("the command removed the file or its directory"),
+        "{stderr}"
+    );
+    let x = rows[0].iter().position(|h| h == "x (number)").unwrap();
+    let values: Vec<&str> = rows[1..].iter().map(|r| r[x].as_str()).collect();
+    assert_eq!(values, ["", "1", "1", "1"], "{rows:?}");
+    // The private directory is gone with the experiment.
+    assert_eq!(fs::read_dir(&tmp).unwrap().count(), 0, "left in TMPDIR");
+
+    // Its parent removed too: nothing can be made again there.
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    let script = "if [ -e gone ]; then echo 'x 1' > \"$BESTGUESS_METRICS\"; \
+                  else touch gone; rm -rf \"$(dirname \"$(dirname \"$BESTGUESS_METRICS\")\")\"; fi";
+    let args = [
+        "-w",
+        "0",
+        "-r",
+        "4",
+        "--custom-metrics",
+        "x",
+        "-o",
+        "raw.csv",
+        "-s",
+        "/bin/sh -c",
+        script,
+    ];
+    let (status, stderr, rows) = in_dir_with_tmp(dir.path(), &tmp, &args);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(
+        stderr.contains("cannot make a fresh $BESTGUESS_METRICS file for the next run of")
+            && stderr.contains("a command removed or replaced the directory it is in"),
+        "{stderr}"
+    );
+    assert_eq!(rows.len(), 2, "the run before is kept: {rows:?}");
+}
+
+/// Under a file-size limit of 512 KiB the launcher (about 700 KiB, written
+/// to a memory file before it runs) starts when the hard limit leaves room,
+/// and the commands still run under the limit given; when the hard limit
+/// is as low, the one error names the limit, its value and what to do.
+#[test]
+fn a_file_size_limit_of_512_kib_starts_the_launcher_or_names_the_limit() {
+    let cases = [
+        case(
+            "a soft file-size limit of 512 KiB",
+            "bestguess",
+            &[
+                "-r",
+                "2",
+                "-o",
+                "raw.csv",
+                "-s",
+                "/bin/sh -c",
+                "grep 'Max file size' /proc/self/limits > limit.txt",
+            ],
+        )
+        // /bin/sh (dash) counts 512-byte blocks: 1024 is 512 KiB.
+        .under("ulimit -S -f 1024;")
+        .ok()
+        .then("raw.csv", After::Raw(Some(2)))
+        // The command's own limit: 512 KiB, as given.
+        .then("limit.txt", After::Contains("524288")),
+        case(
+            "a hard file-size limit of 512 KiB",
+            "bestguess",
+            &["-r", "2", "-o", "raw.csv", "true"],
+        )
+        .file("raw.csv", "kept\n")
+        .under("ulimit -f 1024;")
+        .fails(
+            2,
+            "the file-size limit (ulimit -f) is 512 KiB, its hard limit too, below the",
+        )
+        .then("raw.csv", After::Unchanged),
+    ];
+    let failures: Vec<String> = cases.iter().filter_map(|c| c.run().err()).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 // Another tool's numbers and exit codes, runs without values, headers that
 // cannot be read, --precision with several commands, and exports to a new
 // file from two processes.

@@ -52,7 +52,10 @@ fn a_scan_runs_each_value_and_records_it() {
         ["run 1", "run 2", "run 3", "run 3", "run 2", "run 1"]
     );
     let header = lines(&raw)[0].clone();
-    assert!(header.ends_with(",Timed out,Parameter n"), "{header}");
+    assert!(
+        header.ends_with(",Timed out,Run-queue delay (us),Parameter n"),
+        "{header}"
+    );
     let recorded: Vec<(u64, Vec<(String, String)>)> = rows(&raw)
         .into_iter()
         .map(|r| (r.batch, r.parameters))
@@ -256,7 +259,7 @@ fn without_parameters_nothing_changes() {
         .arg(&raw)
         .assert()
         .success();
-    assert!(lines(&raw)[0].ends_with(",Timed out"));
+    assert!(lines(&raw)[0].ends_with(",Timed out,Run-queue delay (us)"));
     assert!(rows(&raw)[0].parameters.is_empty());
     let out = assert_cmd::Command::cargo_bin("bestreport")
         .unwrap()

@@ -38,12 +38,15 @@ fn what_quiet_kept_off_standard_error_is_in_the_json() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("out.json");
     // Two commands in random order (the seed line), one of them waiting
-    // (a note: wall-clock time over twice the CPU time), scripted.
+    // while CPU time is ranked (a note: most of its wall time off the CPU),
+    // scripted.
     let script = "true => wall=1ms user=0.4ms system=0.5ms\n\
                   sleep 0.01 => wall=10ms user=0.4ms system=0.5ms";
     let args = [
         "-r",
         "5",
+        "--metric",
+        "cpu",
         "--export-json",
         json.to_str().unwrap(),
         "true",
@@ -84,8 +87,10 @@ fn quiet_still_prints_errors() {
     assert!(stderr.contains("error: --metric nonesuch"), "{stderr}");
 }
 
+/// The metric a file forces (no CPU time per run) is said in the report
+/// and recorded in the JSON, with or without -Q.
 #[test]
-fn quiet_bestreport_holds_the_note_of_the_metric_it_switched_to() {
+fn quiet_bestreport_records_why_the_metric_was_chosen() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("out.json");
     let (status, _, stderr) = run(
@@ -98,10 +103,14 @@ fn quiet_bestreport_holds_the_note_of_the_metric_it_switched_to() {
         ],
     );
     assert_eq!((status, stderr.as_str()), (0, ""));
-    let held = messages(&json);
+    let doc: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+    let choice = &doc["bestguess"]["metric_choice"];
+    assert_eq!(choice["reason"], "no_cpu", "{choice}");
     assert!(
-        held.iter()
-            .any(|m| m.contains("ranking by wall-clock time instead")),
-        "{held:?}"
+        choice["text"]
+            .as_str()
+            .unwrap()
+            .contains("(Hyperfine 1.x's JSON keeps only its mean)"),
+        "{choice}"
     );
 }

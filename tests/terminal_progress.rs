@@ -411,7 +411,7 @@ fn notes_and_warnings_keep_to_a_narrow_terminal() {
         60,
         "dumb",
         "sleep 0.01 => wall=10ms user=0.2ms system=0.3ms\ntrue => wall=1ms user=0.4ms system=0.5ms",
-        "-R -r 5 'sleep 0.01' true",
+        "-R --metric cpu -r 5 'sleep 0.01' true",
     );
     let text = String::from_utf8_lossy(&out);
     let joined = text.replace("\r\n  ", " ");

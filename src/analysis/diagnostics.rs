@@ -68,9 +68,10 @@ pub enum Warning {
         distance: Option<f64>,
         max_distance: f64,
     },
-    /// The ranked metric is CPU time, but these commands' median wall
-    /// time is more than twice their median CPU time: they mostly wait
-    /// (sleep, I/O), and CPU time may not be what the user means.
+    /// The ranked metric is CPU time, but these commands spend most of
+    /// their wall time waiting for something other than a CPU (sleep,
+    /// I/O; [`super::Spending`]): CPU time may not be what the user means.
+    /// Waiting for a CPU is not waiting: a busy machine never sets it off.
     WallDominates { commands: Vec<usize> },
     /// The first run of these commands (in time order) was their slowest,
     /// by at least [`FIRST_RUN_EXCESS`] over their median: a cold start.
@@ -235,16 +236,7 @@ impl super::Analysis<'_> {
     pub fn warnings(&self) -> Vec<Warning> {
         let mut out = Vec::new();
         if self.settings.metric == Metric::TOTAL {
-            let waiting: Vec<usize> = (0..self.commands.len())
-                .filter(|&i| {
-                    let c = &self.commands[i];
-                    let median = |m| c.metric(m).map(|s| s.quantiles.median);
-                    match (median(Metric::WALL), median(Metric::TOTAL)) {
-                        (Some(wall), Some(cpu)) => wall > 2.0 * cpu,
-                        _ => false,
-                    }
-                })
-                .collect();
+            let waiting = self.spending.waiting();
             if !waiting.is_empty() {
                 out.push(Warning::WallDominates { commands: waiting });
             }

@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use super::StoppingRule;
+use super::{MetricFrom, StoppingRule};
 use crate::data::columns::AdaptiveRule;
 use crate::data::{CommandRuns, Dataset, Metric};
 use crate::stats::{BestCaseSettings, RankSettings, SettingsError, Threshold};
@@ -53,6 +53,9 @@ pub struct RankingSettings {
     pub epsilon: Threshold,
     /// The metric the ranking compares.
     pub metric: Metric,
+    /// How `metric` was decided: given, or to be (or once) chosen from the
+    /// data ([`super::metric_choice`]).
+    pub metric_from: MetricFrom,
     /// The command to compare with; `None` is the best (chosen from the
     /// data).
     pub reference: Option<Reference>,
@@ -74,6 +77,7 @@ impl Default for RankingSettings {
             effect: Threshold::Percent(1.0),
             epsilon: Threshold::Percent(1.0),
             metric: Metric::TOTAL,
+            metric_from: MetricFrom::Given,
             reference: None,
             best_case: BestCaseSettings::default(),
             adaptive: None,
@@ -139,12 +143,17 @@ impl RankingSettings {
             .reference
             .as_ref()
             .map_or_else(|| "the best".to_owned(), |r| r.to_string());
+        let metric = match self.metric_from {
+            MetricFrom::Auto => {
+                "chosen from the data (wall clock if a command mostly waits, else CPU time)"
+            }
+            _ => self.metric.label(),
+        };
         format!(
-            "  alpha = {}\n effect = {}\nepsilon = {}\n metric = {}\n    ref = {reference}\n   best = {}\n  sigma = {}\n",
+            "  alpha = {}\n effect = {}\nepsilon = {}\n metric = {metric}\n    ref = {reference}\n   best = {}\n  sigma = {}\n",
             self.alpha,
             threshold(self.effect),
             threshold(self.epsilon),
-            self.metric.label(),
             self.best_case.k,
             self.best_case.max_distance,
         )

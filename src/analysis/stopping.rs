@@ -218,6 +218,21 @@ impl Stopper {
         }
     }
 
+    /// Ranks another metric from here on: `values[c]` holds command c's
+    /// values of it for every run so far, in run order (`None` where a run
+    /// lacks it). The looks already made stay made.
+    pub fn restart(&mut self, values: Vec<Vec<Option<f64>>>) {
+        self.unrankable = false;
+        for v in &mut self.values {
+            v.clear();
+        }
+        for (cmd, runs) in values.into_iter().enumerate() {
+            for value in runs {
+                self.record(cmd, value);
+            }
+        }
+    }
+
     /// Complete rounds so far.
     pub fn rounds(&self) -> u64 {
         self.values.iter().map(Vec::len).min().unwrap_or(0) as u64

@@ -12,7 +12,7 @@ use super::terminal;
 use super::{exit, AppError};
 use crate::analysis::{resolve_metric, Analysis};
 use crate::cli::{Output, ReportConfig};
-use crate::data::{Catalogue, Dataset, InputFormat, Metric};
+use crate::data::{Catalogue, Dataset};
 use crate::export::metadata::Metadata;
 use crate::export::Format;
 use crate::figure::{Figure, Input};
@@ -126,8 +126,10 @@ pub fn finish(
     let write_err = |e: std::io::Error| AppError::failure(format!("cannot write the report: {e}"));
     let analysis = Analysis::new(dataset, output.ranking.clone())
         .map_err(|e| AppError::failure(e.to_string()))?;
+    // The metric settled (chosen from the data without --metric).
+    let ranking = &analysis.settings;
     let gate = baseline
-        .map(|b| b.compare(dataset, &output.ranking).map(|g| (b, g)))
+        .map(|b| b.compare(dataset, ranking).map(|g| (b, g)))
         .transpose()?;
     let mut selection = output.selection;
     if output.width_auto {
@@ -161,7 +163,7 @@ pub fn finish(
     let status = match &gate {
         Some((b, gate)) => {
             writeln!(out).map_err(write_err)?;
-            let status = b.write(gate, dataset, &output.ranking, out, selection.width)?;
+            let status = b.write(gate, dataset, ranking, out, selection.width)?;
             out.flush().map_err(write_err)?;
             status
         }
@@ -173,59 +175,6 @@ pub fn finish(
         output::note(&warnings);
     }
     Ok(status)
-}
-
-/// The output settings, ranking by wall-clock time when `--metric` was not
-/// given, some command lacks the default ranked metric (total CPU time) and
-/// every one has wall-clock times: what
-/// Hyperfine 1.x's JSON holds (it keeps only the mean of user and system
-/// time). Said on standard error, so nobody mistakes which time ranks.
-fn ranked_metric_the_files_have(output: &Output, dataset: &Dataset) -> Output {
-    let metric = output.ranking.metric;
-    let lacks = |m| dataset.commands.iter().all(|c| !c.has(m));
-    let all_have = |m| dataset.commands.iter().all(|c| c.has(m));
-    let chosen = output.metric.is_some();
-    if chosen || dataset.is_empty() || all_have(metric) || !all_have(Metric::WALL) {
-        return output.clone();
-    }
-    // Formats mixed (Hyperfine 1.x's JSON with a raw CSV): the files that
-    // lack it are named, and every command is ranked by wall-clock time,
-    // as for one format alone (the ranking does not stop to ask for
-    // --metric wall).
-    let lacking: Vec<&str> = (dataset.sources.iter().enumerate())
-        .filter(|(k, _)| (dataset.commands.iter()).any(|c| c.source == *k && !c.has(metric)))
-        .map(|(_, s)| s.tag.as_str())
-        .collect();
-    let files = if lacks(metric) {
-        "the files hold".to_owned()
-    } else {
-        format!(
-            "{} {}",
-            lacking.join(", "),
-            if lacking.len() == 1 { "holds" } else { "hold" }
-        )
-    };
-    let every = if lacks(metric) { "" } else { "every command " };
-    // Why, where a format explains it.
-    let from = |format| {
-        (dataset.sources.iter()).any(|s| s.format == format && lacking.contains(&s.tag.as_str()))
-    };
-    output::note(&format!(
-        "Note: {files} no {} per run{}; ranking {every}by wall-clock time instead.\n",
-        metric.label(),
-        if from(InputFormat::HyperfineJson1) {
-            " (Hyperfine 1.x's JSON keeps only its mean)"
-        } else if from(InputFormat::HyperfineJson2) {
-            // Its `time_cpu` alone is not read: total CPU time is the sum
-            // of user and system time here, never a figure of its own.
-            " (it is read from Hyperfine 2.0's time_user and time_system, which they lack)"
-        } else {
-            ""
-        }
-    ));
-    let mut output = output.clone();
-    output.ranking.metric = Metric::WALL;
-    output
 }
 
 /// `bestreport FILE…` (and `bestguess -A report FILE…`).
@@ -269,7 +218,6 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
     }
     let mut out = ReportStream::new(exports.uses_stdout());
     let metadata = provenance::for_report(command_line, &dataset);
-    let output = ranked_metric_the_files_have(&output, &dataset);
     finish(
         &dataset,
         &output,

@@ -11,7 +11,9 @@ use super::provenance;
 use super::report::{self, OpenExports};
 use super::terminal::{self, Progress};
 use super::{exit, AppError};
-use crate::analysis::{Checkpoint, StopReason, Stopper};
+use crate::analysis::{
+    choose_from, Checkpoint, MetricFrom, RunTimes, Spending, StopReason, Stopper,
+};
 use crate::cli::RunConfig;
 use crate::data::{Catalogue, DatasetBuilder, Metric, RunRecord};
 use crate::experiment::{self, Clock, Order, RunSink, Stop};
@@ -33,7 +35,11 @@ struct Sink {
 /// An adaptive experiment's stopper, its clock and why it stopped.
 struct Adaptive {
     stopper: Stopper,
+    /// The metric the stopper ranks.
     metric: Metric,
+    /// Without `--metric`: every run's times, per command, to choose the
+    /// metric from at each look as the final analysis will.
+    choosing: Option<Vec<Vec<RunTimes>>>,
     clock: Clock,
     started: Instant,
     /// When the first timed run was recorded: rounds are timed from there.
@@ -84,6 +90,9 @@ impl RunSink for Sink {
             let cmd = usize::try_from(run.batch).unwrap_or(0).wrapping_sub(1);
             a.stopper
                 .record(cmd, run.value(a.metric).map(|v| v.as_f64()));
+            if let Some(runs) = a.choosing.as_mut().and_then(|c| c.get_mut(cmd)) {
+                runs.push(RunTimes::of(&run.metrics));
+            }
         }
         if let Some(p) = &mut self.progress {
             if let Some(a) = &self.adaptive {
@@ -114,6 +123,7 @@ impl RunSink for Sink {
 
     fn checkpoint(&mut self, rounds: u64) -> Option<u64> {
         let a = self.adaptive.as_mut()?;
+        a.choose_metric();
         let since = a.first.map_or(Duration::ZERO, |t| a.clock.since(t));
         let round_time = since / u32::try_from(rounds.max(1)).unwrap_or(u32::MAX);
         let asked = a.stopper.checkpoint(a.clock.since(a.started), round_time);
@@ -148,16 +158,19 @@ pub fn limits() -> Result<String, AppError> {
          \x20 (memory is the only limit; every run is kept).\n\
          \x20 Runs and warmups per command (-r, -w): at most {}; parameter\n\
          \x20 combinations (-P, -L): at most {}.\n\
-         \x20 Max RSS floor: {floor} bytes ({:.2} MB), the peak RSS of the static C launcher that\n\
-         \x20 spawns the commands; no command's max RSS can be reported below it.\n\
+         \x20 Max RSS floor: {floor} bytes ({:.2} MB), {}\n\
          \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
          \x20 accounted by the kernel (rusage, μs).\n\
          \x20 Inference needs n runs of each command with 2^-n <= alpha/(2K) for K commands\n\
-         \x20 (7 for two at alpha 0.05, 9 for ten); p95 needs 20, p99 100.\n{}{}",
-        crate::cli::config::MAX_RUNS,
+         \x20 (7 for two at alpha 0.05, 9 for ten); p95 needs 20, p99 100.\n{}\
+         \x20 Run-queue delay (time waiting for a CPU): {}.\n{}",
+        crate::experiment::MAX_RUNS,
         crate::experiment::params::MAX_VALUES,
         floor as f64 / 1e6,
+        crate::measure::platform::FLOOR,
         launcher.spawn_path().limits_text(),
+        crate::measure::platform::run_delay_unavailable()
+            .unwrap_or("measured per run, from /proc/PID/schedstat"),
         probe_counters(&mut launcher)
     ))
 }
@@ -172,8 +185,8 @@ fn probe_counters(launcher: &mut Launcher) -> String {
     match launcher.set_up(&all) {
         Ok(reply) => counters::limits_text(
             &reply.counter_errors,
-            counters::paranoid_level(),
-            counters::cpu_accounting(),
+            crate::measure::platform::perf_paranoid(),
+            crate::measure::platform::cpu_accounting(),
         ),
         Err(e) => format!("  Counters: could not be probed ({e}).\n"),
     }
@@ -300,6 +313,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
     let rows_in_file = sink.raw.as_ref().map(|r| r.rows);
     let dataset = sink.runs.finish();
+    run_delay_note(&rc, &dataset);
     let baseline = baseline.as_ref();
     // How it ended is said first; the reports (and exports) of what was
     // measured follow, however it ended; an error comes last.
@@ -320,6 +334,24 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
         )),
         Err(_) => ended,
     }
+}
+
+/// One note, when the metric is chosen from the runs and none has its
+/// run-queue delay on Linux: why (a kernel without it), and what that
+/// means for the choice. The portable build never measures it: `--limits`
+/// says so, not every run.
+fn run_delay_note(rc: &RunConfig, dataset: &crate::data::Dataset) {
+    let measured = (dataset.commands.iter()).any(|c| c.has(Metric::RUN_DELAY));
+    let chosen = rc.output.ranking.metric_from == MetricFrom::Auto;
+    if dataset.is_empty() || measured || !chosen || cfg!(not(bestguess_linux)) {
+        return;
+    }
+    let why = crate::measure::platform::run_delay_unavailable()
+        .unwrap_or("the launcher could not read it");
+    output::note(&format!(
+        "Note: the run-queue delay (time waiting for a CPU) was not measured: {why}; \
+         without it, waiting for a CPU counts as waiting when the metric is chosen.\n"
+    ));
 }
 
 /// An experiment that ended early (a failure, an interrupt) before some
@@ -405,6 +437,26 @@ fn announce(rc: &RunConfig) -> bool {
 }
 
 impl Adaptive {
+    /// Without `--metric`: the metric chosen from the runs so far, as the
+    /// final analysis chooses it from all of them; when it changes, the
+    /// stopper ranks the new one's values of every run so far.
+    fn choose_metric(&mut self) {
+        let Some(runs) = &self.choosing else { return };
+        let metric = choose_from(&Spending::of_runs(runs), None).metric;
+        if metric != self.metric {
+            self.metric = metric;
+            let value = |t: &RunTimes| {
+                if metric == Metric::WALL {
+                    t.wall
+                } else {
+                    t.cpu
+                }
+            };
+            self.stopper
+                .restart(runs.iter().map(|c| c.iter().map(value).collect()).collect());
+        }
+    }
+
     /// The experiment starts now, under `rule`, ranking against the
     /// `reference` command if one is given.
     fn new(
@@ -417,6 +469,8 @@ impl Adaptive {
         Adaptive {
             stopper: Stopper::new(rule, rc.output.ranking.clone(), reference, commands),
             metric: rc.output.ranking.metric,
+            choosing: (rc.output.ranking.metric_from == MetricFrom::Auto)
+                .then(|| vec![Vec::new(); commands]),
             clock: clock.clone(),
             started: clock.now(),
             first: None,

@@ -301,7 +301,8 @@ mod tests {
             "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),\
              Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,\
              Involuntary Context Switches,Wall clock (us),Total time (us),\
-             Total Context Switches,Sequence,Start time (us since epoch),Signal,Timed out\n"
+             Total Context Switches,Sequence,Start time (us since epoch),Signal,Timed out,\
+             Run-queue delay (us)\n"
         );
         assert_eq!(written(&[]), header_line());
     }
@@ -312,7 +313,7 @@ mod tests {
         let row = out.lines().nth(1).unwrap();
         assert_eq!(
             row,
-            r#""ls -l","","",1,0,1483,7,2200,146,0,1,2,1577,1490,3,,,,0"#
+            r#""ls -l","","",1,0,1483,7,2200,146,0,1,2,1577,1490,3,,,,0,"#
         );
     }
 
@@ -325,11 +326,12 @@ mod tests {
             timed_out: true,
             exit_code: 137,
             ..sample()
-        };
+        }
+        .with(Metric::RUN_DELAY, 35);
         let out = written(&[r]);
         let row = out.lines().nth(1).unwrap();
         assert!(
-            row.ends_with(",137,1483,7,2200,146,0,1,2,1577,1490,3,42,1700000000000000,9,1"),
+            row.ends_with(",137,1483,7,2200,146,0,1,2,1577,1490,3,42,1700000000000000,9,1,35"),
             "{row}"
         );
     }
@@ -436,11 +438,13 @@ mod tests {
         let out = String::from_utf8(w.into_inner()).unwrap();
         let lines: Vec<&str> = out.lines().collect();
         assert!(
-            lines[0].ends_with(",Timed out,task-clock (ns),\"score, final (number)\""),
+            lines[0].ends_with(
+                ",Timed out,Run-queue delay (us),task-clock (ns),\"score, final (number)\""
+            ),
             "{}",
             lines[0]
         );
-        assert!(lines[1].ends_with(",0,1234567,-2.5"), "{}", lines[1]);
-        assert!(lines[2].ends_with(",0,,"), "{}", lines[2]);
+        assert!(lines[1].ends_with(",0,,1234567,-2.5"), "{}", lines[1]);
+        assert!(lines[2].ends_with(",0,,,"), "{}", lines[2]);
     }
 }

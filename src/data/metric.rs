@@ -52,6 +52,10 @@ impl Metric {
     pub const INVOLUNTARY_CSW: Metric = Metric(8);
     /// Voluntary + involuntary context switches.
     pub const TOTAL_CSW: Metric = Metric(9);
+    /// Time the command's process spent runnable but waiting for a CPU
+    /// (the scheduler's run-queue delay); absent where the kernel does
+    /// not keep it, and in files written without it.
+    pub const RUN_DELAY: Metric = Metric(10);
 
     /// Its number (its position in a [`Values`]).
     pub fn index(self) -> usize {
@@ -197,8 +201,10 @@ pub enum Source {
 pub enum WireScale {
     /// Already in the metric's unit.
     Same,
-    /// KiB (as Linux's `ru_maxrss`) to bytes.
-    KibToBytes,
+    /// `ru_maxrss`, whose unit is the platform's (KiB on Linux, bytes on
+    /// macOS): converted by the function the launcher's client gives
+    /// ([`Wire::convert`]).
+    RuMaxrss,
     /// Nanoseconds to microseconds, rounded half up.
     NsToMicros,
 }
@@ -212,13 +218,20 @@ pub struct Wire {
 }
 
 impl Wire {
-    /// The metric's value for the launcher's integer `raw`.
-    pub fn convert(self, raw: i64) -> i64 {
-        match self.scale {
-            WireScale::Same => raw,
-            WireScale::KibToBytes => raw.saturating_mul(1024),
-            WireScale::NsToMicros => ((raw as u64).saturating_add(500) / 1000) as i64,
+    /// The metric's value for the launcher's integer `raw`; `None` for a
+    /// negative one, which is how the launcher says "not measured" (every
+    /// quantity it reports is a time, a size or a count). `ru_maxrss_bytes`
+    /// converts `ru_maxrss` on this platform (`measure::platform`, the one
+    /// place that knows the units).
+    pub fn convert(self, raw: i64, ru_maxrss_bytes: fn(i64) -> i64) -> Option<i64> {
+        if raw < 0 {
+            return None;
         }
+        Some(match self.scale {
+            WireScale::Same => raw,
+            WireScale::RuMaxrss => ru_maxrss_bytes(raw),
+            WireScale::NsToMicros => ((raw as u64).saturating_add(500) / 1000) as i64,
+        })
     }
 }
 
@@ -333,8 +346,10 @@ const fn wire(slot: usize, scale: WireScale) -> Option<Wire> {
 }
 
 /// The fixed metrics, in report order; [`Metric`]'s constants index this.
-/// Their raw CSV positions are the C reference's.
-pub static BUILTINS: [MetricDef; 10] = [
+/// The first ten have the C reference's raw CSV positions; the run-queue
+/// delay, which the C reference does not measure, is appended after
+/// BestGuess's run columns (files without it read as runs without it).
+pub static BUILTINS: [MetricDef; 11] = [
     fixed(
         "total",
         "Total time (us)",
@@ -393,7 +408,7 @@ pub static BUILTINS: [MetricDef; 10] = [
         Unit::Bytes,
         true,
         Source::Stored,
-        wire(5, WireScale::KibToBytes),
+        wire(5, WireScale::RuMaxrss),
     ),
     fixed(
         "minflt",
@@ -455,6 +470,23 @@ pub static BUILTINS: [MetricDef; 10] = [
         Source::Sum(Metric::VOLUNTARY_CSW, Metric::INVOLUNTARY_CSW),
         None,
     ),
+    // Shown in the summary table only when the runs waited noticeably
+    // (the report decides, from the analysis): on a quiet machine it is a
+    // row of near-zeros.
+    MetricDef {
+        name: Cow::Borrowed("runq"),
+        column: Cow::Borrowed("Run-queue delay (us)"),
+        raw: RawColumn::Appended,
+        key: Cow::Borrowed("runq_delay_us"),
+        label: Cow::Borrowed("Run-queue delay"),
+        row_label: Cow::Borrowed("Run-queue delay"),
+        unit: Unit::Microseconds,
+        integer: true,
+        optional: true,
+        summary_row: false,
+        source: Source::Stored,
+        wire: wire(10, WireScale::NsToMicros),
+    },
 ];
 
 /// The metrics of one experiment or dataset: the fixed ones, then those
@@ -782,7 +814,7 @@ mod tests {
             names,
             [
                 "total", "user", "system", "wall", "maxrss", "minflt", "majflt", "vcsw", "icsw",
-                "csw"
+                "csw", "runq"
             ]
         );
         assert_eq!(c.def(Metric::WALL).label, "Wall clock");
@@ -790,16 +822,23 @@ mod tests {
         assert_eq!(Metric::MAXRSS.unit(), Unit::Bytes);
         assert_eq!(c.def(Metric::MAXRSS).column, "Max RSS (Bytes)");
         assert_eq!(c.def(Metric::TOTAL_CSW).row_label, "Context sw");
-        // Every raw position of the reference's metric columns, once.
+        // Every raw position of the reference's metric columns, once; the
+        // run-queue delay appended, optional, found by its column name.
         let mut positions: Vec<usize> = c
             .iter()
-            .map(|(_, d)| match d.raw {
-                RawColumn::Reference(p) => p,
-                RawColumn::Appended => usize::MAX,
+            .filter_map(|(_, d)| match d.raw {
+                RawColumn::Reference(p) => Some(p),
+                RawColumn::Appended => None,
             })
             .collect();
         positions.sort_unstable();
         assert_eq!(positions, (5..15).collect::<Vec<_>>());
+        let delay = c.def(Metric::RUN_DELAY);
+        assert_eq!(
+            (delay.raw, delay.optional, delay.column.as_ref()),
+            (RawColumn::Appended, true, "Run-queue delay (us)")
+        );
+        assert_eq!(c.by_column("Run-queue delay (us)"), Some(Metric::RUN_DELAY));
         assert!(c.iter().all(|(_, d)| d.row_label.chars().count() <= 15));
     }
 
@@ -818,7 +857,7 @@ mod tests {
         let mut c = Catalogue::new();
         let a = c.register(custom("tokens")).unwrap();
         let b = c.register(custom("score")).unwrap();
-        assert!(a.index() >= 10 && b.index() >= 10 && a != b);
+        assert!(a.index() >= BUILTINS.len() && b.index() >= BUILTINS.len() && a != b);
         assert_eq!((a.label(), b.unit()), ("tokens", Unit::Number));
         // The same description elsewhere is the same metric.
         assert_eq!(Catalogue::new().register(custom("score")), Ok(b));
@@ -836,7 +875,7 @@ mod tests {
         assert!(c.register(BUILTINS[1].clone()).is_err());
         assert_eq!(c.find("score"), Some(b));
         assert_eq!(c.appended().map(|(m, _)| m).collect::<Vec<_>>(), [a, b]);
-        assert_eq!(c.len(), 12);
+        assert_eq!(c.len(), BUILTINS.len() + 2);
     }
 
     #[test]
@@ -894,9 +933,12 @@ mod tests {
     #[test]
     fn wire_conversions() {
         let w = |scale| Wire { slot: 0, scale };
-        assert_eq!(w(WireScale::Same).convert(7), 7);
-        assert_eq!(w(WireScale::KibToBytes).convert(3), 3072);
-        assert_eq!(w(WireScale::NsToMicros).convert(1499), 1);
-        assert_eq!(w(WireScale::NsToMicros).convert(1500), 2);
+        let kib = |raw: i64| raw * 1024;
+        assert_eq!(w(WireScale::Same).convert(7, kib), Some(7));
+        assert_eq!(w(WireScale::RuMaxrss).convert(3, kib), Some(3072));
+        assert_eq!(w(WireScale::NsToMicros).convert(1499, kib), Some(1));
+        assert_eq!(w(WireScale::NsToMicros).convert(1500, kib), Some(2));
+        // The launcher's "not measured".
+        assert_eq!(w(WireScale::NsToMicros).convert(-1, kib), None);
     }
 }

@@ -56,6 +56,7 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
 
     writeln!(out, "<h2 id=\"results\">Results and verdicts</h2>")?;
     warnings(analysis, &mut out)?;
+    spending(analysis, &mut out)?;
     document(analysis, &mut out)?;
 
     writeln!(
@@ -92,6 +93,21 @@ pub fn write(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     metadata(&input, &mut out)?;
     writeln!(out, "</body>\n</html>")?;
     out.flush()
+}
+
+/// Which metric is ranked and why, and a busy machine: the lines under
+/// the terminal ranking's headline, one paragraph each.
+fn spending(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let lines = [
+        ("metric-choice", report::spending::metric_line(analysis)),
+        ("busy", report::spending::busy_line(analysis)),
+    ];
+    for (id, line) in lines {
+        if let Some(line) = line {
+            writeln!(out, "<p id=\"{id}\">{}</p>", escape(&line))?;
+        }
+    }
+    Ok(())
 }
 
 /// What the terminal prints after the reports (notes and warnings), first

@@ -719,6 +719,8 @@ fn top_level<'a>(analysis: &'a Analysis<'_>, layouts: JsonRuns) -> Node<'a> {
             "ranked_metric",
             text(analysis.settings.metric.def().key.as_ref()),
         ),
+        ("metric_choice", metric_choice(analysis)),
+        ("cpu_wait", cpu_wait(analysis)),
         // The runs of each command with which every command is compared.
         (
             "min_runs_for_inference",
@@ -738,6 +740,52 @@ fn top_level<'a>(analysis: &'a Analysis<'_>, layouts: JsonRuns) -> Node<'a> {
         fields.insert(2, ("json_runs", Node::Array(words)));
     }
     object(fields)
+}
+
+/// How the ranked metric was chosen from the data (`null` when
+/// `--metric` named it): the reason, the commands it names, whether the
+/// run-queue delay told waiting for a CPU apart, and the sentence the
+/// ranking's header prints.
+fn metric_choice(analysis: &Analysis<'_>) -> Node<'static> {
+    use crate::analysis::{MetricFrom, Why};
+    let MetricFrom::Chosen(choice) = &analysis.settings.metric_from else {
+        return Node::Null;
+    };
+    let (reason, commands): (&str, Vec<usize>) = match &choice.why {
+        Why::OnCpu { .. } => ("on_cpu", Vec::new()),
+        Why::Waits { commands, .. } => ("waits", commands.clone()),
+        Why::CoarseCpu { command, .. } => ("coarse_cpu", vec![*command]),
+        Why::NoCpu { commands, .. } => ("no_cpu", commands.clone()),
+        Why::NoWall => ("no_wall", Vec::new()),
+    };
+    let line = crate::report::spending::metric_line(analysis).unwrap_or_default();
+    object(vec![
+        ("reason", text(reason)),
+        (
+            "commands",
+            Node::Array(commands.into_iter().map(count).collect()),
+        ),
+        ("delay_known", Node::Bool(choice.delay_known)),
+        ("text", Node::Str(line.into())),
+    ])
+}
+
+/// The share of the runs' wall time spent waiting for a CPU (`null` when
+/// no run has a run-queue delay), whether that makes the machine busy, and
+/// the sentence that then says so.
+fn cpu_wait(analysis: &Analysis<'_>) -> Node<'static> {
+    let Some(share) = analysis.spending.cpu_wait_share else {
+        return Node::Null;
+    };
+    object(vec![
+        ("share", Node::Num(share)),
+        ("busy", Node::Bool(analysis.spending.busy().is_some())),
+        (
+            "text",
+            crate::report::spending::busy_line(analysis)
+                .map_or(Node::Null, |t| Node::Str(t.into())),
+        ),
+    ])
 }
 
 /// Every warning, in full (what the terminal prints after the reports,

@@ -190,6 +190,9 @@ impl fmt::Display for OpenFailure {
 impl OpenFailure {
     /// Why, and what would enable it (without the counter's name).
     pub fn reason(&self) -> String {
+        if let Some(why) = super::platform::counters_unavailable() {
+            return why.to_owned();
+        }
         let hardware = self.counter.source == Source::Hardware;
         let why = match self.errno {
             libc::ENOENT | libc::EOPNOTSUPP | libc::ENODEV if hardware => {
@@ -272,32 +275,6 @@ pub fn limits_text(errors: &[i32], paranoid: Option<i32>, accounting: Option<&st
     s
 }
 
-/// How this kernel accounts user and system time: `"tick"` or `"virt"`,
-/// from its configuration in `/boot`, if readable.
-pub fn cpu_accounting() -> Option<&'static str> {
-    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").ok()?;
-    let config = std::fs::read_to_string(format!("/boot/config-{}", release.trim())).ok()?;
-    if config.lines().any(|l| l == "CONFIG_TICK_CPU_ACCOUNTING=y") {
-        Some("tick")
-    } else if config
-        .lines()
-        .any(|l| l.starts_with("CONFIG_VIRT_CPU_ACCOUNTING") && l.ends_with("=y"))
-    {
-        Some("virt")
-    } else {
-        None
-    }
-}
-
-/// `/proc/sys/kernel/perf_event_paranoid`, if readable.
-pub fn paranoid_level() -> Option<i32> {
-    std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,6 +341,8 @@ mod tests {
         assert_eq!(huge.reading().unwrap().value, u64::MAX);
     }
 
+    // Linux measurement path only: the reasons are perf_event_open's.
+    #[cfg(bestguess_linux)]
     #[test]
     fn limits_group_counters_by_reason() {
         let mut errors = [0; 10];
@@ -378,6 +357,28 @@ mod tests {
         assert!(limits_text(&[libc::EACCES; 10], None, None).contains("work here: none."));
     }
 
+    /// The portable build names itself as the reason, once for all.
+    #[cfg(not(bestguess_linux))]
+    #[test]
+    fn the_portable_build_is_the_reason_for_every_counter() {
+        let cycles = by_name("cycles").unwrap();
+        let failure = OpenFailure {
+            counter: cycles,
+            errno: libc::EOPNOTSUPP,
+            paranoid: None,
+        };
+        assert_eq!(
+            failure.to_string(),
+            "cycles not measured: the portable build has no performance counters (they need \
+             Linux's perf events)"
+        );
+        let text = limits_text(&[libc::EOPNOTSUPP; 10], None, None);
+        assert!(text.contains("work here: none."), "{text}");
+        assert_eq!(text.matches("Not available:").count(), 1, "{text}");
+    }
+
+    // Linux measurement path only: the reasons are perf_event_open's.
+    #[cfg(bestguess_linux)]
     #[test]
     fn open_failures_say_what_would_enable_the_counter() {
         let cycles = by_name("cycles").unwrap();

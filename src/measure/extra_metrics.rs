@@ -13,9 +13,10 @@
 
 use std::path::PathBuf;
 
-use super::counters::{self, OpenFailure, Source};
+use super::counters::{OpenFailure, Source};
 use super::custom;
 use super::extras::{self, ExtrasConfig, MeasureOptions, MetricsRead, RunExtras};
+use super::platform;
 use crate::data::{Catalogue, Metric, MetricDef, Unit, Value, Values};
 
 /// Which catalogue entry each extra of a run fills.
@@ -78,6 +79,12 @@ impl ExtraMetrics {
                      there (a FIFO, a device, a directory); not read"
                         .to_owned(),
                 ),
+                MetricsRead::Removed => notes.push(
+                    "$BESTGUESS_METRICS: the command removed the file or its directory, so \
+                     whatever it wrote there is lost (the next run gets both afresh); leave \
+                     the file in place"
+                        .to_owned(),
+                ),
             }
         }
         notes
@@ -120,6 +127,12 @@ pub struct Plan {
 
 /// What to ask the launcher for. `seed` draws the environment padding.
 pub fn plan(options: &MeasureOptions, seed: u64) -> Result<Plan, String> {
+    if let (false, Some(why)) = (options.cpus.is_empty(), platform::pinning_unavailable()) {
+        return Err(format!(
+            "--cpus {}: {why}; leave --cpus out",
+            extras::format_cpus(&options.cpus)
+        ));
+    }
     let dir = if options.custom_metrics.is_empty() {
         None
     } else {
@@ -151,13 +164,7 @@ pub fn register(
     reply: &extras::SetupReply,
     catalogue: &mut Catalogue,
 ) -> Result<(ExtraMetrics, Vec<String>), String> {
-    let allowed = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
-                .map(|l| l.trim().to_string())
-        });
+    let allowed = platform::allowed_cpus();
     let shown = allowed.clone().unwrap_or_else(|| "unknown".into());
     if reply.affinity_error != 0 {
         return Err(format!(
@@ -195,7 +202,7 @@ pub fn register(
     }
     let mut map = ExtraMetrics::default();
     let mut failed: Vec<(String, Vec<&str>)> = Vec::new();
-    let paranoid = counters::paranoid_level();
+    let paranoid = platform::perf_paranoid();
     let add = |def: MetricDef, catalogue: &mut Catalogue| {
         catalogue
             .register(def)

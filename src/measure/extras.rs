@@ -224,6 +224,7 @@ impl RunExtras {
                 0 => MetricsRead::Whole,
                 1 => MetricsRead::Cut,
                 2 => MetricsRead::NotAFile,
+                3 => MetricsRead::Removed,
                 _ => return Err(bad()),
             },
             notes: Vec::new(),
@@ -242,6 +243,9 @@ pub enum MetricsRead {
     /// Nothing: the command left something other than a regular file
     /// there (a FIFO, a device, a directory).
     NotAFile,
+    /// Nothing: the command removed the file, or its directory (the next
+    /// run gets both made afresh).
+    Removed,
 }
 
 fn read_frame(r: &mut impl Read) -> io::Result<Vec<u8>> {
@@ -314,14 +318,18 @@ mod tests {
         );
         assert_eq!(e.metrics.as_deref(), Some(&b"a 1"[..]));
         assert_eq!(e.metrics_read, MetricsRead::Cut);
-        for (state, read) in [(0, MetricsRead::Whole), (2, MetricsRead::NotAFile)] {
+        for (state, read) in [
+            (0, MetricsRead::Whole),
+            (2, MetricsRead::NotAFile),
+            (3, MetricsRead::Removed),
+        ] {
             let mut other = body.clone();
             other[4 + 24 + 4] = state;
             let e = RunExtras::read_from(&mut frame(&other).as_slice(), 1, true).unwrap();
             assert_eq!(e.metrics_read, read);
         }
         let mut unknown = body.clone();
-        unknown[4 + 24 + 4] = 3;
+        unknown[4 + 24 + 4] = 4;
         assert!(RunExtras::read_from(&mut frame(&unknown).as_slice(), 1, true).is_err());
         // Wrong counter count: the lengths no longer add up.
         assert!(RunExtras::read_from(&mut frame(&body).as_slice(), 0, true).is_err());

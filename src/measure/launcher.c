@@ -39,8 +39,12 @@
  *   file errno. Once set up, every FINISHED response of a MEASURED program
  *   is followed by an extra frame: u32 env padding | ncounters x (u64 value |
  *   u64 time enabled | u64 time running) | u32 metrics length | u8 state
- *   (0 read whole, 1 cut at METRICS_MAX, 2 not a regular file: not read) |
- *   the bytes the command wrote to its metrics file (at most METRICS_MAX).
+ *   (0 read whole, 1 cut at METRICS_MAX, 2 not a regular file: not read,
+ *   3 removed, or its directory) | the bytes the command wrote to its
+ *   metrics file (at most METRICS_MAX). A MEASURED run whose metrics file
+ *   cannot be made afresh (a command removed its directory and the
+ *   directory cannot be made again) is not started: METRICS_ERROR, the
+ *   errno in ints[0], ends the batch.
  * Counters are opened once, on this process, disabled, inherited and
  *   enabled on exec: a spawned command's copy starts counting at its exec
  *   and every process it starts inherits it; at exit the copies' counts are
@@ -55,9 +59,10 @@
  * Pinning: sched_setaffinity on this process; commands inherit it.
  * Env padding: MEASURED programs get BESTGUESS_ENV_PAD=<n x 'x'> with n in
  *   0..4096 from SplitMix64(seed) per padded spawn (Mytkowicz et al. 2009).
- * Metrics file: made afresh (unlinked, created empty) before each MEASURED
- *   spawn and named by BESTGUESS_METRICS in the command's environment; read
- *   back after, only if it is then a regular file. Both opens are
+ * Metrics file: made afresh (unlinked, created empty, its directory made
+ *   again if a command removed it) before each MEASURED spawn and named by
+ *   BESTGUESS_METRICS in the command's environment; read back after, only
+ *   if it is then a regular file. Both opens are
  *   non-blocking: a command that replaced the file with a FIFO (whose open
  *   waits for the other end) or a device cannot stall this process, which
  *   must stay free to answer a cancel.
@@ -65,25 +70,30 @@
  *   nothing before execve; posix_spawnp where the kernel refuses that).
  *   The FLOOR response says which: ints[1] = SPAWN_* below, ints[2] = the
  *   errno with which the kernel refused clone3 (SPAWN_REFUSED).
- * The timed interval is CLOCK_MONOTONIC from just before the spawn to just
- * after wait4; rusage comes from wait4 on exactly that child.
+ * The timed interval is CLOCK_MONOTONIC from just before the spawn to the
+ * moment waitid (WNOWAIT) says the child has ended; rusage comes from the
+ * wait4 that then reaps exactly that child.
  */
+#ifdef BESTGUESS_LINUX
 #define _GNU_SOURCE
-#include <dirent.h>
+#elif defined(__linux__)
+/* The portable path built on Linux: POSIX and the BSD interfaces that
+   macOS and FreeBSD have (wait4), no GNU extension, so that what builds
+   here uses nothing those systems lack. (On macOS and the BSDs nothing is
+   defined: their headers then show everything.) */
+#define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <linux/perf_event.h>
-#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
+#include <stdio.h> /* rename (no stdio stream is used) */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -93,7 +103,7 @@ extern char **environ;
 
 enum { REQ_FD = 3, RESP_FD = 4 };
 enum { OP_FLOOR = 1, OP_PROGRAMS = 2, OP_BATCH = 3, OP_SETUP = 4 };
-enum { FINISHED = 0, SPAWN_ERROR = 1, CANCELLED = 2, FLOOR = 3, PROTOCOL_ERROR = 4, DEFINED = 5, SET_UP = 6 };
+enum { FINISHED = 0, SPAWN_ERROR = 1, CANCELLED = 2, FLOOR = 3, PROTOCOL_ERROR = 4, DEFINED = 5, SET_UP = 6, METRICS_ERROR = 7 };
 enum { FLAG_NULL_STDIO = 1, FLAG_NEW_GROUP = 2, FLAG_MEASURED = 4 };
 enum { MAX_COUNTERS = 16, METRICS_MAX = 65536, PAD_MAX = 4096 };
 #define RESPONSE_LEN (1 + 8 * 11 + 1 + 4 + 1)
@@ -101,11 +111,54 @@ enum { MAX_COUNTERS = 16, METRICS_MAX = 65536, PAD_MAX = 4096 };
 struct response {
     uint8_t kind;
     int64_t ints[11]; /* value, start_unix_us, wall_ns, user, sys, maxrss_kib,
-                         minflt, majflt, nvcsw, nivcsw, reserved */
+                         minflt, majflt, nvcsw, nivcsw, run_delay_ns
+                         (-1: not measured) */
     uint8_t signaled;
     int32_t code;
     uint8_t timed_out;
 };
+
+/*
+ * The platform interface: everything this program does that POSIX does
+ * not offer, implemented twice. launcher_linux.c uses Linux's interfaces
+ * (clone3, /proc, perf events, sched_setaffinity, prctl): the measurement
+ * path as it is on Linux. launcher_posix.c uses POSIX alone (posix_spawn,
+ * wait4, process groups), for macOS and the BSDs, and for Linux built
+ * without the `linux` feature. BESTGUESS_LINUX (set by build.rs) chooses.
+ * Both are included into this one translation unit, so the compiler sees
+ * every call whole, as when the code was one file.
+ */
+struct counter_read {
+    uint64_t value, enabled, running;
+};
+/* Once at start: adopt orphans (subreaper), die with the tool. */
+static void platform_init(void);
+/* This process's peak RSS, in ru_maxrss's unit (KiB on Linux), or -1. */
+static int64_t platform_peak_rss(void);
+/* A counter of this process, disabled, inherited and enabled at exec when
+   `inherit`: its descriptor, or -errno. */
+static int open_event(uint32_t type, uint64_t config, int inherit);
+/* The event that keeps the kernel from swapping this process's counter
+   context with a command's (see setup_extras): its descriptor, or -errno
+   (then no counter is opened). */
+static int counter_guard(void);
+/* Pin this process (and so every command) to `n` CPUs given as u32 LE:
+   0 or the errno. */
+static int pin_to_cpus(const unsigned char *cpus, size_t n);
+/* Choose the spawn path once (spawn_path, below). */
+static void spawn_choose(void);
+/* Spawn with the fast path: 0 and *pid, or the errno; -1 when the path is
+   refused (posix_spawnp is used from then on). */
+static int spawn_clone3(char *const argv[], char *const envp[], int null_stdio, pid_t group, pid_t *pid);
+/* The run-queue delay of the ended (not yet reaped) child, ns, or -1. */
+static int64_t run_delay_ns(pid_t pid);
+/* This process's live children (at most n), or -1 when it cannot tell. */
+static int children(pid_t *out, int n);
+/* After a run is reaped: what else ends with it (`hook`: a hook's run,
+   whose processes are kept until the experiment ends). */
+static void platform_after_run(pid_t pid, int group, int hook);
+/* When the experiment ends: what the hooks kept. */
+static void platform_exit(void);
 
 /* 1 = read n bytes, 0 = end of input before the first byte, -1 = error. */
 static int read_full(int fd, void *buf, size_t n) {
@@ -165,27 +218,10 @@ static uint64_t clock_ns(clockid_t id) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* This process's own high-water RSS (VmHWM), in KiB, or -1. */
-static int64_t own_peak_kib(void) {
-    char buf[4096];
-    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return -1;
-    buf[n] = 0;
-    char *p = strstr(buf, "VmHWM:");
-    if (!p) return -1;
-    return strtoll(p + 6, NULL, 10);
-}
-
 /*
  * Measurement extras (op 4 SETUP). Nothing here is touched, and nothing
  * costs anything, until SETUP asks for it; buffers are allocated then.
  */
-struct counter_read {
-    uint64_t value, enabled, running;
-};
 static int extras = 0; /* SETUP received: MEASURED programs get extras */
 static uint32_t counter_type[MAX_COUNTERS];
 static uint64_t counter_config[MAX_COUNTERS];
@@ -226,11 +262,49 @@ static int move_metrics_dir_aside(void) {
     return err;
 }
 
+/* The metrics file's directory as the experiment made it, whatever a
+   command did to it: made again (0700) when it was removed, with its mode
+   set back when changed, and anything else left at its path (a file, a
+   symbolic link) removed first. A directory there that another user owns
+   (made after a command removed ours, in a shared TMPDIR) is refused:
+   EPERM. 0 or the errno. */
+static int fresh_metrics_dir(void) {
+    char *slash = strrchr(metrics_path, '/');
+    if (!slash || slash == metrics_path) return 0;
+    *slash = 0; /* metrics_path is now the directory's path */
+    int err = 0;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        struct stat st;
+        if (lstat(metrics_path, &st) != 0) {
+            err = errno;
+            if (err != ENOENT) break;
+            if (mkdir(metrics_path, 0700) == 0) {
+                err = 0;
+                break;
+            }
+            err = errno;
+            if (err != EEXIST) break;
+            continue; /* made meanwhile: look again */
+        }
+        if (S_ISDIR(st.st_mode)) {
+            err = st.st_uid != geteuid() ? EPERM : 0;
+            if (!err && (st.st_mode & 07777) != 0700 && chmod(metrics_path, 0700) != 0) err = errno;
+            break;
+        }
+        err = unlink(metrics_path) == 0 ? EAGAIN : errno;
+        if (err != EAGAIN) break;
+    }
+    *slash = '/';
+    return err;
+}
+
 /* An empty regular file at metrics_path, whatever a command left there (a
-   FIFO, a symbolic link, a directory): the directory is this experiment's
-   own. Never blocks (a FIFO's open would wait for a reader). 0 or the
-   errno. */
+   FIFO, a symbolic link, a directory) or did to its directory (removed it,
+   replaced it): the directory is this experiment's own. Never blocks (a
+   FIFO's open would wait for a reader). 0 or the errno. */
 static int fresh_metrics_file(void) {
+    int dir_error = fresh_metrics_dir();
+    if (dir_error) return dir_error;
     if (unlink(metrics_path) != 0 && (errno == EISDIR || errno == EPERM)) {
         int err = move_metrics_dir_aside();
         if (err) return err;
@@ -252,20 +326,6 @@ static uint64_t splitmix64(uint64_t *state) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
-}
-
-static int open_event(uint32_t type, uint64_t config, int inherit) {
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = type;
-    a.config = config;
-    a.disabled = 1;
-    a.inherit = (unsigned)inherit;
-    a.enable_on_exec = (unsigned)inherit;
-    a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-    long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    return fd < 0 ? -errno : (int)fd;
 }
 
 static void read_counters(struct counter_read *into) {
@@ -315,10 +375,7 @@ static int setup_extras(const unsigned char *body, size_t len) {
        kernel's context-switch shortcut) and this process's own events end
        up on the command, dying with it. Measured on Linux 6.18 without
        it: 26 of 30 runs of /bin/true read 0. */
-    if (n > 0 && guard_fd < 0) {
-        guard_fd = open_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0);
-        if (guard_fd < 0) guard_fd = open_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0);
-    }
+    if (n > 0 && guard_fd < 0) guard_fd = counter_guard();
     for (size_t i = 0; i < n; i++) {
         uint32_t type = get_u32(body + pos);
         uint64_t config = get_u64(body + pos + 4);
@@ -335,17 +392,7 @@ static int setup_extras(const unsigned char *body, size_t len) {
     size_t ncpus = get_u32(body + pos);
     pos += 4;
     if (len < pos + 4 * ncpus + 9) return -1;
-    int affinity_error = 0;
-    if (ncpus > 0) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        for (size_t i = 0; i < ncpus; i++) {
-            uint32_t cpu = get_u32(body + pos + 4 * i);
-            if (cpu >= CPU_SETSIZE) affinity_error = EINVAL;
-            else CPU_SET(cpu, &set);
-        }
-        if (!affinity_error && sched_setaffinity(0, sizeof set, &set) != 0) affinity_error = errno;
-    }
+    int affinity_error = ncpus > 0 ? pin_to_cpus(body + pos, ncpus) : 0;
     pos += 4 * ncpus;
     put_i32(&out, affinity_error);
 
@@ -405,9 +452,14 @@ static int setup_extras(const unsigned char *body, size_t len) {
 }
 
 /* Before a MEASURED spawn: an empty metrics file, this run's padding, the
-   counters' starting values (all outside the timed interval). */
-static void extras_before(void) {
-    if (metrics_path) fresh_metrics_file();
+   counters' starting values (all outside the timed interval). 0, or the
+   errno with which the metrics file could not be made afresh (the run is
+   then not started: its values would be lost). */
+static int extras_before(void) {
+    if (metrics_path) {
+        int err = fresh_metrics_file();
+        if (err) return err;
+    }
     if (pad_env) {
         pad_var[pad_at] = 'x';
         pad_len = (uint32_t)(splitmix64(&pad_state) % (PAD_MAX + 1));
@@ -415,6 +467,7 @@ static void extras_before(void) {
         pad_var[pad_at] = 0;
     }
     read_counters(before);
+    return 0;
 }
 
 /* After the reap: build the extra frame that follows the run's response. */
@@ -437,7 +490,9 @@ static void extras_after(void) {
     if (metrics_path) {
         int fd = open(metrics_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         struct stat st;
-        if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+            state = 3; /* removed, or its directory */
+        } else if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
             state = 2;
         } else if (fd >= 0) {
             ssize_t r;
@@ -539,72 +594,7 @@ static void forget(pid_t p) {
         }
 }
 
-/* Parse decimal pids from text; returns how many were stored. */
-static int parse_pids(const char *text, pid_t *out, int n, int have) {
-    const char *p = text;
-    while (*p && have < n) {
-        while (*p && (*p < '0' || *p > '9')) p++;
-        if (!*p) break;
-        long v = strtol(p, (char **)&p, 10);
-        if (v > 0) out[have++] = (pid_t)v;
-    }
-    return have;
-}
 
-/* Append a decimal number to a path (no stdio: it would grow the launcher). */
-static char *put_decimal(char *p, long v) {
-    char digits[24];
-    int n = 0;
-    do digits[n++] = (char)('0' + v % 10); while ((v /= 10) > 0);
-    while (n) *p++ = digits[--n];
-    *p = 0;
-    return p;
-}
-
-static char *put_text(char *p, const char *t) {
-    while (*t) *p++ = *t++;
-    *p = 0;
-    return p;
-}
-
-/* The launcher's live children: from /proc/self/task/PID/children, or by
-   scanning /proc for processes whose parent is the launcher. */
-static int children(pid_t *out, int n) {
-    char path[64], buf[8192];
-    pid_t me = getpid();
-    put_text(put_decimal(put_text(path, "/proc/self/task/"), me), "/children");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        size_t got = 0;
-        ssize_t r;
-        while (got < sizeof buf - 1 && (r = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
-            got += (size_t)r;
-        close(fd);
-        buf[got] = 0;
-        return parse_pids(buf, out, n, 0);
-    }
-    DIR *d = opendir("/proc");
-    if (!d) return -1;
-    int have = 0;
-    struct dirent *e;
-    while (have < n && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9' || strlen(e->d_name) > 20) continue;
-        put_text(put_text(put_text(path, "/proc/"), e->d_name), "/stat");
-        int sfd = open(path, O_RDONLY | O_CLOEXEC);
-        if (sfd < 0) continue;
-        ssize_t r = read(sfd, buf, sizeof buf - 1);
-        close(sfd);
-        if (r <= 0) continue;
-        buf[r] = 0;
-        /* "pid (comm) state ppid ...": comm may hold anything, so start
-           after its last ')'. */
-        char *q = strrchr(buf, ')');
-        if (!q || q[1] != ' ' || !q[2] || q[3] != ' ') continue;
-        if (strtol(q + 4, NULL, 10) == (long)me) out[have++] = (pid_t)strtol(e->d_name, NULL, 10);
-    }
-    closedir(d);
-    return have;
-}
 
 /* End (or, after a hook, keep) every process left behind. */
 static void end_leftovers(int hook) {
@@ -636,42 +626,11 @@ static void end_leftovers(int hook) {
     }
 }
 
-/*
- * The spawn. Everything a child does between its creation and its execve
- * is CPU time billed to the command it becomes, so the child does as
- * little as possible: clone3 with CLONE_VM | CLONE_VFORK (no copy of the
- * address space; this process waits until the child has exec'd) and
- * CLONE_CLEAR_SIGHAND (Linux 5.5: the kernel resets every handled signal
- * to its default; glibc's posix_spawn child does that itself, one
- * rt_sigaction per signal, ~117 system calls per run). The child then only
- * joins its process group, puts its stdio on /dev/null (unless
- * --show-output) and calls execve, searching PATH itself (see
- * exec_search). What it inherits needs no work:
- *   - signal dispositions: this process handles, never ignores, the
- *     signals a command must get at their default (SIGINT, SIGTERM,
- *     SIGHUP, SIGQUIT: see on_ignored), and leaves SIGPIPE and SIGXFSZ at
- *     their default (set in main), so CLONE_CLEAR_SIGHAND and execve reset
- *     them all;
- *   - the signal mask: this process never blocks a signal (main empties
- *     its mask once);
- *   - the CPU affinity (--cpus), set on this process;
- *   - the counters, opened on this process with inherit and
- *     enable_on_exec: they start counting at the child's execve, as with
- *     posix_spawn;
- *   - the environment (envp, with its padding) is execve's argument.
- * An error before or in execve is stored by the child in spawn_child.err
- * (CLONE_VM: it is this process's memory) before it exits; the parent,
- * resumed once the child has exec'd or exited, reads it, reaps the child
- * and reports the error as posix_spawnp reports its own (glibc does the
- * same). The child runs on child_stack, never on this process's stack.
- *
- * posix_spawnp is the fallback: when clone3 with these flags is refused at
- * start (ENOSYS before Linux 5.3 or under a seccomp filter, EINVAL before
- * 5.5, EPERM under some sandboxes), on architectures without the clone3
- * entry below, and when BESTGUESS_SPAWN=posix_spawn asks for it (to test
- * that path). --limits says which is in use.
- */
-enum { SPAWN_CLONE3 = 0, SPAWN_FORCED = 1, SPAWN_REFUSED = 2, SPAWN_NO_CLONE3 = 3 };
+/* How commands are spawned (the FLOOR response says it): the fast path
+   (clone3, launcher_linux.c), or posix_spawnp because it was forced, the
+   kernel refused the fast path, this architecture has none, or this is
+   the portable build. */
+enum { SPAWN_CLONE3 = 0, SPAWN_FORCED = 1, SPAWN_REFUSED = 2, SPAWN_NO_CLONE3 = 3, SPAWN_PORTABLE = 4 };
 static int spawn_path = SPAWN_NO_CLONE3;
 static int spawn_refused_errno = 0;
 
@@ -681,195 +640,10 @@ static int devnull_fd = -1;
 /* PATH as posix_spawnp reads it: this process's, or glibc's default. */
 static const char *search_path = "/bin:/usr/bin";
 
-#if defined(__x86_64__)
-#ifndef CLONE_CLEAR_SIGHAND
-#define CLONE_CLEAR_SIGHAND 0x100000000ULL
-#endif
-#ifndef SYS_clone3
-#define SYS_clone3 435
-#endif
-/* struct clone_args of linux/sched.h, its first version (64 bytes). */
-struct clone_args_v0 {
-    uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
-};
-
-/* The child's work, set by the parent before each clone. */
-static struct {
-    char *const *argv;
-    char *const *envp;
-    int null_stdio;
-    pid_t group;
-    volatile int err; /* the child's errno, 0 once it has exec'd */
-} spawn_child;
-
-/* The child's stack. 16 KiB: exec_search's buffer and a few frames; only
-   the pages touched count towards this process's peak RSS. */
-static unsigned char child_stack[16384] __attribute__((aligned(64)));
-
-/* clone3 whose child calls fn(arg) on child_stack and never returns:
-   both live in the one asm statement, so the child never runs in a C
-   frame of the parent. Returns the child's pid, or -errno. */
-static long clone3_run(struct clone_args_v0 *args, void (*fn)(void *), void *arg) {
-    register long rax __asm__("rax") = SYS_clone3;
-    register long rdi __asm__("rdi") = (long)args;
-    register long rsi __asm__("rsi") = (long)sizeof *args;
-    register long r12 __asm__("r12") = (long)fn;
-    register long r13 __asm__("r13") = (long)arg;
-    __asm__ volatile("syscall\n\t"
-                     "test %%rax, %%rax\n\t"
-                     "jnz 1f\n\t"
-                     /* The child: on child_stack (16-byte aligned at its
-                        top, as a call needs), no frame to return to. */
-                     "xor %%ebp, %%ebp\n\t"
-                     "mov %%r13, %%rdi\n\t"
-                     "call *%%r12\n\t"
-                     "hlt\n"
-                     "1:"
-                     : "+r"(rax)
-                     : "r"(rdi), "r"(rsi), "r"(r12), "r"(r13)
-                     : "rcx", "r11", "cc", "memory");
-    return rax;
-}
-
-/* execve of `file` as posix_spawnp finds it (glibc's __execvpex): a name
-   with a '/' as is; otherwise each PATH entry in turn (an empty one is the
-   current directory), going on past ENOENT, ENOTDIR, ESTALE, ENODEV,
-   ETIMEDOUT and EACCES (reported if nothing else ran), stopping at any
-   other error. Like posix_spawnp and unlike execvp, a file without #! is
-   not handed to /bin/sh: ENOEXEC is the error. Returns only on failure,
-   with errno set. */
-static void exec_search(const char *file, char *const argv[], char *const envp[]) {
-    if (*file == 0) {
-        errno = ENOENT;
-        return;
-    }
-    if (strchr(file, '/')) {
-        execve(file, argv, envp);
-        return;
-    }
-    size_t file_len = strlen(file);
-    if (file_len > NAME_MAX) {
-        errno = ENAMETOOLONG;
-        return;
-    }
-    char buffer[PATH_MAX + NAME_MAX + 2];
-    int eacces = 0;
-    for (const char *p = search_path;;) {
-        const char *end = strchrnul(p, ':');
-        size_t dir_len = (size_t)(end - p);
-        if (dir_len < PATH_MAX) {
-            memcpy(buffer, p, dir_len);
-            size_t at = dir_len;
-            if (dir_len) buffer[at++] = '/';
-            memcpy(buffer + at, file, file_len + 1);
-            execve(buffer, argv, envp);
-            switch (errno) {
-            case EACCES:
-                eacces = 1;
-                break;
-            case ENOENT:
-            case ESTALE:
-            case ENOTDIR:
-            case ENODEV:
-            case ETIMEDOUT:
-                break;
-            default:
-                return;
-            }
-        }
-        if (*end == 0) break;
-        p = end + 1;
-    }
-    errno = eacces ? EACCES : ENOENT;
-}
-
-static void spawn_child_main(void *unused) {
-    (void)unused;
-    if (setpgid(0, spawn_child.group) != 0) goto failed;
-    if (spawn_child.null_stdio)
-        for (int fd = 0; fd < 3; fd++)
-            if (dup2(devnull_fd, fd) < 0) goto failed;
-    exec_search(spawn_child.argv[0], spawn_child.argv, spawn_child.envp);
-failed:
-    spawn_child.err = errno ? errno : EINTR;
-    _exit(127);
-}
-
-static void probe_child_main(void *unused) {
-    (void)unused;
-    _exit(0);
-}
-
-static long clone3_vfork(void (*fn)(void *)) {
-    struct clone_args_v0 args;
-    memset(&args, 0, sizeof args);
-    args.flags = CLONE_VM | CLONE_VFORK | CLONE_CLEAR_SIGHAND;
-    args.exit_signal = SIGCHLD;
-    args.stack = (uint64_t)(uintptr_t)child_stack;
-    args.stack_size = sizeof child_stack;
-    return clone3_run(&args, fn, NULL);
-}
-
-static int clone3_refused(long rc) {
-    return rc == -ENOSYS || rc == -EINVAL || rc == -EPERM;
-}
-
-/* Spawn argv with clone3: 0 and *pid, or the errno; -1 if the kernel
-   refused clone3 itself (posix_spawnp is used from then on). */
-static int spawn_clone3(char *const argv[], char *const envp[], int null_stdio, pid_t group, pid_t *pid) {
-    spawn_child.argv = argv;
-    spawn_child.envp = envp;
-    spawn_child.null_stdio = null_stdio;
-    spawn_child.group = group;
-    spawn_child.err = 0;
-    long rc = clone3_vfork(spawn_child_main);
-    if (clone3_refused(rc)) {
-        spawn_path = SPAWN_REFUSED;
-        spawn_refused_errno = (int)-rc;
-        return -1;
-    }
-    if (rc < 0) return (int)-rc;
-    int err = spawn_child.err;
-    if (err) {
-        int status;
-        while (waitpid((pid_t)rc, &status, 0) < 0 && errno == EINTR) {
-        }
-        return err;
-    }
-    *pid = (pid_t)rc;
-    return 0;
-}
-
-/* Whether the kernel takes clone3 with these flags: one child that exits
-   at once, before anything is measured. Only a refusal of the call itself
-   (ENOSYS, EINVAL, EPERM) chooses posix_spawnp: an error that posix_spawnp
-   would meet as well (EAGAIN at the process limit, ulimit -u; ENOMEM) is
-   left for the spawns to report (the first of which still falls back if
-   the kernel then refuses the call). */
-static void spawn_choose(void) {
-    long rc = clone3_vfork(probe_child_main);
-    if (rc < 0 && !clone3_refused(rc)) {
-        spawn_path = SPAWN_CLONE3;
-        return;
-    }
-    if (rc < 0) {
-        spawn_path = SPAWN_REFUSED;
-        spawn_refused_errno = (int)-rc;
-        return;
-    }
-    int status;
-    while (waitpid((pid_t)rc, &status, 0) < 0 && errno == EINTR) {
-    }
-    spawn_path = SPAWN_CLONE3;
-}
+#ifdef BESTGUESS_LINUX
+#include "launcher_linux.c"
 #else
-static int spawn_clone3(char *const argv[], char *const envp[], int null_stdio, pid_t group, pid_t *pid) {
-    (void)argv, (void)envp, (void)null_stdio, (void)group, (void)pid;
-    return -1;
-}
-static void spawn_choose(void) {
-    spawn_path = SPAWN_NO_CLONE3;
-}
+#include "launcher_posix.c"
 #endif
 
 /*
@@ -923,7 +697,12 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
     int measured = extras && (flags & FLAG_MEASURED);
     char **envp = environ;
     if (measured) {
-        extras_before();
+        int err = extras_before();
+        if (err) {
+            r->kind = METRICS_ERROR;
+            r->ints[0] = err;
+            return;
+        }
         envp = measured_env;
     }
     pid_t pid;
@@ -951,18 +730,22 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
     siginfo_t info;
     while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
     }
+    /* The command has ended: the clock stops here, before anything this
+       process does about it (the timer, the run-queue delay, the reap). */
+    uint64_t t1 = clock_ns(CLOCK_MONOTONIC);
     /* The child is a zombie until wait4 (WNOWAIT above): a handler that
        still sees its pid kills nothing else. A timer that fires now finds
        a run that ended by itself, which did not time out (below). */
     child_pid = 0;
     if (timeout_us) set_timer(0);
+    r->ints[10] = (flags & FLAG_MEASURED) ? run_delay_ns(pid) : -1;
     int status;
     struct rusage ru;
     while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
     }
-    uint64_t t1 = clock_ns(CLOCK_MONOTONIC);
     if (measured) extras_after();
     size_t kept = keep_count;
+    platform_after_run(pid, group, !(flags & FLAG_MEASURED));
     end_leftovers(!(flags & FLAG_MEASURED));
     /* A hook left processes running (a server for the commands): they hold
        inherited counters, which must not count into later runs. */
@@ -1104,7 +887,7 @@ int main(void) {
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     /* Orphans of the commands come to this process (see end_leftovers). */
-    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    platform_init();
     /* A process group of its own: a signal from the terminal (Ctrl-C, the
        quit key, a hangup) reaches the tool, which decides, and never a
        command the launcher is spawning — between fork and its own setpgid
@@ -1113,7 +896,6 @@ int main(void) {
     tool_group = getpgrp();
     tool_pid = getppid();
     setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
     sa.sa_flags = SA_RESTART | SA_SIGINFO;
     sa.sa_sigaction = on_alarm;
     sigaction(SIGALRM, &sa, NULL);
@@ -1143,6 +925,7 @@ int main(void) {
                ran, under PID 1). */
             keep_count = 0;
             end_leftovers(0);
+            platform_exit();
             return 0;
         }
         if (got < 0) return 2;
@@ -1160,7 +943,7 @@ int main(void) {
         memset(&r, 0, sizeof r);
         if (len >= 1 && buf[0] == OP_FLOOR) {
             r.kind = FLOOR;
-            r.ints[0] = own_peak_kib();
+            r.ints[0] = platform_peak_rss();
             r.ints[1] = spawn_path;
             r.ints[2] = spawn_refused_errno;
         } else if (len >= 1 && buf[0] == OP_PROGRAMS) {

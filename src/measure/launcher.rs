@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use super::extra_metrics::{self, ExtraMetrics, MetricsDir};
 use super::extras::{self, ExtrasConfig, MeasureOptions, RunExtras, SetupReply};
+use super::platform;
 use super::protocol::{self, Response};
 use super::sys;
 use super::{Batch, ExecError, Executor, Measurement, Outcome, Program, Termination};
@@ -64,14 +65,21 @@ pub enum SpawnPath {
     Refused(i32),
     /// posix_spawn: the launcher has no clone3 path on this architecture.
     NoClone3,
+    /// posix_spawn: the portable build (POSIX alone, `measure::platform`).
+    Portable,
 }
 
 impl SpawnPath {
     fn from_floor(resp: &Response) -> SpawnPath {
+        // The portable build has one path (BESTGUESS_SPAWN changes nothing).
+        if cfg!(not(bestguess_linux)) {
+            return SpawnPath::Portable;
+        }
         match resp.ints[protocol::SLOT_SPAWN_PATH] {
             0 => SpawnPath::Clone3,
             1 => SpawnPath::Forced,
             2 => SpawnPath::Refused(resp.ints[protocol::SLOT_SPAWN_ERRNO] as i32),
+            4 => SpawnPath::Portable,
             _ => SpawnPath::NoClone3,
         }
     }
@@ -96,10 +104,18 @@ impl SpawnPath {
                 io::Error::from_raw_os_error(*errno)
             ),
             SpawnPath::NoClone3 => format!("{fallback} (the clone3 path is built for x86-64 only)"),
+            SpawnPath::Portable => "posix_spawn, in the portable build (POSIX alone: no \
+                                    counters, no pinning, no run-queue delay; what a command \
+                                    leaves running is ended with its process group), whose \
+                                    child resets every handled signal itself before exec: \
+                                    that work is billed to each run's CPU time"
+                .to_string(),
         };
         let mut text = format!("Spawn: {text}.");
         if let Some(v) = std::env::var_os("BESTGUESS_SPAWN") {
-            if *self != SpawnPath::Forced && !v.is_empty() {
+            if *self == SpawnPath::Portable && !v.is_empty() {
+                text.push_str(" BESTGUESS_SPAWN is ignored: this build has no other path.");
+            } else if *self != SpawnPath::Forced && !v.is_empty() {
                 text.push_str(&format!(
                     " BESTGUESS_SPAWN={} is ignored: posix_spawn is its only value.",
                     v.to_string_lossy()
@@ -108,6 +124,77 @@ impl SpawnPath {
         }
         wrap(&text, 78, "  ")
     }
+}
+
+/// Why the launcher could not be started, from the error of its memory
+/// image (none in the portable build) and of its temporary file, with what
+/// to do where a limit explains it.
+fn start_error(memory: Option<io::Error>, file: io::Error) -> io::Error {
+    if file.raw_os_error() == Some(libc::EFBIG) {
+        return io::Error::new(file.kind(), file_size_limit_message());
+    }
+    let errnos = [
+        memory.as_ref().and_then(io::Error::raw_os_error),
+        file.raw_os_error(),
+    ];
+    // EINVAL: no descriptor 10 or above may exist (the launcher's pipes
+    // and memory image are moved there).
+    let hint = if errnos.contains(&Some(libc::EMFILE))
+        || errnos[0] == Some(libc::EINVAL)
+        || (memory.is_none() && errnos[1] == Some(libc::EINVAL))
+    {
+        "; the open-file limit (ulimit -n) is too low: give it at least 16"
+    } else {
+        ""
+    };
+    let tried = match &memory {
+        Some(m) => format!("memfd: {m}; temporary file: {file}"),
+        None => format!("temporary file: {file}"),
+    };
+    io::Error::new(
+        file.kind(),
+        format!("cannot start the launcher process ({tried}){hint}"),
+    )
+}
+
+/// `write` (of the launcher's bytes) under a file-size limit raised, for
+/// the time of the write, as far as the hard limit allows: the launcher
+/// is written to a memory file before it runs, and RLIMIT_FSIZE counts
+/// those bytes as a file's (under `ulimit -S -f 512` no experiment could
+/// start otherwise). The soft limit is put back before anything is spawned, so
+/// the launcher and the commands run under the limit they were given.
+fn with_room_to_write<T>(write: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    let (soft, hard) = sys::file_size_limit();
+    let needed = EMBEDDED_LAUNCHER.len() as u64;
+    let raise = soft.is_some_and(|s| s < needed) && hard.map_or(true, |h| h > soft.unwrap_or(0));
+    if raise {
+        let _ = sys::set_file_size_soft_limit(hard);
+    }
+    let written = write();
+    if raise {
+        let _ = sys::set_file_size_soft_limit(soft);
+    }
+    written
+}
+
+/// Why the launcher cannot be written: the file-size limit, its value and
+/// what to do.
+fn file_size_limit_message() -> String {
+    let (soft, hard) = sys::file_size_limit();
+    let kib = |b: u64| b / 1024;
+    let size = (EMBEDDED_LAUNCHER.len() as u64).div_ceil(1024);
+    let limit = match (soft, hard) {
+        (Some(s), Some(h)) if s == h => format!("{} KiB, its hard limit too", kib(s)),
+        (Some(s), Some(h)) => format!("{} KiB, with a hard limit of {} KiB", kib(s), kib(h)),
+        (Some(s), None) => format!("{} KiB", kib(s)),
+        (None, _) => "unknown".to_owned(),
+    };
+    format!(
+        "cannot start the launcher process: the file-size limit (ulimit -f) is {limit}, below \
+         the {size} KiB of the launcher, which is written to a memory file before it runs; \
+         raise it to at least {size} KiB (in bash: ulimit -f {size}, or ulimit -f unlimited) \
+         in the shell that starts bestguess"
+    )
 }
 
 /// `text` in lines of at most `width` characters, each with `indent`.
@@ -170,58 +257,68 @@ impl Launcher {
                 "memfd disabled by BESTGUESS_TEST_NO_MEMFD",
             ))
         } else {
-            sys::memfd_with(c"bestguess-launcher", EMBEDDED_LAUNCHER)
+            with_room_to_write(|| platform::memory_image(EMBEDDED_LAUNCHER))
         };
-        let from_memfd = from_memfd
-            // The memfd must not sit on 3 or 4, which the spawn maps over.
-            .and_then(|fd| sys::dup_above(fd.as_raw_fd(), 10))
-            .and_then(|memfd| {
-                let path = CString::new(format!("/proc/self/fd/{}", memfd.as_raw_fd()))
-                    .map_err(io::Error::other)?;
-                Self::start_program(&path)
-            });
-        match from_memfd {
-            Ok(launcher) => Ok(launcher),
-            Err(memfd_error) => Self::start_from_temp_file().map_err(|e| {
-                io::Error::new(
-                    e.kind(),
-                    format!(
-                        "cannot start the launcher process (memfd: {memfd_error}; temporary file: {e}){}",
-                        if e.raw_os_error() == Some(libc::EFBIG) {
-                            "; the file size limit (ulimit -f) is below the launcher's size (about 1 MB)"
-                        } else if [memfd_error.raw_os_error(), e.raw_os_error()]
-                            .contains(&Some(libc::EMFILE))
-                            || memfd_error.raw_os_error() == Some(libc::EINVAL)
-                        {
-                            // EINVAL: no descriptor 10 or above may exist
-                            // (the launcher's is moved there).
-                            "; the open-file limit (ulimit -n) is too low: give it at least 16"
-                        } else {
-                            ""
-                        }
-                    ),
-                )
-            }),
-        }
+        // (The image's descriptor stays open until the launcher runs.)
+        let from_memfd = from_memfd.and_then(|(_image, path)| Self::start_program(&path));
+        let memory_error = match from_memfd {
+            Ok(launcher) => return Ok(launcher),
+            // The portable build has no memory image: the temporary file's
+            // error alone says what went wrong.
+            Err(e) if e.kind() == io::ErrorKind::Unsupported => None,
+            Err(e) => Some(e),
+        };
+        Self::start_from_temp_file().map_err(|e| start_error(memory_error, e))
     }
 
+    /// From a private temporary file in the temporary directory, or in
+    /// /tmp if that one cannot take it (TMPDIR naming a directory that does
+    /// not exist or is not writable).
     fn start_from_temp_file() -> io::Result<Launcher> {
-        let path = std::env::temp_dir().join(format!("bestguess-launcher-{}", std::process::id()));
+        let mut dirs = vec![std::env::temp_dir()];
+        if dirs[0] != std::path::Path::new("/tmp") {
+            dirs.push("/tmp".into());
+        }
+        let mut first = None;
+        for dir in dirs {
+            match Self::start_from_file_in(&dir) {
+                Ok(launcher) => return Ok(launcher),
+                // Only where the file could not be made is another tried.
+                Err((true, e)) => return Err(e),
+                Err((false, e)) => {
+                    first.get_or_insert(e);
+                }
+            }
+        }
+        Err(first.unwrap_or_else(|| io::Error::other("no temporary directory")))
+    }
+
+    /// The launcher from a private file in `dir`; an error says whether the
+    /// file was written (true: starting it failed).
+    fn start_from_file_in(dir: &std::path::Path) -> Result<Launcher, (bool, io::Error)> {
+        // Unique in the process too: a library may start several launchers
+        // at once (the tests do).
+        static STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.join(format!("bestguess-launcher-{}-{n}", std::process::id()));
         let written = (|| {
             let mut f = File::options()
                 .write(true)
                 .create_new(true)
                 .mode(0o700)
                 .open(&path)?;
-            io::Write::write_all(&mut f, EMBEDDED_LAUNCHER)
+            with_room_to_write(|| io::Write::write_all(&mut f, EMBEDDED_LAUNCHER))
         })();
-        let started = written.and_then(|()| {
-            let c = CString::new(path.as_os_str().as_encoded_bytes()).map_err(io::Error::other)?;
-            Self::start_program(&c)
-        });
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&path);
+            return Err((false, e));
+        }
+        let started = CString::new(path.as_os_str().as_encoded_bytes())
+            .map_err(io::Error::other)
+            .and_then(|c| Self::start_program(&c));
         // Once it runs (or failed to), the file is no longer needed.
         let _ = std::fs::remove_file(&path);
-        started
+        started.map_err(|e| (true, e))
     }
 
     fn start_program(path: &std::ffi::CStr) -> io::Result<Launcher> {
@@ -326,7 +423,9 @@ impl Launcher {
     /// The launcher's own peak RSS in bytes: no command's max RSS can be
     /// reported below this.
     pub fn floor_bytes(&mut self) -> Result<i64, ExecError> {
-        Ok(self.floor_response()?.value() * 1024)
+        // VmHWM (Linux, KiB) or the launcher's own ru_maxrss (portable):
+        // the unit of ru_maxrss on this platform either way.
+        Ok(platform::maxrss_bytes(self.floor_response()?.value()))
     }
 
     fn floor_response(&mut self) -> Result<Response, ExecError> {
@@ -492,6 +591,12 @@ impl Executor for Launcher {
                     Outcome::Finished(m)
                 }
                 protocol::CANCELLED => Outcome::Cancelled,
+                protocol::METRICS_ERROR => {
+                    return Err(ExecError::MetricsFile {
+                        program: self.names.get(step as usize).cloned().unwrap_or_default(),
+                        source: io::Error::from_raw_os_error(resp.value() as i32),
+                    })
+                }
                 protocol::SPAWN_ERROR => {
                     return Err(ExecError::Spawn {
                         program: self.names.get(step as usize).cloned().unwrap_or_default(),

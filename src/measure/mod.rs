@@ -12,6 +12,7 @@ pub mod custom;
 pub mod extra_metrics;
 pub mod extras;
 pub mod launcher;
+pub mod platform;
 pub mod protocol;
 pub mod resolve;
 pub mod split;
@@ -117,6 +118,14 @@ impl Outcome {
 pub enum ExecError {
     #[error("cannot start '{program}': {source}{}", spawn_hint(source))]
     Spawn { program: String, source: io::Error },
+    /// The metrics file of the next run could not be made afresh (a
+    /// command removed its directory and it cannot be made again).
+    #[error(
+        "cannot make a fresh $BESTGUESS_METRICS file for the next run of '{program}': {source}; \
+         a command removed or replaced the directory it is in, which must stay in place (a \
+         command may replace the file itself); the runs measured before are kept"
+    )]
+    MetricsFile { program: String, source: io::Error },
     #[error("lost contact with the launcher process: {0}")]
     Launcher(io::Error),
     /// The launcher is gone: how it ended (`killed by SIGUSR2`).

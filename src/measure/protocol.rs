@@ -21,6 +21,9 @@ pub const CANCELLED: u8 = 2;
 pub const FLOOR: u8 = 3;
 pub const PROTOCOL_ERROR: u8 = 4;
 pub const DEFINED: u8 = 5;
+/// A measured run not started: its metrics file could not be made afresh
+/// (the errno is the value).
+pub const METRICS_ERROR: u8 = 7;
 
 /// Program flag: stdin, stdout and stderr are /dev/null.
 pub const NULL_STDIO: u8 = 1;
@@ -84,9 +87,11 @@ pub const SLOT_START: usize = 1;
 pub const SLOT_SPAWN_PATH: usize = 1;
 /// In a [`FLOOR`] response: the errno with which the kernel refused clone3.
 pub const SLOT_SPAWN_ERRNO: usize = 2;
-// Slots 2 to 9 carry the metrics: each fixed metric's entry in the
-// catalogue (`crate::data::metric`) names its slot and unit conversion.
-// Slot 10 is spare.
+// Slots 2 to 10 carry the metrics: each fixed metric's entry in the
+// catalogue (`crate::data::metric`) names its slot and unit conversion; a
+// negative value is one the launcher could not measure (slot 10, the
+// run-queue delay, where the kernel does not keep it). No slot is spare:
+// a further metric extends `INTS` here and in launcher.c.
 
 /// One response frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -118,7 +123,8 @@ impl Response {
         for (metric, def) in Catalogue::new().iter() {
             if let Some(wire) = def.wire {
                 let raw = self.ints.get(wire.slot).copied().unwrap_or_default();
-                values.set(metric, Some(Value::Int(wire.convert(raw))));
+                let value = wire.convert(raw, super::platform::maxrss_bytes);
+                values.set(metric, value.map(Value::Int));
             }
         }
         values
@@ -212,7 +218,7 @@ mod tests {
         use crate::data::Metric;
         let r = Response {
             kind: FINISHED,
-            ints: [0, 0, 1_234_500, 10, 20, 3000, 4, 5, 6, 7, 99],
+            ints: [0, 0, 1_234_500, 10, 20, 3000, 4, 5, 6, 7, 2_500],
             ..Response::default()
         };
         let m = r.metrics();
@@ -220,7 +226,11 @@ mod tests {
         assert_eq!(int(Metric::WALL), 1235, "ns rounded to µs");
         assert_eq!((int(Metric::USER), int(Metric::SYSTEM)), (10, 20));
         assert_eq!(int(Metric::TOTAL), 30);
-        assert_eq!(int(Metric::MAXRSS), 3000 * 1024, "KiB to bytes");
+        assert_eq!(
+            int(Metric::MAXRSS),
+            super::super::platform::maxrss_bytes(3000),
+            "ru_maxrss in this platform's unit, to bytes"
+        );
         assert_eq!(
             (int(Metric::MINOR_FAULTS), int(Metric::MAJOR_FAULTS)),
             (4, 5)
@@ -230,6 +240,12 @@ mod tests {
             (6, 7)
         );
         assert_eq!(int(Metric::TOTAL_CSW), 13);
+        assert_eq!(int(Metric::RUN_DELAY), 3, "ns rounded to µs");
+        let unmeasured = Response {
+            ints: [0, 0, 1_234_500, 10, 20, 3000, 4, 5, 6, 7, -1],
+            ..r
+        };
+        assert_eq!(unmeasured.metrics().get(Metric::RUN_DELAY), None);
     }
 
     #[test]

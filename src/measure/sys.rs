@@ -8,6 +8,11 @@
 //! removes unfinished exports' temporary files), and starting an export's
 //! writeback to disk. Commands themselves are spawned and
 //! measured by the launcher (`launcher.c`). Callers get safe Rust types.
+//!
+//! Calls beyond POSIX (`pipe2`, `F_SETPIPE_SZ`, `memfd_create`,
+//! `sync_file_range`) are made only by the Linux measurement path
+//! (`cfg(bestguess_linux)`, see `platform`); the portable build has a POSIX
+//! version of each, or none where it is only an optimisation.
 
 use std::ffi::{c_char, c_int, CStr};
 use std::io;
@@ -32,7 +37,8 @@ fn clock_ns(clock: libc::clockid_t) -> u64 {
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
-/// A pipe with both ends close-on-exec.
+/// A pipe with both ends close-on-exec (`pipe2`, atomically).
+#[cfg(bestguess_linux)]
 pub fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0 as c_int; 2];
     // SAFETY: `fds` has room for the two descriptors pipe2 writes.
@@ -43,9 +49,31 @@ pub fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
+/// A pipe with both ends close-on-exec (POSIX `pipe`, then `FD_CLOEXEC` on
+/// each end: macOS has no `pipe2`).
+#[cfg(not(bestguess_linux))]
+pub fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as c_int; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe writes.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: pipe succeeded, so both descriptors are open and owned by us.
+    let ends = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    for fd in fds {
+        // SAFETY: F_SETFD takes an integer and has no memory effects; `fd`
+        // is open (owned by `ends`).
+        if unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(ends)
+}
+
 /// Ask for a pipe buffer of at least `bytes` (Linux `F_SETPIPE_SZ`); the
 /// kernel may round up, and refuses sizes above `fs.pipe-max-size` for
 /// unprivileged users, in which case the pipe keeps its size.
+#[cfg(bestguess_linux)]
 pub fn set_pipe_size(fd: RawFd, bytes: usize) -> io::Result<()> {
     // SAFETY: F_SETPIPE_SZ takes an integer and has no memory effects.
     if unsafe { libc::fcntl(fd, libc::F_SETPIPE_SZ, bytes as c_int) } < 0 {
@@ -387,6 +415,40 @@ pub fn ignore_file_size_signal() {
     }
 }
 
+/// The soft and hard limits on the size of a file this process writes
+/// (RLIMIT_FSIZE, `ulimit -f`), in bytes; `None` is unlimited.
+pub fn file_size_limit() -> (Option<u64>, Option<u64>) {
+    let mut limit = MaybeUninit::<libc::rlimit>::uninit();
+    // SAFETY: getrlimit writes one rlimit through the valid out-pointer;
+    // it is read only when the call succeeded.
+    if unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, limit.as_mut_ptr()) } != 0 {
+        return (None, None);
+    }
+    // SAFETY: the call succeeded, so the struct is initialised.
+    let limit = unsafe { limit.assume_init() };
+    // rlim_t is u64 on Linux and macOS, i64 on FreeBSD.
+    #[allow(clippy::unnecessary_cast)]
+    let bytes = |v: libc::rlim_t| (v != libc::RLIM_INFINITY).then_some(v as u64);
+    (bytes(limit.rlim_cur), bytes(limit.rlim_max))
+}
+
+/// Sets the soft file-size limit (`None`: unlimited), the hard limit
+/// unchanged; the kernel refuses a soft limit above the hard one.
+pub fn set_file_size_soft_limit(soft: Option<u64>) -> io::Result<()> {
+    let (_, hard) = file_size_limit();
+    #[allow(clippy::unnecessary_cast)]
+    let value = |v: Option<u64>| v.map_or(libc::RLIM_INFINITY, |b| b as libc::rlim_t);
+    let limit = libc::rlimit {
+        rlim_cur: value(soft),
+        rlim_max: value(hard),
+    };
+    // SAFETY: setrlimit reads one valid rlimit and touches no other memory.
+    if unsafe { libc::setrlimit(libc::RLIMIT_FSIZE, &limit) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// The kernel's limit on a new program's arguments and environment
 /// together, in bytes (`ARG_MAX`), if the system says.
 pub fn arg_max() -> Option<usize> {
@@ -428,11 +490,19 @@ pub fn signal_name(sig: i32) -> String {
     name.to_string()
 }
 
+/// The portable build cannot size a pipe: the launcher then pauses
+/// between runs whenever the pipe is full, until this process reads.
+#[cfg(not(bestguess_linux))]
+pub fn set_pipe_size(_fd: RawFd, _bytes: usize) -> io::Result<()> {
+    Err(io::Error::from(io::ErrorKind::Unsupported))
+}
+
 /// Starts writing `len` bytes of `file` from `offset` to disk, without
 /// waiting for it (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`): a
 /// large export is then written back while the rest is still being made,
 /// and its final `fdatasync` has only the tail left to wait for. A hint:
 /// the caller may ignore an error (the `fdatasync` still makes it safe).
+#[cfg(bestguess_linux)]
 pub fn start_writeback(file: &std::fs::File, offset: u64, len: u64) -> io::Result<()> {
     use std::os::fd::AsRawFd;
     let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
@@ -467,8 +537,16 @@ pub fn try_lock_exclusive(file: &std::fs::File) -> io::Result<bool> {
     Err(e)
 }
 
+/// The portable build has no `sync_file_range`: the hint is not given (the
+/// export's final `fdatasync` writes it all).
+#[cfg(not(bestguess_linux))]
+pub fn start_writeback(_file: &std::fs::File, _offset: u64, _len: u64) -> io::Result<()> {
+    Err(io::Error::from(io::ErrorKind::Unsupported))
+}
+
 /// An anonymous in-memory file holding `bytes`, for executing an embedded
 /// program through `/proc/self/fd/N` without touching the file system.
+#[cfg(bestguess_linux)]
 pub fn memfd_with(name: &CStr, bytes: &[u8]) -> io::Result<OwnedFd> {
     // SAFETY: `name` is a valid NUL-terminated string; memfd_create returns a
     // new descriptor or -1.

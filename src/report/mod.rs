@@ -40,6 +40,7 @@ pub mod gate;
 mod graph;
 pub mod progress;
 pub mod ranking;
+pub mod spending;
 mod summary;
 mod tail;
 pub mod text;
@@ -173,7 +174,13 @@ fn command_blocks(
         )?;
     }
     if s.mini || s.summary {
-        summary::write(out, stats, &analysis.dataset.catalogue, s.mini, s.width)?;
+        // The run-queue delay where it matters: on a busy machine.
+        let busy = analysis.spending.busy().is_some();
+        let shown = summary::Shown {
+            mini: s.mini,
+            run_delay: busy,
+        };
+        summary::write(out, stats, &analysis.dataset.catalogue, shown, s.width)?;
         writeln!(out)?;
     }
     let metric = analysis.settings.metric;

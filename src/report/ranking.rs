@@ -89,6 +89,21 @@ impl Direction {
         })
     }
 }
+/// Which metric is ranked and why (when chosen from the data), and a busy
+/// machine, each wrapped into lines of the table's width, indented 2.
+fn spending_lines(out: &mut dyn Write, analysis: &Analysis<'_>, table: usize) -> io::Result<()> {
+    let lines = [
+        super::spending::metric_line(analysis),
+        super::spending::busy_line(analysis),
+    ];
+    for line in lines.iter().flatten() {
+        for part in text::continued(line, table) {
+            writeln!(out, "  {part}")?;
+        }
+    }
+    Ok(())
+}
+
 /// The table's width in a report `width` columns wide: the reference's 78
 /// at 80 columns, narrower down to 58 (at 60), and wider on a wider
 /// terminal, where the label column takes the extra room (up to 120).
@@ -131,6 +146,7 @@ pub fn write(
             for line in text::continued(&one_command(analysis), table) {
                 writeln!(out, "{line}")?;
             }
+            spending_lines(out, analysis, table)?;
             if let Some(look) = &analysis.look {
                 for line in text::continued(&look_line(look, analysis), table) {
                     writeln!(out, "  {line}")?;
@@ -229,25 +245,24 @@ pub fn write(
 /// level, how an adaptive experiment ended; or why nothing was compared.
 fn heading(out: &mut dyn Write, analysis: &Analysis<'_>, table: usize) -> io::Result<()> {
     let ranking = &analysis.ranking;
-    let mut lines = Vec::new();
-    if !ranking.inference || ranking.family == 0 {
-        let line = format!("Best guess ranking: {}", not_ranked(ranking, analysis));
-        lines.extend(text::continued(&line, table));
+    let decided = ranking.inference && ranking.family > 0;
+    let headline = if decided {
+        headline(ranking)
     } else {
-        let line = format!("Best guess ranking: {}", headline(ranking));
-        lines.extend(text::continued(&line, table));
+        not_ranked(ranking, analysis)
+    };
+    for line in text::continued(&format!("Best guess ranking: {headline}"), table) {
+        writeln!(out, "{line}")?;
+    }
+    spending_lines(out, analysis, table)?;
+    if decided {
         let mut more = vec![method_line(analysis)];
         more.extend(analysis.look.map(|look| look_line(&look, analysis)));
         for line in more {
-            lines.extend(
-                text::continued(&line, table)
-                    .iter()
-                    .map(|l| format!("  {l}")),
-            );
+            for part in text::continued(&line, table) {
+                writeln!(out, "  {part}")?;
+            }
         }
-    }
-    for line in lines {
-        writeln!(out, "{line}")?;
     }
     Ok(())
 }

@@ -35,17 +35,27 @@ struct Row<'a> {
     summary: &'a Summary,
 }
 
+/// Which rows a table shows besides the catalogue's summary rows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shown {
+    /// The mini table (`-M`): total CPU time and wall clock only.
+    pub mini: bool,
+    /// The run-queue delay too (the machine was busy).
+    pub run_delay: bool,
+}
+
 /// The rows shown for `stats`: every metric of the catalogue marked as a
-/// summary row (or the mini table's two) that the command has, in
-/// catalogue order. A metric no run measured has no row.
-fn rows<'a>(stats: &'a CommandStats, catalogue: &'a Catalogue, mini: bool) -> Vec<Row<'a>> {
+/// summary row (or the mini table's two), and the run-queue delay when
+/// asked, that the command has, in catalogue order. A metric no run
+/// measured has no row.
+fn rows<'a>(stats: &'a CommandStats, catalogue: &'a Catalogue, shown: Shown) -> Vec<Row<'a>> {
     catalogue
         .iter()
         .filter(|(m, def)| {
-            if mini {
+            if shown.mini {
                 MINI.contains(m)
             } else {
-                def.summary_row
+                def.summary_row || (shown.run_delay && *m == Metric::RUN_DELAY)
             }
         })
         .filter_map(|(m, def)| {
@@ -145,8 +155,12 @@ fn scaled<'r, 'a>(
 }
 
 /// A row label for the narrow table: "Total CPU time" is "Total CPU" there
-/// (its unit follows it); other labels are cut by display width.
+/// (its unit follows it), "Run-queue delay" "Runq delay"; other labels are
+/// cut by display width.
 fn short_label(label: &str) -> std::borrow::Cow<'_, str> {
+    if label == "Run-queue delay" {
+        return std::borrow::Cow::Borrowed("Runq delay");
+    }
     match label.strip_suffix(" time") {
         Some(short) if super::text::width(label) > 11 => std::borrow::Cow::Borrowed(short),
         _ => std::borrow::Cow::Borrowed(label),
@@ -169,10 +183,11 @@ pub fn write(
     out: &mut dyn Write,
     stats: &CommandStats,
     catalogue: &Catalogue,
-    mini: bool,
+    shown: Shown,
     width: usize,
 ) -> io::Result<()> {
-    let rows = rows(stats, catalogue, mini);
+    let mini = shown.mini;
+    let rows = rows(stats, catalogue, shown);
     if rows.is_empty() {
         return Ok(());
     }

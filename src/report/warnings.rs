@@ -82,7 +82,7 @@ pub fn lines(analysis: &Analysis<'_>, width: usize) -> Vec<String> {
 /// Several commands in a sentence: one by its number and label, up to
 /// three by number, more counted (3,000 commands would make one sentence of
 /// 80 lines).
-fn commands(analysis: &Analysis<'_>, list: &[usize]) -> String {
+pub(crate) fn commands(analysis: &Analysis<'_>, list: &[usize]) -> String {
     let numbers: Vec<String> = list.iter().map(|&i| (i + 1).to_string()).collect();
     match numbers.as_slice() {
         [_] => command(analysis, list[0]),
@@ -103,7 +103,7 @@ fn signed(fraction: f64) -> String {
 }
 
 /// `command 2 (ls -l)`.
-fn command(analysis: &Analysis<'_>, index: usize) -> String {
+pub(crate) fn command(analysis: &Analysis<'_>, index: usize) -> String {
     match analysis.dataset.commands.get(index) {
         Some(c) => format!("command {} ({})", index + 1, super::label(c)),
         None => format!("command {}", index + 1),
@@ -191,7 +191,7 @@ pub fn text(analysis: &Analysis<'_>, w: &Warning) -> String {
                 (commands(analysis, list), "mostly wait", "their")
             };
             format!(
-                "Note: {who} {verb} (median wall-clock time over twice {their} CPU time); ranked by {metric}: --metric wall ranks by elapsed time."
+                "Note: {who} {verb} (over half {their} wall time waiting, not for a CPU); ranked by {metric}: --metric wall ranks by elapsed time."
             )
         }
         Warning::FirstRunSlow { commands: list } => {

@@ -25,7 +25,6 @@ mod outputs;
 mod params;
 mod plan;
 
-pub use crate::experiment::MAX_RUNS;
 use options::{export_options, gate_options, margin, running};
 pub use options::{DEFAULT_WARMUP, MAX_TIMEOUT};
 use outputs::{check_no_empty_path, check_stdout_once};
@@ -240,6 +239,9 @@ pub fn build(mut args: Args, default_running: bool) -> Result<Config, ConfigErro
         if let Ok(m) = resolve_metric(name, &Catalogue::new()) {
             settings.ranking.metric = m;
         }
+    } else {
+        // Chosen from what the commands spend, once there are runs.
+        settings.ranking.metric_from = crate::analysis::MetricFrom::Auto;
     }
     if args.show_config {
         return Ok(Config::ShowConfig(settings));

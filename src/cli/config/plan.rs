@@ -8,8 +8,9 @@ use super::files::read_command_file;
 use super::hooks::{check_text, hook_texts, quoted, to_hook};
 use super::options::{count, measure_options, seed, timeout, DEFAULT_WARMUP};
 use super::params::{check_used, parameters};
-use super::{ConfigError, Output, RunConfig, MAX_RUNS};
+use super::{ConfigError, Output, RunConfig};
 use crate::experiment::params;
+use crate::experiment::MAX_RUNS;
 use crate::experiment::{CommandPlan, Hook, HookKind, Hooks, Order, Plan};
 use crate::measure::split::split;
 

@@ -10,9 +10,10 @@ use std::ffi::OsString;
 use std::process::Command;
 
 use super::all;
-use crate::analysis::StoppingRule;
+use crate::analysis::{choose_from, resolve_metric, MetricFrom, RunTimes, Spending, StoppingRule};
 use crate::cli::config::{build, Config, ReportConfig, RunConfig};
 use crate::cli::stopping::{self, RunsAnalysis};
+use crate::data::Catalogue;
 use crate::history::provenance::GitState;
 use crate::history::store::{Location, DEFAULT_STORE};
 
@@ -127,13 +128,36 @@ const STATED: &[Stated] = &[
     },
     Stated {
         flag: "metric",
-        before: "Metric to rank: ",
-        after: " (default)",
+        before: "(default: ",
+        after: ")",
+        // Chosen from the data: the first name when a command mostly waits
+        // for something other than a CPU, else the second.
         check: |v| {
-            let metric = |args: &[&str]| run(args).output.ranking.metric;
-            assert_eq!(metric(&["true"]), metric(&["--metric", v, "true"]));
-            let metric = |args: &[&str]| report(args).output.ranking.metric;
-            assert_eq!(metric(&["a.csv"]), metric(&["--metric", v, "a.csv"]));
+            let (waits, busy) = (v.split_once(" if a command mostly waits, else "))
+                .expect("NAME if a command mostly waits, else NAME");
+            for output in [run(&["true"]).output, report(&["a.csv"]).output] {
+                assert_eq!(output.ranking.metric_from, MetricFrom::Auto);
+            }
+            let metric = |name: &str| resolve_metric(name, &Catalogue::new()).unwrap();
+            // Ten runs a microsecond apart: whole µs, no coarser tick.
+            let spending = |wall: f64, cpu: f64| {
+                let runs = (0..10).map(|i| RunTimes {
+                    wall: Some(wall + f64::from(i)),
+                    cpu: Some(cpu + f64::from(i)),
+                    delay: Some(0.0),
+                });
+                Spending::of_runs(&[runs.collect()])
+            };
+            // A sleep: 100 ms of wall time, 1 ms on a CPU.
+            assert_eq!(
+                choose_from(&spending(100_321.0, 1_234.0), None).metric,
+                metric(waits)
+            );
+            // A loop: its wall time on a CPU.
+            assert_eq!(
+                choose_from(&spending(100_321.0, 98_765.0), None).metric,
+                metric(busy)
+            );
         },
     },
     Stated {

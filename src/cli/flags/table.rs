@@ -4,7 +4,7 @@
 use super::super::lowargs::{Args, Generate, HistoryArg, ParamArg, ReportSwitch};
 use super::super::UsageError;
 use super::{Flag, Hint, Scope};
-use crate::analysis::{RankingSettings, StoppingRule};
+use crate::analysis::StoppingRule;
 use crate::experiment::{HookKind, Order};
 use crate::export::json_layouts::Layout;
 use crate::export::{Format, JsonRuns};
@@ -558,18 +558,22 @@ fn order_help() -> String {
     )
 }
 
-/// `--metric`'s help: the short names, the default marked.
+/// `--metric`'s help: the short names and the run-queue delay's, and the
+/// default the data choose ([`crate::analysis::choose`]).
 fn metric_help() -> String {
-    let default = RankingSettings::default().metric;
-    let names: Vec<String> = (crate::analysis::SHORT_NAMES.iter())
-        .map(|&(name, metric)| match metric == default {
-            true => format!("{name} (default)"),
-            false => name.to_owned(),
-        })
-        .collect();
+    use crate::analysis::SHORT_NAMES;
+    use crate::data::{Catalogue, Metric};
+    let short = |metric: Metric| {
+        let named = SHORT_NAMES.iter().find(|&&(_, m)| m == metric);
+        named.map_or("?", |&(name, _)| name)
+    };
+    let names: Vec<&str> = SHORT_NAMES.iter().map(|&(name, _)| name).collect();
     format!(
-        "Metric to rank: {}, or any other the data hold",
-        names.join(", ")
+        "Metric to rank: {}, {}, or any other the data hold (default: {} if a command mostly waits, else {})",
+        names.join(", "),
+        Catalogue::new().def(Metric::RUN_DELAY).name,
+        short(Metric::WALL),
+        short(Metric::TOTAL)
     )
 }
 
