@@ -525,11 +525,10 @@ fn impossible_hyperfine_measurements_are_refused_with_their_place() {
     assert_eq!(wall, [Some(0), Some(200_000), Some(8_900_000_000_000_000)]);
 }
 
-/// cbdr's times and BestGuess's own per-run integers are held to what a
-/// raw CSV accepts too; and the note on ranking by wall-clock time blames
-/// Hyperfine 1.x's JSON only when such a file was read.
+/// cbdr's times are held to what a raw CSV accepts: a time is not
+/// negative nor past what µs hold, a custom column stays within ±1e100.
 #[test]
-fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
+fn impossible_cbdr_values_are_refused_with_their_place() {
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, text: &str| {
         let path = dir.path().join(name);
@@ -560,6 +559,28 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
         Some(8_900_000_000_000_000)
     );
 
+    let e = error(&write("big.csv", &cbdr_custom("1e101")));
+    assert!(
+        e.contains("line 3: \"1e101\" in column custom is beyond ±1e100"),
+        "{e}"
+    );
+}
+
+/// BestGuess's own per-run integers are held to what a raw CSV accepts
+/// too, each refused with its place.
+#[test]
+fn impossible_bestguess_values_are_refused_with_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let error = |path: &str| {
+        Dataset::read_files(&[path.to_owned()])
+            .unwrap_err()
+            .to_string()
+    };
     let out = dir.path().join("own.json");
     bestreport()
         .args(["-Q", "--json-runs", "bestguess", "--export-json"])
@@ -637,15 +658,22 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
         e.contains("per_run.score[2] is 1e+101, not a number within ±1e100"),
         "{e}"
     );
-    let e = error(&write("big.csv", &cbdr_custom("1e101")));
-    assert!(
-        e.contains("line 3: \"1e101\" in column custom is beyond ±1e100"),
-        "{e}"
-    );
+}
 
+/// Ranked by wall-clock time for want of CPU times: the ranking's header
+/// blames Hyperfine 1.x's JSON only when such a file was read.
+#[test]
+fn the_reason_for_wall_clock_time_names_hyperfine_only_for_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let wall_only = dir.path().join("w.csv");
+    fs::write(
+        &wall_only,
+        "benchmark,wall_time\nx,0.1\nx,0.2\ny,0.2\ny,0.3\n",
+    )
+    .unwrap();
+    let wall_only = wall_only.to_string_lossy().into_owned();
     // A cbdr file without CPU times lacks them without Hyperfine's excuse;
     // the ranking's header says why wall-clock time is ranked.
-    let wall_only = write("w.csv", "benchmark,wall_time\nx,0.1\nx,0.2\ny,0.2\ny,0.3\n");
     let flat = |t: String| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let (line, _) = report(&[&wall_only]);
     let line = flat(line);

@@ -871,12 +871,10 @@ fn look(analysis: &Analysis<'_>) -> Node<'static> {
     ])
 }
 
-/// The top-level `metadata` object: Hyperfine 2.0's (`start_time`,
-/// `platform`) extended with how the experiment was made.
-fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
-    let time = |t: Option<i64>| t.map_or(Node::Null, |us| Node::Str(rfc3339(us).into()));
+/// Where the experiment ran: `null` for data read from files without it.
+fn platform<'a>(m: &'a Metadata) -> Node<'a> {
     let opt_text = |t: &'a Option<String>| t.as_deref().map_or(Node::Null, text);
-    let platform = m.platform.as_ref().map_or(Node::Null, |p| {
+    m.platform.as_ref().map_or(Node::Null, |p| {
         object(vec![
             ("os", text(&p.os)),
             ("architecture", text(&p.architecture)),
@@ -884,8 +882,13 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
             ("cpu_model", opt_text(&p.cpu_model)),
             ("cpus", p.cpus.map_or(Node::Null, count)),
         ])
-    });
-    let experiment = m.experiment.as_ref().map_or(Node::Null, |e| {
+    })
+}
+
+/// How the experiment ran: counts, order, seed, shell, limits and why it
+/// stopped; `null` for data read from files.
+fn experiment(m: &Metadata) -> Node<'_> {
+    m.experiment.as_ref().map_or(Node::Null, |e| {
         object(vec![
             ("commands", count(e.commands)),
             ("runs", Node::Int(i64::try_from(e.runs).unwrap_or(i64::MAX))),
@@ -915,7 +918,13 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
                 e.budget.map_or(Node::Null, |(_, s)| Node::Num(s)),
             ),
         ])
-    });
+    })
+}
+
+/// The top-level `metadata` object: Hyperfine 2.0's (`start_time`,
+/// `platform`) extended with how the experiment was made.
+fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
+    let time = |t: Option<i64>| t.map_or(Node::Null, |us| Node::Str(rfc3339(us).into()));
     let mut fields = vec![
         ("tool", text("bestguess")),
         ("bestguess_version", text(env!("CARGO_PKG_VERSION"))),
@@ -926,8 +935,8 @@ fn meta<'a>(m: &'a Metadata, analysis: &Analysis<'_>) -> Node<'a> {
         ),
         ("start_time", time(m.start_unix_us)),
         ("end_time", time(m.end_unix_us)),
-        ("platform", platform),
-        ("experiment", experiment),
+        ("platform", platform(m)),
+        ("experiment", experiment(m)),
         ("settings", settings(analysis)),
         (
             "counters",
