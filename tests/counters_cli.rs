@@ -427,7 +427,7 @@ fn ranking_by_task_clock_reads_back_identically() {
         .stdout(report);
 }
 
-/// The C reference's reader as `bestguess-behaviour.md` §4.1 describes it
+/// C BestGuess's reader as `bestguess-behaviour.md` §4.1 describes it
 /// (there is no C binary here to run): the first line is skipped; per row,
 /// fields quoted (ending at a `"` not followed by `"`) or bare (up to `,`
 /// or newline), each followed by `,` or newline; columns 1–3 text, 4–13

@@ -51,7 +51,7 @@ impl Layout {
         };
         // C BestGuess's columns, by position.
         for (metric, def) in catalogue.iter() {
-            if let RawColumn::Reference(i) = def.raw {
+            if let RawColumn::CTool(i) = def.raw {
                 layout.place(i, metric, def);
             }
         }

@@ -255,7 +255,7 @@ fn sink_metric(i: usize) -> Option<Metric> {
     .into_iter()
     .find(|m| {
         let def = m.def();
-        def.raw == RawColumn::Reference(i) && def.source == Source::Stored
+        def.raw == RawColumn::CTool(i) && def.source == Source::Stored
     })
 }
 
