@@ -19,8 +19,8 @@
 # fdatasync and rename (the file is replaced safely), so it depends on the
 # disk too. The machine's own speed moves: compare figures only from runs
 # whose "no export" case (the same work every time) took about the same;
-# a fixed loop on one core is no guide (it held at 0.26-0.28 s while that
-# case went from 0.29 to 0.42 s).
+# a fixed loop on one core is no guide (it can hold at 0.26-0.28 s while
+# that case moves from 0.29 to 0.42 s).
 # Where the CPU time goes: bench/scale-profile.sh. The machine is shared, so run
 # it when it is idle and say how loaded it was (uptime is printed).
 #

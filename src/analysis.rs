@@ -21,7 +21,7 @@ pub use diagnostics::{
 };
 pub use metric_choice::{
     choose, choose_from, known_names, resolve_metric, settle, Choice, MetricFrom, UnknownMetric,
-    Why,
+    Why, SHORT_NAMES,
 };
 pub use settings::{meaning, threshold, RankingSettings, Reference};
 pub use spending::{CommandSpending, RunTimes, Spending, BUSY, MOSTLY_WAITS};
@@ -285,8 +285,8 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync)
                 .collect()
         };
         // A part whose thread cannot be had (a thread limit, a tight
-        // `ulimit -v`) is made on this one: `scope.spawn` panicked there,
-        // and the runs just measured were lost with the process.
+        // `ulimit -v`) is made on this one: `scope.spawn` would panic
+        // there, and the runs just measured would be lost with the process.
         let parts: Vec<Result<_, Vec<R>>> = items
             .chunks(per)
             .enumerate()
@@ -533,6 +533,106 @@ impl<'a> Analysis<'a> {
     /// The runs of command `index` (dataset order).
     pub fn runs(&self, index: usize) -> &CommandRuns {
         &self.dataset.commands[index]
+    }
+}
+
+impl Analysis<'_> {
+    /// The check across commands for a change of the machine's speed:
+    /// what [`DriftCheck`] holds, computed once.
+    ///
+    /// With complete rounds (random or interleaved order), each command's
+    /// runs are divided by the median of the commands in the same round
+    /// (with two commands, one by the other); a
+    /// Mann–Kendall trend in that ratio (Holm over the commands, below
+    /// [`WARNING_LEVEL`] or the ranking's α if smaller) of at least the
+    /// `effect` threshold, located by
+    /// Pettitt's change point, is a change of that command, not of the
+    /// machine.
+    ///
+    /// Without them (sequential order, separate files), a verdict between
+    /// commands measured at different times assumes the machine did not
+    /// change. The runs of each command, divided by its median, give one
+    /// slope common to all ([`pooled_slope`]), whose interval is carried
+    /// from one command's mean position in time to the other's: when some
+    /// drift in that interval would bring a "slower" or "faster" within
+    /// the `effect` threshold of no difference, the verdict may be the
+    /// drift's, and the check says so. A command whose own runs changed
+    /// speed (its Mann–Kendall test, [`Diagnostics::drifted`]) is also
+    /// reported: a step inside one command moves a least-squares slope
+    /// only by its share of the runs. `bestguess --order sequential` runs
+    /// mirrored blocks, so every change of speed changes some command's
+    /// own runs; in files of plain blocks, a step exactly between two
+    /// commands leaves no trace in either, and no check can see it: the
+    /// ranking says its verdicts assume a steady machine.
+    pub fn drift_check(&self) -> &DriftCheck {
+        self.drift
+            .get_or_init(|| diagnostics::drift_check(self.dataset, &self.settings, self))
+    }
+
+    /// The warnings: the note about waiting commands first, then the
+    /// check across commands, cold first runs, and command by command in
+    /// dataset order the best case and the trend (those last two are
+    /// details: [`Warning::printed`]).
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut out = Vec::new();
+        if self.settings.metric == Metric::TOTAL {
+            let waiting = self.spending.waiting();
+            if !waiting.is_empty() {
+                out.push(Warning::WallDominates { commands: waiting });
+            }
+        }
+        let check = self.drift_check();
+        if !check.paired && (check.explained.is_some() || !check.changed.is_empty()) {
+            out.push(Warning::OrderDrift {
+                drift: check.total_drift(),
+                explained: check.explained.clone(),
+                changed: check.changed.clone(),
+            });
+        }
+        out.extend(check.relative.iter().cloned().map(Warning::RelativeChange));
+        // In complete rounds, a first round slow for every command (the
+        // machine or the tool starting up) cancels in every comparison and
+        // is no command's cold start: the first run must also stand out
+        // against the other commands of its round.
+        let rounds = complete_rounds(self.dataset, self.settings.metric);
+        let cold: Vec<(usize, f64)> = (0..self.dataset.commands.len())
+            .filter_map(|i| {
+                let own = in_time_order(&self.dataset.commands[i], self.settings.metric);
+                let excess = first_run_excess(&own)?;
+                match &rounds {
+                    Some(r) => {
+                        first_run_excess(&diagnostics::against_the_round(r, i)).map(|_| (i, excess))
+                    }
+                    None => Some((i, excess)),
+                }
+            })
+            .collect();
+        if !cold.is_empty() {
+            out.push(Warning::FirstRunSlow { commands: cold });
+        }
+        for (command, d) in self.diagnostics.iter().enumerate() {
+            if let Ok(b) = &d.best_case {
+                if !b.stable {
+                    out.push(Warning::BestCaseChanged {
+                        command,
+                        distance: b.distance,
+                        max_distance: self.settings.best_case.max_distance,
+                    });
+                }
+            }
+            if let (true, Ok(t), Some(p), Some(h)) =
+                (d.drifted, &d.trend, d.trend_p_adjusted, d.halves)
+            {
+                out.push(Warning::SpeedChanged {
+                    command,
+                    slower: t.increasing(),
+                    tau: t.tau,
+                    p_adjusted: p,
+                    halves: h,
+                });
+            }
+        }
+        out
     }
 }
 

@@ -586,7 +586,7 @@ mod tests {
     #[test]
     fn commands_sharing_a_name_pair_with_their_own_command() {
         // One name for three commands, measured in another order: by name
-        // alone `./work 1` was compared with `./work 3`.
+        // alone `./work 1` would be compared with `./work 3`.
         let old = dataset(&[
             ("./work 1", "work", T),
             ("./work 2", "work", T),

@@ -237,12 +237,11 @@ fn one_command_stops_when_its_median_is_known() {
     assert_eq!(doc["metadata"]["experiment"]["stopped"], "decided");
 }
 
-/// `--max-time 2` on commands of half a second: the experiment (warm-ups
-/// included) ends within a round of its budget, 3 s of wall time at most
-/// (generous: the budget is checked between rounds, and the warm-ups and
-/// the first round take 1.5 s), and says which budget ended it and when.
-/// Real processes on the real clock, with the overheads a script leaves
-/// out; its scripted twin checks the arithmetic exactly.
+/// `--max-time 2` on commands of half a second, on the real clock (the
+/// subject here): the experiment says the budget ended it, within a round
+/// of it as the tool measured. The wall time is bounded only against a
+/// budget not kept at all (1,000 rounds of 1 s), never against a machine's
+/// load; its scripted twin below checks the arithmetic exactly.
 #[test]
 fn max_time_is_kept_within_a_round() {
     let started = std::time::Instant::now();
@@ -255,7 +254,7 @@ fn max_time_is_kept_within_a_round() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        took < std::time::Duration::from_secs(3),
+        took < std::time::Duration::from_secs(60),
         "took {took:?}: {stderr}"
     );
     assert!(

@@ -49,7 +49,7 @@ fn find(names: &[&str]) -> Option<PathBuf> {
 
 /// Chromium and chromedriver, or `None` with a line saying which is
 /// missing: written to standard error directly, past the test harness's
-/// capture, so that `cargo test` shows the skip (an `ok` alone had hidden
+/// capture, so that `cargo test` shows the skip (an `ok` alone would hide
 /// it). Under CI (`CI` set) a missing one is a failure: CI installs both.
 fn browser(test: &str) -> Option<(PathBuf, PathBuf)> {
     let chromium = find(&["chromium", "chromium-browser", "google-chrome"]);
@@ -463,11 +463,18 @@ fn many_commands_and_a_sleeping_one_read_clearly_in_chromium() {
     };
     let driver = start_driver(&chromedriver);
 
+    sleeping_page(&driver, &chromium);
+    twelve_page(&driver, &chromium);
+}
+
+/// The page of a command that sleeps while CPU time is ranked: the note
+/// and the warnings are visible, above the results.
+fn sleeping_page(driver: &Driver, chromium: &Path) {
     // CPU time asked for: without --metric the sleeping command is ranked
     // by wall-clock time and nothing needs the note.
     let s = open_page(
-        &driver,
-        &chromium,
+        driver,
+        chromium,
         "sleeping.csv",
         "sleeping",
         &["--metric", "cpu"],
@@ -493,9 +500,14 @@ fn many_commands_and_a_sleeping_one_read_clearly_in_chromium() {
         "before the results: {note}"
     );
     screenshot(&s, "sleeping");
-    drop(s);
+}
 
-    let s = open_page(&driver, &chromium, "twelve.csv", "twelve", &[]);
+/// The page of twelve commands: every row label of the ranking figure
+/// inside it and crossed by no band or zero line, commands past eight in
+/// another shape than those sharing their colour, and a relative figure
+/// beside an undecided verdict marked so.
+fn twelve_page(driver: &Driver, chromium: &Path) {
+    let s = open_page(driver, chromium, "twelve.csv", "twelve", &[]);
     let found = problems(&s, 4);
     assert!(found.is_empty(), "problems:\n{}", found.join("\n"));
     // Geometry of the ranking figure, in the page's pixels.

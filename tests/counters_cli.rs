@@ -427,7 +427,7 @@ fn ranking_by_task_clock_reads_back_identically() {
         .stdout(report);
 }
 
-/// The C reference's reader as `bestguess-behaviour.md` §4.1 describes it
+/// C BestGuess's reader as `bestguess-behaviour.md` §4.1 describes it
 /// (there is no C binary here to run): the first line is skipped; per row,
 /// fields quoted (ending at a `"` not followed by `"`) or bare (up to `,`
 /// or newline), each followed by `,` or newline; columns 1–3 text, 4–13
@@ -529,7 +529,7 @@ fn ranking_by_a_counter_that_cannot_be_read_says_so_not_to_ask_for_it() {
             .contains("error: --metric cycles: the cycles counter cannot be read on this machine"),
         "{stderr}"
     );
-    // The advice had been to do what the user did.
+    // No advice to do what the user did.
     assert!(!stderr.contains("measure it with --counters"), "{stderr}");
 }
 

@@ -1,8 +1,8 @@
-//! Raw data CSV: the C reference's own files, round trips, leniency, and
+//! Raw data CSV: C BestGuess's own files, round trips, leniency, and
 //! every error case, through the public API of `bestguess::data`.
 //!
 //! Expected counts for the reference files are those of section 10 of the
-//! behaviour document (`test/*.csv` of the C reference); the files are
+//! behaviour document (`test/*.csv` of C BestGuess); the files are
 //! copied verbatim into `tests/data/reference/`.
 
 use std::io::Write;
@@ -512,7 +512,7 @@ fn an_unclosed_quote_followed_by_more_rows_points_back_to_it() {
 
 #[test]
 fn a_stray_quote_is_an_error_not_a_hang() {
-    // The C reference loops forever on this row.
+    // C BestGuess loops forever on this row.
     let (line, column, problem, _) = row_error(&with_bad_row(
         r#""ls",ls -l","",1,0,1483,0,2200,146,0,1,1,1577"#,
     ));
@@ -540,7 +540,7 @@ fn invalid_utf8_is_reported_at_its_field() {
 
 #[test]
 fn an_empty_file_is_a_clear_error() {
-    // The C reference crashes (SIGSEGV) on this.
+    // C BestGuess crashes (SIGSEGV) on this.
     let e = read_text("").unwrap_err();
     assert!(matches!(e, DataError::Empty { .. }), "{e:?}");
     let message = e.to_string();

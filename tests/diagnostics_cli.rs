@@ -179,7 +179,8 @@ fn warnings_are_wrapped_at_the_report_width() {
 }
 
 /// Commands that mostly wait while CPU time ranks are named up to three,
-/// then counted: 3,000 such commands had made one sentence of 80 lines.
+/// then counted: 3,000 such commands listed would make one sentence of 80
+/// lines.
 #[test]
 fn many_waiting_commands_are_counted_not_listed() {
     let dir = tempfile::tempdir().unwrap();

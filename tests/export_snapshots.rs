@@ -1,6 +1,6 @@
 //! Every export format on fixed data, pinned by insta snapshots, plus the
 //! contracts the snapshots alone would not make obvious: the summary CSV's
-//! header is the C reference's byte for byte and every row has 70 fields
+//! header is C BestGuess's byte for byte and every row has 70 fields
 //! whatever the text in it; the JSON parses, holds no NaN, and has every key
 //! and type of Hyperfine 1.20's own export.
 //!

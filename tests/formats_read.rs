@@ -139,7 +139,7 @@ fn summaries_are_refused_with_what_to_give_instead() {
 #[test]
 fn unreadable_files_name_every_accepted_format() {
     let dir = tempfile::tempdir().unwrap();
-    // The case that used to get only "a quote inside an unquoted field".
+    // A case that gets more than "a quote inside an unquoted field".
     let cases = [
         ("quote.txt", "say \"hello\", world\nmore\n"),
         ("json.json", "{\"benchmarks\": []}\n"),
@@ -182,8 +182,8 @@ fn our_own_json_reads_back_to_the_same_report() {
 }
 
 /// A metric of the data's own keeps its unit through the JSON
-/// (`metadata.units`): `lat (us)` had come back a plain number, and the
-/// report changed (`20.00 K` for `20.000 ms`).
+/// (`metadata.units`): without them `lat (us)` would come back a plain
+/// number, and the report would change (`20.00 K` for `20.000 ms`).
 #[test]
 fn a_custom_metric_keeps_its_unit_through_our_json() {
     let dir = tempfile::tempdir().unwrap();
@@ -220,7 +220,7 @@ fn a_custom_metric_keeps_its_unit_through_our_json() {
 
 /// Two exports of `bestguess` put into one document (`jq -s`) are two
 /// experiments: a batch number comes again, so a new group starts (they
-/// had been merged into one command `true` of both experiments' runs).
+/// are not merged into one command `true` of both experiments' runs).
 #[test]
 fn two_exports_in_one_document_stay_apart() {
     let dir = tempfile::tempdir().unwrap();
@@ -249,7 +249,7 @@ fn two_exports_in_one_document_stay_apart() {
 
 /// Results of one export in another order (`jq '.results |=
 /// sort_by(.median)'`) are still one experiment: its rounds stay complete.
-/// A falling batch number had started a new group per result.
+/// A falling batch number does not start a new group per result.
 #[test]
 fn an_export_with_its_results_reordered_stays_one_experiment() {
     let dir = tempfile::tempdir().unwrap();
@@ -326,7 +326,7 @@ fn the_same_command_from_two_files_is_tagged_with_its_file() {
     );
     assert_eq!(doc["metadata"]["sources"][1]["tag"], "b.csv");
     assert_eq!(doc["metadata"]["sources"][1]["format"], "bestguess-raw-csv");
-    // The two summary CSVs tell them apart too (their rows had been
+    // The two summary CSVs tell them apart too (else their rows would be
     // identical but for the numbers).
     for option in ["--export-csv", "--hyperfine-csv"] {
         let out = bestreport()
@@ -499,7 +499,7 @@ fn impossible_hyperfine_measurements_are_refused_with_their_place() {
             ),
             "results[0].measurements[0].memory_peak_resident.unit is \"KiB\", not \"byte\"",
         ),
-        // A bare number where an object belongs had been dropped.
+        // A bare number where an object belongs is refused, not dropped.
         (
             two("0.2").replacen(
                 "{\"value\": 0.1, \"unit\": \"second\"}",
@@ -525,11 +525,10 @@ fn impossible_hyperfine_measurements_are_refused_with_their_place() {
     assert_eq!(wall, [Some(0), Some(200_000), Some(8_900_000_000_000_000)]);
 }
 
-/// cbdr's times and BestGuess's own per-run integers are held to what a
-/// raw CSV accepts too; and the note on ranking by wall-clock time blames
-/// Hyperfine 1.x's JSON only when such a file was read.
+/// cbdr's times are held to what a raw CSV accepts: a time is not
+/// negative nor past what µs hold, a custom column stays within ±1e100.
 #[test]
-fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
+fn impossible_cbdr_values_are_refused_with_their_place() {
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, text: &str| {
         let path = dir.path().join(name);
@@ -560,6 +559,28 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
         Some(8_900_000_000_000_000)
     );
 
+    let e = error(&write("big.csv", &cbdr_custom("1e101")));
+    assert!(
+        e.contains("line 3: \"1e101\" in column custom is beyond ±1e100"),
+        "{e}"
+    );
+}
+
+/// BestGuess's own per-run integers are held to what a raw CSV accepts
+/// too, each refused with its place.
+#[test]
+fn impossible_bestguess_values_are_refused_with_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let error = |path: &str| {
+        Dataset::read_files(&[path.to_owned()])
+            .unwrap_err()
+            .to_string()
+    };
     let out = dir.path().join("own.json");
     bestreport()
         .args(["-Q", "--json-runs", "bestguess", "--export-json"])
@@ -596,8 +617,8 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
             serde_json::json!(1e300),
             "wall_us[1] is 1e+300, not a number from 0 to below 2^63",
         ),
-        // Past what a raw CSV holds: the summary CSVs had printed
-        // i64::MAX where every other output said 1e19.
+        // Past what a raw CSV holds: refused, or the summary CSVs would
+        // print i64::MAX where every other output says 1e19.
         (
             "user_us",
             serde_json::json!(1e19),
@@ -637,15 +658,22 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
         e.contains("per_run.score[2] is 1e+101, not a number within ±1e100"),
         "{e}"
     );
-    let e = error(&write("big.csv", &cbdr_custom("1e101")));
-    assert!(
-        e.contains("line 3: \"1e101\" in column custom is beyond ±1e100"),
-        "{e}"
-    );
+}
 
+/// Ranked by wall-clock time for want of CPU times: the ranking's header
+/// blames Hyperfine 1.x's JSON only when such a file was read.
+#[test]
+fn the_reason_for_wall_clock_time_names_hyperfine_only_for_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let wall_only = dir.path().join("w.csv");
+    fs::write(
+        &wall_only,
+        "benchmark,wall_time\nx,0.1\nx,0.2\ny,0.2\ny,0.3\n",
+    )
+    .unwrap();
+    let wall_only = wall_only.to_string_lossy().into_owned();
     // A cbdr file without CPU times lacks them without Hyperfine's excuse;
     // the ranking's header says why wall-clock time is ranked.
-    let wall_only = write("w.csv", "benchmark,wall_time\nx,0.1\nx,0.2\ny,0.2\ny,0.3\n");
     let flat = |t: String| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let (line, _) = report(&[&wall_only]);
     let line = flat(line);
@@ -664,7 +692,7 @@ fn impossible_cbdr_and_bestguess_values_are_refused_with_their_place() {
 /// A total in `bestguess.per_run` (`total_us`, `context_switches`) is the
 /// sum of its parts, recomputed when read: one that disagrees with them,
 /// or stands without them, is refused with its place, never silently
-/// dropped (a file with `total_us` alone had been read as having no CPU
+/// dropped (a file with `total_us` alone is not read as having no CPU
 /// time, and ranked by wall-clock time).
 #[test]
 fn bestguess_totals_must_agree_with_their_parts() {
@@ -733,7 +761,7 @@ fn bestguess_totals_must_agree_with_their_parts() {
     );
 
     // Parts whose sum does not fit: refused with or without the total
-    // (without it, the run had been read as having no CPU time).
+    // (without it, the run is not read as having no CPU time).
     for drop_total in [false, true] {
         let e = error(&|map| {
             map["user_us"][1] = serde_json::json!(i64::MAX);
@@ -804,7 +832,7 @@ fn json_with_a_bom_reads_and_json_without_runs_is_refused() {
 
     // Exit codes and signals are checked like the metrics: "0" is no
     // exit code, and an array shorter or longer than `times` cannot be
-    // matched to the runs (a longer one's failed run had been dropped).
+    // matched to the runs (a longer one's failed run could be dropped).
     for (codes, memory, said) in [
         (
             "[0,0]",
@@ -849,10 +877,10 @@ fn json_with_a_bom_reads_and_json_without_runs_is_refused() {
     assert_eq!(read(&h3).commands[0].failed(), 1);
 }
 
-/// cbdr's benchmark names are kept as written (` a ` and `a` had been
+/// cbdr's benchmark names are kept as written (` a ` and `a` are not
 /// trimmed into one bimodal command), numbers may be padded, and a column
-/// of the benchmark's own is a number `--metric NAME` finds (it had been
-/// named `score (s)`, seconds, and `--metric score` found nothing).
+/// of the benchmark's own is a number `--metric NAME` finds (not
+/// `score (s)`, seconds, which `--metric score` would not find).
 #[test]
 fn cbdr_names_are_kept_and_own_columns_are_numbers() {
     let dir = tempfile::tempdir().unwrap();
@@ -876,7 +904,7 @@ fn cbdr_names_are_kept_and_own_columns_are_numbers() {
 }
 
 /// Two files' commands, exported together and read back, keep their
-/// files' names as tags (they had become `group 1` and `group 2`).
+/// files' names as tags (not `group 1` and `group 2`).
 #[test]
 fn a_json_round_trip_keeps_the_files_tags() {
     let dir = tempfile::tempdir().unwrap();
@@ -991,8 +1019,8 @@ fn hyperfine_2_summary_csv_is_refused_with_the_right_advice() {
 }
 
 /// Hyperfine 1.x keeps only the means of user and system time, and before
-/// 1.13 wrote no exit codes: a re-export keeps the means (they had become
-/// `null`) and writes no exit code (they had become 0), through two
+/// 1.13 wrote no exit codes: a re-export keeps the means (not `null`) and
+/// writes no exit code (not 0), through two
 /// generations of re-export.
 #[test]
 fn hyperfine_1_json_re_exported_keeps_its_means_and_invents_no_exit_codes() {
@@ -1057,7 +1085,7 @@ fn hyperfine_1_json_re_exported_keeps_its_means_and_invents_no_exit_codes() {
 
 /// Hyperfine 1.x's JSON alone ranks by wall-clock time with a note; mixed
 /// with a raw CSV it does the same, naming the file that lacks CPU times
-/// (it had stopped, asking for --metric wall).
+/// (rather than stopping to ask for --metric wall).
 #[test]
 fn formats_mixed_in_one_call_agree_on_the_metric_with_a_note() {
     let out = bestreport()
@@ -1098,7 +1126,7 @@ fn formats_mixed_in_one_call_agree_on_the_metric_with_a_note() {
 }
 
 /// A long command read from two files: cut to fit the ranking, each keeps
-/// its file's tag (cut from the end, the two had looked identical).
+/// its file's tag (cut from the end, the two would look identical).
 #[test]
 fn a_cut_label_keeps_its_files_tag() {
     let dir = tempfile::tempdir().unwrap();
@@ -1137,8 +1165,8 @@ fn fifty_files(dir: &std::path::Path) -> Vec<String> {
             let runs = if k == 17 { 3 } else { 12 };
             let mut text = HEADER.to_owned();
             for i in 0..runs {
-                // The short command is the fastest: the case that had
-                // silenced the ranking.
+                // The short command is the fastest: the case that must not
+                // silence the ranking.
                 let base = if k == 17 { 500 } else { 1000 + 100 * k };
                 let user = base + (i * 7) % 10;
                 text.push_str(&format!(
@@ -1187,7 +1215,7 @@ fn fifty_files_read_together_with_one_short_command() {
 
 /// The same fifty files ranked: the 3-run command is listed "not
 /// compared" and the other 49 are ranked among themselves (one short
-/// command had silenced the whole ranking: "Lacking the 5 timed runs").
+/// command must not silence the whole ranking: "Lacking the 5 timed runs").
 #[test]
 fn one_short_command_among_fifty_files_does_not_silence_the_ranking() {
     let dir = tempfile::tempdir().unwrap();

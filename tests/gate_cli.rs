@@ -308,7 +308,7 @@ fn a_command_too_few_runs_to_compare_does_not_pass_the_gate() {
 #[test]
 fn a_gate_that_compared_nothing_does_not_pass() {
     // Another baseline, or renamed commands: every command on one side
-    // only. The gate had passed ("no command is slower"), status 0.
+    // only. The gate must not pass ("no command is slower"), status 0.
     let dir = tempfile::tempdir().unwrap();
     let base = raw_file(dir.path(), "base.csv", &[1000; 9]);
     let new = raw_file(dir.path(), "new.csv", &[1000; 9]).replace("new.csv", "renamed.csv");
@@ -372,7 +372,8 @@ fn work_file(path: &std::path::Path, order: &[u32], seed: u64) {
 #[test]
 fn commands_sharing_a_name_are_compared_with_their_own_baseline() {
     // Three commands under one name, measured in another order: paired by
-    // name alone, `./work 1` was compared with `./work 3` (+191 %, status 3).
+    // name alone, `./work 1` would be compared with `./work 3` (+191 %,
+    // status 3).
     let dir = tempfile::tempdir().unwrap();
     let (old, new) = (dir.path().join("old.csv"), dir.path().join("new.csv"));
     work_file(&old, &[1, 2, 3], 1);
@@ -544,7 +545,7 @@ fn a_huge_margin_is_written_in_scientific_notation() {
     );
     assert_eq!(status, 0, "{stdout}{stderr}");
     let gate = gate_line(&stdout);
-    // It had been 309 digits over four lines.
+    // Not 309 digits over four lines.
     assert_eq!(
         gate.trim_end(),
         "Gate passed: no command is slower with its lower bound above +1.00e308%.",

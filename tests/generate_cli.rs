@@ -227,8 +227,8 @@ fn man_pages_have_examples_every_exit_status_and_whole_sentences() {
             );
         }
         // From OPTIONS on, every paragraph is sentences: a line ends with a
-        // full stop, so that nothing roff joins after it runs into it ("…
-        // bestguess One of: …" had).
+        // full stop, so that nothing roff joins after it runs into it (as
+        // in "… bestguess One of: …").
         let lines: Vec<&str> = page.lines().collect();
         let from = lines.iter().position(|l| *l == ".SH OPTIONS").unwrap();
         let mut literal = false;

@@ -58,7 +58,7 @@ fn shell_syntax_under_a_shell_or_quoted_is_not_warned_about() {
 }
 
 /// Hyperfine's `--shell bash`: each command runs as `bash -c COMMAND`
-/// (it had been given to bash as a script file name, and failed), with a
+/// (not given to bash as a script file name, which fails), with a
 /// note saying so; the raw data records the shell that ran.
 #[test]
 fn a_bare_shell_name_runs_as_hyperfine_runs_it() {
@@ -93,7 +93,7 @@ fn a_bare_shell_name_runs_as_hyperfine_runs_it() {
 }
 
 /// Hyperfine's `-n a -n b CMD1 CMD2`: the names pair with the commands
-/// in order (it had been refused).
+/// in order (rather than refused).
 #[test]
 fn names_before_the_commands_pair_with_them_in_order() {
     let dir = tempfile::tempdir().unwrap();

@@ -148,8 +148,22 @@ impl Case {
                 problems.push(format!("temporary file {name} left behind"));
             }
         }
+        self.check_files(dir.path(), &mut problems);
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{}: {}\n  args: {args:?}\n  stderr: {stderr}",
+                self.name,
+                problems.join("; ")
+            ))
+        }
+    }
+
+    /// What each file the case names holds after the run, as it expects.
+    fn check_files(&self, dir: &std::path::Path, problems: &mut Vec<String>) {
         for (file, after) in &self.after {
-            let path = dir.path().join(file);
+            let path = dir.join(file);
             let before = self.files.iter().find(|(n, _)| n == file).map(|(_, c)| c);
             match after {
                 After::Unchanged => {
@@ -175,22 +189,6 @@ impl Case {
                     }
                 }
             }
-        }
-        // No temporary export file is ever left behind.
-        for entry in fs::read_dir(dir.path()).unwrap() {
-            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-            if name.contains(".bestguess-") && name.ends_with(".tmp") {
-                problems.push(format!("temporary file {name} left"));
-            }
-        }
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(format!(
-                "{}: {}\n  args: {args:?}\n  stderr: {stderr}",
-                self.name,
-                problems.join("; ")
-            ))
         }
     }
 }
@@ -259,9 +257,12 @@ fn with_column(raw: &str, header: &str, value: &str) -> String {
 const OLD: &str = "precious old content\n";
 
 /// A file name of 250 bytes (the limit is 255): the export's temporary
-/// name beside it had been too long.
+/// name beside it must not be too long.
 const LONG_NAME: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json";
 
+// A table of cases, one per hostile input and no logic: its length is
+// the number of cases, not a function to split.
+#[allow(clippy::too_many_lines)]
 fn arguments() -> Vec<Case> {
     vec![
         case(
@@ -455,6 +456,9 @@ fn arguments() -> Vec<Case> {
     ]
 }
 
+// A table of cases, one per hostile input and no logic: its length is
+// the number of cases, not a function to split.
+#[allow(clippy::too_many_lines)]
 fn commands() -> Vec<Case> {
     vec![
         case("an empty hook", "bestguess", &["-r", "1", "-p", "", "true"]).fails(
@@ -689,7 +693,8 @@ fn commands() -> Vec<Case> {
             ],
         )
         .ok()
-        // Without -i a failed run had stopped the experiment.
+        // Every run finds a fresh file: without -i a failed run (exit 9)
+        // would stop the experiment.
         .then("raw.csv", After::Raw(Some(5))),
     ]
 }
@@ -761,6 +766,9 @@ fn command_files() -> Vec<Case> {
     ]
 }
 
+// A table of cases, one per hostile input and no logic: its length is
+// the number of cases, not a function to split.
+#[allow(clippy::too_many_lines)]
 fn raw_files() -> Vec<Case> {
     vec![
         case("a raw file appended to itself", "bestreport", &["-Q", "d.csv"])
@@ -959,6 +967,9 @@ fn raw_files() -> Vec<Case> {
     ]
 }
 
+// A table of cases, one per hostile input and no logic: its length is
+// the number of cases, not a function to split.
+#[allow(clippy::too_many_lines)]
 fn outputs() -> Vec<Case> {
     vec![
         case(
@@ -1357,6 +1368,9 @@ fn outputs() -> Vec<Case> {
     ]
 }
 
+// A table of cases, one per hostile input and no logic: its length is
+// the number of cases, not a function to split.
+#[allow(clippy::too_many_lines)]
 fn limits() -> Vec<Case> {
     vec![
         case(
@@ -1461,8 +1475,8 @@ fn limits() -> Vec<Case> {
         )
         .file("many.txt", "true\n".repeat(300))
         // A reader that never reads: the export (over 64 KiB) blocks once
-        // the pipe is full. The signal had been swallowed until the
-        // reader left, then the write failed.
+        // the pipe is full. The signal is not swallowed until the reader
+        // leaves (and the write then fails).
         .under("mkfifo slow; (sleep 8 < slow >/dev/null 2>&1) & (sleep 3; kill -TERM $$) >/dev/null 2>&1 & ")
         .fails(143, "")
         .then("raw.csv", After::Raw(Some(300))),
@@ -1531,7 +1545,7 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
         );
     }
     // The help and the man page to a reader that is gone before they are
-    // written end the same way (they had said "Broken pipe", status 2).
+    // written end the same way (not "Broken pipe", status 2).
     for (program, args) in [("bestguess", "--help"), ("bestreport", "--generate man")] {
         let (code, err) = piped(dir.path(), program, args, "(exec 0<&-; sleep 0.5)");
         assert_eq!(code, "0", "{program} {args}: {err}");
@@ -1549,7 +1563,7 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
 }
 
 /// `-o -` with standard output closed: Rust's runtime reopens it on
-/// /dev/null, so the rows went nowhere with status 0 and no word. The
+/// /dev/null, so the rows would go nowhere with status 0 and no word. The
 /// runs still run (a redirection to /dev/null cannot be told from it),
 /// and a warning says where the rows go and what to do.
 #[test]
@@ -1581,7 +1595,7 @@ fn raw_data_to_a_closed_standard_output_is_warned_of() {
 }
 
 /// Standard error a pipe whose reader has gone: an error or a warning is
-/// lost, not a panic (`eprintln!` had made a usage error exit 101).
+/// lost, not a panic (`eprintln!` would make a usage error exit 101).
 #[test]
 fn a_closed_standard_error_is_no_panic() {
     let dir = tempfile::tempdir().unwrap();
@@ -1697,6 +1711,13 @@ fn too_few_threads_is_no_panic_and_loses_no_run() {
             None if out.status.signal() == Some(libc::SIGSEGV)
                 && stderr.is_empty()
                 && !dir.path().join("raw.csv").exists() => {}
+            // Too little for the standard library to set up the main
+            // thread (its signal stack), before main: it aborts saying so,
+            // and nothing ran. Which limit meets it moves with the binary's
+            // size.
+            None if out.status.signal() == Some(libc::SIGABRT)
+                && stderr.contains("fatal runtime error")
+                && !dir.path().join("raw.csv").exists() => {}
             // Too little for glibc's own bookkeeping of a new thread: it
             // aborts, saying so ("Fatal glibc error: failed to register TLS
             // destructor: out of memory", seen once on CI). Not this
@@ -1717,8 +1738,8 @@ fn too_few_threads_is_no_panic_and_loses_no_run() {
 /// runs, a second writer of that file (`-o`, or an export that would
 /// replace it, or an export that the first one will replace) refuses
 /// before running anything, naming the file; the first completes a
-/// well-formed file. Two writers had interleaved about 100 of 200 rows,
-/// some cut.
+/// well-formed file. Two writers unlocked would interleave about 100 of
+/// 200 rows, some cut.
 #[test]
 fn a_second_writer_of_a_file_refuses_and_the_first_completes() {
     let dir = tempfile::tempdir().unwrap();

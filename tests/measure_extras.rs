@@ -134,7 +134,7 @@ fn counters_include_the_processes_a_command_starts() {
 #[test]
 fn counting_starts_at_exec_and_never_reads_a_lost_zero() {
     // A trivial command still shows its own work, every time (a launcher
-    // whose counter context was swapped onto a child read 0 here).
+    // whose counter context is swapped onto a child reads 0 here).
     for m in measure(&software(), sh(":"), 40) {
         let tc = task_clock_us(&m);
         assert!(tc > 0.0, "task-clock read 0");
@@ -275,8 +275,8 @@ fn a_directory_left_at_the_metrics_path_gives_the_next_run_a_fresh_file() {
     let dir = tempfile::tempdir().unwrap();
     let config = with_metrics(&dir, ExtrasConfig::default());
     // Each run finds an empty regular file (else exits 9), then leaves a
-    // directory with a file in it there: the directory had failed every
-    // later run, as it could be neither unlinked nor opened.
+    // directory with a file in it there, which can be neither unlinked
+    // nor opened: every later run still gets a fresh file.
     let runs = measure(
         &config,
         sh(

@@ -173,8 +173,8 @@ fn what_a_setup_hook_starts_is_kept_for_the_runs() {
 }
 
 /// What a setup hook kept for the runs ends with the experiment: when it
-/// is interrupted before its `--cleanup` (the server had lived on under
-/// PID 1), and when no `--cleanup` stops it.
+/// is interrupted before its `--cleanup` (the server does not live on
+/// under PID 1), and when no `--cleanup` stops it.
 // Linux measurement path only: a process that left its group (setsid) is reached by the subreaper alone.
 #[cfg(bestguess_linux)]
 #[test]

@@ -331,8 +331,8 @@ fn settings_are_checked_and_shown() {
 
 #[test]
 fn commands_keep_their_input_numbers_under_random_order() {
-    // Regression: commands were numbered by their first run, which under
-    // --order random can be any of them.
+    // Commands are numbered by their input position, not by their first
+    // run, which under --order random can be any of them.
     for seed in ["1", "2", "3"] {
         let out = stdout_of(
             &bestguess()
@@ -461,9 +461,9 @@ fn html_page_and_svg_figures_from_both_programs() {
     let without_xmlns = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
     assert!(!without_xmlns.contains("http:") && !without_xmlns.contains("https:"));
     assert!(page.contains("failed run ("), "failed runs are marked");
-    // The settings mean what the -E table says they mean: epsilon had been
-    // described as the C tool's old "an interval end this close to 0 counts
-    // as 0", alpha as "1 − confidence" (it is the family-wise rate).
+    // The settings mean what the -E table says they mean: epsilon is not
+    // described as the C tool's "an interval end this close to 0 counts
+    // as 0", nor alpha as "1 − confidence" (it is the family-wise rate).
     let meaning = |name: &str| {
         let row = page
             .split("<tr>")
@@ -560,8 +560,8 @@ fn commands_of_one_label_are_numbered_in_the_markup_exports() {
     }
 }
 
-/// A custom metric is scaled to itself: `ev (ct)` in millions had put the
-/// context switches (2) on its scale, as `0.00 M`.
+/// A custom metric is scaled to itself: `ev (ct)` in millions does not put
+/// the context switches (2) on its scale, as `0.00 M`.
 #[test]
 fn a_custom_metric_does_not_take_over_a_built_in_row_scale() {
     let dir = tempfile::tempdir().unwrap();
@@ -587,7 +587,7 @@ fn a_custom_metric_does_not_take_over_a_built_in_row_scale() {
 }
 
 /// Hyperfine's CSV holds the ranked time: a Hyperfine 1.x file has no CPU
-/// times, the ranking takes wall-clock time, and the rows had been left
+/// times, the ranking takes wall-clock time, and the rows are not left
 /// empty (`ls,,,,,,,`, exit 0). The medians are those of the file's
 /// `times` (3 runs each: 1.180458 ms and 11.030248 ms).
 #[test]
@@ -615,7 +615,7 @@ fn hyperfine_csv_holds_the_ranked_time_when_cpu_time_is_missing() {
 }
 
 /// A metric without a unit shows no empty brackets and no space before a
-/// missing symbol in the tail table (`()`, `7.00 ± 1.41 ,` had been shown).
+/// missing symbol in the tail table (no `()`, no `7.00 ± 1.41 ,`).
 #[test]
 fn a_plain_number_metric_has_no_empty_unit_in_the_tail_table() {
     let dir = tempfile::tempdir().unwrap();
@@ -639,7 +639,7 @@ fn a_plain_number_metric_has_no_empty_unit_in_the_tail_table() {
 }
 
 /// The ranking figure names no confidence where nothing was compared: with
-/// one run per command it had said "its 100% confidence interval".
+/// one run per command it does not say "its 100% confidence interval".
 #[test]
 fn the_ranking_figure_names_no_interval_without_inference() {
     let dir = tempfile::tempdir().unwrap();
@@ -661,9 +661,9 @@ fn the_ranking_figure_names_no_interval_without_inference() {
     assert!(!svg.contains("confidence interval"), "{svg}");
 }
 
-/// Every `-c` setting the analysis uses is exported: `best` and `sigma`
-/// (the best-case estimate's) had been left out, so `best_case.stable`
-/// could not be read.
+/// Every `-c` setting the analysis uses is exported, `best` and `sigma`
+/// (the best-case estimate's) too: without them `best_case.stable` could
+/// not be read.
 #[test]
 fn the_json_export_holds_the_best_case_settings() {
     let out = stdout_of(
@@ -681,7 +681,7 @@ fn the_json_export_holds_the_best_case_settings() {
 }
 
 /// Labels that look alike in a document are numbered: `ls -l` and `ls -l `
-/// (a trailing blank) had two rows `ls -l`; a right-to-left override is
+/// (a trailing blank) are not two rows `ls -l`; a right-to-left override is
 /// shown as a space in the terminal and in the documents.
 #[test]
 fn labels_that_look_alike_are_numbered() {

@@ -406,9 +406,9 @@ fn timeouts_kill_the_command_and_are_recorded() {
 
 /// Runs that end about when their limit does: each one either exited by
 /// itself (not timed out) or was killed by the limit (SIGKILL, timed out),
-/// never both. A run that exited by itself just before the timer fired had
-/// been recorded "timed out" beside exit code 0 and no signal. The limit is
-/// kept to the microsecond (whole milliseconds had made 0.0009 s 1 ms).
+/// never both. A run that exits by itself just before the timer fires is
+/// not recorded "timed out" beside exit code 0 and no signal. The limit is
+/// kept to the microsecond (whole milliseconds would make 0.0009 s 1 ms).
 #[test]
 fn a_run_is_timed_out_only_when_the_limit_ended_it() {
     let dir = tmp();
@@ -849,7 +849,7 @@ fn hooks_that_fail_under_ignore_failure_are_told_once_each() {
 #[test]
 fn runs_without_a_file_survive_an_analysis_that_fails() {
     // The second command never writes the metric ranked by: the analysis
-    // fails after every run; without -o the runs went to no file.
+    // fails after every run; without -o the runs go to no file.
     let dir = tempfile::tempdir().unwrap();
     let out = bestguess()
         .current_dir(dir.path())

@@ -113,7 +113,7 @@ fn interrupt(signal: &str, number: i32, target: Target) {
     let mut child = cmd.spawn().unwrap();
     let pid = child.id();
     // Run at full speed long enough for batches to be at their largest
-    // (0.1 s of runs each), which is when a signal used to lose most.
+    // (0.1 s of runs each), which is when a signal could lose most.
     let start = Instant::now();
     while lines(&log) < 100 && start.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));

@@ -210,7 +210,7 @@ fn live_without_a_terminal_says_so_and_runs() {
 }
 
 /// A setup or warmups before the first run: a line says so at once (the
-/// screen had stayed blank through them), and the first ETA is the runs'
+/// screen never stays blank through them), and the first ETA is the runs'
 /// pace, not the setup's.
 #[test]
 fn setups_and_warmups_are_announced() {

@@ -126,8 +126,8 @@ fn an_aa_experiment_is_never_slower() {
 
 #[test]
 fn a_ranking_shown_alone_says_which_commands_failed() {
-    // Failed runs are ranked with the rest; `-R` and `-E` had crowned a
-    // command whose every run crashed without a word of it.
+    // Failed runs are ranked with the rest; `-R` and `-E` say so, never
+    // crowning a command whose every run crashed without a word of it.
     let file = fixture("crash_best.csv");
     for args in [&["-Q", "-R"][..], &["-Q", "-E"], &[]] {
         let out = stdout(args, &file);
@@ -304,7 +304,7 @@ fn by_default_commands_run_in_random_rounds() {
 /// Rounds are made only of runs of one experiment. Two experiments, in
 /// two files or one after the other in one file, each number their runs
 /// from 1: those numbers do not make rounds of runs made apart (the same
-/// file read twice had been "paired by round").
+/// file read twice is not "paired by round").
 #[test]
 fn runs_of_separate_experiments_are_never_paired() {
     let dir = tempfile::tempdir().unwrap();
@@ -420,8 +420,8 @@ fn ratio_of(doc: &Value, i: usize) -> (String, f64, f64, f64) {
 fn equal_medians_with_different_shapes_are_not_slower() {
     // A lognormal and a shifted exponential of equal medians, 300 random
     // rounds: their within-round ratios have a median of 1.013 here
-    // (1.017 in the population), which the sign test's interval had
-    // bounded and called "slower"; the ratio of
+    // (1.017 in the population), which the sign test's interval would
+    // bound and call "slower"; the ratio of
     // medians is 1, inside the interval, and nothing is slower.
     let doc = json(&[], &method("equal_medians.csv"));
     let v = verdicts(&doc);

@@ -58,7 +58,7 @@ write("seconds_mixed.csv", [("quick", "", "", gen(25, 400, 0.3)),
 
 # The method's fixtures, from their own generator so that the
 # fixtures above stay byte-identical. Runs are written in random-order
-# rounds (one run of each command per round, shuffled), as bestguess now
+# rounds (one run of each command per round, shuffled), as bestguess
 # measures by default.
 rounds_rng = random.Random(46)
 

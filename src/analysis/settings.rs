@@ -70,7 +70,7 @@ pub struct RankingSettings {
 impl Default for RankingSettings {
     /// α = 0.05; effect and epsilon 1 % of the reference's median (on the
     /// ratio of medians); total CPU time; against the best. Why these
-    /// values: `docs/statistics.md` ("Thresholds").
+    /// values: `docs/statistics.md` ("Ranking", its thresholds).
     fn default() -> Self {
         RankingSettings {
             alpha: 0.05,

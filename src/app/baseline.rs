@@ -38,8 +38,8 @@ impl Baseline {
     }
 
     /// Refuses (usage error) a metric of which the baseline holds no value
-    /// at all, before anything runs: the comparison had failed only after
-    /// the whole experiment.
+    /// at all, before anything runs, not after the whole experiment, when
+    /// the comparison would fail.
     pub fn check_metric(&self, settings: &RankingSettings) -> Result<(), AppError> {
         let name = settings.metric.name();
         let known = self.dataset.catalogue.find(name);

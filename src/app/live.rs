@@ -130,8 +130,8 @@ impl Live {
             let took = self.clock.since(started);
             self.next = Some(now + Self::EVERY.max(took * Self::DUTY));
         }
-        // The counts are free: always today's (between analyses they had
-        // stayed at the last one's, `Runs 1` beside a bar at 281/600).
+        // The counts are free: always today's, so that between analyses
+        // they keep up with the bar (not `Runs 1` beside a bar at 281/600).
         for (row, values) in self.rows.iter_mut().zip(&self.values) {
             row.runs = values.len() as u64;
         }

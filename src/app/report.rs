@@ -37,7 +37,7 @@ pub fn output_paths(output: &Output) -> Vec<(String, String)> {
         .map(|(o, p)| (o, p.to_string()))
         .collect();
     if let Some(dir) = &output.svg_dir {
-        // The directory itself too: an export given its path had been
+        // The directory itself too: an export given its path would be
         // written into a directory made for the figures ("Is a
         // directory", status 2, an empty directory left behind).
         paths.push(("--export-svg".into(), dir.to_string()));
@@ -211,7 +211,7 @@ pub fn report_files(rc: &ReportConfig, command_line: &[String]) -> Result<i32, A
     runs_as_recorded(&mut output, &dataset);
     choose_metric(&mut output, &dataset.catalogue, &[])?;
     // A --reference the data do not have is a usage error, as in bestguess
-    // (and as --metric): it had been a failure (status 2).
+    // (and as --metric), not a failure (status 2): the option is at fault.
     if let Some(reference) = &output.ranking.reference {
         crate::analysis::resolve_reference(&dataset, reference)
             .map_err(|e| AppError::usage(e.to_string()))?;
@@ -258,7 +258,7 @@ pub fn choose_metric(
             let counter = crate::measure::counters::by_name(&name.trim().to_ascii_lowercase());
             match counter {
                 // Asked for and not opened (no PMU on this machine): the
-                // advice to ask for it had been what the user did.
+                // message says so, not to ask for it (the user did).
                 Some(c) if asked.iter().any(|a| a.name == c.name) => AppError::usage(format!(
                     "--metric {name}: the {} counter cannot be read on this machine (see the \
                      note above), so there is nothing to rank by; choose another --metric, \

@@ -164,7 +164,7 @@ pub fn limits() -> Result<String, AppError> {
          \x20 Inference needs n runs of each command with 2^-n <= alpha/(2K) for K commands\n\
          \x20 (7 for two at alpha 0.05, 9 for ten); p95 needs 20, p99 100.\n{}\
          \x20 Run-queue delay (time waiting for a CPU): {}.\n{}",
-        crate::cli::config::MAX_RUNS,
+        crate::experiment::MAX_RUNS,
         crate::experiment::params::MAX_VALUES,
         floor as f64 / 1e6,
         crate::measure::platform::FLOOR,
@@ -196,7 +196,7 @@ fn probe_counters(launcher: &mut Launcher) -> String {
 /// path, `./run.sh`, or found on `PATH`, `mybench`; also as the first word
 /// under a shell) and every other word that names a file (`sh bench.sh`,
 /// `-p "sh bench.sh"`): inputs no output may overwrite (`-o run.sh
-/// ./run.sh` had replaced the script by a CSV header, and so had `-o
+/// ./run.sh` would replace the script by a CSV header, and so would `-o
 /// bin/mybench mybench` and `-o bench.sh "sh bench.sh"`).
 fn program_files(plan: &crate::experiment::Plan) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -293,7 +293,8 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     );
     // From here a termination signal ends the process (the exports'
     // temporary files removed, the raw file complete): the reports and
-    // exports can take long, and a signal had been swallowed (status 0).
+    // exports can take long, and a signal then must not be swallowed
+    // (status 0).
     // One that came after the last run was checked is an interrupt too.
     let _ = sys::end_on_termination_signals();
     let result = match (result, sys::termination_signal()) {
@@ -414,7 +415,7 @@ fn announce(rc: &RunConfig) -> bool {
         ));
     }
 
-    // Not with --show-output: the commands' output had been appended to
+    // Not with --show-output: the commands' output would be appended to
     // the line the bar redraws in place.
     let show_progress = !selection.quiet && terminal::wanted() && !rc.plan.show_output;
     if rc.live && !show_progress {

@@ -174,7 +174,7 @@ impl Progress {
     }
 
     /// Before the first run: where setups or warmups come first, a line
-    /// that says so (the screen had stayed blank through a 3 s `--setup`).
+    /// that says so (else the screen stays blank through a 3 s `--setup`).
     pub fn start(&mut self, plan: &Plan) {
         let first = (plan.commands.iter()).any(|c| c.hooks.setup.is_some()) || plan.warmup > 0;
         if !first {

@@ -2,15 +2,15 @@
 //! bytes, writing back what was written since starts (without waiting), so
 //! that the disk works while the export is still being made and the
 //! `fdatasync` before the rename waits only for the tail (a 0.8 GB JSON
-//! export spent 0.44 s in that `fdatasync`, nothing written back before
-//! it).
+//! export spends 0.44 s in that `fdatasync` when nothing is written back
+//! before it).
 //!
-//! Direct I/O (`O_DIRECT` from aligned buffers, on a thread of its own) was
-//! tried and taken out again (DESIGN.md): it saved the page cache's copy
-//! (0.9–2.3 s of system time for a 0.8 GB document on a VM whose host takes
-//! freed memory back), but the disk then set the pace, the text made ahead
-//! of it filled every queue, and the paired 2 × 1M-round document peaked at
-//! 140–151 MB in 9 of about 80 runs, against at most 137 MB without it.
+//! Direct I/O (`O_DIRECT` from aligned buffers, on a thread of its own) is
+//! not used (DESIGN.md): it saves the page cache's copy (0.9–2.3 s of
+//! system time for a 0.8 GB document on a VM whose host takes freed memory
+//! back), but the disk then sets the pace, the text made ahead of it fills
+//! every queue, and the paired 2 × 1M-round document peaks at 140–151 MB in
+//! 9 of about 80 runs, against at most 137 MB without it.
 
 use std::fs::File;
 use std::io::{self, Write};

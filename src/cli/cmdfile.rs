@@ -3,8 +3,8 @@
 //! A line `-n NAME`, `--name NAME` or `--name=NAME` (also `-n=NAME`) names
 //! the command on the line before it; quotes around NAME are removed (a
 //! bare `-n` is an error naming the line). Blank lines and comments (lines
-//! whose first non-blank character is `#`: no command starts so, and one
-//! had been measured as a command under `-s`) are skipped; CRLF line ends
+//! whose first non-blank character is `#`: no command starts so, and under
+//! `-s` one would be measured as a command) are skipped; CRLF line ends
 //! and a missing final newline are fine. `-f -` reads standard input.
 //! Lines are command strings exactly like command-line arguments: they are
 //! split into words (or given to `-s`), never passed to a shell implicitly.

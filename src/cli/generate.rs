@@ -156,7 +156,7 @@ fn man(program: &str, running: bool, flags: &[&Flag]) -> String {
             ".TP\n{}{}\n{}",
             names.join(", "),
             values.concat(),
-            roff(&sentence(f.help))
+            roff(&sentence(&f.help))
         );
         // The values, unless the help already names every one.
         if let Hint::Choices(words) = f.hint {
@@ -358,7 +358,7 @@ fn fish(program: &str, running: bool, flags: &[&Flag]) -> String {
         let _ = writeln!(
             out,
             "complete -c {program}{names}{value} -d {}",
-            fish_text(f.help)
+            fish_text(&f.help)
         );
     }
     out

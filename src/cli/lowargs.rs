@@ -119,7 +119,7 @@ pub struct Args {
     pub help: bool,
     /// The options given that only apply when running commands (`-r`,
     /// `-o`, hooks …), as `--long`: refused when `-A report` reads saved
-    /// data instead (they had been ignored without a word).
+    /// data instead (rather than ignored without a word).
     pub run_only: Vec<String>,
 }
 

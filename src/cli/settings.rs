@@ -23,7 +23,7 @@ pub struct Settings {
     pub alpha_given: bool,
 }
 
-const NAMES: &str = "width, graph, alpha, epsilon, effect, best, sigma";
+pub(crate) const NAMES: &str = "width, graph, alpha, epsilon, effect, best, sigma";
 
 /// What shell completions offer after `-c`: each setting's `NAME=`.
 pub fn completions() -> Vec<String> {
@@ -194,7 +194,7 @@ fn amount(name: &str, value: &str) -> Result<Threshold, UsageError> {
             false,
         ),
     };
-    // Messages name the value as given (`5%%` had been said to be `5%`).
+    // Messages name the value as given (`5%%`, not `5%`).
     let v = number(name, digits, expected).map_err(|e| match digits.parse::<f64>() {
         Ok(v) if v.is_infinite() => e,
         _ => bad(name, value, expected),

@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::lowargs::Args;
 use super::UsageError;
 use crate::analysis::StoppingRule;
+use crate::experiment::MAX_RUNS;
 
 /// How `bestreport` analyses the count of the runs it reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,10 +102,10 @@ pub fn precision_for(commands: usize) -> Result<(), UsageError> {
 
 fn rounds(v: &str, option: &str) -> Result<u64, UsageError> {
     match v.trim().parse::<u64>() {
-        Ok(n) if (1..=super::config::MAX_RUNS).contains(&n) => Ok(n),
+        Ok(n) if (1..=MAX_RUNS).contains(&n) => Ok(n),
         _ => Err(UsageError(format!(
             "{option} expects a whole number of rounds from 1 to {}, got '{v}'",
-            super::config::MAX_RUNS
+            MAX_RUNS
         ))),
     }
 }

@@ -2,15 +2,15 @@
 //!
 //! The writer emits them, the reader uses them to name columns in error
 //! messages and to find BestGuess's appended columns, and tests compare
-//! against them. The first fifteen are the C reference's header, verbatim,
-//! so that files stay readable by the reference and by scripts written for
+//! against them. The first fifteen are C BestGuess's header, verbatim,
+//! so that files stay readable by C BestGuess and by scripts written for
 //! it; BestGuess's own columns are only ever appended after them.
 
-/// The C reference's header: fifteen names, exactly as it writes them.
+/// C BestGuess's header: fifteen names, exactly as it writes them.
 ///
-/// The reference itself writes only the first [`REFERENCE_ROW_FIELDS`] fields
+/// C BestGuess itself writes only the first [`C_TOOL_ROW_FIELDS`] fields
 /// of every data row; BestGuess writes all fifteen.
-pub const REFERENCE_COLUMNS: [&str; 15] = [
+pub const C_TOOL_COLUMNS: [&str; 15] = [
     "Command",
     "Shell",
     "Name",
@@ -28,7 +28,7 @@ pub const REFERENCE_COLUMNS: [&str; 15] = [
     "Total Context Switches",
 ];
 
-/// BestGuess's columns, appended after the reference's fifteen.
+/// BestGuess's columns, appended after C BestGuess's fifteen.
 ///
 /// The reader finds them by these exact header names (see
 /// [`crate::data::csv_read`]), so other tools may append columns of their own
@@ -47,7 +47,7 @@ pub const PARAMETER_PREFIX: &str = "Parameter ";
 /// The rule of an adaptive experiment (`--runs auto`), recorded in the
 /// raw file's header as one appended column whose rows are empty:
 /// `Runs auto (alpha 0.05; min-runs 0; precision 0.02)`. Readers that do
-/// not know it ignore it as any unknown appended column (the C reference
+/// not know it ignore it as any unknown appended column (C BestGuess
 /// ignores extra columns), and `bestreport` re-analyses the runs at the
 /// experiment's own look and level.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -106,10 +106,10 @@ impl AdaptiveRule {
     }
 }
 
-/// Number of fields in a data row written by the C reference.
-pub const REFERENCE_ROW_FIELDS: usize = 13;
+/// Number of fields in a data row written by C BestGuess.
+pub const C_TOOL_ROW_FIELDS: usize = 13;
 
-/// 0-based positions of the reference's non-metric columns. The metric
+/// 0-based positions of C BestGuess's non-metric columns. The metric
 /// columns' positions are in the catalogue ([`super::metric::BUILTINS`]).
 pub(crate) mod idx {
     pub const COMMAND: usize = 0;

@@ -9,12 +9,12 @@
 //! Pass a `File` directly: wrapping it in a `BufWriter` adds nothing, since
 //! the row is already buffered here.
 //!
-//! The format is the C reference's (see `docs/DESIGN.md`, "Raw data CSV"):
-//! its fifteen header names, then BestGuess's appended columns. Unlike the
-//! reference, every row has all fifteen reference fields, and text is plain
+//! The format is C BestGuess's (see `docs/formats.md`, "The raw CSV"):
+//! its fifteen header names, then BestGuess's appended columns. Unlike C
+//! BestGuess, every row has all fifteen of its fields, and text is plain
 //! RFC 4180: always quoted, `"` doubled, commas, newlines and backslashes
 //! kept literally. The reader tells the two apart by field count (13 fields:
-//! reference, backslash-escaped; 15 or more: ours, RFC 4180).
+//! C BestGuess's, backslash-escaped; 15 or more: ours, RFC 4180).
 //!
 //! A hand-written formatter is used rather than the `csv` crate because the
 //! exact output (always-quoted text, bare numbers, empty optional fields) is
@@ -23,7 +23,7 @@
 
 use std::io::{self, Write};
 
-use super::columns::{AdaptiveRule, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS};
+use super::columns::{AdaptiveRule, APPENDED_COLUMNS, C_TOOL_COLUMNS, PARAMETER_PREFIX};
 use super::metric::{Catalogue, Metric, MetricDef, RawColumn, Source, Unit, Value};
 use super::RunRecord;
 
@@ -33,8 +33,8 @@ pub struct RawCsvWriter<W: Write> {
     out: W,
     row: Vec<u8>,
     /// The metric columns after the first five, in column order: the
-    /// reference's ten, then (after BestGuess's run columns) the appended.
-    reference: Vec<(Metric, MetricDef)>,
+    /// C BestGuess's ten, then (after BestGuess's run columns) the appended.
+    c_tool: Vec<(Metric, MetricDef)>,
     appended: Vec<(Metric, MetricDef)>,
     /// The rule of an adaptive experiment, one column of empty fields
     /// before the parameters' (its header name records it).
@@ -69,22 +69,22 @@ impl<W: Write> RawCsvWriter<W> {
         parameters: &[String],
         adaptive: Option<AdaptiveRule>,
     ) -> io::Result<Self> {
-        let mut reference: Vec<(Metric, MetricDef)> = Vec::new();
+        let mut c_tool: Vec<(Metric, MetricDef)> = Vec::new();
         let mut appended = Vec::new();
         for (m, def) in catalogue.iter() {
             match def.raw {
-                RawColumn::Reference(_) => reference.push((m, def.clone())),
+                RawColumn::CTool(_) => c_tool.push((m, def.clone())),
                 RawColumn::Appended => appended.push((m, def.clone())),
             }
         }
-        reference.sort_by_key(|(_, d)| match d.raw {
-            RawColumn::Reference(p) => p,
+        c_tool.sort_by_key(|(_, d)| match d.raw {
+            RawColumn::CTool(p) => p,
             RawColumn::Appended => usize::MAX,
         });
         let mut w = RawCsvWriter {
             out,
             row: Vec::with_capacity(512),
-            reference,
+            c_tool,
             appended,
             adaptive,
             parameters: parameters.to_vec(),
@@ -129,8 +129,8 @@ impl<W: Write> RawCsvWriter<W> {
     fn write_header(&mut self) {
         let buf = &mut self.row;
         buf.clear();
-        let fixed = REFERENCE_COLUMNS[..5].iter().copied();
-        let reference = self.reference.iter().map(|(_, d)| d.column.as_ref());
+        let fixed = C_TOOL_COLUMNS[..5].iter().copied();
+        let c_tool = self.c_tool.iter().map(|(_, d)| d.column.as_ref());
         let appended = self.appended.iter().map(|(_, d)| d.column.as_ref());
         let parameters: Vec<String> = self
             .parameters
@@ -139,7 +139,7 @@ impl<W: Write> RawCsvWriter<W> {
             .collect();
         let adaptive = self.adaptive.map(|a| a.header());
         let names = fixed
-            .chain(reference)
+            .chain(c_tool)
             .chain(APPENDED_COLUMNS.iter().copied())
             .chain(appended)
             .chain(adaptive.as_deref())
@@ -155,7 +155,7 @@ impl<W: Write> RawCsvWriter<W> {
 
     /// Why `run` cannot be written, if it cannot: the reader's checks.
     fn check_writable(&self, run: &RunRecord) -> Result<(), String> {
-        for (m, def) in self.reference.iter().chain(&self.appended) {
+        for (m, def) in self.c_tool.iter().chain(&self.appended) {
             match (run.value(*m), def.source) {
                 (None, Source::Sum(..)) if !def.optional && has_parts(run, def) => {
                     return Err(format!("the {} is too large to record", def.label))
@@ -192,7 +192,7 @@ impl<W: Write> RawCsvWriter<W> {
         quoted(buf, &run.name);
         // Writing into a Vec cannot fail.
         let _ = write!(buf, ",{},{}", run.batch, run.exit_code);
-        for (m, _) in &self.reference {
+        for (m, _) in &self.c_tool {
             buf.push(b',');
             if let Some(v) = run.value(*m) {
                 let _ = write!(buf, "{v}");
@@ -295,7 +295,7 @@ mod tests {
     }
 
     #[test]
-    fn header_is_the_reference_names_then_ours() {
+    fn header_is_c_bestguess_names_then_ours() {
         assert_eq!(
             header_line(),
             "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),\

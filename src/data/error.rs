@@ -1,7 +1,7 @@
 //! Errors from reading raw data, each a single line a user can act on.
 //!
-//! A raw data file is often hand-edited, concatenated, or produced by the C
-//! reference, so problems are expected and must be easy to locate: every
+//! A raw data file is often hand-edited, concatenated, or produced by C
+//! BestGuess, so problems are expected and must be easy to locate: every
 //! message names the file, and a problem inside the file names the physical
 //! line (1-based, counting every `\n` in the file, including those inside
 //! quoted fields) and the column (1-based field number, with its header

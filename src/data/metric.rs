@@ -238,8 +238,8 @@ impl Wire {
 /// Where a metric sits in the raw CSV.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RawColumn {
-    /// One of the C reference's fifteen columns, at this 0-based position.
-    Reference(usize),
+    /// One of C BestGuess's fifteen columns, at this 0-based position.
+    CTool(usize),
     /// Appended after BestGuess's own columns, found by its header name.
     Appended,
 }
@@ -328,7 +328,7 @@ const fn fixed(
     MetricDef {
         name: Cow::Borrowed(name),
         column: Cow::Borrowed(column),
-        raw: RawColumn::Reference(position),
+        raw: RawColumn::CTool(position),
         key: Cow::Borrowed(key),
         label: Cow::Borrowed(label),
         row_label: Cow::Borrowed(row_label),
@@ -346,8 +346,8 @@ const fn wire(slot: usize, scale: WireScale) -> Option<Wire> {
 }
 
 /// The fixed metrics, in report order; [`Metric`]'s constants index this.
-/// The first ten have the C reference's raw CSV positions; the run-queue
-/// delay, which the C reference does not measure, is appended after
+/// The first ten have C BestGuess's raw CSV positions; the run-queue
+/// delay, which C BestGuess does not measure, is appended after
 /// BestGuess's run columns (files without it read as runs without it).
 pub static BUILTINS: [MetricDef; 11] = [
     fixed(
@@ -822,12 +822,12 @@ mod tests {
         assert_eq!(Metric::MAXRSS.unit(), Unit::Bytes);
         assert_eq!(c.def(Metric::MAXRSS).column, "Max RSS (Bytes)");
         assert_eq!(c.def(Metric::TOTAL_CSW).row_label, "Context sw");
-        // Every raw position of the reference's metric columns, once; the
+        // Every raw position of C BestGuess's metric columns, once; the
         // run-queue delay appended, optional, found by its column name.
         let mut positions: Vec<usize> = c
             .iter()
             .filter_map(|(_, d)| match d.raw {
-                RawColumn::Reference(p) => Some(p),
+                RawColumn::CTool(p) => Some(p),
                 RawColumn::Appended => None,
             })
             .collect();

@@ -4,18 +4,19 @@
 //! written as one row of the raw CSV file the moment it completes
 //! ([`RawCsvWriter`]), so a killed experiment still leaves a usable file;
 //! `bestreport` reads such files back ([`read_raw_csv`],
-//! [`Dataset::read_files`]), including those written by the C reference,
+//! [`Dataset::read_files`]), including those written by C BestGuess,
 //! whose 13-field rows and backslash escapes are understood. Both paths end
 //! in a [`Dataset`]: runs grouped into commands by batch, from which
 //! analysis takes per-metric columns ([`CommandRuns::metric`]). Every
 //! per-run metric is described once, in the [`metric`] catalogue.
 //!
-//! The file format is fixed in `docs/DESIGN.md` ("Raw data CSV"); the column
+//! The file format is fixed in `docs/formats.md` ("The raw CSV"); the column
 //! names live in [`columns`]. Reading is lenient about what is unambiguous
-//! (line ends, blank lines, the reference's ragged rows, extra columns) and
+//! (line ends, blank lines, C BestGuess's ragged rows, extra columns) and
 //! strict about everything else: a [`DataError`] names the file, line and
 //! column and says what to do.
 
+pub mod c_tool_rows;
 mod chunks;
 pub mod column;
 pub mod columns;
@@ -27,7 +28,6 @@ mod fast_read;
 pub mod formats;
 pub mod metric;
 pub mod record;
-pub mod reference;
 mod tokenize;
 
 pub use csv_read::{read_raw_csv, read_raw_csv_into, RowSink, Rows};

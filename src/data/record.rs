@@ -10,7 +10,7 @@ use super::metric::{Metric, Value, Values};
 /// The measurements are [`Values`], indexed by the metric catalogue
 /// ([`super::metric`]); the other fields say which command ran and how it
 /// ended. BestGuess's appended columns (sequence, start, signal, timed out)
-/// are `None`/defaults when read from a reference file.
+/// are `None`/defaults when read from a C BestGuess file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunRecord {
     /// The command string as the user gave it.

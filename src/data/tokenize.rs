@@ -7,7 +7,7 @@
 //! physical line and field number of each problem. It reads one byte at a
 //! time from a `BufRead`, so memory stays at one row regardless of file
 //! size, and every byte either advances the input or ends the call: it
-//! cannot loop forever on any input (the C reference hangs on a stray quote)
+//! cannot loop forever on any input (C BestGuess hangs on a stray quote)
 //! and it never panics.
 //!
 //! Accepted: RFC 4180 quoting (`""` inside a quoted field is one `"`), line
@@ -59,8 +59,8 @@ impl Row {
     }
 
     /// A line holding nothing but spaces and tabs, or only empty unquoted
-    /// fields (`,,,,`: a row a spreadsheet left empty, which had failed
-    /// at its Batch column).
+    /// fields (`,,,,`: a row a spreadsheet left empty, which is skipped
+    /// rather than refused at its Batch column).
     pub fn is_blank(&self) -> bool {
         !self.fields.is_empty()
             && self.fields.iter().all(|f| {

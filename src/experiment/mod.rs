@@ -21,5 +21,5 @@ pub mod scripted;
 pub use clock::Clock;
 pub use failure::Failure;
 pub use order::{Order, SplitMix64};
-pub use plan::{CommandPlan, Hook, HookKind, Hooks, Plan};
+pub use plan::{CommandPlan, Hook, HookKind, Hooks, Plan, MAX_RUNS};
 pub use runner::{run, RunSink, Stop};

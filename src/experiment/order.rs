@@ -1,7 +1,7 @@
 //! The order in which timed runs are executed.
 //!
-//! Running all of one command's runs before the next (sequential, the C
-//! reference's only order) exposes the comparison to drift: thermal state,
+//! Running all of one command's runs before the next (sequential, C
+//! BestGuess's only order) exposes the comparison to drift: thermal state,
 //! caches, other load. Interleaving rounds (1,2,3,1,2,3,…) spreads drift
 //! evenly; a fresh random permutation per round (as cbdr does) also breaks
 //! any periodic interaction between neighbours.

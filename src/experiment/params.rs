@@ -105,9 +105,12 @@ impl fmt::Display for Fixed {
     }
 }
 
+/// The step of a `-P` scan without `--parameter-step-size`.
+pub const DEFAULT_STEP: &str = "1";
+
 impl Parameter {
-    /// `-P NAME MIN MAX` with an optional step (default 1): MIN, MIN+step,
-    /// … up to and including MAX when a step lands on it.
+    /// `-P NAME MIN MAX` with an optional step (default [`DEFAULT_STEP`]):
+    /// MIN, MIN+step, … up to and including MAX when a step lands on it.
     pub fn scan(
         name: &str,
         min: &str,
@@ -115,11 +118,13 @@ impl Parameter {
         step: Option<&str>,
     ) -> Result<Parameter, ScanError> {
         let (lo, hi) = (Decimal::parse(min)?, Decimal::parse(max)?);
-        let st = Decimal::parse(step.unwrap_or("1"))?;
+        let st = Decimal::parse(step.unwrap_or(DEFAULT_STEP))?;
         let scale = lo.scale.max(hi.scale).max(st.scale);
         let (lo_u, hi_u, st_u) = (lo.rescale(scale), hi.rescale(scale), st.rescale(scale));
         if st_u <= 0 {
-            return Err(ScanError::Step(step.unwrap_or("1").trim().to_string()));
+            return Err(ScanError::Step(
+                step.unwrap_or(DEFAULT_STEP).trim().to_string(),
+            ));
         }
         if lo_u > hi_u {
             return Err(ScanError::Reversed {

@@ -110,6 +110,10 @@ impl Plan {
     }
 }
 
+/// The largest `-r` and `-w`: a billion runs of the fastest command take
+/// weeks; a larger number is a typo, not an experiment.
+pub const MAX_RUNS: u64 = 1_000_000_000;
+
 /// Everything the runner needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {

@@ -29,7 +29,7 @@ use crate::analysis::Analysis;
 use crate::data::Unit;
 use crate::report::explain;
 use crate::report::units::{self, Scale};
-use crate::stats::{Comparison, RankedEntry, Verdict};
+use crate::stats::{Comparison, RankedEntry, Ranking, Verdict};
 
 /// A piece of running text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,7 +119,7 @@ impl Labels {
             .map(|i| analysis.runs(i).label())
             .collect();
         // Labels that look alike are alike: blanks differ invisibly (`ls
-        // -l` and `ls -l ` had two rows `ls -l`, unnumbered; HTML shows
+        // -l` and `ls -l ` would be two rows `ls -l`, unnumbered; HTML shows
         // runs of blanks as one), as do the characters shown as spaces.
         let look = |label: &str| -> String {
             let shown = crate::report::text::clean(label);
@@ -220,28 +220,7 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
         return;
     }
     if !ranking.inference {
-        let runs = if best.n == 1 { "run" } else { "runs" };
-        let needed = ranking.runs_needed.unwrap_or(0);
-        let (who, of) = if ranking.fixed_reference {
-            ("reference", "")
-        } else {
-            ("fastest command", " of each")
-        };
-        blocks.push(Block::Paragraph(
-            [
-                vec![
-                    strong("Not ranked statistically:"),
-                    text(format!(" the {who}, ")),
-                ],
-                labels.get(best.index),
-                vec![text(format!(
-                    ", has {} {runs}, and comparing these commands needs \
-                     {needed} runs{of}. Relative compares medians only.",
-                    best.n
-                ))],
-            ]
-            .concat(),
-        ));
+        blocks.push(not_ranked(ranking, best, labels));
         return;
     }
     let fixed = ranking.fixed_reference;
@@ -261,13 +240,45 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
     )]));
     look(analysis, blocks);
 
-    let group = |wanted: fn(&Verdict) -> bool| -> Vec<&RankedEntry> {
-        ranking
-            .entries
-            .iter()
-            .filter(|e| wanted(&e.verdict))
-            .collect()
+    verdict_groups(analysis, labels, against, blocks);
+    blocks.extend(not_compared(ranking, labels));
+}
+
+/// Not ranked: too few runs for any comparison, and how many it needs.
+fn not_ranked(ranking: &Ranking, best: &RankedEntry, labels: &Labels) -> Block {
+    let runs = if best.n == 1 { "run" } else { "runs" };
+    let needed = ranking.runs_needed.unwrap_or(0);
+    let (who, of) = if ranking.fixed_reference {
+        ("reference", "")
+    } else {
+        ("fastest command", " of each")
     };
+    Block::Paragraph(
+        [
+            vec![
+                strong("Not ranked statistically:"),
+                text(format!(" the {who}, ")),
+            ],
+            labels.get(best.index),
+            vec![text(format!(
+                ", has {} {runs}, and comparing these commands needs \
+                 {needed} runs{of}. Relative compares medians only.",
+                best.n
+            ))],
+        ]
+        .concat(),
+    )
+}
+
+/// A heading and a list per verdict (slower, faster, equivalent,
+/// inconclusive), each command with the evidence for its verdict.
+fn verdict_groups(
+    analysis: &Analysis<'_>,
+    labels: &Labels,
+    against: &str,
+    blocks: &mut Vec<Block>,
+) {
+    let ranking = &analysis.ranking;
     let groups = [
         (Verdict::Slower, format!("Slower than {against}:")),
         (Verdict::Faster, format!("Faster than {against}:")),
@@ -301,22 +312,27 @@ fn verdicts(analysis: &Analysis<'_>, labels: &Labels, blocks: &mut Vec<Block>) {
             blocks.push(Block::List(lines));
         }
     }
-    let uncompared = group(|v| matches!(v, Verdict::NotCompared { .. }));
-    if let Some(needed) = uncompared.first().and_then(|e| e.runs_needed) {
-        let mut line = vec![
-            strong("Not compared"),
-            text(format!(" (fewer than {needed} runs): ")),
-        ];
-        for (k, e) in uncompared.into_iter().enumerate() {
-            if k > 0 {
-                line.push(text(", "));
-            }
-            line.extend(labels.get(e.index));
-            let runs = if e.n == 1 { "run" } else { "runs" };
-            line.push(text(format!(" ({} {runs})", e.n)));
+}
+
+/// One line naming the commands not compared, each with its runs.
+fn not_compared(ranking: &Ranking, labels: &Labels) -> Option<Block> {
+    let uncompared: Vec<&RankedEntry> = (ranking.entries.iter())
+        .filter(|e| matches!(e.verdict, Verdict::NotCompared { .. }))
+        .collect();
+    let needed = uncompared.first().and_then(|e| e.runs_needed)?;
+    let mut line = vec![
+        strong("Not compared"),
+        text(format!(" (fewer than {needed} runs): ")),
+    ];
+    for (k, e) in uncompared.into_iter().enumerate() {
+        if k > 0 {
+            line.push(text(", "));
         }
-        blocks.push(Block::Paragraph(line));
+        line.extend(labels.get(e.index));
+        let runs = if e.n == 1 { "run" } else { "runs" };
+        line.push(text(format!(" ({} {runs})", e.n)));
     }
+    Some(Block::Paragraph(line))
 }
 
 /// How an adaptive experiment ended, as the terminal says it.

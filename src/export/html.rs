@@ -145,7 +145,7 @@ fn warnings(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
 /// same words as the Markdown, AsciiDoc and Org-mode exports) as HTML.
 /// Its table gains the verdict of each command, and a relative figure
 /// whose verdict does not decide it (inconclusive, not compared) is shown
-/// as undecided: "50.10" beside "inconclusive" had read as a finding.
+/// as undecided: "50.10" beside "inconclusive" would read as a finding.
 fn document(analysis: &Analysis<'_>, out: &mut dyn Write) -> io::Result<()> {
     fn line(l: &Line) -> String {
         l.iter()

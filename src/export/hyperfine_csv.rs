@@ -1,8 +1,8 @@
-//! The Hyperfine-style CSV (`--hyperfine-csv`), as the C reference wrote it.
+//! The Hyperfine-style CSV (`--hyperfine-csv`), as C BestGuess wrote it.
 //!
 //! Hyperfine's CSV export is `command,mean,stddev,median,user,system,min,max`
 //! in seconds. BestGuess does not believe in mean and standard deviation for
-//! timing data, so the reference put the mode and the interquartile range in
+//! timing data, so C BestGuess put the mode and the interquartile range in
 //! those two columns (and renamed them), kept the rest, and measured total
 //! CPU time instead of wall time. This file keeps that contract:
 //!
@@ -21,8 +21,8 @@
 //! computed exactly: the value is rounded to a whole microsecond (halves
 //! away from zero) and printed as an integer number of seconds and six
 //! digits, so no float-to-decimal artefact can appear. The command is
-//! quoted (RFC 4180) when it holds a comma, quote or line break, which the
-//! reference did not do.
+//! quoted (RFC 4180) when it holds a comma, quote or line break, which C
+//! BestGuess did not do.
 //!
 //! The five columns of total CPU time hold the ranked metric instead when
 //! it is another time in microseconds (`--metric wall`, or wall-clock time

@@ -573,7 +573,7 @@ fn signed_decimal(out: &mut [u8], x: i64) -> usize {
 /// Appends `text[..len]` by copying all of `text`: its size is known when
 /// compiled, so the copy is a few moves, not a call to `memcpy` with a
 /// length known only when run (the per-run text is many short pieces,
-/// and such calls were a tenth of the export's time); the rest is
+/// and such calls would be a tenth of the export's time); the rest is
 /// dropped at once.
 #[inline(always)]
 fn put_fixed<const N: usize>(buf: &mut Vec<u8>, text: &[u8; N], len: usize) {

@@ -51,8 +51,8 @@ fn line(markup: &dyn Markup, line: &Line, in_table: bool) -> String {
 /// Control characters (and line separators, bidirectional formatting:
 /// [`crate::report::text::shown_as_space`]) inside a label become spaces,
 /// as in the terminal's reports: line breaks (how every markup renders them inside a code span
-/// anyway), tabs, and ESC, which had reached the file as is (`cat
-/// report.md` then ran the label's terminal escapes).
+/// anyway), tabs, and ESC, which would reach the file as is (`cat
+/// report.md` would then run the label's terminal escapes).
 fn one_line(text: &str) -> String {
     crate::report::text::clean(text).into_owned()
 }

@@ -3,11 +3,11 @@
 //! Terminal reports are for people; exports are for programs and documents,
 //! so each format is a contract with whoever reads it:
 //!
-//! * [`summary_csv`] (`--export-csv`): the C reference's 70-column summary,
+//! * [`summary_csv`] (`--export-csv`): C BestGuess's 70-column summary,
 //!   header byte-for-byte, so spreadsheets and scripts written for it keep
-//!   working; text fields are quoted where needed, which the reference did
+//!   working; text fields are quoted where needed, which C BestGuess did
 //!   not do.
-//! * [`hyperfine_csv`] (`--hyperfine-csv`): the reference's Hyperfine-like
+//! * [`hyperfine_csv`] (`--hyperfine-csv`): C BestGuess's Hyperfine-like
 //!   CSV (mode and IQR where Hyperfine has mean and stddev), in seconds.
 //! * [`json`] (`--export-json`): Hyperfine 1.x's `results` array, so
 //!   Hyperfine's analysis scripts run on it unchanged, with everything
@@ -159,9 +159,9 @@ impl Format {
 
 /// A CSV writer as both CSV exports use it: LF line ends, and a text field
 /// quoted (RFC 4180, `"` doubled) only when it holds a comma, quote or line
-/// break. Minimal quoting keeps ordinary rows byte-identical to the
-/// reference's output, while a comma in a command never shifts the
-/// columns (the reference never quotes).
+/// break. Minimal quoting keeps ordinary rows byte-identical to C
+/// BestGuess's output, while a comma in a command never shifts the
+/// columns (C BestGuess never quotes).
 fn csv_writer(out: &mut dyn io::Write) -> csv::Writer<&mut dyn io::Write> {
     csv::WriterBuilder::new()
         .quote_style(csv::QuoteStyle::Necessary)

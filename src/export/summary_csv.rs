@@ -1,24 +1,24 @@
 //! The summary CSV (`--export-csv`): one row of order statistics per command.
 //!
-//! The layout is the C reference's, kept as a compatibility contract: the
+//! The layout is C BestGuess's, kept as a compatibility contract: the
 //! same 70 columns in the same order under the same header, byte for byte,
 //! including its unit typos (the voluntary context switch mode, p95 and p99
 //! are labelled "(μs)" although they are counts). Scripts and spreadsheets
-//! that read the reference's file read this one.
+//! that read C BestGuess's file read this one.
 //!
-//! Three things are deliberately not copied from the reference:
+//! Three things are deliberately not copied from C BestGuess:
 //!
 //! * Text fields are quoted (RFC 4180) when they contain a comma, a quote or
-//!   a line break; the reference only doubled quotes, so a comma in a
+//!   a line break; C BestGuess only doubled quotes, so a comma in a
 //!   command shifted every later column.
-//! * The Shell column is each command's own shell from the data; the
-//!   reference wrote the current `-s` value, so `bestreport` always left it
+//! * The Shell column is each command's own shell from the data; C
+//!   BestGuess wrote the current `-s` value, so `bestreport` always left it
 //!   empty.
 //! * Values are Hyndman–Fan type 7 quantiles and the half-sample mode (see
 //!   `stats`), rounded to the nearest integer of the metric's unit (µs,
-//!   bytes or counts, halves away from zero), where the reference picked
+//!   bytes or counts, halves away from zero), where C BestGuess picked
 //!   order statistics without interpolation. p95 and p99 are empty below 20
-//!   and 100 runs, as in the reference; a metric the data lacks leaves its
+//!   and 100 runs, as in C BestGuess; a metric the data lacks leaves its
 //!   eight cells empty.
 
 use std::io;
@@ -26,7 +26,7 @@ use std::io;
 use crate::analysis::Analysis;
 use crate::data::Metric;
 
-/// The header, exactly as the C reference writes it (typos included).
+/// The header, exactly as C BestGuess writes it (typos included).
 pub const HEADER: [&str; 70] = [
     "Command",
     "Shell",
@@ -100,7 +100,7 @@ pub const HEADER: [&str; 70] = [
     "Batch",
 ];
 
-/// The metrics of the frozen columns, in the reference's order (eight
+/// The metrics of the frozen columns, in C BestGuess's order (eight
 /// columns each). Metrics added to the catalogue do not change this file.
 const METRICS: [Metric; 8] = [
     Metric::TOTAL,

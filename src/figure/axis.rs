@@ -10,7 +10,7 @@
 
 /// The lowest and highest decades (powers of ten) a log axis reaches: below
 /// 10⁻³⁰⁰ powers of ten lose precision and soon are 0 (a value of 5e-324
-/// had made the axis's floor 0 and its ticks two billion decades), and
+/// would make the axis's floor 0 and its ticks two billion decades), and
 /// 10³⁰⁹ is infinite. Values beyond are drawn at the axis's ends.
 const LOWEST_DECADE: i32 = -300;
 const HIGHEST_DECADE: i32 = 308;
@@ -245,7 +245,7 @@ pub fn tick_label(v: f64) -> String {
         return "0".to_owned();
     }
     // No label past 12 characters, as no number in the reports: a tick of
-    // 9.2e18 μs had been 20 digits.
+    // 9.2e18 μs would be 20 digits.
     if v.abs() >= 1e12 {
         return format!("{v:.3e}");
     }
@@ -320,8 +320,8 @@ mod tests {
 
     #[test]
     fn extreme_magnitudes_give_a_bounded_log_axis() {
-        // 5e-324 (the least subnormal) had made the floor 0 and asked for
-        // ticks at two billion decades.
+        // 5e-324 (the least subnormal) must not make the floor 0 and ask
+        // for ticks at two billion decades.
         for values in [
             &[5e-324, 1.0, 6.0][..],
             &[1e-323, 2.0],

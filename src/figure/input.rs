@@ -30,7 +30,7 @@ pub struct Series {
     pub sorted: Vec<f64>,
     /// Each run's position (1-based) in the execution order of the whole
     /// experiment, or within the command when the data has no sequence
-    /// numbers (files from the C reference).
+    /// numbers (files from C BestGuess).
     pub positions: Vec<u64>,
     pub status: Vec<Status>,
 }

@@ -18,7 +18,7 @@
 //! takes a finished [`Analysis`] and produces text, computing nothing but
 //! what drawing needs (bins, pixel envelopes, the sorted values of the
 //! ECDF). It uses a small SVG writer of its own ([`svg`]) rather than a
-//! plotting crate; `docs/DESIGN.md` ("Figures") says why.
+//! plotting crate; `docs/reports.md` ("Figures") says why.
 //!
 //! Common to every figure: a `<title>` and `<desc>`, a visible title, axis
 //! labels with units, a legend, the Okabe–Ito palette (distinguishable

@@ -48,22 +48,7 @@ pub fn render(input: &Input<'_>) -> String {
     let bottom = TOP + PLOT;
     let height = bottom + 92.0 + legend_height(&entries);
 
-    let mut xe = Extent::default();
-    let mut ye = Extent::default();
-    for s in &input.series {
-        if let (Some(&lo), Some(&hi)) = (s.sorted.first(), s.sorted.last()) {
-            ye.add(lo);
-            ye.add(hi);
-            let first_positive = s.sorted.partition_point(|&v| v <= 0.0);
-            if let Some(&p) = s.sorted.get(first_positive) {
-                ye.add(p);
-            }
-        }
-        xe.extend(s.positions.iter().map(|&p| p as f64));
-    }
-    xe.add(0.0);
-    let x = Axis::fit(&xe, false, LEFT, WIDTH - RIGHT);
-    let y = Axis::fit(&ye, true, bottom, TOP);
+    let (x, y) = axes(input, bottom);
 
     let heading = format!("{} of every run in execution order", input.metric.label());
     let runs = input.runs();
@@ -106,21 +91,7 @@ pub fn render(input: &Input<'_>) -> String {
         if envelope {
             draw_envelope(&mut svg, s, &x, &y, c);
         } else {
-            for ((&v, &p), &st) in s.values.iter().zip(&s.positions).zip(&s.status) {
-                let (px, py) = (x.px(p as f64), y.px(v));
-                match st {
-                    Status::Ok => super::marker(
-                        &mut svg,
-                        super::shape(i),
-                        px,
-                        py,
-                        radius,
-                        &format!(" class=\"run\" fill=\"{c}\" fill-opacity=\"0.6\""),
-                    ),
-                    Status::Failed => failed_marker(&mut svg, px, py, c),
-                    Status::TimedOut => timed_out_marker(&mut svg, px, py, c),
-                }
-            }
+            draw_points(&mut svg, s, (&x, &y), super::shape(i), radius, c);
         }
         svg.end();
     }
@@ -146,6 +117,55 @@ pub fn render(input: &Input<'_>) -> String {
     }
     legend(&mut svg, &entries, at + 8.0);
     svg.finish()
+}
+
+/// The run-number axis from 0, and the value axis over every value (and
+/// the lowest positive one, which a logarithmic axis starts at).
+fn axes(input: &Input<'_>, bottom: f64) -> (Axis, Axis) {
+    let mut xe = Extent::default();
+    let mut ye = Extent::default();
+    for s in &input.series {
+        if let (Some(&lo), Some(&hi)) = (s.sorted.first(), s.sorted.last()) {
+            ye.add(lo);
+            ye.add(hi);
+            let first_positive = s.sorted.partition_point(|&v| v <= 0.0);
+            if let Some(&p) = s.sorted.get(first_positive) {
+                ye.add(p);
+            }
+        }
+        xe.extend(s.positions.iter().map(|&p| p as f64));
+    }
+    xe.add(0.0);
+    let x = Axis::fit(&xe, false, LEFT, WIDTH - RIGHT);
+    let y = Axis::fit(&ye, true, bottom, TOP);
+    (x, y)
+}
+
+/// One command's runs one by one: a dot in the command's shape, failed and
+/// timed-out runs as their markers.
+fn draw_points(
+    svg: &mut Svg,
+    s: &super::Series,
+    (x, y): (&Axis, &Axis),
+    shape: super::Shape,
+    radius: f64,
+    c: &str,
+) {
+    for ((&v, &p), &st) in s.values.iter().zip(&s.positions).zip(&s.status) {
+        let (px, py) = (x.px(p as f64), y.px(v));
+        match st {
+            Status::Ok => super::marker(
+                svg,
+                shape,
+                px,
+                py,
+                radius,
+                &format!(" class=\"run\" fill=\"{c}\" fill-opacity=\"0.6\""),
+            ),
+            Status::Failed => failed_marker(svg, px, py, c),
+            Status::TimedOut => timed_out_marker(svg, px, py, c),
+        }
+    }
 }
 
 /// One command as per-pixel-column envelopes, failed runs as markers.

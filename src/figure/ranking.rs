@@ -317,7 +317,7 @@ pub fn render(input: &Input<'_>) -> String {
     let axis = Axis::fit(&e, false, LEFT, WIDTH - RIGHT);
     let metric = input.metric_name();
     // Without comparisons there are no bars, and no confidence to name
-    // (the level of no interval had read "100%").
+    // (the level of no interval would read "100%").
     let compared = rows.len() >= 2 && ranking.inference;
     let heading = format!("Ranking: difference in {metric} from {reference_word}");
     let mut svg = Svg::new(

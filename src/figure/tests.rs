@@ -396,8 +396,8 @@ fn axis_labels_name_the_unit_of_the_tick_numbers() {
 }
 
 /// Runs of two commands at the same level and close in time: the dots
-/// are see-through, and as small as the runs are close (the run dots of
-/// one command had hidden the other's).
+/// are see-through, and as small as the runs are close, so that the run
+/// dots of one command do not hide the other's.
 #[test]
 fn close_dots_of_several_commands_all_show() {
     let radii = |runs: usize| {

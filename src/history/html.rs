@@ -103,16 +103,9 @@ fn section(b: &Benchmark, index: usize, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "</table></details>")
 }
 
-/// The series as an SVG figure: x the experiments in commit order, y the
-/// metric; intervals as vertical bars, medians as dots, change points as
-/// red vertical lines labelled with their size, commits under the axis.
-fn figure(b: &Benchmark, index: usize, scale: &Scale) -> String {
-    let n = b.points.len();
-    let (left, right, top, bottom) = (70.0, 20.0, 30.0, 90.0);
-    let width = (left + right + 14.0 * n as f64).clamp(480.0, 4000.0);
-    let height = 320.0;
-    let plot_w = width - left - right;
-    let plot_h = height - top - bottom;
+/// The value axis' ends: every interval's, padded by 5 % (a series of one
+/// value gets ±1 around it).
+fn value_range(b: &Benchmark) -> (f64, f64) {
     let lo = b
         .points
         .iter()
@@ -130,6 +123,50 @@ fn figure(b: &Benchmark, index: usize, scale: &Scale) -> String {
     };
     let pad = (hi - lo) * 0.05;
     let (lo, hi) = (lo - pad, hi + pad);
+    (lo, hi)
+}
+
+/// The change points: a red dashed line between the two experiments each
+/// falls between, from `top` to `bottom`, labelled with its size.
+fn changes(
+    svg: &mut Svg,
+    b: &Benchmark,
+    x: &dyn Fn(usize) -> f64,
+    (top, bottom): (f64, f64),
+    scale: &Scale,
+) {
+    svg.group("changes", "");
+    for c in &b.changes {
+        let cx = (x(c.before) + x(c.after)) / 2.0;
+        svg.line(
+            cx,
+            top,
+            cx,
+            bottom,
+            " stroke=\"#b00020\" stroke-dasharray=\"4 3\"",
+        );
+        svg.text(
+            cx + 3.0,
+            top - 8.0,
+            Anchor::Start,
+            " fill=\"#b00020\"",
+            &size_text(c.size.as_ref(), scale),
+        );
+    }
+    svg.end();
+}
+
+/// The series as an SVG figure: x the experiments in commit order, y the
+/// metric; intervals as vertical bars, medians as dots, change points as
+/// red vertical lines labelled with their size, commits under the axis.
+fn figure(b: &Benchmark, index: usize, scale: &Scale) -> String {
+    let n = b.points.len();
+    let (left, right, top, bottom) = (70.0, 20.0, 30.0, 90.0);
+    let width = (left + right + 14.0 * n as f64).clamp(480.0, 4000.0);
+    let height = 320.0;
+    let plot_w = width - left - right;
+    let plot_h = height - top - bottom;
+    let (lo, hi) = value_range(b);
     let x = |i: usize| left + plot_w * (i as f64 + 0.5) / n.max(1) as f64;
     let y = |v: f64| top + plot_h * (1.0 - (v - lo) / (hi - lo));
     let title = format!("{} · {} over {} experiments", b.command, b.metric_name(), n);
@@ -178,25 +215,7 @@ fn figure(b: &Benchmark, index: usize, scale: &Scale) -> String {
         );
     }
     svg.end();
-    svg.group("changes", "");
-    for c in &b.changes {
-        let cx = (x(c.before) + x(c.after)) / 2.0;
-        svg.line(
-            cx,
-            top,
-            cx,
-            top + plot_h,
-            " stroke=\"#b00020\" stroke-dasharray=\"4 3\"",
-        );
-        svg.text(
-            cx + 3.0,
-            top - 8.0,
-            Anchor::Start,
-            " fill=\"#b00020\"",
-            &size_text(c.size.as_ref(), scale),
-        );
-    }
-    svg.end();
+    changes(&mut svg, b, &x, (top, top + plot_h), scale);
     svg.group("points", "");
     let mut bars = PathData::new();
     for (i, p) in b.points.iter().enumerate() {

@@ -39,6 +39,9 @@ pub fn work_tree_top() -> Option<String> {
     git(&["rev-parse", "--show-toplevel"]).filter(|s| !s.is_empty())
 }
 
+/// The commit an experiment is recorded as of without `--commit`.
+pub const DEFAULT_REV: &str = "HEAD";
+
 impl GitState {
     /// The state of the work tree around the current directory, with
     /// `--commit REV` and `--branch NAME` taking the place of what git says
@@ -47,7 +50,7 @@ impl GitState {
     /// branch and the dirty flag (not asked with `--commit`: the work
     /// tree says nothing about another commit).
     pub fn current(commit: Option<&str>, branch: Option<&str>) -> GitState {
-        let rev = commit.unwrap_or("HEAD");
+        let rev = commit.unwrap_or(DEFAULT_REV);
         let logged = git(&["log", "-1", "--format=%H %ct", rev, "--"]);
         let (hash, time) = match logged.as_deref().and_then(|l| l.split_once(' ')) {
             Some((h, t)) => (Some(h.to_owned()), t.parse::<i64>().ok()),

@@ -69,6 +69,13 @@ pub trait Store {
     fn load(&mut self, filter: &Filter) -> Result<Vec<StoredCommand>, StoreError>;
 }
 
+/// The environment variable that names the store when `--history` does not.
+pub const STORE_VARIABLE: &str = "BESTGUESS_HISTORY";
+
+/// The store without `--history STORE` or [`STORE_VARIABLE`], relative to
+/// the top of the git work tree.
+pub const DEFAULT_STORE: &str = ".bestguess/history.db";
+
 /// A store's name as given: a file path or a PostgreSQL URL.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Location {
@@ -106,14 +113,14 @@ impl Location {
         }
     }
 
-    /// The store named by `given`, else by `BESTGUESS_HISTORY`, else
-    /// `.bestguess/history.db` at the top of the git work tree (the
-    /// current directory outside one).
+    /// The store named by `given`, else by [`STORE_VARIABLE`], else
+    /// [`DEFAULT_STORE`] at the top of the git work tree (the current
+    /// directory outside one).
     pub fn resolve(given: Option<&str>) -> Location {
         if let Some(g) = given.filter(|g| !g.is_empty()) {
             return Location::parse(g);
         }
-        if let Ok(env) = std::env::var("BESTGUESS_HISTORY") {
+        if let Ok(env) = std::env::var(STORE_VARIABLE) {
             if !env.is_empty() {
                 return Location::parse(&env);
             }
@@ -121,8 +128,7 @@ impl Location {
         let top = super::provenance::work_tree_top().unwrap_or_else(|| ".".to_owned());
         Location::Sqlite(
             std::path::Path::new(&top)
-                .join(".bestguess")
-                .join("history.db")
+                .join(DEFAULT_STORE)
                 .to_string_lossy()
                 .into_owned(),
         )

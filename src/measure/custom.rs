@@ -48,7 +48,7 @@ pub fn parse(bytes: &[u8]) -> (Vec<(String, f64)>, Vec<Problem>) {
         match serde_json::from_str::<serde_json::Value>(&text) {
             Ok(serde_json::Value::Object(map)) => {
                 // The map keeps one value per name: say where there were
-                // more, as for lines (the last had won without a word).
+                // more, as for lines (the last must not win without a word).
                 for name in repeated_keys(&text) {
                     problems.push(problem(
                         1,

@@ -174,8 +174,8 @@ pub fn register(
         ));
     }
     // The kernel pins to the part of a set it can use and says nothing of
-    // the rest: `--cpus 1-5` on two CPUs ran on CPU 1 and was recorded as
-    // 1-5.
+    // the rest: `--cpus 1-5` on two CPUs runs on CPU 1, which is refused
+    // rather than recorded as 1-5.
     if let Some(Ok(usable)) = allowed.as_deref().map(extras::parse_cpus) {
         let missing: Vec<u32> = (options.cpus.iter())
             .filter(|c| !usable.contains(c))

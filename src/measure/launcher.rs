@@ -394,8 +394,9 @@ impl Launcher {
     }
 
     /// A request or response that failed: where the pipe broke or ended,
-    /// the launcher is gone, and how it ended is the error (a command that
-    /// sent its parent SIGUSR2 had read "failed to fill whole buffer").
+    /// the launcher is gone, and how it ended is the error (for a command
+    /// that sends its parent SIGUSR2, that signal, not "failed to fill
+    /// whole buffer").
     fn lost(&mut self, e: io::Error) -> ExecError {
         if !matches!(
             e.kind(),
@@ -533,7 +534,7 @@ impl Executor for Launcher {
         batch: &Batch<'_>,
         each: &mut dyn FnMut(usize, Outcome) -> bool,
     ) -> Result<(), ExecError> {
-        // In microseconds, as `--timeout` takes it (milliseconds had made
+        // In microseconds, as `--timeout` takes it (milliseconds would make
         // 0.0002 s a limit of 1 ms).
         let timeout_us = batch.timeout.map_or(0, |t| {
             u64::try_from(t.as_micros()).unwrap_or(u64::MAX).max(1)

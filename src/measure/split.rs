@@ -14,7 +14,7 @@
 //! - `""` and `''` make an empty word.
 //!
 //! The splitter is a single forward pass over the characters, so it always
-//! terminates (the C reference loops forever on a backslash).
+//! terminates (C BestGuess loops forever on a backslash).
 
 /// The command has a quote that is never closed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

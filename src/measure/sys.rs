@@ -225,7 +225,7 @@ extern "C" fn on_termination_signal(sig: c_int) {
     if pid > 0 {
         // SAFETY: kill is async-signal-safe and has no memory effects.
         // SIGCONT too: a launcher a command stopped (`kill -STOP $PPID`)
-        // takes the cancel then (the tool had waited for it for ever).
+        // takes the cancel then (else the tool would wait for it for ever).
         unsafe {
             libc::kill(pid, libc::SIGUSR1);
             libc::kill(pid, libc::SIGCONT);
@@ -340,8 +340,8 @@ fn remove_doomed() {
 extern "C" fn remove_doomed_and_die(sig: c_int) {
     remove_doomed();
     // Only now the default action: a second signal meanwhile, caught by
-    // another thread, ran this handler there too (with SA_RESETHAND it
-    // had killed the process before the files were removed).
+    // another thread, runs this handler there too (with SA_RESETHAND it
+    // would kill the process before the files are removed).
     // SAFETY: sigaction and raise are async-signal-safe; `dfl` is a valid,
     // zeroed sigaction with the default action. The signal is blocked on
     // this thread while the handler runs, so the process dies of it on
@@ -367,8 +367,8 @@ pub fn remove_doomed_on_termination_signals() -> io::Result<()> {
 /// [`catch_termination_signals`] now ends the process, removing the
 /// registered temporary files first (as before the experiment). The
 /// reports and exports that follow can take long (an export to a slow
-/// reader), and a signal then had been swallowed: the program went on and
-/// exited 0. A signal left ignored stays ignored.
+/// reader), and a signal then must not be swallowed, the program going on
+/// to exit 0. A signal left ignored stays ignored.
 pub fn end_on_termination_signals() -> io::Result<()> {
     remove_doomed_on(on_termination_signal as *const () as usize)
 }

@@ -2,7 +2,7 @@
 //! time by default) on one axis, named in the legend's title.
 //!
 //! Seeing the boxes side by side shows at a glance which commands overlap,
-//! which the ranking then confirms or not. The drawing is the reference's
+//! which the ranking then confirms or not. The drawing is C BestGuess's
 //! (whiskers `├┄┄┤`, boxes `┤ │ ├` with `┌─┬─┐` above and `└─┴─┘` below,
 //! `╢`/`╟` when the median sits on a box edge, a lone `┼` when all runs are
 //! equal, an axis with round ticks above and below, a legend),
@@ -11,15 +11,15 @@
 //! * The axis runs from a round number at or below the fastest run to the
 //!   first round number at or above the slowest run, with "nice" ticks (1,
 //!   2, 2.5 or 5 × 10ᵏ µs apart, at least 8 columns apart), so every label
-//!   is exactly the time at its tick and the data fills the plot. The reference
-//!   rounded its labels to whole milliseconds, which made them wrong for
+//!   is exactly the time at its tick and the data fills the plot. C BestGuess
+//!   rounds its labels to whole milliseconds, which makes them wrong for
 //!   sub-millisecond data.
 //! * The labels' unit (μs, ms or s, from the axis range) is printed after
 //!   the last label, and each label has the decimals its tick step needs.
 //!   Labels are centred on their ticks.
 //! * The plot fills exactly the `width` setting. The command numbers in
 //!   front of each box take as many digits as needed, so any number of
-//!   commands can be drawn (the reference's `%2d:` assumed fewer than 100).
+//!   commands can be drawn (C BestGuess's `%2d:` assumed fewer than 100).
 //! * An axis of zero length (all runs equal, e.g. all 0 µs) is still drawn,
 //!   as 0.1 µs per column.
 //!
@@ -59,7 +59,7 @@ impl Axis {
     /// from the multiple of the step at or below `min` to the first one at
     /// or above `max` are at least [`MIN_TICK_GAP`] columns apart. The
     /// axis ends at that last tick, so at most one step of it lies beyond
-    /// the data at either end (the reference, and this function once, kept
+    /// the data at either end (C BestGuess, and this function once, kept
     /// a tick every 10 columns and could leave a third of the plot empty).
     fn new(min: f64, max: f64, columns: usize, finest: i32) -> Axis {
         let columns = columns.max(1);
@@ -142,7 +142,7 @@ pub fn write(out: &mut dyn Write, analysis: &Analysis<'_>, width: usize) -> io::
     if count == 0 {
         return Ok(());
     }
-    // "NN:" in front of each box: at least the reference's three columns.
+    // "NN:" in front of each box: at least C BestGuess's three columns.
     let indent = (count.to_string().len() + 1).max(3);
     let columns = width
         .saturating_sub(indent + 1 + UNIT_ROOM)
@@ -356,7 +356,7 @@ mod tests {
 
     #[test]
     fn the_data_fills_the_axis() {
-        // Data ending at 2.65 ms had drawn an axis to 4.0 ms.
+        // Data ending at 2.65 ms get an axis to 2.8 ms, not 4.0 ms.
         let a = Axis::new(1040.0, 2650.0, 76, 0);
         assert_eq!((a.low, a.high, a.step), (1000.0, 2800.0, 200.0));
         // At most one step beyond the data at either end, at any width.

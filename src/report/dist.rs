@@ -3,7 +3,7 @@
 //!
 //! Whether a median is a fair summary, and whether mean ± sd would have
 //! been one, depends on the shape of the distribution; this table says how
-//! spread out and how far from normal it is. The layout is the reference's
+//! spread out and how far from normal it is. The layout is C BestGuess's
 //! (a 78-column frame; columns of 16, 15 and 40; the same row labels and
 //! verdict words), without its defects:
 //!
@@ -17,17 +17,11 @@
 //!   of being cut ("Cannot rule out normal" stays whole, not "Cannot").
 //! * When a statistic does not exist (fewer than 8 values, all values equal,
 //!   extreme values) the table says which, in words, for each statistic.
-//! * Skewness and excess kurtosis each get their own verdict. The reference
-//!   printed the skew's verdict for both. The rule is the reference's, made
-//!   consistent ([`substantial`]): a statistic G is a substantial deviation
-//!   from normal when |G|/SE(G) exceeds the two-sided critical z at level
-//!   0.05 (n ≤ 50), 0.01 (n ≤ 100) or 0.001 (n ≤ 300), SE being its exact
-//!   standard error under normality; above 300 runs every test is
-//!   significant, so the rule of thumb |G1| > 2, |G2| > 4 (West, Finch &
-//!   Curran 1995, via Kim 2013) applies instead.
+//! * Skewness and excess kurtosis each get their own verdict, by the rule
+//!   [`substantial`] states (C BestGuess printed the skew's for both).
 //!
 //! The Anderson–Darling verdict uses the test's own p-value against the
-//! `alpha` setting ("Not normal" when p ≤ α, as in the reference).
+//! `alpha` setting ("Not normal" when p ≤ α, as in C BestGuess).
 
 use std::io::{self, Write};
 
@@ -35,7 +29,7 @@ use super::frame::Frame;
 use super::text::{pad, wrap, Align};
 use super::units::{self, Scale};
 use crate::data::Metric;
-use crate::stats::{normal_quantile, NotApplicable, Summary};
+use crate::stats::{substantial, Moment, NotApplicable, Summary};
 
 /// Column widths: label, value, description.
 const LABEL: usize = 16;
@@ -116,7 +110,7 @@ fn row(f: &mut Frame, label: &str, value: &str, text: &str) {
     }
 }
 
-/// The Anderson–Darling verdict, in the reference's words.
+/// The Anderson–Darling verdict, in C BestGuess's words.
 fn normality_verdict(p: f64, alpha: f64) -> String {
     let a = units::plain(alpha);
     if p <= alpha {
@@ -153,13 +147,6 @@ fn not_applicable(na: &NotApplicable, normality: bool) -> String {
     }
 }
 
-/// Which shape statistic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Moment {
-    Skew,
-    Kurtosis,
-}
-
 /// Value and verdict of a skewness or excess kurtosis.
 fn shape(g: &Result<f64, NotApplicable>, n: usize, moment: Moment) -> (String, String) {
     match g {
@@ -175,67 +162,9 @@ fn shape(g: &Result<f64, NotApplicable>, n: usize, moment: Moment) -> (String, S
     }
 }
 
-/// Standard error of the skewness G1 of n normal values (Joanes & Gill
-/// 1998; the "SES" of SPSS).
-fn skew_se(n: f64) -> f64 {
-    (6.0 * n * (n - 1.0) / ((n - 2.0) * (n + 1.0) * (n + 3.0))).sqrt()
-}
-
-/// Standard error of the excess kurtosis G2 of n normal values (the "SEK").
-fn kurtosis_se(n: f64) -> f64 {
-    2.0 * skew_se(n) * ((n * n - 1.0) / ((n - 3.0) * (n + 5.0))).sqrt()
-}
-
-/// Whether `g` departs substantially from its value under normality (0);
-/// see the module docs for the rule.
-fn substantial(g: f64, n: usize, moment: Moment) -> bool {
-    if n < 4 {
-        return false;
-    }
-    if n > 300 {
-        let limit = match moment {
-            Moment::Skew => 2.0,
-            Moment::Kurtosis => 4.0,
-        };
-        return g.abs() > limit;
-    }
-    let level = if n > 100 {
-        0.001
-    } else if n > 50 {
-        0.01
-    } else {
-        0.05
-    };
-    let critical = normal_quantile(level / 2.0).map_or(1.96, f64::abs);
-    let nf = n as f64;
-    let se = match moment {
-        Moment::Skew => skew_se(nf),
-        Moment::Kurtosis => kurtosis_se(nf),
-    };
-    g.abs() / se > critical
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn standard_errors_match_published_values() {
-        // SPSS prints SES 0.687 and SEK 1.334 for n = 10.
-        assert!((skew_se(10.0) - 0.687).abs() < 5e-4);
-        assert!((kurtosis_se(10.0) - 1.334).abs() < 5e-4);
-    }
-
-    #[test]
-    fn kurtosis_has_its_own_verdict() {
-        // n = 20: SES ≈ 0.512, SEK ≈ 0.992; critical z 1.96.
-        assert!(substantial(1.2, 20, Moment::Skew));
-        assert!(!substantial(1.2, 20, Moment::Kurtosis));
-        assert!(substantial(2.5, 20, Moment::Kurtosis));
-        // Large n: rule of thumb.
-        assert!(!substantial(3.9, 1000, Moment::Kurtosis));
-        assert!(substantial(2.1, 1000, Moment::Skew));
-    }
 
     #[test]
     fn verdicts_in_words() {

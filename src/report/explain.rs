@@ -14,7 +14,7 @@
 //! nothing: Mann–Whitney with its raw and adjusted p-values, the
 //! Hodges–Lehmann shift Δ with the C tool's interval, and Â.
 //!
-//! Layout as in the reference: a 78-column legend frame, then rows of a
+//! Layout as in C BestGuess: a 78-column legend frame, then rows of a
 //! 22-column label, a 26-column value, `✗` and the reason.
 
 use super::frame::Frame;

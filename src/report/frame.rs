@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use super::text::{pad, wrap_hanging, Align};
 
 /// The inner width of a frame indented `indent` columns in a report
-/// `width` columns wide: the reference's 76 at 80 columns, narrower below
+/// `width` columns wide: C BestGuess's 76 at 80 columns, narrower below
 /// (never under 20), and no wider above.
 pub fn inner_for(width: usize, indent: usize) -> usize {
     width.saturating_sub(indent + 2).clamp(20, 76)
@@ -27,8 +27,8 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// An empty frame whose lines are `inner` columns wide (78 − 2 for the
-    /// reference's 78-column tables). See [`inner_for`].
+    /// An empty frame whose lines are `inner` columns wide (78 − 2 for C
+    /// BestGuess's 78-column tables). See [`inner_for`].
     pub fn new(inner: usize) -> Frame {
         Frame {
             inner,

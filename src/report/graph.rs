@@ -8,9 +8,9 @@
 //! C tool's graph). Runs are in time order (the Sequence column; file
 //! order for files without it), so a drift shows as a slope even when
 //! the file was sorted or shuffled. The graph honours the `width` setting
-//! (the whole line, `│` included, fits in it; the reference always drew 80
+//! (the whole line, `│` included, fits in it; C BestGuess always drew 80
 //! bars) and its header names the metric and gives the value of a full
-//! bar. When every run's value is 0 or less (the reference divided by zero
+//! bar. When every run's value is 0 or less (C BestGuess divided by zero
 //! and died with SIGFPE) the bars are simply empty; a run without the
 //! metric has no bar.
 

@@ -7,7 +7,7 @@
 //! writer, and never panic: any analysis, including one command, one run,
 //! all-zero times, hundreds of commands or names in any script, renders.
 //!
-//! What is printed, in the C reference's order (its §1.7):
+//! What is printed, in C BestGuess's order (its §1.7):
 //!
 //! 1. For each command in dataset order, if any per-command block is on:
 //!    `Command N: <label>` (its parameter values, and a note when some of

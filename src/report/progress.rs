@@ -38,7 +38,7 @@ pub struct Status<'a> {
     pub elapsed: Duration,
     /// The pace: the timed runs completed after the first one, and the
     /// time they took (from the first's end). Setups and warmups before
-    /// the first run are not in it: counted, they had made the first ETA
+    /// the first run are not in it: counted, they would make the first ETA
     /// several times too long (`--setup "sleep 3"`: 0:10 for 1.5 s).
     pub since_first: (u64, Duration),
     /// The command of the latest run: its number (1-based), the number of

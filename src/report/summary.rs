@@ -1,6 +1,6 @@
 //! The per-command summary table (default) and its mini version (`-M`).
 //!
-//! The layout is the C reference's (78 columns, the same labels, the same
+//! The layout is C BestGuess's (78 columns, the same labels, the same
 //! rounded bars), with one deliberate difference: the time unit of the four
 //! time rows is chosen from the largest value among *all* of them, not from
 //! total CPU time alone, so a long wall-clock time never overflows its

@@ -3,7 +3,7 @@
 //! The quartiles say little about the worst runs, which are often what a
 //! user feels; this row of order statistics from the minimum (Q₀) to the
 //! maximum (Q₄), with the 95th and 99th percentiles in between, shows how
-//! long the tail is. Layout as in the reference (a 78-column frame, columns
+//! long the tail is. Layout as in C BestGuess (a 78-column frame, columns
 //! of 10 and 7×7). p95 needs 20 runs and p99 100 ([`crate::stats::Quantiles`]);
 //! below that they print as `--`. The unit is chosen for the whole row and
 //! numbers are fitted to their 7 columns.
@@ -35,7 +35,7 @@ pub fn write(
     width: usize,
 ) -> io::Result<()> {
     let inner = super::frame::inner_for(width, 2);
-    // Narrower than the reference's table: a 6-column first column and
+    // Narrower than C BestGuess's table: a 6-column first column and
     // 6-column cells, without the indent (7 × 7 + 6 = 55 columns).
     let narrow = inner < 2 + 10 + 7 * (1 + CELL);
     let (first_w, cell_w, indent) = if narrow { (6, 6, "") } else { (10, CELL, "  ") };

@@ -3,7 +3,7 @@
 //! Command names and labels come from users and raw files: CJK names are two
 //! columns per character, emoji sequences are two columns for several code
 //! points, combining marks take no column at all, and a quoted CSV field can
-//! hold a newline. The C reference cut and padded such text by bytes, which
+//! hold a newline. C BestGuess cut and padded such text by bytes, which
 //! misaligned every non-ASCII table and could split a UTF-8 sequence (a
 //! crash). Here every label goes through [`clean`] (control characters
 //! become spaces, so a label is always one line) and is cut or padded by its
@@ -100,7 +100,7 @@ fn clusters(s: &str) -> Vec<Cluster<'_>> {
 /// the limit is dropped whole (the result may then be one column short).
 /// A label's source tag (`ls -l [a.csv]`) is kept whole when it fits with
 /// a few columns of the label before it: cut from its end, two commands
-/// of two files had looked identical.
+/// of two files would look identical.
 pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
     let s = clean(s);
     if s.width() <= max {

@@ -37,7 +37,7 @@ const TIME_NS: [Rung; 4] = [
     rung("ms", 1e6, 2),
     rung("s", 1e9, 2),
 ];
-/// Memory in SI units: "MB" had labelled MiB (1024²). (Binary labels,
+/// Memory in SI units: "MB" is 10⁶ bytes, never MiB (1024²). (Binary labels,
 /// `MiB`, would widen every memory column by one.)
 const SPACE: [Rung; 4] = [
     rung("B", 1.0, 0),
@@ -90,7 +90,7 @@ pub struct Scale {
     divisor: f64,
     decimals: usize,
     /// Every number in scientific notation: plain numbers too small for
-    /// the smallest prefix to show (1e-320 had read `0.00 y`).
+    /// the smallest prefix to show (1e-320 would read `0.00 y`).
     scientific: bool,
 }
 
@@ -112,7 +112,7 @@ impl Scale {
             .iter()
             .find(|r| round_to(max_abs / r.divisor, r.decimals) < base);
         // Plain numbers and counts beyond their largest prefix (G): in
-        // scientific notation without one (1e99 had read `1.00e90 G`).
+        // scientific notation without one (1e99 would read `1.00e90 G`).
         if fits.is_none() && matches!(unit, Unit::Number | Unit::Count) {
             return Scale {
                 symbol: rungs[0].symbol,
@@ -219,7 +219,7 @@ impl Scale {
 
     /// `v` (recording units) in this unit, without padding or symbol; in
     /// scientific notation past [`LONGEST_NUMBER`] characters (a plain
-    /// number of 10²¹ G had run to 25 digits and across lines).
+    /// number of 10²¹ G would run to 25 digits and across lines).
     pub fn number(&self, v: f64) -> String {
         if self.scientific && v != 0.0 {
             return scientific(v / self.divisor, LONGEST_NUMBER);
@@ -321,7 +321,7 @@ pub fn fixed(x: f64, decimals: usize) -> String {
 
 /// `x` with `decimals` decimals ([`fixed`]), or with up to three more
 /// when those would show a value that is not 0 as `0` (a shift of 0.5 μs
-/// beside "slower" had read `0 μs`), as long as the text stays within
+/// beside "slower" would read `0 μs`), as long as the text stays within
 /// `width` characters.
 fn not_zero(x: f64, decimals: usize, width: usize) -> String {
     let shows_a_digit = |t: &str| t.bytes().any(|b| (b'1'..=b'9').contains(&b));
@@ -643,7 +643,7 @@ mod tests {
             );
             assert_eq!(s.number(0.0), "0.00", "a zero stays a zero");
         }
-        // Within the ladder: prefixes as before.
+        // Within the ladder: prefixes as usual.
         assert_eq!(Scale::choose(Unit::Number, 1e-26).compact(1e-26), "0.01 y");
         assert_eq!(
             Scale::choose(Unit::Number, 1.5e-9).compact(1.5e-9),
@@ -717,7 +717,7 @@ mod tests {
         assert_eq!(us.number(-0.25), "-0.2");
         assert_eq!(us.number(0.0), "0");
         assert_eq!(us.number(0.004), "0.004");
-        // Past three more decimals: 0 as before.
+        // Past three more decimals: a plain 0.
         assert_eq!(us.number(0.0004), "0");
         assert_eq!(us.number_in(0.5, 6), "   0.5");
         // Only within the width.

@@ -80,7 +80,7 @@ pub fn lines(analysis: &Analysis<'_>, width: usize) -> Vec<String> {
 }
 
 /// Several commands in a sentence: one by its number and label, up to
-/// three by number, more counted (3,000 commands had made one sentence of
+/// three by number, more counted (3,000 commands would make one sentence of
 /// 80 lines).
 pub(crate) fn commands(analysis: &Analysis<'_>, list: &[usize]) -> String {
     let numbers: Vec<String> = list.iter().map(|&i| (i + 1).to_string()).collect();
@@ -194,31 +194,7 @@ pub fn text(analysis: &Analysis<'_>, w: &Warning) -> String {
                 "Note: {who} {verb} (over half {their} wall time waiting, not for a CPU); ranked by {metric}: --metric wall ranks by elapsed time."
             )
         }
-        Warning::FirstRunSlow { commands: list } => {
-            let indices: Vec<usize> = list.iter().map(|c| c.0).collect();
-            let by: Vec<String> = list.iter().map(|c| units::percent(c.1)).collect();
-            let (runs, took, medians) = if list.len() == 1 {
-                ("run", by[0].clone(), "its median")
-            } else if list.len() <= 3 {
-                let (init, last) = by.split_at(by.len() - 1);
-                (
-                    "runs",
-                    format!("{} and {}", init.join(", "), last[0]),
-                    "their medians",
-                )
-            } else {
-                let most = list.iter().map(|c| c.1).fold(0.0, f64::max);
-                (
-                    "runs",
-                    format!("up to {}", units::percent(most)),
-                    "their medians",
-                )
-            };
-            format!(
-                "Warning: the first {runs} of {} took {took} longer than {medians}: a cold start; more --warmup runs leave such runs out.",
-                commands(analysis, &indices)
-            )
-        }
+        Warning::FirstRunSlow { commands: list } => first_run_slow(analysis, list),
         Warning::RelativeChange(c) => {
             let against = match c.against {
                 Some(j) => format!("command {}", j + 1),
@@ -270,6 +246,34 @@ pub fn text(analysis: &Analysis<'_>, w: &Warning) -> String {
             )
         }
     }
+}
+
+/// The cold first runs: each command's excess over its median, listed up
+/// to three, else the largest.
+fn first_run_slow(analysis: &Analysis<'_>, list: &[(usize, f64)]) -> String {
+    let indices: Vec<usize> = list.iter().map(|c| c.0).collect();
+    let by: Vec<String> = list.iter().map(|c| units::percent(c.1)).collect();
+    let (runs, took, medians) = if list.len() == 1 {
+        ("run", by[0].clone(), "its median")
+    } else if list.len() <= 3 {
+        let (init, last) = by.split_at(by.len() - 1);
+        (
+            "runs",
+            format!("{} and {}", init.join(", "), last[0]),
+            "their medians",
+        )
+    } else {
+        let most = list.iter().map(|c| c.1).fold(0.0, f64::max);
+        (
+            "runs",
+            format!("up to {}", units::percent(most)),
+            "their medians",
+        )
+    };
+    format!(
+        "Warning: the first {runs} of {} took {took} longer than {medians}: a cold start; more --warmup runs leave such runs out.",
+        commands(analysis, &indices)
+    )
 }
 
 /// The one-line form of a warning, when its full text does not fit.

@@ -45,7 +45,7 @@
 //! wide. The test never sees this choice, so an outlying experiment can
 //! move where a change is placed, never whether there is one; least
 //! squares placed simulated steps within ±2 experiments more often than
-//! least absolute deviations (BENCHMARKS.md, "Change points").
+//! least absolute deviations (BENCHMARKS.md, "Change points against Apache Otava").
 //!
 //! The size of a change is the ratio of the medians of the experiment
 //! medians after and before it (the neighbouring segments), with the
@@ -57,9 +57,10 @@ use super::rng::SplitMix64;
 /// The default level of the change points: a false change point in at
 /// most 1 % of the series without a change. A change point is a claim
 /// that a commit changed performance, read by people who act on it;
-/// measured against 2 % and 5 % in BENCHMARKS.md ("Change points"), 1 %
-/// keeps the false change points under half of Apache Otava's on the same
-/// series while finding as many steps, at the cost of a longer delay.
+/// measured against 2 % and 5 % in BENCHMARKS.md ("Change points against
+/// Apache Otava"), 1 % keeps the false change points under half of Apache
+/// Otava's on the same series while finding as many steps, at the cost of
+/// a longer delay.
 pub const DEFAULT_ALPHA: f64 = 0.01;
 
 /// How change points are searched for.

@@ -5,7 +5,7 @@
 //! whether one of two random variables is stochastically larger than the
 //! other", Ann. Math. Statist. 18, 50–60). Both samples arrive sorted, so
 //! U, the mid-rank sum and the tie sizes come from one merge in
-//! O(n1 + n2) — the C reference formed all n1·n2 differences instead.
+//! O(n1 + n2) — C BestGuess formed all n1·n2 differences instead.
 //!
 //! p-value: exact null distribution when both samples have fewer than 50
 //! values and the pooled sample has no ties (= scipy

@@ -11,7 +11,8 @@
 //!
 //! * Per sample: [`Summary::of`] bundles [`Quantiles`] (Hyndman–Fan
 //!   type 7), [`half_sample_mode`], [`Moments`] (mean, sd, skewness G1,
-//!   excess kurtosis G2) and the [`anderson_darling`] normality test.
+//!   excess kurtosis G2) and the [`anderson_darling`] normality test;
+//!   whether G1 or G2 departs [`substantial`]ly from normal.
 //! * Two samples: [`compare()`] bounds the ratio (or difference) of
 //!   medians by each median's order-statistic bounds ([`MedianBounds`],
 //!   [`Contrast`]), and gives the C tool's statistics beside it ([`Classic`]: [`mann_whitney()`], [`hodges_lehmann`] with the C
@@ -51,6 +52,7 @@ mod rng;
 mod sample;
 mod select;
 mod series;
+mod shape;
 mod shift;
 mod summary;
 mod trend;
@@ -78,6 +80,7 @@ pub use ranking::{
 pub use rng::SplitMix64;
 pub use sample::{Sample, SampleError};
 pub use series::Series;
+pub use shape::{substantial, Moment};
 pub use shift::{
     hodges_lehmann, kth_pairwise_difference, pairwise_difference_count, Alpha, InvalidAlpha,
 };

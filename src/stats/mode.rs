@@ -6,7 +6,7 @@
 //! Frühwirth 2006, "On a fast, robust estimator of the mode", Computational
 //! Statistics & Data Analysis 50, 3500–3530). It repeatedly keeps the
 //! densest half of the sorted values, so it costs O(n) after sorting
-//! (n + n/2 + n/4 + … windows). Unlike the C reference, every window is
+//! (n + n/2 + n/4 + … windows). Unlike C BestGuess, every window is
 //! examined, including the last one when the subsample size is odd.
 
 use super::sample::{run_end, Sample};
@@ -129,7 +129,7 @@ mod tests {
     #[test]
     fn examines_the_last_window_when_the_size_is_odd() {
         // m = 5, h = 3: windows [0,10,20], [10,20,21], [20,21,22]; the last
-        // (range 2) is densest. The C reference never looked at it.
+        // (range 2) is densest. C BestGuess never looked at it.
         assert_eq!(hsm(&[0.0, 10.0, 20.0, 21.0, 22.0]), 21.0);
     }
 

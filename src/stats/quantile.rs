@@ -5,8 +5,8 @@
 //! American Statistician 50, 361–365). Type 7 — linear interpolation between
 //! the order statistics at positions (n − 1)·p — is the default of R and of
 //! numpy (`np.quantile(method="linear")`), so users can check our figures
-//! with the tools they have. The C reference used uninterpolated order
-//! statistics instead, which made p95 equal the maximum for n < 40.
+//! with the tools they have. C BestGuess uses uninterpolated order
+//! statistics instead, which makes p95 equal the maximum for n < 40.
 
 use super::sample::Sample;
 

@@ -338,24 +338,11 @@ pub fn rank_with<S: Borrow<Sample>>(
     let inference = compared.len() >= 2 && reference.is_some_and(|r| can[r]);
     let family = if inference { compared.len() - 1 } else { 0 };
     let gamma = settings.alpha / (2 * compared.len().max(1)) as f64;
-    let relative = matches!(
-        (settings.effect, settings.epsilon),
-        (Threshold::Percent(_), Threshold::Percent(_))
-    );
-    let scale = if relative && compared.iter().all(|&i| sample(i).min() > 0.0) {
-        Scale::Ratio
-    } else {
-        Scale::Difference
-    };
+    let scale = scale_of(settings, compared.iter().map(|&i| sample(i)));
     let best_median = reference.map_or(0.0, |r| medians[r]);
     let epsilon = settings.epsilon.resolve(best_median);
     let effect = settings.effect.resolve(best_median);
-    let design = match options.rounds {
-        Some(rounds) if rounds > 0 && counts.iter().all(|&n| n == rounds) => {
-            Design::Rounds { rounds }
-        }
-        _ => Design::Independent,
-    };
+    let design = design_of(options.rounds, &counts);
     let needed = (k >= 2).then(|| runs_to_compare(settings.alpha, k));
     let mut ranking = Ranking {
         inference,
@@ -411,15 +398,8 @@ pub fn rank_with<S: Borrow<Sample>>(
             }
             ranking.entries.push(e);
         }
-        let contrasts =
-            || (ranking.entries.iter()).filter_map(|e| e.comparison.as_ref().map(|c| &c.contrast));
-        ranking.bound_confidence = contrasts()
-            .map(|c| 1.0 - c.low_miss.max(c.high_miss))
-            .reduce(f64::min);
-        let missed: f64 = (ranking.entries.iter())
-            .filter_map(|e| e.bounds.map(|b| 2.0 * b.miss))
-            .sum();
-        ranking.simultaneous_confidence = Some(1.0 - missed);
+        ranking.bound_confidence = bound_confidence(&ranking.entries);
+        ranking.simultaneous_confidence = Some(simultaneous_confidence(&ranking.entries));
     }
     for &i in by_median.iter().filter(|&&i| i != r) {
         if !(inference && can[i]) {
@@ -429,6 +409,48 @@ pub fn rank_with<S: Borrow<Sample>>(
         }
     }
     Ok(ranking)
+}
+
+/// The ratio of medians when both thresholds are relative and every
+/// compared command's values are positive; else their difference.
+fn scale_of<'a>(settings: &RankSettings, mut compared: impl Iterator<Item = &'a Sample>) -> Scale {
+    let relative = matches!(
+        (settings.effect, settings.epsilon),
+        (Threshold::Percent(_), Threshold::Percent(_))
+    );
+    if relative && compared.all(|s| s.min() > 0.0) {
+        Scale::Ratio
+    } else {
+        Scale::Difference
+    }
+}
+
+/// Complete rounds when every command has one run per round made; else
+/// independent samples.
+fn design_of(rounds: Option<usize>, counts: &[usize]) -> Design {
+    match rounds {
+        Some(rounds) if rounds > 0 && counts.iter().all(|&n| n == rounds) => {
+            Design::Rounds { rounds }
+        }
+        _ => Design::Independent,
+    }
+}
+
+/// The lowest confidence of any bound of a comparison.
+fn bound_confidence(entries: &[RankedEntry]) -> Option<f64> {
+    (entries.iter())
+        .filter_map(|e| e.comparison.as_ref().map(|c| &c.contrast))
+        .map(|c| 1.0 - c.low_miss.max(c.high_miss))
+        .reduce(f64::min)
+}
+
+/// The confidence with which every median's interval holds together:
+/// 1 − the sum of all the bounds' miss chances (the union bound).
+fn simultaneous_confidence(entries: &[RankedEntry]) -> f64 {
+    let missed: f64 = (entries.iter())
+        .filter_map(|e| e.bounds.map(|b| 2.0 * b.miss))
+        .sum();
+    1.0 - missed
 }
 
 /// The verdicts' thresholds on the comparison's scale.

@@ -15,19 +15,19 @@
 //! Without `Batch`, each command string (with its shell and name) is one
 //! command, numbered in order of its first row. Text fields are un-escaped
 //! as the C tool's (`\\` and `\"`), and Max RSS is read as the C tool wrote
-//! it ([`crate::data::csv_read::reference_rss`]).
+//! it ([`crate::data::csv_read::c_tool_rss`]).
 
 use std::collections::HashMap;
 use std::io::Read;
 
-use crate::data::columns::{REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS};
+use crate::data::c_tool_rows::{c_tool_rss, unescape_c_tool};
+use crate::data::columns::{C_TOOL_COLUMNS, C_TOOL_ROW_FIELDS};
 use crate::data::csv_read::RowSink;
 use crate::data::error::{excerpt, DataError, Quoted};
 use crate::data::metric::{Metric, RawColumn, Source, Value};
-use crate::data::reference::{reference_rss, unescape_reference};
 use crate::data::RunRecord;
 
-/// Positions in [`REFERENCE_COLUMNS`].
+/// Positions in [`C_TOOL_COLUMNS`].
 const COMMAND: usize = 0;
 const SHELL: usize = 1;
 const NAME: usize = 2;
@@ -40,7 +40,7 @@ const METRICS: std::ops::RangeInclusive<usize> = 5..=12;
 /// position) is, as a header of the C tool's column names.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Header {
-    /// Every field one of [`REFERENCE_COLUMNS`], none twice, `Command` and
+    /// Every field one of [`C_TOOL_COLUMNS`], none twice, `Command` and
     /// at least one metric among them: each field's position there.
     Columns(Vec<usize>),
     /// Names of the C tool's columns, but not a header that can be read:
@@ -59,7 +59,7 @@ pub fn header(header: &str, fields: Option<usize>) -> Header {
         .map(|f| f.trim().trim_matches('"').trim())
         .collect();
     let at: Vec<Option<usize>> = (names.iter())
-        .map(|n| (REFERENCE_COLUMNS.iter()).position(|c| c.eq_ignore_ascii_case(n)))
+        .map(|n| (C_TOOL_COLUMNS.iter()).position(|c| c.eq_ignore_ascii_case(n)))
         .collect();
     let known = at.iter().flatten().count();
     if known == 0 {
@@ -68,7 +68,7 @@ pub fn header(header: &str, fields: Option<usize>) -> Header {
     // Other names among the C tool's: a header of fewer columns than the
     // raw CSV's (whose own reader names a name out of place).
     if known < names.len() {
-        if names.len() >= REFERENCE_ROW_FIELDS {
+        if names.len() >= C_TOOL_ROW_FIELDS {
             return Header::Other;
         }
         let k = at.iter().position(Option::is_none).unwrap_or(0);
@@ -77,8 +77,8 @@ pub fn header(header: &str, fields: Option<usize>) -> Header {
              the column it holds, or remove that column from the header and from every row",
             k + 1,
             Quoted(&excerpt(names[k].as_bytes())),
-            REFERENCE_COLUMNS[..4].join(", "),
-            REFERENCE_COLUMNS[REFERENCE_ROW_FIELDS - 1],
+            C_TOOL_COLUMNS[..4].join(", "),
+            C_TOOL_COLUMNS[C_TOOL_ROW_FIELDS - 1],
         ));
     }
     let at: Vec<usize> = at.into_iter().flatten().collect();
@@ -89,12 +89,12 @@ pub fn header(header: &str, fields: Option<usize>) -> Header {
              cannot be told; a header names each column once: rename the one that is wrong, \
              or remove it from the header and from every row",
             k + 1,
-            REFERENCE_COLUMNS[at[k]],
+            C_TOOL_COLUMNS[at[k]],
             j + 1
         ));
     }
     let listed = || {
-        let shown: Vec<&str> = at.iter().take(4).map(|&i| REFERENCE_COLUMNS[i]).collect();
+        let shown: Vec<&str> = at.iter().take(4).map(|&i| C_TOOL_COLUMNS[i]).collect();
         format!(
             "{}{}",
             shown.join(", "),
@@ -176,9 +176,9 @@ pub fn read_into(
         let mut batch = None;
         for (k, &i) in columns.iter().enumerate() {
             let raw = record.get(k).unwrap_or_default();
-            let name = REFERENCE_COLUMNS[i];
+            let name = C_TOOL_COLUMNS[i];
             let text = || {
-                String::from_utf8(unescape_reference(raw).into_owned())
+                String::from_utf8(unescape_c_tool(raw).into_owned())
                     .map_err(|_| fail(line, format!("column {name} is not UTF-8 text")))
             };
             let number = |min: i64| -> Result<Option<i64>, DataError> {
@@ -215,7 +215,7 @@ pub fn read_into(
                     let Some(metric) = metrics[k] else { continue };
                     let value = match number(0)? {
                         Some(v) if metric == Metric::MAXRSS => {
-                            Some(reference_rss(v).ok_or_else(|| {
+                            Some(c_tool_rss(v).ok_or_else(|| {
                                 fail(line, format!("{v} in column {name} is too large"))
                             })?)
                         }
@@ -255,7 +255,7 @@ fn sink_metric(i: usize) -> Option<Metric> {
     .into_iter()
     .find(|m| {
         let def = m.def();
-        def.raw == RawColumn::Reference(i) && def.source == Source::Stored
+        def.raw == RawColumn::CTool(i) && def.source == Source::Stored
     })
 }
 
@@ -327,9 +327,9 @@ mod tests {
     }
 
     #[test]
-    fn every_stored_reference_metric_is_found() {
+    fn every_stored_c_tool_metric_is_found() {
         for i in METRICS {
-            assert!(sink_metric(i).is_some(), "{}", REFERENCE_COLUMNS[i]);
+            assert!(sink_metric(i).is_some(), "{}", C_TOOL_COLUMNS[i]);
         }
         assert_eq!(sink_metric(13), None, "a total is computed");
     }

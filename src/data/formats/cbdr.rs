@@ -7,8 +7,8 @@
 //! become BestGuess's wall-clock, user and system time, and so do older
 //! cbdr's `wall_clock_millis`, `user_cpu_millis` and `kernel_cpu_millis`,
 //! in milliseconds; any other column
-//! is a metric of its own, a number in a unit the file does not say (it
-//! had been labelled seconds), named as in the file (`--metric NAME`).
+//! is a metric of its own, a number in a unit the file does not say (so
+//! not labelled seconds), named as in the file (`--metric NAME`).
 //! Benchmark names are kept as written; numbers may be padded with blanks. cbdr records no exit codes (it stops at a failing run), so
 //! every run counts as a success. Commands are numbered in order of their
 //! first run.
@@ -32,7 +32,7 @@ fn columns(
     let mut columns = Vec::new();
     for (k, name) in headers.iter().enumerate().skip(1) {
         // Which of two columns of one name the file means cannot be known
-        // (the last had counted, without a word).
+        // (the last must not count, without a word).
         if let Some(first) = headers.iter().take(k).position(|h| h == name) {
             return Err(fail(
                 1,

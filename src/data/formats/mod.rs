@@ -125,9 +125,9 @@ fn positional_header(header: &str) -> bool {
         .split(',')
         .map(|f| f.trim().trim_matches('"').trim())
         .collect();
-    let n = super::columns::REFERENCE_ROW_FIELDS;
+    let n = super::columns::C_TOOL_ROW_FIELDS;
     fields.len() >= n
-        && (1..n).all(|i| fields[i].eq_ignore_ascii_case(super::columns::REFERENCE_COLUMNS[i]))
+        && (1..n).all(|i| fields[i].eq_ignore_ascii_case(super::columns::C_TOOL_COLUMNS[i]))
 }
 
 /// The fields of the first data row of `text` (a file's start: its first
@@ -169,6 +169,57 @@ fn statistics_file(first_line: &str) -> String {
     )
 }
 
+/// A first line that says the file holds no runs (a spreadsheet's
+/// separator hint, a summary CSV of Hyperfine or of BestGuess): the message
+/// that names the file to give instead.
+fn not_runs(first_line: &str) -> Option<String> {
+    let lower = first_line.to_ascii_lowercase();
+    let first_field = lower.split(',').next().unwrap_or("").trim_matches('"');
+    // A spreadsheet's separator hint (Excel writes `sep=,` above the
+    // header): said so, since the general advice, to add a header, would
+    // name one the file has.
+    if lower.starts_with("sep=") {
+        return Some(format!(
+            "line 1 ({first_line}) is a spreadsheet's separator hint, not the header; \
+             delete that line, so that the file starts with the header line \
+             Command,Shell,Name,Batch,… (and keep commas as separators)"
+        ));
+    }
+    if lower.starts_with("command,mean,stddev,median,user,system,min,max") {
+        return Some(
+            "this is Hyperfine's summary CSV (--export-csv), which has no per-run times; \
+             give bestreport the file Hyperfine writes with --export-json instead"
+                .to_owned(),
+        );
+    }
+    // Hyperfine 2.0's: `command,time_wall_clock_unit,time_wall_clock_mean,…`.
+    if first_field == "command"
+        && (lower.split(',').nth(1)).is_some_and(|f| f.trim().trim_matches('"').ends_with("_unit"))
+        && lower.contains("_mean,")
+    {
+        return Some(
+            "this is Hyperfine 2.0's summary CSV (--export-csv), which has no per-run values; \
+             give bestreport the file Hyperfine writes with --export-json instead"
+                .to_owned(),
+        );
+    }
+    if lower.starts_with("command,mode,iqr") {
+        return Some(
+            "this is BestGuess's Hyperfine-style summary (--hyperfine-csv), which has no \
+             per-run times; give bestreport the raw data file (bestguess -o) instead"
+                .to_owned(),
+        );
+    }
+    if lower.starts_with("command,shell,runs (ct)") {
+        return Some(
+            "this is BestGuess's summary CSV (--export-csv), which has no per-run times; \
+             give bestreport the raw data file (bestguess -o) instead"
+                .to_owned(),
+        );
+    }
+    None
+}
+
 /// Reads one source of any accepted format into `sink`; `file` names it in
 /// messages.
 pub fn read_into<R: Read>(
@@ -202,49 +253,11 @@ pub fn read_into<R: Read>(
             message,
         })
     };
-    // A spreadsheet's separator hint (Excel writes `sep=,` above the
-    // header): its advice had been to add a header the file has.
-    if lower.starts_with("sep=") {
-        return refuse(format!(
-            "line 1 ({first_line}) is a spreadsheet's separator hint, not the header; \
-             delete that line, so that the file starts with the header line \
-             Command,Shell,Name,Batch,… (and keep commas as separators)"
-        ));
-    }
-    if lower.starts_with("command,mean,stddev,median,user,system,min,max") {
-        return refuse(
-            "this is Hyperfine's summary CSV (--export-csv), which has no per-run times; \
-             give bestreport the file Hyperfine writes with --export-json instead"
-                .to_owned(),
-        );
-    }
-    // Hyperfine 2.0's: `command,time_wall_clock_unit,time_wall_clock_mean,…`.
-    if first_field == "command"
-        && (lower.split(',').nth(1)).is_some_and(|f| f.trim().trim_matches('"').ends_with("_unit"))
-        && lower.contains("_mean,")
-    {
-        return refuse(
-            "this is Hyperfine 2.0's summary CSV (--export-csv), which has no per-run values; \
-             give bestreport the file Hyperfine writes with --export-json instead"
-                .to_owned(),
-        );
-    }
-    if lower.starts_with("command,mode,iqr") {
-        return refuse(
-            "this is BestGuess's Hyperfine-style summary (--hyperfine-csv), which has no \
-             per-run times; give bestreport the raw data file (bestguess -o) instead"
-                .to_owned(),
-        );
-    }
-    if lower.starts_with("command,shell,runs (ct)") {
-        return refuse(
-            "this is BestGuess's summary CSV (--export-csv), which has no per-run times; \
-             give bestreport the raw data file (bestguess -o) instead"
-                .to_owned(),
-        );
+    if let Some(message) = not_runs(first_line) {
+        return refuse(message);
     }
     // A raw CSV's first header field is free: `benchmark` there, before
-    // `Shell`, is still a raw file (it had been read as cbdr's).
+    // `Shell`, is still a raw file, not cbdr's.
     let second_field = lower
         .split(',')
         .nth(1)

@@ -1,12 +1,12 @@
-//! What the C reference's raw CSV rows mean, where they differ from
+//! What C BestGuess's raw CSV rows mean, where they differ from
 //! BestGuess's own: Max RSS in bytes or KiB, and backslash escapes in text
 //! fields. Every reader of those rows uses these: the general path
-//! ([`super::csv_read`]), its fast path (`fast_read.rs`) and the C tool's
+//! ([`super::csv_read`]), its fast path (`fast_read/`) and the C tool's
 //! format, so they live apart from any one of them.
 
 use std::borrow::Cow;
 
-/// Max RSS as the C reference wrote it (`ru_maxrss`, under a "Bytes"
+/// Max RSS as C BestGuess wrote it (`ru_maxrss`, under a "Bytes"
 /// header) converted to bytes.
 ///
 /// macOS reports bytes, Linux KiB, and the file does not say which. The
@@ -18,7 +18,7 @@ use std::borrow::Cow;
 /// multiple of 4096 (1 in 1024 of them) would be misread as bytes; every
 /// smaller Linux command, and every macOS one, is read right. 0 is 0.
 /// `None` if the bytes would not fit in 63 bits.
-pub fn reference_rss(raw: i64) -> Option<i64> {
+pub fn c_tool_rss(raw: i64) -> Option<i64> {
     const MIB: i64 = 1 << 20;
     if raw >= MIB && raw % 4096 == 0 {
         Some(raw)
@@ -27,8 +27,8 @@ pub fn reference_rss(raw: i64) -> Option<i64> {
     }
 }
 
-/// Undoes the C reference's escaping of text fields (see [`super::csv_read`]'s module docs).
-pub(crate) fn unescape_reference(bytes: &[u8]) -> Cow<'_, [u8]> {
+/// Undoes C BestGuess's escaping of text fields (see [`super::csv_read`]'s module docs).
+pub(crate) fn unescape_c_tool(bytes: &[u8]) -> Cow<'_, [u8]> {
     if !bytes.contains(&b'\\') {
         return Cow::Borrowed(bytes);
     }

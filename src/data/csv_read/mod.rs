@@ -1,4 +1,4 @@
-//! Reading raw data CSV files, ours and the C reference's.
+//! Reading raw data CSV files, ours and C BestGuess's.
 //!
 //! `bestreport` regenerates every report from these files, and users keep,
 //! edit and concatenate them, so the reader accepts everything that is
@@ -10,20 +10,20 @@
 //! - CRLF line ends, a missing final newline, blank (or all-blank) lines
 //!   anywhere, including before the header, and a leading UTF-8 byte-order
 //!   mark.
-//! - The first non-blank row must be a header: fields 2 to 13 are the
-//!   reference's column names (ASCII case and surrounding blanks aside);
-//!   the first may say anything (the reference's brandAB/farmboys/minitab
+//! - The first non-blank row must be a header: fields 2 to 13 are C
+//!   BestGuess's column names (ASCII case and surrounding blanks aside);
+//!   the first may say anything (C BestGuess's brandAB/farmboys/minitab
 //!   files hold a URL there). Anything else is an error naming that line, so
 //!   a file without a header does not lose its first run to it.
 //! - A header row later in the file (files concatenated) starts a new group
 //!   of commands, as a new file would: the commands after it stay apart
 //!   from those before, even where batch numbers agree. Its columns are
 //!   learned afresh.
-//! - Rows of 13 fields, as the C reference writes them. Their three text
-//!   fields use the reference's backslash escapes, which are undone: `\\`
+//! - Rows of 13 fields, as C BestGuess writes them. Their three text
+//!   fields use C BestGuess's backslash escapes, which are undone: `\\`
 //!   is `\`, `\n` `\r` `\t` are LF, CR, TAB, `\x` for any other `x` is `x`,
-//!   and a trailing lone `\` is kept. Their Max RSS is `ru_maxrss` as the
-//!   reference wrote it: bytes on macOS, KiB on Linux (see [`reference_rss`]).
+//!   and a trailing lone `\` is kept. Their Max RSS is `ru_maxrss` as C
+//!   BestGuess wrote it: bytes on macOS, KiB on Linux (see [`c_tool_rss`]).
 //! - Rows of 15 or more fields, as BestGuess writes them: pure RFC 4180,
 //!   backslashes are literal. Columns 14 and 15 (Total time, Total Context
 //!   Switches) may be empty; if not, they must equal the sum they stand for,
@@ -54,28 +54,27 @@
 //!
 //! Rows stream into a [`RowSink`] (a [`DatasetBuilder`](super::DatasetBuilder)
 //! in `bestreport`): memory holds a few chunks of the file, never the whole
-//! file. Most rows take a fast path (`fast_read.rs`), on another
+//! file. Most rows take a fast path (`fast_read/`), on another
 //! thread for large files (`chunks.rs`); the rows it does not take,
 //! and every error, take the general path here, so both give the same.
 
-use std::borrow::Cow;
 use std::io::{BufRead, Read};
-use std::num::IntErrorKind;
 use std::sync::Arc;
 
 use super::chunks::{Options, Stream};
 use super::fast_read::{self, slot, Block, Plan};
 
-use super::columns::{
-    idx, AdaptiveRule, APPENDED_COLUMNS, PARAMETER_PREFIX, REFERENCE_COLUMNS, REFERENCE_ROW_FIELDS,
-};
-use super::error::{excerpt, DataError, Quoted, RowProblem};
-use super::metric::{
-    recognise, Catalogue, CatalogueError, Metric, MetricDef, RawColumn, Source, Unit, Value,
-};
-use super::reference::{reference_rss, unescape_reference};
+use super::columns::AdaptiveRule;
+use super::error::{excerpt, DataError};
+use super::metric::{Catalogue, Metric, Value};
 use super::tokenize::{Row, TokenError, Tokenizer};
 use super::RunRecord;
+
+mod header;
+mod layout;
+
+use header::{header_problem, is_header, names_some_column};
+use layout::{FieldError, Layout};
 
 /// Where the rows of a raw file go.
 pub trait RowSink {
@@ -290,39 +289,16 @@ pub(crate) fn read_raw_csv_with<R: Read>(
     let mut block = Block::default();
     loop {
         if let Some(plan) = &plan {
-            // The fast path, on a block parsed ahead for this very place or
-            // on what is buffered here.
-            let input = tokens.input();
-            let here = match input.block_here(generation) {
-                Some(ahead) => Some(std::mem::replace(&mut block, ahead)),
-                None => match input.fill_buf() {
-                    Ok(buf) => {
-                        fast_read::parse(buf, plan, &mut block);
-                        None
-                    }
-                    Err(cause) => {
-                        return Err(DataError::Read {
-                            file: file.to_owned(),
-                            cause,
-                        })
-                    }
-                },
-            };
-            let (used, lines) = (block.used, block.lines);
-            if block.rows > 0 {
-                sink.rows(&Rows {
-                    plan,
-                    block: &block,
-                });
-                rows += block.rows;
+            let (given, moved) = fast_rows(&mut tokens, plan, generation, &mut block, sink)
+                .map_err(|cause| DataError::Read {
+                    file: file.to_owned(),
+                    cause,
+                })?;
+            if given > 0 {
+                rows += given;
                 previous = false;
             }
-            if let Some(mine) = here {
-                let ahead = std::mem::replace(&mut block, mine);
-                tokens.input().recycle(ahead);
-            }
-            if used > 0 {
-                tokens.skip(used, lines);
+            if moved {
                 continue;
             }
         }
@@ -369,6 +345,39 @@ pub(crate) fn read_raw_csv_with<R: Read>(
         });
     }
     Ok(())
+}
+
+/// The fast path at the tokenizer's place, on a block parsed ahead for
+/// this very place or on what is buffered here: its rows go to `sink`.
+/// Returns the rows given and whether the tokenizer moved past them (if
+/// not, the general path takes the next row).
+fn fast_rows<R: Read>(
+    tokens: &mut Tokenizer<Stream<R>>,
+    plan: &Arc<Plan>,
+    generation: u64,
+    block: &mut Block,
+    sink: &mut impl RowSink,
+) -> std::io::Result<(usize, bool)> {
+    let input = tokens.input();
+    let here = match input.block_here(generation) {
+        Some(ahead) => Some(std::mem::replace(block, ahead)),
+        None => {
+            fast_read::parse(input.fill_buf()?, plan, block);
+            None
+        }
+    };
+    let (used, lines, given) = (block.used, block.lines, block.rows);
+    if given > 0 {
+        sink.rows(&Rows { plan, block });
+    }
+    if let Some(mine) = here {
+        let ahead = std::mem::replace(block, mine);
+        tokens.input().recycle(ahead);
+    }
+    if used > 0 {
+        tokens.skip(used, lines);
+    }
+    Ok((given, used > 0))
 }
 
 /// A tokenizer's error as the reader reports it, naming the column from
@@ -449,503 +458,11 @@ fn skip_bom(input: &mut impl BufRead) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether `row` is a raw data header: fields 2 to 13 are the reference's
-/// column names, compared without regard to ASCII case or surrounding
-/// blanks. The first field is free.
-fn is_header(row: &Row) -> bool {
-    row.len() >= REFERENCE_ROW_FIELDS && (1..REFERENCE_ROW_FIELDS).all(|i| names_column(row, i))
-}
-
-/// Whether field `i` of `row` is the reference's name for column `i`, as
-/// [`is_header`] compares them.
-fn names_column(row: &Row, i: usize) -> bool {
-    let field = row.get(i).unwrap_or_default();
-    std::str::from_utf8(field)
-        .unwrap_or("")
-        .trim_matches([' ', '\t'])
-        .eq_ignore_ascii_case(REFERENCE_COLUMNS[i])
-}
-
-/// Whether `row` has one of the reference's column names in its place:
-/// a header gone wrong rather than a data row.
-fn names_some_column(row: &Row) -> bool {
-    (0..REFERENCE_ROW_FIELDS.min(row.len())).any(|i| names_column(row, i))
-}
-
-/// What keeps `row` from being a header ([`is_header`] is false): for a row
-/// that looks like one (it starts with `Command`, or has a header's name
-/// in its place), how few columns it has or the first that differs;
-/// otherwise how it starts.
-fn header_problem(row: &Row) -> String {
-    let field = |i: usize| excerpt(row.get(i).unwrap_or_default());
-    if !names_some_column(row) {
-        return format!("it starts with {}", Quoted(&field(0)));
-    }
-    if row.len() < REFERENCE_ROW_FIELDS {
-        return format!(
-            "it has {} column{} where a raw data header has at least {REFERENCE_ROW_FIELDS}",
-            row.len(),
-            if row.len() == 1 { "" } else { "s" }
-        );
-    }
-    // The first column's name is free (the reference's textbook files).
-    (1..REFERENCE_ROW_FIELDS)
-        .find(|&i| !names_column(row, i))
-        .map_or_else(String::new, |i| {
-            format!(
-                "column {} is {} where {} belongs",
-                i + 1,
-                Quoted(&field(i)),
-                Quoted(REFERENCE_COLUMNS[i])
-            )
-        })
-}
-
-/// Where everything is, learned from the header.
-#[derive(Debug, Default)]
-struct Layout {
-    /// The 0-based position and header name of each column read.
-    names: Vec<(usize, Cow<'static, str>)>,
-    /// Stored metrics, their column and description (copied, so the
-    /// catalogue may grow while the file is read).
-    metrics: Vec<(Metric, usize, MetricDef)>,
-    /// Sum columns: position, metric, its parts.
-    sums: Vec<(usize, Metric, Metric, Metric, Cow<'static, str>)>,
-    /// 0-based position of each of [`APPENDED_COLUMNS`], if in the header.
-    run_columns: [Option<usize>; APPENDED_COLUMNS.len()],
-    /// `Parameter NAME` columns: position and parameter name.
-    parameters: Vec<(usize, String)>,
-    /// The rule of an adaptive experiment, if the header records one.
-    adaptive: Option<AdaptiveRule>,
-    /// The header's number of fields.
-    header_fields: usize,
-}
-
-/// A problem with the 0-based field `.0` of a row.
-type FieldError = (usize, RowProblem);
-
-impl Layout {
-    /// The layout of `header`, or the 0-based column that names a column
-    /// read before it (which one the data meant cannot be known).
-    fn from_header(header: &Row, catalogue: &mut Catalogue) -> Result<Self, FieldError> {
-        let mut layout = Layout {
-            header_fields: header.len(),
-            ..Layout::default()
-        };
-        // The reference's columns, by position.
-        for (metric, def) in catalogue.iter() {
-            if let RawColumn::Reference(i) = def.raw {
-                layout.place(i, metric, def);
-            }
-        }
-        for i in REFERENCE_COLUMNS.len()..header.len() {
-            let Some(name) = header.get(i).and_then(|b| std::str::from_utf8(b).ok()) else {
-                continue;
-            };
-            let name = name.trim();
-            if let Some(first) = layout.read_as(name) {
-                return Err((i, RowProblem::DuplicateColumn { first: first + 1 }));
-            }
-            if let Some(p) = name.strip_prefix(PARAMETER_PREFIX) {
-                layout.parameters.push((i, p.to_owned()));
-                layout.names.push((i, name.to_owned().into()));
-                continue;
-            }
-            if let Some(rule) = AdaptiveRule::parse(name) {
-                // Its fields are empty: nothing to read from the rows.
-                layout.adaptive = Some(rule);
-                continue;
-            }
-            if let Some(k) = APPENDED_COLUMNS.iter().position(|&c| c == name) {
-                layout.run_columns[k] = Some(i);
-                layout.names.push((i, APPENDED_COLUMNS[k].into()));
-                continue;
-            }
-            let known = catalogue.by_column(name).filter(|&m| {
-                let def = catalogue.def(m);
-                def.raw == RawColumn::Appended && def.source == Source::Stored
-            });
-            let metric = match (known, recognise(name)) {
-                (Some(m), _) => Some(m),
-                (None, Some(def)) => Some(catalogue.register(def).map_err(|e| {
-                    let problem = match &e {
-                        CatalogueError::Clash(metric) => RowProblem::MetricClash {
-                            metric: metric.clone(),
-                            before: catalogue
-                                .find(metric)
-                                .map(|m| catalogue.def(m).column.to_string()),
-                        },
-                        CatalogueError::Full(_) | CatalogueError::NotAppended(_) => {
-                            RowProblem::TooManyMetrics(e.to_string())
-                        }
-                    };
-                    (i, problem)
-                })?),
-                (None, None) => None,
-            };
-            if let Some(metric) = metric {
-                // One metric under two spellings (`score (NUMBER)`).
-                if let Some(&(_, first, _)) = layout.metrics.iter().find(|m| m.0 == metric) {
-                    return Err((i, RowProblem::DuplicateColumn { first: first + 1 }));
-                }
-                layout.place(i, metric, catalogue.def(metric));
-            }
-        }
-        Ok(layout)
-    }
-
-    /// The 0-based column read under `name` so far, if any: one of the
-    /// reference's (named as [`is_header`] compares them) or an appended
-    /// one read (named exactly; an appended column not read, such as a
-    /// note, may share its name with another).
-    fn read_as(&self, name: &str) -> Option<usize> {
-        REFERENCE_COLUMNS
-            .iter()
-            .position(|c| c.eq_ignore_ascii_case(name))
-            .or_else(|| {
-                self.names
-                    .iter()
-                    .find(|(i, n)| *i >= REFERENCE_COLUMNS.len() && n == name)
-                    .map(|(i, _)| *i)
-            })
-    }
-
-    fn place(&mut self, i: usize, metric: Metric, def: &MetricDef) {
-        self.names.push((i, def.column.clone()));
-        match def.source {
-            Source::Stored => self.metrics.push((metric, i, def.clone())),
-            Source::Sum(a, b) => self.sums.push((i, metric, a, b, def.label.clone())),
-        }
-        self.metrics.sort_by_key(|m| m.1);
-        self.sums.sort_by_key(|s| s.0);
-    }
-
-    /// The fast path's plan for this layout, if `fast` and it has one
-    /// (not for parameter columns, nor a metric in two columns).
-    fn plan(&self, fast: bool) -> Option<Arc<Plan>> {
-        if !fast || !self.parameters.is_empty() {
-            return None;
-        }
-        let mut plan = Plan::new();
-        plan.reference_rows = self.reference_rows();
-        for (metric, i, def) in &self.metrics {
-            if !plan.metric(*metric, *i, !def.optional) {
-                return None;
-            }
-        }
-        for (i, _, a, b, _) in &self.sums {
-            if !plan.total(*i, [*a, *b]) {
-                return None;
-            }
-        }
-        for (k, i) in self.run_columns.iter().enumerate() {
-            if let Some(i) = i {
-                if !plan.run_column(k, *i) {
-                    return None;
-                }
-            }
-        }
-        Some(Arc::new(plan))
-    }
-
-    /// The header name of 0-based column `i`, if BestGuess knows it.
-    fn column_name(&self, i: usize) -> Option<String> {
-        if let Some(name) = REFERENCE_COLUMNS.get(i) {
-            return Some((*name).to_owned());
-        }
-        self.names
-            .iter()
-            .find(|s| s.0 == i)
-            .map(|s| s.1.clone().into_owned())
-    }
-
-    /// Whether rows of 13 fields are the C reference's: not under a header
-    /// with BestGuess's appended columns (the C tool writes 13 or 15
-    /// names), where such a row is one cut off.
-    fn reference_rows(&self) -> bool {
-        self.header_fields <= REFERENCE_COLUMNS.len()
-    }
-
-    /// Parses `row` into `out` (whose strings and values are reused);
-    /// returns whether the command, shell or name changed.
-    fn record(&self, row: &Row, out: &mut RunRecord) -> Result<bool, FieldError> {
-        let n = row.len();
-        if n < REFERENCE_ROW_FIELDS || n == REFERENCE_ROW_FIELDS + 1 {
-            return Err((n, RowProblem::FieldCount { found: n }));
-        }
-        // A row shorter than its header that ends the input without a line
-        // end, or a 13-field row under BestGuess's header: cut off, its
-        // last field likely cut too (`95` for `950`).
-        let short = n < self.header_fields && !(n == REFERENCE_ROW_FIELDS && self.reference_rows());
-        if short && (row.unterminated || n == REFERENCE_ROW_FIELDS) {
-            return Err((
-                n,
-                RowProblem::CutOff {
-                    found: n,
-                    header: self.header_fields,
-                },
-            ));
-        }
-        // Exactly 13 fields: written by the C reference, backslash-escaped.
-        let reference = n == REFERENCE_ROW_FIELDS;
-
-        // Fields in column order, so the leftmost problem is the one reported.
-        let changed = text_into(row, idx::COMMAND, reference, &mut out.command)?
-            | text_into(row, idx::SHELL, reference, &mut out.shell)?
-            | text_into(row, idx::NAME, reference, &mut out.name)?;
-        out.batch = int(row, idx::BATCH, 0, u64::MAX)? as u64;
-        out.exit_code = int(row, idx::EXIT_CODE, i32::MIN.into(), i32::MAX as u64)? as i32;
-        out.metrics.clear();
-        for (metric, i, def) in &self.metrics {
-            let value = if *i >= n {
-                None
-            } else if def.optional {
-                metric_value(row, *i, def)?
-            } else {
-                Some(Value::Int(int(row, *i, 0, i64::MAX as u64)? as i64))
-            };
-            let value = match value {
-                Some(Value::Int(v)) if reference && *metric == Metric::MAXRSS => {
-                    let too_large = RowProblem::SumOverflow {
-                        what: "Max RSS in bytes",
-                    };
-                    Some(Value::Int(reference_rss(v).ok_or((*i, too_large))?))
-                }
-                v => v,
-            };
-            // A stored metric (sums are `self.sums`).
-            out.metrics.set_stored(*metric, value);
-        }
-        for (i, metric, a, b, label) in &self.sums {
-            let parts = [a, b].map(|&m| out.metrics.get(m));
-            if parts.iter().any(Option::is_none) {
-                continue;
-            }
-            // Report an overflow at the later of the two part columns.
-            let at = || {
-                self.metrics
-                    .iter()
-                    .filter(|m| m.0 == *a || m.0 == *b)
-                    .map(|m| m.1)
-                    .max()
-                    .unwrap_or(*i)
-            };
-            // The sum as `Values::get` computes it, from the parts at hand.
-            let sum = match parts {
-                [Some(x), Some(y)] => x.sum(y),
-                _ => None,
-            };
-            debug_assert_eq!(sum, out.metrics.get(*metric));
-            let sum = sum.ok_or_else(|| {
-                (
-                    at(),
-                    RowProblem::SumOverflow {
-                        what: sum_name(label),
-                    },
-                )
-            })?;
-            if !reference && *i < n {
-                check_total(row, *i, sum, sum_name(label))?;
-            }
-        }
-
-        let run_column = |k: usize| self.run_columns[k].filter(|&i| i < n);
-        out.sequence = match run_column(0) {
-            Some(i) => opt_int(row, i, 0, u64::MAX)?.map(|v| v as u64),
-            None => None,
-        };
-        out.start_unix_us = match run_column(1) {
-            Some(i) => opt_int(row, i, i64::MIN, i64::MAX as u64)?.map(|v| v as i64),
-            None => None,
-        };
-        out.signal = match run_column(2) {
-            Some(i) => opt_int(row, i, 1, i32::MAX as u64)?.map(|v| v as i32),
-            None => None,
-        };
-        out.timed_out = match run_column(3) {
-            Some(i) => flag(row, i)?,
-            None => false,
-        };
-        out.parameters.clear();
-        for (i, name) in self.parameters.iter().filter(|(i, _)| *i < n) {
-            let mut value = String::new();
-            text_into(row, *i, reference, &mut value)?;
-            out.parameters.push((name.clone(), value));
-        }
-        Ok(changed)
-    }
-}
-
-/// The wording of a total's parts in messages.
-fn sum_name(label: &str) -> &'static str {
-    match label {
-        "Total CPU time" => "User time + System time",
-        "Context switches" => "Voluntary + Involuntary Context Switches",
-        _ => "the sum of its parts",
-    }
-}
-
-/// Field `i` as text into `out`, un-escaping the reference's backslashes if
-/// asked; returns whether `out` changed.
-fn text_into(row: &Row, i: usize, reference: bool, out: &mut String) -> Result<bool, FieldError> {
-    let bytes = row.get(i).unwrap_or_default();
-    // Consecutive rows mostly repeat the command: nothing to check or copy.
-    if !reference && bytes == out.as_bytes() {
-        return Ok(false);
-    }
-    let decoded = if reference {
-        unescape_reference(bytes)
-    } else {
-        Cow::Borrowed(bytes)
-    };
-    let text = std::str::from_utf8(&decoded).map_err(|_| (i, RowProblem::InvalidUtf8))?;
-    if out == text {
-        return Ok(false);
-    }
-    out.clear();
-    out.push_str(text);
-    Ok(true)
-}
-
-/// An optional metric's field: blank is absent; an integer for integer
-/// metrics (non-negative unless the unit is [`Unit::Number`]), else any
-/// number within ±[`Value::MAX_REAL`].
-fn metric_value(row: &Row, i: usize, def: &MetricDef) -> Result<Option<Value>, FieldError> {
-    if def.integer || def.unit != Unit::Number {
-        let min = if def.unit == Unit::Number {
-            i64::MIN
-        } else {
-            0
-        };
-        return Ok(opt_int(row, i, min, i64::MAX as u64)?.map(|v| Value::Int(v as i64)));
-    }
-    let bytes = row.get(i).unwrap_or_default();
-    let text = std::str::from_utf8(bytes)
-        .unwrap_or("\u{fffd}")
-        .trim_matches([' ', '\t']);
-    if text.is_empty() {
-        return Ok(None);
-    }
-    if let Ok(v) = text.trim_start_matches('+').parse::<i64>() {
-        return Ok(Some(Value::Int(v)));
-    }
-    match text.parse::<f64>() {
-        Ok(x) if x.is_finite() => Value::real(x).map(Some).ok_or_else(|| {
-            (
-                i,
-                RowProblem::BeyondMagnitude {
-                    found: excerpt(bytes),
-                },
-            )
-        }),
-        _ => Err((
-            i,
-            RowProblem::NotANumber {
-                found: excerpt(bytes),
-            },
-        )),
-    }
-}
-
-/// Field `i` as an integer within `min..=max`.
-fn int(row: &Row, i: usize, min: i64, max: u64) -> Result<i128, FieldError> {
-    opt_int(row, i, min, max)?.ok_or_else(|| {
-        (
-            i,
-            RowProblem::NotAnInteger {
-                found: excerpt(row.get(i).unwrap_or_default()),
-            },
-        )
-    })
-}
-
-/// Field `i` as an integer within `min..=max`, or `None` if it is blank.
-fn opt_int(row: &Row, i: usize, min: i64, max: u64) -> Result<Option<i128>, FieldError> {
-    let bytes = row.get(i).unwrap_or_default();
-    // Fast path for what writers write: 1 to 18 plain digits (no sign, no
-    // blanks), which always fit; anything else takes the general path.
-    if (1..=18).contains(&bytes.len()) {
-        let digits = bytes.iter().try_fold(0u64, |v, &b| {
-            let d = b.wrapping_sub(b'0');
-            (d <= 9).then(|| v * 10 + u64::from(d))
-        });
-        if let Some(value) = digits.map(i128::from) {
-            if value >= i128::from(min) && value <= i128::from(max) {
-                return Ok(Some(value));
-            }
-        }
-    }
-    let found = || excerpt(bytes);
-    let not_an_integer = || (i, RowProblem::NotAnInteger { found: found() });
-    let digits = std::str::from_utf8(bytes)
-        .map_err(|_| not_an_integer())?
-        .trim_matches([' ', '\t']);
-    if digits.is_empty() {
-        return Ok(None);
-    }
-    let value = digits.parse::<i128>().map_err(|e| match e.kind() {
-        IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => (
-            i,
-            RowProblem::OutOfRange {
-                found: found(),
-                min,
-                max,
-            },
-        ),
-        _ => not_an_integer(),
-    })?;
-    if value < 0 && min == 0 {
-        Err((i, RowProblem::Negative { found: found() }))
-    } else if value < min.into() || value > max.into() {
-        Err((
-            i,
-            RowProblem::OutOfRange {
-                found: found(),
-                min,
-                max,
-            },
-        ))
-    } else {
-        Ok(Some(value))
-    }
-}
-
-/// A derived total column: blank, or equal to `sum`.
-fn check_total(row: &Row, i: usize, sum: Value, what: &'static str) -> Result<(), FieldError> {
-    let Value::Int(sum) = sum else {
-        return Ok(());
-    };
-    match opt_int(row, i, 0, i64::MAX as u64)? {
-        Some(found) if found != sum as i128 => Err((
-            i,
-            RowProblem::SumMismatch {
-                found: found as i64,
-                sum,
-                what,
-            },
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// The "Timed out" column: 1 is true; 0 or blank is false.
-fn flag(row: &Row, i: usize) -> Result<bool, FieldError> {
-    let bytes = row.get(i).unwrap_or_default();
-    match std::str::from_utf8(bytes).map(|s| s.trim_matches([' ', '\t'])) {
-        Ok("" | "0") => Ok(false),
-        Ok("1") => Ok(true),
-        _ => Err((
-            i,
-            RowProblem::NotAFlag {
-                found: excerpt(bytes),
-            },
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::c_tool_rows::{c_tool_rss, unescape_c_tool};
+    use crate::data::error::RowProblem;
 
     const HEADER15: &str = "Command,Shell,Name,Batch,Exit code,User time (us),System time (us),\
         Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,\
@@ -996,7 +513,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_row() {
+    fn c_tool_row() {
         let recs = read(&format!(
             "{HEADER15}\"ls -l\",\"\",\"\",1,0,1483,7,2200,146,3,1,2,1577\n"
         ))
@@ -1021,16 +538,16 @@ mod tests {
     }
 
     #[test]
-    fn reference_rss_is_bytes_only_when_it_looks_like_macos_bytes() {
+    fn c_tool_rss_is_bytes_only_when_it_looks_like_macos_bytes() {
         // macOS: whole pages, at least 1 MiB.
-        assert_eq!(reference_rss(1_818_624), Some(1_818_624));
-        assert_eq!(reference_rss(1 << 20), Some(1 << 20));
+        assert_eq!(c_tool_rss(1_818_624), Some(1_818_624));
+        assert_eq!(c_tool_rss(1 << 20), Some(1 << 20));
         // Linux KiB: small, or not a multiple of 4096.
-        assert_eq!(reference_rss(2884), Some(2884 * 1024));
-        assert_eq!(reference_rss(1_048_580), Some(1_048_580 * 1024));
-        assert_eq!(reference_rss(4096), Some(4096 * 1024));
-        assert_eq!(reference_rss(0), Some(0));
-        assert_eq!(reference_rss(i64::MAX / 1000), None);
+        assert_eq!(c_tool_rss(2884), Some(2884 * 1024));
+        assert_eq!(c_tool_rss(1_048_580), Some(1_048_580 * 1024));
+        assert_eq!(c_tool_rss(4096), Some(4096 * 1024));
+        assert_eq!(c_tool_rss(0), Some(0));
+        assert_eq!(c_tool_rss(i64::MAX / 1000), None);
         // Our own 15-field rows are always bytes.
         let recs = read(&format!("{HEADER15}c,,,1,0,1,1,2884,0,0,0,0,1,2,0\n")).unwrap();
         assert_eq!(recs[0].value(Metric::MAXRSS), Some(Value::Int(2884)));
@@ -1049,8 +566,8 @@ mod tests {
             read("x\n\n"),
             Err(DataError::NotAHeader { line: 1, .. })
         ));
-        // The first field is free, the others are the reference's names in
-        // any case (the reference's textbook files).
+        // The first field is free, the others are C BestGuess's names in
+        // any case (C BestGuess's textbook files).
         let url = "https://x.org/,Shell,name,batch,Exit code,User time (us),System time (us),\
             Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,\
             Involuntary Context Switches,Wall clock (us)\n";
@@ -1127,7 +644,7 @@ mod tests {
         for (extra, column, name, first) in [
             ("Sequence,Sequence", 17, "Sequence", 16),
             ("score (number), score (number) ", 17, "score (number)", 16),
-            // An appended column named as one of the reference's.
+            // An appended column named as one of C BestGuess's.
             ("Sequence,wall clock (us)", 17, "wall clock (us)", 13),
             ("Parameter n,Parameter n", 17, "Parameter n", 16),
             // One metric, its unit spelled two ways.
@@ -1151,11 +668,11 @@ mod tests {
     }
 
     #[test]
-    fn a_row_cut_off_is_an_error_not_a_reference_row() {
+    fn a_row_cut_off_is_an_error_not_a_c_tool_row() {
         let head = format!("{},Sequence,Signal\n", HEADER15.trim_end());
         let full = "x,,,1,0,900,0,1101824,52,0,1,0,950,900,1,1,\n";
         // Cut inside Wall clock: 13 fields, which under BestGuess's header
-        // had been read as the C tool's row, with wall clock 95.
+        // are refused, not read as the C tool's row with wall clock 95.
         let cut = "x,,,1,0,900,0,1101824,52,0,1,0,95";
         for text in [
             format!("{head}{full}{cut}"),
@@ -1207,8 +724,8 @@ mod tests {
     fn a_metric_read_in_two_units_is_an_error() {
         let head = HEADER15.trim_end();
         let row = "c,,,1,0,1,1,1,1,1,1,1,1,2,2,3\n";
-        // A later group (or file: one catalogue) in another unit: the
-        // column had been dropped without a word.
+        // A later group (or file: one catalogue) in another unit is
+        // refused: the column is never dropped without a word.
         let text = format!("{head},score (number)\n{row}{head},score (us)\n{row}");
         let e = read(&text).unwrap_err();
         assert_eq!(e.position(), Some((3, 16)), "{e}");
@@ -1297,7 +814,7 @@ mod tests {
             ("é\\é".as_bytes(), "éé".as_bytes()),
         ];
         for (input, expected) in cases {
-            assert_eq!(&*unescape_reference(input), *expected, "{input:?}");
+            assert_eq!(&*unescape_c_tool(input), *expected, "{input:?}");
         }
     }
 
@@ -1531,7 +1048,7 @@ mod tests {
             let line = if rng.below(8) == 0 { "\r\n" } else { "\n" };
             let columns = &base["Command".len()..];
             if rng.below(10) == 0 {
-                // The reference's 13 names only.
+                // C BestGuess's 13 names only.
                 let thirteen: Vec<&str> = columns.split(',').take(13).collect();
                 return format!("{first}{}{line}", thirteen.join(","));
             }
@@ -1713,7 +1230,7 @@ mod tests {
             }
             // The current header's number of fields: a clean file's rows
             // have at least as many (a shorter last row, without its line
-            // end, is a row cut off), and 13 (the C reference's) only
+            // end, is a row cut off), and 13 (C BestGuess's) only
             // under a header of at most 15.
             let fields_of = |h: &str| h.trim_end().split(',').count();
             let first = header(rng);
