@@ -6,7 +6,7 @@ series' experiment medians and where its step is; DIR/bestguess.csv: the
 change points BestGuess found with every run at hand, and its delay),
 runs Otava's E-divisive (`otava.analysis.compute_change_points`, its
 defaults: window 50, max p-value 0.001, no minimum magnitude) on the same
-medians, and prints the comparison as Markdown rows for BENCHMARKS.md.
+medians, and prints the comparison as Markdown rows for bench/results/changepoints.md.
 
 A step counts as found when a change point lies within 2 experiments of
 it; every other change point is false. The delay is the fewest

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Price & Bonett's normal-approximation intervals for a ratio of medians,
 against the exact order-statistic bounds BestGuess uses, where timing data
-are awkward. Prints Markdown for BENCHMARKS.md; not run by CI.
+are awkward. Prints Markdown for bench/results/price_bonett.md; not run by CI.
 
 1. Implements statpsych's `ci.ratio.median2` (Price & Bonett 2002,
    independent samples) and `ci.ratio.median.ps` (Bonett & Price 2020,

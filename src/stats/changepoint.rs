@@ -57,7 +57,7 @@ use super::rng::SplitMix64;
 /// The default level of the change points: a false change point in at
 /// most 1 % of the series without a change. A change point is a claim
 /// that a commit changed performance, read by people who act on it;
-/// measured against 2 % and 5 % in BENCHMARKS.md ("Change points against
+/// measured against 2 % in BENCHMARKS.md ("Change points against
 /// Apache Otava"), 1 % keeps the false change points under half of Apache
 /// Otava's on the same series while finding as many steps, at the cost of
 /// a longer delay.
