@@ -90,32 +90,14 @@ pub struct Source {
 /// `unix_us` as an RFC 3339 UTC timestamp with microseconds,
 /// e.g. `2026-11-23T10:50:00.123456Z`.
 pub fn rfc3339(unix_us: i64) -> String {
-    let secs = unix_us.div_euclid(1_000_000);
     let micros = unix_us.rem_euclid(1_000_000);
-    let days = secs.div_euclid(86_400);
-    let rest = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d, rest) = crate::report::units::utc_fields(unix_us);
     format!(
         "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{micros:06}Z",
         rest / 3600,
         rest % 3600 / 60,
         rest % 60
     )
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard
-/// Hinnant's `civil_from_days`).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 #[cfg(test)]

@@ -280,6 +280,23 @@ impl Scale {
 /// two decimals still fits.
 const LONGEST_NUMBER: usize = 12;
 
+/// Microseconds since the Unix epoch as UTC calendar fields: year, month,
+/// day and the second of that day (proleptic Gregorian, by Howard
+/// Hinnant's `civil_from_days`).
+pub fn utc_fields(us: i64) -> (i64, u32, u32, i64) {
+    let secs = us.div_euclid(1_000_000);
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d, secs.rem_euclid(86_400))
+}
+
 /// A value recorded in `unit` with the display unit chosen for it alone,
 /// e.g. `250 μs`, `1.50 ms`, `2.00 MB`.
 pub fn amount(v: f64, unit: Unit) -> String {
