@@ -17,7 +17,7 @@
 
 mod support;
 
-use support::pty::{frame_lines, have_script, scripted_under_pty, under_pty, Screen};
+use support::pty::{frame_lines, scripted_under_pty, under_pty, Screen};
 use support::{bestguess, scripted};
 
 /// Two commands of 20 and 10 ms.
@@ -31,9 +31,6 @@ const THREE: &str = "sleep 0.02 => wall=10ms,60ms,12ms\n\
 
 #[test]
 fn progress_redraws_in_place_within_the_width_and_is_cleared() {
-    if !have_script() {
-        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
-    }
     for width in [40, 60, 80, 120] {
         // 300 runs over 4.5 s: a redraw every quarter second.
         let out = scripted_under_pty(
@@ -77,9 +74,6 @@ fn progress_redraws_in_place_within_the_width_and_is_cleared() {
 
 #[test]
 fn no_escape_sequences_for_a_dumb_terminal() {
-    if !have_script() {
-        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
-    }
     let out = scripted_under_pty(80, "dumb", TWO, "-r 100 'sleep 0.02'");
     assert!(!out.contains(&0x1b), "{}", String::from_utf8_lossy(&out));
     assert!(String::from_utf8_lossy(&out).contains("Command 1"));
@@ -89,9 +83,6 @@ fn no_escape_sequences_for_a_dumb_terminal() {
 /// line for their output to be appended to.
 #[test]
 fn no_progress_beside_the_commands_output() {
-    if !have_script() {
-        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
-    }
     let out = under_pty(80, "xterm", "-r 30 --show-output 'echo hello-from-cmd'");
     let raw = String::from_utf8_lossy(&out);
     assert!(raw.contains("hello-from-cmd"), "{raw}");
@@ -114,9 +105,6 @@ fn no_progress_into_a_pipe() {
 
 #[test]
 fn live_results_redraw_in_place_and_are_cleared() {
-    if !have_script() {
-        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
-    }
     for width in [60, 100] {
         let out = scripted_under_pty(
             width,
@@ -153,9 +141,6 @@ fn live_results_redraw_in_place_and_are_cleared() {
 /// them, which would contradict the default.
 #[test]
 fn live_with_runs_auto_follows_the_looks_without_a_contradicting_warning() {
-    if !have_script() {
-        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
-    }
     let out = scripted_under_pty(
         100,
         "xterm",
@@ -214,9 +199,6 @@ fn live_without_a_terminal_says_so_and_runs() {
 /// pace, not the setup's.
 #[test]
 fn setups_and_warmups_are_announced() {
-    if !have_script() {
-        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
-    }
     let out = scripted_under_pty(
         100,
         "xterm",
@@ -255,9 +237,6 @@ fn setups_and_warmups_are_announced() {
 /// each comparison's interval at its last look.
 #[test]
 fn a_long_run_ticks_and_looks_are_shown() {
-    if !have_script() {
-        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
-    }
     let out = scripted_under_pty(
         100,
         "xterm",
@@ -296,9 +275,6 @@ fn a_long_run_ticks_and_looks_are_shown() {
 /// starts again from where the rounds done stand against it.
 #[test]
 fn adaptive_progress_has_a_bar_the_next_look_and_an_eta() {
-    if !have_script() {
-        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
-    }
     // Half the rounds say faster and half slower: no look decides, and
     // --max-runs ends the experiment.
     let out = scripted_under_pty(
@@ -351,9 +327,6 @@ fn adaptive_progress_has_a_bar_the_next_look_and_an_eta() {
 /// once the report is printed.
 #[test]
 fn live_redraws_leave_no_debris_at_any_width() {
-    if !have_script() {
-        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
-    }
     let three = "'sleep 0.02' -n two 'sleep 0.01' 'sleep 0.03'";
     let ten: String = (1..=10)
         .map(|i| format!("'sleep 0.00{}' -n {} ", i % 4 + 1, "x".repeat(i * 3)))
@@ -404,9 +377,6 @@ fn live_redraws_leave_no_debris_at_any_width() {
 /// warnings after them are broken at spaces within the width.
 #[test]
 fn notes_and_warnings_keep_to_a_narrow_terminal() {
-    if !have_script() {
-        panic!("util-linux `script` is needed for this test (Debian: bsdutils)");
-    }
     let out = scripted_under_pty(
         60,
         "dumb",

@@ -31,7 +31,12 @@ pub fn scripted_under_pty(width: usize, term: &str, script: &str, args: &str) ->
     pty(width, term, Some(script), args)
 }
 
+/// Every terminal test needs `script`: without it, each fails saying so.
 fn pty(width: usize, term: &str, script: Option<&str>, args: &str) -> Vec<u8> {
+    assert!(
+        have_script(),
+        "util-linux `script` is needed for this test (Debian: bsdutils)"
+    );
     let line = format!("{} {args}", super::program_path("bestguess"));
     let mut command = Command::new("script");
     command
