@@ -25,7 +25,7 @@
 //!
 //! and [`maxrss_bytes`], the one conversion of `ru_maxrss` (whose unit
 //! differs by platform) into bytes. The few system calls that need
-//! `unsafe` are in `sys.rs`, gated the same way.
+//! `unsafe` are in `sys/`, gated the same way.
 
 #[cfg(bestguess_linux)]
 pub mod linux;
