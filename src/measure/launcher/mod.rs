@@ -32,7 +32,7 @@ use std::io::{self, BufReader, Read};
 use std::time::{Duration, Instant};
 
 use super::extra_metrics::{self, ExtraMetrics, MetricsDir};
-use super::extras::{self, ExtrasConfig, MeasureOptions, RunExtras, SetupReply};
+use super::extras::{ExtrasConfig, MeasureOptions, RunExtras, SetupReply};
 use super::platform;
 use super::protocol::{self, Response};
 use super::sys;
@@ -135,6 +135,11 @@ impl Launcher {
 
     fn floor_response(&mut self) -> Result<Response, ExecError> {
         self.send(&protocol::floor_request())?;
+        self.read_floor()
+    }
+
+    /// The answer to a FLOOR request.
+    fn read_floor(&mut self) -> Result<Response, ExecError> {
         let resp = self.receive()?;
         if resp.kind != protocol::FLOOR || resp.value() < 0 {
             return Err(ExecError::Launcher(io::Error::other(
@@ -150,7 +155,7 @@ impl Launcher {
     pub fn set_up(&mut self, config: &ExtrasConfig) -> Result<SetupReply, ExecError> {
         self.send(&config.request())?;
         let resp = self.receive()?;
-        if resp.kind != extras::SET_UP {
+        if resp.kind != protocol::SET_UP {
             return Err(ExecError::Launcher(io::Error::other(
                 "the launcher rejected the measurement extras",
             )));
@@ -215,9 +220,13 @@ impl Executor for Launcher {
                 // would be stopped by SIGTTIN).
                 0
             } else {
-                protocol::NULL_STDIO | protocol::NEW_GROUP
+                protocol::FLAG_NULL_STDIO | protocol::FLAG_NEW_GROUP
             };
-            let measured = if p.measured { extras::MEASURED } else { 0 };
+            let measured = if p.measured {
+                protocol::FLAG_MEASURED
+            } else {
+                0
+            };
             (flags | measured, p.argv.as_slice())
         }));
         self.send(&request)?;

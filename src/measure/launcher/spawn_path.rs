@@ -29,10 +29,12 @@ impl SpawnPath {
             return SpawnPath::Portable;
         }
         match resp.ints[protocol::SLOT_SPAWN_PATH] {
-            0 => SpawnPath::Clone3,
-            1 => SpawnPath::Forced,
-            2 => SpawnPath::Refused(resp.ints[protocol::SLOT_SPAWN_ERRNO] as i32),
-            4 => SpawnPath::Portable,
+            protocol::SPAWN_CLONE3 => SpawnPath::Clone3,
+            protocol::SPAWN_FORCED => SpawnPath::Forced,
+            protocol::SPAWN_REFUSED => {
+                SpawnPath::Refused(resp.ints[protocol::SLOT_SPAWN_ERRNO] as i32)
+            }
+            protocol::SPAWN_PORTABLE => SpawnPath::Portable,
             _ => SpawnPath::NoClone3,
         }
     }

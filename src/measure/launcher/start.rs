@@ -11,13 +11,12 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::time::Duration;
 
 use super::{Launcher, SpawnPath};
+use crate::measure::protocol::{self, VersionMismatch, REQUEST_FD, RESPONSE_FD};
+use crate::measure::ExecError;
 use crate::measure::{platform, sys};
 
 /// The launcher program compiled from `launcher.c`.
 static EMBEDDED_LAUNCHER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bestguess-launcher"));
-
-const REQUEST_FD: i32 = 3;
-const RESPONSE_FD: i32 = 4;
 
 /// Response pipe size: more than a largest batch of responses (1024 × 95
 /// bytes).
@@ -112,9 +111,17 @@ impl Launcher {
             // The portable build has no memory image: the temporary file's
             // error alone says what went wrong.
             Err(e) if e.kind() == io::ErrorKind::Unsupported => None,
+            // The same bytes from a file would speak the same protocol.
+            Err(e) if VersionMismatch::is(&e) => return Err(e),
             Err(e) => Some(e),
         };
-        Self::start_from_temp_file().map_err(|e| start_error(memory_error, e))
+        Self::start_from_temp_file().map_err(|e| {
+            if VersionMismatch::is(&e) {
+                e
+            } else {
+                start_error(memory_error, e)
+            }
+        })
     }
 
     /// From a private temporary file in the temporary directory, or in
@@ -206,11 +213,81 @@ impl Launcher {
             pace: Duration::ZERO,
             reaped: false,
         };
-        // A round trip proves the program really runs and speaks the protocol.
-        let floor = launcher
-            .floor_response()
-            .map_err(|e| io::Error::other(format!("the launcher did not answer: {e}")))?;
+        // A round trip proves the program really runs and speaks this
+        // protocol: its hello names the version, and a FLOOR is answered.
+        // The request goes out before the hello is read, so that a
+        // launcher that sends no hello answers it, and the answer fails
+        // the check, where both sides would otherwise wait.
+        let did_not_answer =
+            |e: ExecError| io::Error::other(format!("the launcher did not answer: {e}"));
+        launcher
+            .send(&protocol::floor_request())
+            .map_err(did_not_answer)?;
+        if let Err(e) = protocol::read_hello(&mut launcher.responses) {
+            if VersionMismatch::is(&e) {
+                return Err(e);
+            }
+            return Err(did_not_answer(launcher.lost(e)));
+        }
+        let floor = launcher.read_floor().map_err(did_not_answer)?;
         launcher.spawn_path = SpawnPath::from_floor(&floor);
         Ok(launcher)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::protocol::{PROTOCOL_VERSION, RESPONSE_LEN};
+
+    /// Start the shell script `body` in the launcher's place.
+    fn start_script(dir: &std::path::Path, name: &str, body: &str) -> io::Result<Launcher> {
+        let path = dir.join(name);
+        let mut f = File::options()
+            .write(true)
+            .create_new(true)
+            .mode(0o700)
+            .open(&path)
+            .unwrap();
+        io::Write::write_all(&mut f, format!("#!/bin/sh\n{body}").as_bytes()).unwrap();
+        drop(f);
+        let path = CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        loop {
+            match Launcher::start_program(&path) {
+                // Another test's spawn may hold a copy of the descriptor
+                // the script was written through until its exec.
+                Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) => continue,
+                started => return started,
+            }
+        }
+    }
+
+    #[test]
+    fn a_launcher_of_another_protocol_is_refused_with_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        // Each answers the FLOOR request with a zeroed response (two) after its
+        // hello, so that a check that let it pass fails on that answer
+        // rather than waiting; then it waits for the end of the requests.
+        let zeros = format!("dd if=/dev/zero bs={RESPONSE_LEN} count=2 2>/dev/null >&4\n");
+        let rest = "cat <&3 >/dev/null\n";
+        let newer = PROTOCOL_VERSION + 1;
+        assert!(newer < 256, "the script writes the version as one byte");
+        let cases = [
+            (
+                "another-version",
+                format!("printf 'BGLP\\{newer:03o}\\000\\000\\000' >&4\n{zeros}{rest}"),
+                Some(newer),
+            ),
+            ("no-hello", format!("{zeros}{rest}"), None),
+        ];
+        for (name, body, found) in cases {
+            let e = match start_script(dir.path(), name, &body) {
+                Ok(_) => panic!("{name}: started"),
+                Err(e) => e,
+            };
+            assert!(VersionMismatch::is(&e), "{name}: {e}");
+            assert_eq!(e.to_string(), VersionMismatch { found }.to_string());
+            assert!(e.to_string().contains("rebuild bestguess"), "{e}");
+        }
     }
 }
