@@ -518,7 +518,7 @@ static void extras_after(void) {
 
 /*
  * Waiting: the hot path is a plain wait4 on the child, exactly like the
- * reference loop (a pidfd + poll wake-up measured 2-4 % extra wall time on
+ * minimal timing loop of bench/ref_loop.c (a pidfd + poll wake-up measured 2-4 % extra wall time on
  * /bin/true). A timeout arrives as SIGALRM (setitimer) and a cancel as
  * SIGUSR1 (sent by bestguess's SIGINT/SIGTERM handler); both handlers kill
  * the running child's process group. The child is first waited for with

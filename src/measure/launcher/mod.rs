@@ -18,8 +18,8 @@
 //!
 //! Descriptors in the launcher: 0/1/2 are the tool's own (so `--show-output`
 //! can hand the terminal to a command), 3 carries requests, 4 responses. The
-//! launcher waits for each command with a plain `wait4`, as the reference
-//! loop does; a timeout (SIGALRM, its own timer) or a cancel (SIGUSR1, sent
+//! launcher waits for each command with a plain `wait4`, as the minimal
+//! timing loop of `bench/ref_loop.c` does; a timeout (SIGALRM, its own timer) or a cancel (SIGUSR1, sent
 //! by the tool's SIGINT/SIGTERM handler) kills the command's process group.
 
 mod spawn_path;
