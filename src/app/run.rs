@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::baseline::Baseline;
-use super::engine::{start_launcher, Engine};
+use super::engine::Engine;
 use super::live::Live;
 use super::output::{self, RawOutput, ReportStream};
 use super::provenance;
@@ -17,9 +17,7 @@ use crate::analysis::{
 use crate::cli::RunConfig;
 use crate::data::{Catalogue, DatasetBuilder, Metric, RunRecord};
 use crate::experiment::{self, Clock, Order, RunSink, Stop};
-use crate::measure::extras::ExtrasConfig;
-use crate::measure::launcher::Launcher;
-use crate::measure::{counters, resolve, sys};
+use crate::measure::{resolve, sys};
 use crate::report::progress::Rounds;
 
 /// Stores every run in memory (in the dataset's columns) and, with `-o`,
@@ -143,52 +141,6 @@ impl RunSink for Sink {
                 None
             }
         }
-    }
-}
-
-/// The `--limits` text.
-pub fn limits() -> Result<String, AppError> {
-    let mut launcher = start_launcher()?;
-    let floor = launcher
-        .floor_bytes()
-        .map_err(|e| AppError::failure(e.to_string()))?;
-    Ok(format!(
-        "Limits:\n\
-         \x20 Commands, words per command, command length: no compiled-in limits\n\
-         \x20 (memory is the only limit; every run is kept).\n\
-         \x20 Runs and warmups per command (-r, -w): at most {}; parameter\n\
-         \x20 combinations (-P, -L): at most {}.\n\
-         \x20 Max RSS floor: {floor} bytes ({:.2} MB), {}\n\
-         \x20 Resolution: wall clock CLOCK_MONOTONIC (ns, stored in μs); CPU times as\n\
-         \x20 accounted by the kernel (rusage, μs).\n\
-         \x20 Inference needs n runs of each command with 2^-n <= alpha/(2K) for K commands\n\
-         \x20 (7 for two at alpha 0.05, 9 for ten); p95 needs 20, p99 100.\n{}\
-         \x20 Run-queue delay (time waiting for a CPU): {}.\n{}",
-        crate::experiment::MAX_RUNS,
-        crate::experiment::params::MAX_VALUES,
-        floor as f64 / 1e6,
-        crate::measure::platform::FLOOR,
-        launcher.spawn_path().limits_text(),
-        crate::measure::platform::run_delay_unavailable()
-            .unwrap_or("measured per run, from /proc/PID/schedstat"),
-        probe_counters(&mut launcher)
-    ))
-}
-
-/// What `--limits` says about CPU time accounting and counters: every
-/// counter is opened once by the launcher to see which work here.
-fn probe_counters(launcher: &mut Launcher) -> String {
-    let all = ExtrasConfig {
-        counters: counters::COUNTERS.iter().collect(),
-        ..ExtrasConfig::default()
-    };
-    match launcher.set_up(&all) {
-        Ok(reply) => counters::limits_text(
-            &reply.counter_errors,
-            crate::measure::platform::perf_paranoid(),
-            crate::measure::platform::cpu_accounting(),
-        ),
-        Err(e) => format!("  Counters: could not be probed ({e}).\n"),
     }
 }
 
