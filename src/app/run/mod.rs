@@ -1,148 +1,22 @@
 //! `bestguess` running an experiment: launcher, outputs, preflight checks,
 //! signal handling, the runner, then the reports.
 
-use std::time::{Duration, Instant};
+mod adaptive;
+mod sink;
 
+use self::sink::Sink;
 use super::baseline::Baseline;
 use super::engine::Engine;
-use super::live::Live;
 use super::output::{self, RawOutput, ReportStream};
 use super::provenance;
 use super::report::{self, OpenExports};
-use super::terminal::{self, Progress};
+use super::terminal;
 use super::{exit, AppError};
-use crate::analysis::{
-    choose_from, Checkpoint, MetricFrom, RunTimes, Spending, StopReason, Stopper,
-};
+use crate::analysis::MetricFrom;
 use crate::cli::RunConfig;
-use crate::data::{Catalogue, DatasetBuilder, Metric, RunRecord};
-use crate::experiment::{self, Clock, Order, RunSink, Stop};
+use crate::data::{Catalogue, Metric};
+use crate::experiment::{self, Order, Stop};
 use crate::measure::{resolve, sys};
-use crate::report::progress::Rounds;
-
-/// Stores every run in memory (in the dataset's columns) and, with `-o`,
-/// writes it to the raw CSV (flushed per row); shows progress if asked to.
-struct Sink {
-    raw: Option<RawOutput>,
-    runs: DatasetBuilder,
-    progress: Option<Progress>,
-    /// `--runs auto`: decides when to stop.
-    adaptive: Option<Adaptive>,
-}
-
-/// An adaptive experiment's stopper, its clock and why it stopped.
-struct Adaptive {
-    stopper: Stopper,
-    /// The metric the stopper ranks.
-    metric: Metric,
-    /// Without `--metric`: every run's times, per command, to choose the
-    /// metric from at each look as the final analysis will.
-    choosing: Option<Vec<Vec<RunTimes>>>,
-    clock: Clock,
-    started: Instant,
-    /// When the first timed run was recorded: rounds are timed from there.
-    first: Option<Instant>,
-    stopped: Option<StopReason>,
-    /// Runs in a round.
-    commands: u64,
-    /// When the stopping rule said stop (since `started`).
-    stopped_at: Option<Duration>,
-}
-
-impl Sink {
-    /// Where the runs of `rc`'s experiment go: the raw file, the dataset,
-    /// `--runs auto`'s stopping rule (against the `reference` command) and,
-    /// if `show_progress`, the display, started at once.
-    fn new(
-        rc: &RunConfig,
-        raw: Option<RawOutput>,
-        catalogue: Catalogue,
-        reference: Option<usize>,
-        show_progress: bool,
-        clock: &Clock,
-    ) -> Sink {
-        let adaptive =
-            (rc.output.ranking.adaptive).map(|rule| Adaptive::new(rule, rc, reference, clock));
-        let progress = show_progress.then(|| {
-            let live = (rc.live).then(|| Live::new(&rc.plan, &rc.output.ranking, clock));
-            let mut p = Progress::new(&rc.plan, live, clock);
-            if let Some(a) = &adaptive {
-                p.rounds(a.rounds());
-            }
-            p.start(&rc.plan);
-            p
-        });
-        Sink {
-            raw,
-            runs: DatasetBuilder::new(catalogue),
-            progress,
-            adaptive,
-        }
-    }
-}
-
-impl RunSink for Sink {
-    fn record(&mut self, run: RunRecord) -> std::io::Result<()> {
-        if let Some(a) = &mut self.adaptive {
-            a.first.get_or_insert_with(|| a.clock.now());
-            let cmd = usize::try_from(run.batch).unwrap_or(0).wrapping_sub(1);
-            a.stopper
-                .record(cmd, run.value(a.metric).map(|v| v.as_f64()));
-            if let Some(runs) = a.choosing.as_mut().and_then(|c| c.get_mut(cmd)) {
-                runs.push(RunTimes::of(&run.metrics));
-            }
-        }
-        if let Some(p) = &mut self.progress {
-            if let Some(a) = &self.adaptive {
-                p.rounds(a.rounds());
-            }
-            p.update(&run);
-        }
-        let written = match &mut self.raw {
-            Some(w) => w.write_run(&run),
-            None => Ok(()),
-        };
-        self.runs.push(&run);
-        written
-    }
-
-    fn warn(&mut self, message: &str) {
-        if let Some(p) = &mut self.progress {
-            p.clear();
-        }
-        output::note(&format!("bestguess: warning: {message}\n"));
-    }
-
-    fn starting(&mut self, cmd: usize) {
-        if let Some(p) = &mut self.progress {
-            p.starting(cmd);
-        }
-    }
-
-    fn checkpoint(&mut self, rounds: u64) -> Option<u64> {
-        let a = self.adaptive.as_mut()?;
-        a.choose_metric();
-        let since = a.first.map_or(Duration::ZERO, |t| a.clock.since(t));
-        let round_time = since / u32::try_from(rounds.max(1)).unwrap_or(u32::MAX);
-        let asked = a.stopper.checkpoint(a.clock.since(a.started), round_time);
-        // The last look, shown at once (also the one that decides), and
-        // the next look in the bar.
-        if let Some(p) = &mut self.progress {
-            p.rounds(a.rounds());
-            if let Some((n, found)) = a.stopper.last.as_ref().filter(|(n, _)| *n == rounds) {
-                p.look(*n, found);
-            }
-        }
-        match asked {
-            Checkpoint::Until(until) => Some(until),
-            Checkpoint::Stop(reason) => {
-                a.stopped = Some(reason);
-                a.stopped_at = Some(a.clock.since(a.started));
-                None
-            }
-        }
-    }
-}
 
 /// The files the commands and hooks name: the program each runs (by a
 /// path, `./run.sh`, or found on `PATH`, `mybench`; also as the first word
@@ -281,7 +155,7 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     let reported = finish(&mut out, exports)?;
     match result {
         // A whole experiment's status is its reports' (the gate's), and its history's.
-        Ok(()) => Ok(super::history::after_run(
+        Ok(()) => Ok(crate::app::history::after_run(
             &rc, &dataset, &metadata, &mut out, reported,
         )),
         Err(_) => ended,
@@ -388,88 +262,6 @@ fn announce(rc: &RunConfig) -> bool {
     show_progress
 }
 
-impl Adaptive {
-    /// Without `--metric`: the metric chosen from the runs so far, as the
-    /// final analysis chooses it from all of them; when it changes, the
-    /// stopper ranks the new one's values of every run so far.
-    fn choose_metric(&mut self) {
-        let Some(runs) = &self.choosing else { return };
-        let metric = choose_from(&Spending::of_runs(runs), None).metric;
-        if metric != self.metric {
-            self.metric = metric;
-            let value = |t: &RunTimes| {
-                if metric == Metric::WALL {
-                    t.wall
-                } else {
-                    t.cpu
-                }
-            };
-            self.stopper
-                .restart(runs.iter().map(|c| c.iter().map(value).collect()).collect());
-        }
-    }
-
-    /// The experiment starts now, under `rule`, ranking against the
-    /// `reference` command if one is given.
-    fn new(
-        rule: crate::analysis::StoppingRule,
-        rc: &RunConfig,
-        reference: Option<usize>,
-        clock: &Clock,
-    ) -> Adaptive {
-        let commands = rc.plan.commands.len();
-        Adaptive {
-            stopper: Stopper::new(rule, rc.output.ranking.clone(), reference, commands),
-            metric: rc.output.ranking.metric,
-            choosing: (rc.output.ranking.metric_from == MetricFrom::Auto)
-                .then(|| vec![Vec::new(); commands]),
-            clock: clock.clone(),
-            started: clock.now(),
-            first: None,
-            stopped: None,
-            commands: commands as u64,
-            stopped_at: None,
-        }
-    }
-
-    /// Where the experiment is against its next look and its budget, for
-    /// the progress display.
-    fn rounds(&self) -> Rounds {
-        let rule = self.stopper.rule();
-        let looks = self.stopper.looks();
-        let done = self.stopper.rounds();
-        // The default budget waits for the first look (it is never
-        // checked before); a given one holds from the start.
-        let looked = self.stopper.last.is_some();
-        Rounds {
-            done,
-            commands: self.commands,
-            next_look: looks.round(looks.slot(done + 1)),
-            max_rounds: rule.max_rounds,
-            max_time: (rule.max_time_given || looked)
-                .then(|| (rule.max_time, self.clock.since(self.started))),
-        }
-    }
-
-    /// After the runs: why the experiment stopped, in the metadata and,
-    /// for a budget, in a note. (The raw file's header records the rule,
-    /// so `bestreport` reports its runs as this did.)
-    fn finish(&mut self, metadata: &mut crate::export::metadata::Metadata) {
-        let rounds = self.stopper.rounds();
-        // The schedule ends by itself at --max-runs, without asking.
-        if self.stopped.is_none() && rounds >= self.stopper.rule().max_rounds {
-            self.stopped = Some(StopReason::MaxRuns);
-        }
-        if let Some(experiment) = &mut metadata.experiment {
-            experiment.runs = rounds;
-            experiment.stopped = self.stopped.map(StopReason::key);
-        }
-        if let Some(note) = stop_note(self, rounds) {
-            output::note(&note);
-        }
-    }
-}
-
 /// No output may overwrite an input or another output (usage error,
 /// before anything starts).
 fn check_outputs(rc: &RunConfig) -> Result<(), AppError> {
@@ -523,25 +315,6 @@ fn plan_reference(rc: &RunConfig) -> Result<Option<usize>, AppError> {
     crate::analysis::resolve_reference_among(&commands, reference)
         .map(Some)
         .map_err(|e| AppError::usage(e.to_string()))
-}
-
-/// What ended an adaptive experiment, when a budget did, and how long it
-/// took against `--max-time` ([`super::budget::note`]).
-fn stop_note(a: &Adaptive, rounds: u64) -> Option<String> {
-    let rule = a.stopper.rule();
-    let took = a.clock.since(a.started);
-    super::budget::note(&super::budget::Spent {
-        stopped: a.stopped?,
-        rounds,
-        commands: a.commands,
-        first_look: a.stopper.looks().first,
-        max_rounds: rule.max_rounds,
-        max_time: rule.max_time,
-        max_time_given: rule.max_time_given,
-        took,
-        before: a.first.map_or(took, |f| f.duration_since(a.started)),
-        stopped_at: a.stopped_at.unwrap_or(took),
-    })
 }
 
 /// How the experiment ended, said on standard error, and the exit
