@@ -1,9 +1,19 @@
-//! `bestguess` running an experiment: launcher, outputs, preflight checks,
-//! signal handling, the runner, then the reports.
+//! `bestguess` running an experiment, in order: the checks before anything
+//! starts (`checks.rs`), the launcher and the outputs, signal handling, the
+//! runner handing each run to the `Sink` (`sink.rs`, with `--runs auto`'s
+//! stopping state in `adaptive.rs`), how the experiment ended
+//! (`ending.rs`), then the reports, whose failure does not lose the runs
+//! (`rescue.rs`).
 
 mod adaptive;
+mod checks;
+mod ending;
+mod rescue;
 mod sink;
 
+use self::checks::{check_outputs, plan_reference, preflight};
+use self::ending::{ending, run_delay_note, unmeasured};
+use self::rescue::rescue;
 use self::sink::Sink;
 use super::baseline::Baseline;
 use super::engine::Engine;
@@ -11,48 +21,11 @@ use super::output::{self, RawOutput, ReportStream};
 use super::provenance;
 use super::report::{self, OpenExports};
 use super::terminal;
-use super::{exit, AppError};
-use crate::analysis::MetricFrom;
+use super::AppError;
 use crate::cli::RunConfig;
-use crate::data::{Catalogue, Metric};
+use crate::data::Catalogue;
 use crate::experiment::{self, Order, Stop};
-use crate::measure::{resolve, sys};
-
-/// The files the commands and hooks name: the program each runs (by a
-/// path, `./run.sh`, or found on `PATH`, `mybench`; also as the first word
-/// under a shell) and every other word that names a file (`sh bench.sh`,
-/// `-p "sh bench.sh"`): inputs no output may overwrite (`-o run.sh
-/// ./run.sh` would replace the script by a CSV header, and so would `-o
-/// bin/mybench mybench` and `-o bench.sh "sh bench.sh"`).
-fn program_files(plan: &crate::experiment::Plan) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut keep = |path: String| {
-        if !out.contains(&path) && std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
-            out.push(path);
-        }
-    };
-    for c in &plan.commands {
-        let hooks = [
-            &c.hooks.prepare,
-            &c.hooks.setup,
-            &c.hooks.conclude,
-            &c.hooks.cleanup,
-        ];
-        for hook in std::iter::once(&c.command).chain(hooks.into_iter().flatten()) {
-            let words = crate::measure::split::split(&hook.text).unwrap_or_default();
-            for (k, word) in hook.argv.iter().chain(&words).enumerate() {
-                if k == 0 || k == hook.argv.len() {
-                    // A program: where it is found.
-                    if let Ok(found) = crate::measure::resolve::resolve(word) {
-                        keep(found.to_string_lossy().into_owned());
-                    }
-                }
-                keep(word.clone());
-            }
-        }
-    }
-    out
-}
+use crate::measure::sys;
 
 pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> {
     check_outputs(&rc)?;
@@ -162,64 +135,6 @@ pub fn run(mut rc: RunConfig, command_line: &[String]) -> Result<i32, AppError> 
     }
 }
 
-/// One note, when the metric is chosen from the runs and none has its
-/// run-queue delay on Linux: why (a kernel without it), and what that
-/// means for the choice. The portable build never measures it: `--limits`
-/// says so, not every run.
-fn run_delay_note(rc: &RunConfig, dataset: &crate::data::Dataset) {
-    let measured = (dataset.commands.iter()).any(|c| c.has(Metric::RUN_DELAY));
-    let chosen = rc.output.ranking.metric_from == MetricFrom::Auto;
-    if dataset.is_empty() || measured || !chosen || cfg!(not(bestguess_linux)) {
-        return;
-    }
-    let why = crate::measure::platform::run_delay_unavailable()
-        .unwrap_or("the launcher could not read it");
-    output::note(&format!(
-        "Note: the run-queue delay (time waiting for a CPU) was not measured: {why}; \
-         without it, waiting for a CPU counts as waiting when the metric is chosen.\n"
-    ));
-}
-
-/// An experiment that ended early (a failure, an interrupt) before some
-/// commands ran: a note names them before the reports, and with a single
-/// command measured the ranking is left out ("only one command
-/// benchmarked" would be false: more were given).
-fn unmeasured(rc: &RunConfig, dataset: &crate::data::Dataset, output: &mut crate::cli::Output) {
-    let missing: Vec<String> = (rc.plan.commands.iter().enumerate())
-        .filter(|(i, _)| !dataset.commands.iter().any(|c| c.batch == *i as u64 + 1))
-        .map(|(i, c)| {
-            format!(
-                "{} ('{}')",
-                i + 1,
-                c.name.as_deref().unwrap_or(&c.command.text)
-            )
-        })
-        .collect();
-    let (last, first) = match missing.split_last() {
-        Some(split) => split,
-        None => return,
-    };
-    let named = match first {
-        [] => format!("Command {last} never ran"),
-        _ => format!("Commands {} and {last} never ran", first.join(", ")),
-    };
-    let ranked = if dataset.commands.len() == 1 && output.selection.ranking {
-        output.selection.ranking = false;
-        output.selection.explain = false;
-        "; with one command measured there is nothing to rank"
-    } else {
-        ""
-    };
-    output::note(&format!(
-        "{named}: the experiment stopped before {}{ranked}.\n",
-        if missing.len() == 1 {
-            "its first run"
-        } else {
-            "their first runs"
-        }
-    ));
-}
-
 /// What is said before the first run: the seed that reproduces the order,
 /// and why `--live` is off when it is; whether the progress display is
 /// shown.
@@ -262,32 +177,6 @@ fn announce(rc: &RunConfig) -> bool {
     show_progress
 }
 
-/// No output may overwrite an input or another output (usage error,
-/// before anything starts).
-fn check_outputs(rc: &RunConfig) -> Result<(), AppError> {
-    let mut inputs: Vec<(&str, &str)> = rc
-        .command_files
-        .iter()
-        .map(|f| ("-f", f.as_str()))
-        .collect();
-    if let Some(gate) = &rc.output.gate {
-        inputs.push(("--baseline", gate.baseline.as_str()));
-    }
-    let programs = program_files(&rc.plan);
-    inputs.extend(programs.iter().map(|p| ("program", p.as_str())));
-    let mut outputs: Vec<(String, String)> = rc
-        .raw_output
-        .iter()
-        .map(|p| ("-o".to_string(), p.clone()))
-        .collect();
-    outputs.extend(report::output_paths(&rc.output));
-    let outputs: Vec<(&str, &str)> = outputs
-        .iter()
-        .map(|(o, p)| (o.as_str(), p.as_str()))
-        .collect();
-    output::check_paths(&inputs, &outputs)
-}
-
 /// The controls in force, for the JSON metadata.
 fn controls(rc: &RunConfig) -> Vec<(String, String)> {
     let mut controls = Vec::new();
@@ -301,192 +190,4 @@ fn controls(rc: &RunConfig) -> Vec<(String, String)> {
         controls.push(("randomize_env_seed".to_string(), rc.plan.seed.to_string()));
     }
     controls
-}
-
-/// The `--reference` command's index in the plan: a name that is no
-/// command's fails before anything is measured.
-fn plan_reference(rc: &RunConfig) -> Result<Option<usize>, AppError> {
-    let Some(reference) = &rc.output.ranking.reference else {
-        return Ok(None);
-    };
-    let commands: Vec<(&str, &str)> = (rc.plan.commands.iter())
-        .map(|c| (c.name.as_deref().unwrap_or(""), c.command.text.as_str()))
-        .collect();
-    crate::analysis::resolve_reference_among(&commands, reference)
-        .map(Some)
-        .map_err(|e| AppError::usage(e.to_string()))
-}
-
-/// How the experiment ended, said on standard error, and the exit
-/// status of one that ended early (the reports of what was measured
-/// follow).
-fn ending(
-    result: &Result<(), Stop>,
-    rows_in_file: Option<u64>,
-    runs: usize,
-) -> Result<i32, AppError> {
-    match result {
-        Ok(()) => Ok(exit::OK),
-        Err(Stop::Interrupted(sig)) => {
-            let kept = rows_in_file.unwrap_or(runs as u64);
-            // Without -o nothing outlives the process but the report and
-            // the exports: "kept" would promise more. An abnormal end, said
-            // even with -Q.
-            output::error(&format!(
-                "Interrupted by {}: {kept} completed {} {}.\n",
-                sys::signal_name(*sig),
-                if kept == 1 { "run is" } else { "runs are" },
-                if rows_in_file.is_some() {
-                    "kept in the raw data file"
-                } else {
-                    "reported (give -o FILE to keep every run)"
-                }
-            ));
-            Ok(128 + *sig)
-        }
-        Err(Stop::Sink(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-            // The raw data went to a pipe whose reader is gone: stop, as a
-            // pipeline expects (status 0), but say so: the report and the
-            // exports hold fewer runs than asked for.
-            output::note(&format!(
-                "Note: the reader of the raw data (-o -) went away after {runs} run{}; \
-                 the experiment stopped there and reports only those.\n",
-                if runs == 1 { "" } else { "s" }
-            ));
-            Ok(exit::OK)
-        }
-        // What was measured before the failure is still reported (and
-        // exported), as after an interrupt; the error comes last.
-        Err(e) => Err(AppError::failure(e.to_string())),
-    }
-}
-
-/// An analysis that fails after the runs (e.g. --metric naming a
-/// command's own metric that one command never wrote) must not take the
-/// measurements with it when they went to no file: the error says where
-/// they are, or saves them.
-fn rescue(e: AppError, dataset: &crate::data::Dataset, rc: &RunConfig) -> AppError {
-    if dataset.is_empty() {
-        return e;
-    }
-    if let Some(path) = rc.raw_output.as_deref().filter(|p| *p != "-") {
-        // They are in the raw file already: say where.
-        return AppError {
-            message: format!(
-                "{}; the {} runs measured are in {path} (bestreport {path} reads them)",
-                e.message,
-                dataset.run_count()
-            ),
-            ..e
-        };
-    }
-    if rc.raw_output.is_some() {
-        return e;
-    }
-    let adaptive = rc.output.ranking.recorded_rule();
-    match rescue_runs(dataset, &rc.plan.parameter_names(), adaptive) {
-        Ok(path) => AppError {
-            message: format!(
-                "{}; the {} runs measured are saved in {path} (bestreport {path} reads them)",
-                e.message,
-                dataset.run_count()
-            ),
-            ..e
-        },
-        Err(save) => AppError {
-            message: format!(
-                "{}; the {} runs measured could not be saved either ({}): give -o FILE",
-                e.message,
-                dataset.run_count(),
-                save.message
-            ),
-            ..e
-        },
-    }
-}
-
-/// Writes every run of `dataset` as raw CSV to a new file in the current
-/// directory (else the temporary directory): `bestguess-runs-PID.csv`.
-fn rescue_runs(
-    dataset: &crate::data::Dataset,
-    parameters: &[String],
-    adaptive: Option<crate::data::columns::AdaptiveRule>,
-) -> Result<String, AppError> {
-    let name = format!("bestguess-runs-{}.csv", std::process::id());
-    let dirs = [std::path::PathBuf::from("."), std::env::temp_dir()];
-    let mut last = None;
-    for dir in dirs {
-        let path = dir.join(&name);
-        let path = path.to_string_lossy().into_owned();
-        if std::path::Path::new(&path).exists() {
-            continue;
-        }
-        let written = RawOutput::create(&path, &dataset.catalogue, parameters, adaptive).and_then(
-            |mut raw| {
-                for c in &dataset.commands {
-                    for i in 0..c.len() {
-                        raw.write_run(&c.record(i, &dataset.catalogue))
-                            .map_err(|e| AppError::failure(e.to_string()))?;
-                    }
-                }
-                Ok(())
-            },
-        );
-        match written {
-            Ok(()) => return Ok(path),
-            Err(e) => {
-                let _ = std::fs::remove_file(&path);
-                last = Some(e);
-            }
-        }
-    }
-    Err(last.unwrap_or_else(|| AppError::failure("no place to save the runs")))
-}
-
-/// Every program the experiment will start must exist and be executable,
-/// checked before any timing starts (also with `-i`).
-fn preflight(rc: &RunConfig) -> Result<(), AppError> {
-    for (i, c) in rc.plan.commands.iter().enumerate() {
-        let hooks = [
-            &c.hooks.prepare,
-            &c.hooks.setup,
-            &c.hooks.conclude,
-            &c.hooks.cleanup,
-        ];
-        for (what, hook) in std::iter::once((None, Some(&c.command))).chain(
-            ["--prepare", "--setup", "--conclude", "--cleanup"]
-                .into_iter()
-                .zip(hooks)
-                .map(|(o, h)| (Some(o), h.as_ref())),
-        ) {
-            let Some(hook) = hook else { continue };
-            if let Err(e) = resolve::check_startable(&hook.argv) {
-                // A command too long for the kernel is too long to quote.
-                let text = |t: &str| match t.char_indices().nth(60) {
-                    Some((at, _)) => format!("{}…", &t[..at]),
-                    None => t.to_owned(),
-                };
-                let subject = match what {
-                    None => format!("command {} ('{}')", i + 1, text(&c.command.text)),
-                    Some(option) => {
-                        format!(
-                            "the {option} command '{}' of command {}",
-                            text(&hook.text),
-                            i + 1
-                        )
-                    }
-                };
-                let not_found = matches!(e, resolve::ResolveError::NotFound(_));
-                let hint = if rc.plan.shell.is_empty() && not_found {
-                    "; for shell built-ins, pipes or redirections use -s \"/bin/sh -c\""
-                } else {
-                    ""
-                };
-                return Err(AppError::failure(format!(
-                    "{subject} cannot be started: {e}{hint}"
-                )));
-            }
-        }
-    }
-    Ok(())
 }
