@@ -432,7 +432,7 @@ fn ranking_by_task_clock_reads_back_identically() {
 /// fields quoted (ending at a `"` not followed by `"`) or bare (up to `,`
 /// or newline), each followed by `,` or newline; columns 1–3 text, 4–13
 /// integers; anything after column 13 ignored. Returns columns 4–13.
-fn reference_reader(text: &str) -> Result<Vec<[i64; 10]>, String> {
+fn c_tool_reader(text: &str) -> Result<Vec<[i64; 10]>, String> {
     let mut rows = Vec::new();
     for (n, line) in text.split_inclusive('\n').enumerate().skip(1) {
         let b = line.as_bytes();
@@ -475,7 +475,7 @@ fn reference_reader(text: &str) -> Result<Vec<[i64; 10]>, String> {
 }
 
 #[test]
-fn the_reference_reader_still_reads_a_file_with_every_extra() {
+fn the_c_tool_reader_still_reads_a_file_with_every_extra() {
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("raw.csv");
     bestguess()
@@ -493,7 +493,7 @@ fn the_reference_reader_still_reads_a_file_with_every_extra() {
         .assert()
         .success();
     let text = std::fs::read_to_string(&raw).unwrap();
-    let rows = reference_reader(&text).unwrap();
+    let rows = c_tool_reader(&text).unwrap();
     assert_eq!(rows.len(), 8);
     // The same batches and measurements as a strict CSV reader sees.
     let (_, table_rows) = table(&raw);

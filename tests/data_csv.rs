@@ -1,9 +1,9 @@
 //! Raw data CSV: C BestGuess's own files, round trips, leniency, and
 //! every error case, through the public API of `bestguess::data`.
 //!
-//! Expected counts for the reference files are those of section 10 of the
+//! Expected counts for the C BestGuess files are those of section 10 of the
 //! behaviour document (`test/*.csv` of C BestGuess); the files are
-//! copied verbatim into `tests/data/reference/`.
+//! copied verbatim into `tests/data/c_tool/`.
 
 use std::io::Write;
 
@@ -14,10 +14,10 @@ use proptest::prelude::*;
 
 mod support;
 
-use support::{arg, reference};
+use support::{arg, c_tool};
 
-fn read_reference(file: &str) -> Vec<RunRecord> {
-    let bytes = std::fs::read(reference(file)).unwrap();
+fn read_c_tool(file: &str) -> Vec<RunRecord> {
+    let bytes = std::fs::read(c_tool(file)).unwrap();
     read_raw_csv(&bytes[..], file).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -42,10 +42,10 @@ fn commands(d: &Dataset) -> Vec<(String, usize)> {
 }
 
 // ---------------------------------------------------------------------------
-// The reference's data files (behaviour document, section 10).
+// C BestGuess's data files (behaviour document, section 10).
 
 /// File, then (label, runs) for each command as section 10 describes them.
-fn reference_files() -> Vec<(&'static str, Vec<(String, usize)>)> {
+fn c_tool_files() -> Vec<(&'static str, Vec<(String, usize)>)> {
     let each = |labels: &[&str], n: usize| -> Vec<(String, usize)> {
         labels.iter().map(|l| (l.to_string(), n)).collect()
     };
@@ -110,9 +110,9 @@ fn reference_files() -> Vec<(&'static str, Vec<(String, usize)>)> {
 }
 
 #[test]
-fn every_reference_file_reads_with_the_documented_counts() {
-    for (file, expected) in reference_files() {
-        let d = Dataset::read_files(&[arg(reference(file))]).unwrap_or_else(|e| panic!("{e}"));
+fn every_c_tool_file_reads_with_the_documented_counts() {
+    for (file, expected) in c_tool_files() {
+        let d = Dataset::read_files(&[arg(c_tool(file))]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(commands(&d), expected, "{file}");
         let rows: usize = expected.iter().map(|(_, n)| n).sum();
         assert_eq!(d.run_count(), rows, "{file}");
@@ -120,14 +120,14 @@ fn every_reference_file_reads_with_the_documented_counts() {
 }
 
 #[test]
-fn rosie_grep_awk_unescapes_the_reference_backslashes() {
-    let d = Dataset::read_files(&[arg(reference("rosie-grep-awk.csv"))]).unwrap();
+fn rosie_grep_awk_unescapes_the_c_tool_backslashes() {
+    let d = Dataset::read_files(&[arg(c_tool("rosie-grep-awk.csv"))]).unwrap();
     assert_eq!(d.run_count(), 300);
     assert_eq!(d.commands.len(), 3);
     assert!(d.commands.iter().all(|c| c.len() == 100));
     assert!(d.commands.iter().all(|c| c.shell == "/bin/bash -c"));
     let awk = &d.commands[0].command;
-    // Written by the reference as `\\.`: one backslash in the command.
+    // Written by C BestGuess as `\\.`: one backslash in the command.
     assert!(
         awk.starts_with(r"awk -F ',' '/208\.43\.117\.11/ {print $0}'"),
         "{awk}"
@@ -139,7 +139,7 @@ fn rosie_grep_awk_unescapes_the_reference_backslashes() {
 
 #[test]
 fn pi_rows_keep_shell_and_literal_quotes() {
-    let runs = read_reference("pi1.csv");
+    let runs = read_c_tool("pi1.csv");
     assert_eq!(runs.len(), 100);
     let first = &runs[0];
     assert_eq!(first.command, r#"bc -le "scale=2000;4*a(1)" >/dev/null"#);
@@ -160,8 +160,8 @@ fn pi_rows_keep_shell_and_literal_quotes() {
 }
 
 #[test]
-fn hand_made_reference_files_keep_their_batch_numbers() {
-    let d = Dataset::read_files(&[arg(reference("brandAB.csv"))]).unwrap();
+fn hand_made_c_tool_files_keep_their_batch_numbers() {
+    let d = Dataset::read_files(&[arg(c_tool("brandAB.csv"))]).unwrap();
     let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
     assert_eq!(batches, [12, 34]);
     // The textbook data: user time only.
@@ -172,9 +172,9 @@ fn hand_made_reference_files_keep_their_batch_numbers() {
 }
 
 #[test]
-fn reference_file_rewritten_by_us_reads_back_identically() {
+fn c_tool_file_rewritten_by_us_reads_back_identically() {
     for file in ["raw1.csv", "pi1.csv", "rosie-grep-awk.csv", "brandAB.csv"] {
-        let original = read_reference(file);
+        let original = read_c_tool(file);
         let ours = write_all(&original);
         let again = read_raw_csv(&ours[..], "ours.csv").unwrap();
         assert_eq!(again, original, "{file}");
@@ -182,8 +182,8 @@ fn reference_file_rewritten_by_us_reads_back_identically() {
 }
 
 #[test]
-fn reference_row_rewritten_in_our_format() {
-    let runs = read_reference("raw01.csv");
+fn c_tool_row_rewritten_in_our_format() {
+    let runs = read_c_tool("raw01.csv");
     let out = String::from_utf8(write_all(&runs)).unwrap();
     insta::assert_snapshot!(out, @r#"
     Command,Shell,Name,Batch,Exit code,User time (us),System time (us),Max RSS (Bytes),Page Reclaims,Page Faults,Voluntary Context Switches,Involuntary Context Switches,Wall clock (us),Total time (us),Total Context Switches,Sequence,Start time (us since epoch),Signal,Timed out,Run-queue delay (us)
@@ -197,7 +197,7 @@ fn reference_row_rewritten_in_our_format() {
 
 #[test]
 fn the_same_file_twice_is_four_commands() {
-    let raw1 = arg(reference("raw1.csv"));
+    let raw1 = arg(c_tool("raw1.csv"));
     let d = Dataset::read_files(&[raw1.clone(), raw1]).unwrap();
     let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
     assert_eq!(batches, [1, 2, 3, 4]);
@@ -217,9 +217,9 @@ fn the_same_file_twice_is_four_commands() {
 #[test]
 fn files_with_unrelated_batch_numbers_stay_apart() {
     let d = Dataset::read_files(&[
-        arg(reference("brandAB.csv")),
-        arg(reference("raw1.csv")),
-        arg(reference("minitab.csv")),
+        arg(c_tool("brandAB.csv")),
+        arg(c_tool("raw1.csv")),
+        arg(c_tool("minitab.csv")),
     ])
     .unwrap();
     let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
@@ -278,18 +278,18 @@ const RAW1_FIRST_ROWS: usize = 10;
 
 #[test]
 fn crlf_line_ends_are_accepted() {
-    let text = std::fs::read_to_string(reference("raw1.csv")).unwrap();
+    let text = std::fs::read_to_string(c_tool("raw1.csv")).unwrap();
     let crlf = text.replace('\n', "\r\n");
-    assert_eq!(read_text(&crlf).unwrap(), read_reference("raw1.csv"));
+    assert_eq!(read_text(&crlf).unwrap(), read_c_tool("raw1.csv"));
 }
 
 #[test]
 fn missing_final_newline_is_accepted() {
-    let text = std::fs::read_to_string(reference("raw1.csv")).unwrap();
+    let text = std::fs::read_to_string(c_tool("raw1.csv")).unwrap();
     let cut = text.trim_end_matches('\n');
     let runs = read_text(cut).unwrap();
     assert_eq!(runs.len(), RAW1_FIRST_ROWS);
-    assert_eq!(runs, read_reference("raw1.csv"));
+    assert_eq!(runs, read_c_tool("raw1.csv"));
     // Also for our own format, whose last field is Timed out.
     let ours = write_all(&[run("a", 1, 1), run("a", 1, 2)]);
     let cut = String::from_utf8(ours).unwrap().trim_end().to_owned();
@@ -298,19 +298,19 @@ fn missing_final_newline_is_accepted() {
 
 #[test]
 fn blank_lines_are_accepted_anywhere() {
-    let text = std::fs::read_to_string(reference("raw1.csv")).unwrap();
+    let text = std::fs::read_to_string(c_tool("raw1.csv")).unwrap();
     let mut spaced = String::from("\n");
     for line in text.lines() {
         spaced.push_str(line);
         spaced.push_str("\n\n  \t\n\r\n");
     }
-    assert_eq!(read_text(&spaced).unwrap(), read_reference("raw1.csv"));
+    assert_eq!(read_text(&spaced).unwrap(), read_c_tool("raw1.csv"));
 }
 
 #[test]
 fn extra_columns_are_ignored() {
-    // After the reference's 15 fields of a 13-field file...
-    let text = std::fs::read_to_string(reference("raw01.csv")).unwrap();
+    // After C BestGuess's 15 fields of a 13-field file...
+    let text = std::fs::read_to_string(c_tool("raw01.csv")).unwrap();
     let mut wide = String::new();
     for (i, line) in text.lines().enumerate() {
         wide.push_str(line);
@@ -321,7 +321,7 @@ fn extra_columns_are_ignored() {
         });
     }
     // (13 fields + 4 = 17: Total columns left empty, then two of ours)
-    assert_eq!(read_text(&wide).unwrap(), read_reference("raw01.csv"));
+    assert_eq!(read_text(&wide).unwrap(), read_c_tool("raw01.csv"));
 
     // ...and after ours.
     let records = vec![RunRecord {
@@ -345,7 +345,7 @@ fn extra_columns_are_ignored() {
 
 #[test]
 fn fifteen_field_rows_are_plain_rfc4180() {
-    let header = std::fs::read_to_string(reference("raw01.csv")).unwrap();
+    let header = std::fs::read_to_string(c_tool("raw01.csv")).unwrap();
     let header = header.lines().next().unwrap();
     let text = format!("{header}\n\"a \\\\n \"\"q\"\"\",\"\",\"x\\ty\",1,0,1,2,3,4,5,6,7,8,3,13\n");
     let runs = read_text(&text).unwrap();
@@ -568,7 +568,7 @@ fn a_header_only_file_has_no_data_rows() {
 fn a_missing_file_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.csv").to_str().unwrap().to_owned();
-    let e = Dataset::read_files(&[arg(reference("raw1.csv")), missing.clone()]).unwrap_err();
+    let e = Dataset::read_files(&[arg(c_tool("raw1.csv")), missing.clone()]).unwrap_err();
     assert!(matches!(e, DataError::Open { .. }));
     assert_eq!(
         e.to_string(),
@@ -581,7 +581,7 @@ fn errors_in_a_second_file_name_that_file() {
     let mut bad = tempfile::NamedTempFile::new().unwrap();
     write!(bad, "{}", with_bad_row(&GOOD.replace(",146,", ",14.6,"))).unwrap();
     let path = bad.path().to_str().unwrap().to_owned();
-    let e = Dataset::read_files(&[arg(reference("raw1.csv")), path.clone()]).unwrap_err();
+    let e = Dataset::read_files(&[arg(c_tool("raw1.csv")), path.clone()]).unwrap_err();
     assert_eq!(e.file(), path);
     assert!(
         e.to_string()
@@ -607,7 +607,7 @@ fn many_rows_round_trip() {
 // ---------------------------------------------------------------------------
 // Properties.
 
-/// Characters that matter to CSV and to the reference's escapes.
+/// Characters that matter to CSV and to C BestGuess's escapes.
 const SPECIAL_CHARS: [char; 8] = ['"', ',', '\n', '\r', '\t', '\\', ' ', 'n'];
 
 /// Text rich in [`SPECIAL_CHARS`], plus arbitrary Unicode. (Mapped from
@@ -721,7 +721,7 @@ proptest! {
     ) {
         // Small edits of a real file reach the row parser, which random
         // bytes rarely do.
-        let mut bytes = std::fs::read(reference("raw01.csv")).unwrap();
+        let mut bytes = std::fs::read(c_tool("raw01.csv")).unwrap();
         bytes.extend(write_all(&[run("a\\b", 7, 1)]).split(|&b| b == b'\n').nth(1).unwrap());
         prop_assert_eq!(read_raw_csv(&bytes[..], "m.csv").unwrap().len(), 3);
         const CSV: &[u8] = b"\",\n\r\\ -09x";
@@ -768,14 +768,14 @@ proptest! {
 
 #[test]
 fn concatenated_files_stay_apart_as_if_given_separately() {
-    let raw1 = std::fs::read(reference("raw1.csv")).unwrap();
+    let raw1 = std::fs::read(c_tool("raw1.csv")).unwrap();
     let mut both = raw1.clone();
     both.extend_from_slice(&raw1);
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), &both).unwrap();
     let d = Dataset::read_files(&[file.path().to_str().unwrap().to_owned()]).unwrap();
     let separately =
-        Dataset::read_files(&[arg(reference("raw1.csv")), arg(reference("raw1.csv"))]).unwrap();
+        Dataset::read_files(&[arg(c_tool("raw1.csv")), arg(c_tool("raw1.csv"))]).unwrap();
     assert_eq!(commands(&d), commands(&separately));
     let batches: Vec<u64> = d.commands.iter().map(|c| c.batch).collect();
     assert_eq!(batches, [1, 2, 3, 4]);
@@ -783,7 +783,7 @@ fn concatenated_files_stay_apart_as_if_given_separately() {
 
 #[test]
 fn a_file_without_its_header_is_refused_not_misread() {
-    let text = std::fs::read_to_string(reference("raw1.csv")).unwrap();
+    let text = std::fs::read_to_string(c_tool("raw1.csv")).unwrap();
     let headless: String = text.lines().skip(1).map(|l| format!("{l}\n")).collect();
     let e = read_text(&headless).unwrap_err();
     assert!(
@@ -796,9 +796,9 @@ fn a_file_without_its_header_is_refused_not_misread() {
 #[test]
 fn a_byte_order_mark_before_the_header_is_ignored() {
     let mut bytes = b"\xef\xbb\xbf".to_vec();
-    bytes.extend_from_slice(&std::fs::read(reference("raw1.csv")).unwrap());
+    bytes.extend_from_slice(&std::fs::read(c_tool("raw1.csv")).unwrap());
     assert_eq!(
         read_raw_csv(&bytes[..], "bom.csv").unwrap(),
-        read_reference("raw1.csv")
+        read_c_tool("raw1.csv")
     );
 }

@@ -24,10 +24,10 @@ const FORMATS: [(Format, &str); 6] = [
 
 /// Every data file the exports are tested on: (snapshot name, path).
 const FILES: [(&str, &str); 12] = [
-    ("raw1", "tests/data/reference/raw1.csv"),
-    ("rawps1", "tests/data/reference/rawps1.csv"),
-    ("pi1", "tests/data/reference/pi1.csv"),
-    ("brandAB", "tests/data/reference/brandAB.csv"),
+    ("raw1", "tests/data/c_tool/raw1.csv"),
+    ("rawps1", "tests/data/c_tool/rawps1.csv"),
+    ("pi1", "tests/data/c_tool/pi1.csv"),
+    ("brandAB", "tests/data/c_tool/brandAB.csv"),
     ("utf8", "tests/data/fixtures/utf8.csv"),
     ("one_run", "tests/data/fixtures/one_run.csv"),
     ("zeros", "tests/data/fixtures/zeros.csv"),
@@ -110,8 +110,8 @@ fn every_fixture_has_a_snapshot_test() {
 
 #[test]
 fn summary_csv_header_is_the_references_byte_for_byte() {
-    let expected = std::fs::read_to_string("tests/data/reference/expected/summary1.csv").unwrap();
-    let ours = render_file("tests/data/reference/raw1.csv", Format::SummaryCsv);
+    let expected = std::fs::read_to_string("tests/data/c_tool/expected/summary1.csv").unwrap();
+    let ours = render_file("tests/data/c_tool/raw1.csv", Format::SummaryCsv);
     let header = |s: &str| s.split_inclusive('\n').next().unwrap().to_owned();
     assert_eq!(header(&ours), header(&expected));
     assert_eq!(csv_rows(&expected)[0].len(), 70);
@@ -128,8 +128,8 @@ fn summary_csv_header_is_the_references_byte_for_byte() {
 
 #[test]
 fn hyperfine_csv_header_and_commands_are_the_references() {
-    let expected = std::fs::read_to_string("tests/data/reference/expected/hf1.csv").unwrap();
-    let ours = render_file("tests/data/reference/raw1.csv", Format::HyperfineCsv);
+    let expected = std::fs::read_to_string("tests/data/c_tool/expected/hf1.csv").unwrap();
+    let ours = render_file("tests/data/c_tool/raw1.csv", Format::HyperfineCsv);
     let (ours, expected) = (csv_rows(&ours), csv_rows(&expected));
     assert_eq!(ours.len(), expected.len());
     assert_eq!(ours[0], expected[0]);
@@ -303,10 +303,7 @@ fn json_of_a_single_run_has_null_stddev() {
 
 #[test]
 fn json_comparisons_are_against_the_best() {
-    let doc = json(&render_file(
-        "tests/data/reference/rawps1.csv",
-        Format::Json,
-    ));
+    let doc = json(&render_file("tests/data/c_tool/rawps1.csv", Format::Json));
     let order: Vec<u64> = doc["bestguess"]["ranking"]
         .as_array()
         .unwrap()
@@ -455,7 +452,7 @@ fn json_has_every_key_and_type_of_hyperfine_2s_export() {
 
 #[test]
 fn json_2_values_agree_with_the_1x_values_and_the_runs() {
-    let doc = json(&render_file("tests/data/reference/raw1.csv", Format::Json));
+    let doc = json(&render_file("tests/data/c_tool/raw1.csv", Format::Json));
     let ls = &doc["results"][0];
     let m = ls["measurements"].as_array().unwrap();
     for (k, run) in m.iter().enumerate() {
@@ -489,7 +486,7 @@ fn json_2_values_agree_with_the_1x_values_and_the_runs() {
 
 #[test]
 fn json_hyperfine_values_are_wall_time_in_seconds() {
-    let doc = json(&render_file("tests/data/reference/raw1.csv", Format::Json));
+    let doc = json(&render_file("tests/data/c_tool/raw1.csv", Format::Json));
     let ls = &doc["results"][0];
     assert_eq!(ls["command"], "ls -l");
     let times: Vec<f64> = ls["times"]

@@ -128,7 +128,7 @@ fn summaries_are_refused_with_what_to_give_instead() {
     bestreport()
         .args(["--export-csv"])
         .arg(&summary)
-        .arg("tests/data/reference/raw1.csv")
+        .arg("tests/data/c_tool/raw1.csv")
         .assert()
         .success();
     let err = bestreport().arg(&summary).assert().failure();
@@ -167,7 +167,7 @@ fn unreadable_files_name_every_accepted_format() {
 fn our_own_json_reads_back_to_the_same_report() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("r.json");
-    let raw = "tests/data/reference/raw1.csv";
+    let raw = "tests/data/c_tool/raw1.csv";
     bestreport()
         .args(["-Q", "--export-json"])
         .arg(&json)
@@ -188,7 +188,7 @@ fn our_own_json_reads_back_to_the_same_report() {
 fn a_custom_metric_keeps_its_unit_through_our_json() {
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("lat.csv");
-    let mut text = fs::read_to_string("tests/data/reference/raw1.csv").unwrap();
+    let mut text = fs::read_to_string("tests/data/c_tool/raw1.csv").unwrap();
     text = text
         .lines()
         .enumerate()
@@ -358,7 +358,7 @@ fn the_two_files_same_command_report() {
     for sub in ["before", "after"] {
         fs::create_dir(dir.path().join(sub)).unwrap();
         fs::copy(
-            "tests/data/reference/raw1.csv",
+            "tests/data/c_tool/raw1.csv",
             dir.path().join(sub).join("raw1.csv"),
         )
         .unwrap();
@@ -701,7 +701,7 @@ fn bestguess_totals_must_agree_with_their_parts() {
     bestreport()
         .args(["-Q", "--json-runs", "bestguess", "--export-json"])
         .arg(&out)
-        .arg("tests/data/reference/raw1.csv")
+        .arg("tests/data/c_tool/raw1.csv")
         .assert()
         .success();
     let own: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
@@ -933,7 +933,7 @@ fn a_json_round_trip_keeps_the_files_tags() {
 /// columns' names, to the same runs as the file they came from.
 #[test]
 fn the_c_tools_older_files_are_read_by_their_column_names() {
-    let original = read("tests/data/reference/raw1.csv");
+    let original = read("tests/data/c_tool/raw1.csv");
     for (path, has_wall) in [
         ("tests/data/formats/c-tool-11-columns.csv", true),
         ("tests/data/formats/c-tool-10-columns.csv", false),
@@ -969,7 +969,7 @@ fn the_c_tools_older_files_are_read_by_their_column_names() {
         // The report ranks them as the original's (by CPU time: a file
         // without wall-clock times has nothing else to choose from).
         let (out, _) = report(&["--metric", "cpu", path]);
-        let (theirs, _) = report(&["--metric", "cpu", "tests/data/reference/raw1.csv"]);
+        let (theirs, _) = report(&["--metric", "cpu", "tests/data/c_tool/raw1.csv"]);
         let ranking = |t: &str| t[t.find("Best guess ranking").expect("a ranking")..].to_owned();
         assert_eq!(ranking(&out), ranking(&theirs), "{out}");
     }
@@ -1089,7 +1089,7 @@ fn hyperfine_1_json_re_exported_keeps_its_means_and_invents_no_exit_codes() {
 #[test]
 fn formats_mixed_in_one_call_agree_on_the_metric_with_a_note() {
     let out = bestreport()
-        .args([HF1, "tests/data/reference/raw1.csv"])
+        .args([HF1, "tests/data/c_tool/raw1.csv"])
         .assert()
         .success()
         .get_output()
@@ -1116,7 +1116,7 @@ fn formats_mixed_in_one_call_agree_on_the_metric_with_a_note() {
     // Asked for, the metric is the user's: no note, and the commands
     // without it are an error that says so.
     let out = bestreport()
-        .args(["--metric", "cpu", HF1, "tests/data/reference/raw1.csv"])
+        .args(["--metric", "cpu", HF1, "tests/data/c_tool/raw1.csv"])
         .assert()
         .get_output()
         .clone();
@@ -1130,7 +1130,7 @@ fn formats_mixed_in_one_call_agree_on_the_metric_with_a_note() {
 #[test]
 fn a_cut_label_keeps_its_files_tag() {
     let dir = tempfile::tempdir().unwrap();
-    let raw = fs::read_to_string("tests/data/reference/raw1.csv").unwrap();
+    let raw = fs::read_to_string("tests/data/c_tool/raw1.csv").unwrap();
     let long = "ls -l --color=never --time-style=long-iso /usr/share/doc";
     let raw = raw.replace("\"ls -l\"", &format!("\"{long}\""));
     for name in ["first.csv", "second.csv"] {

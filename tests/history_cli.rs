@@ -2,11 +2,10 @@
 //! an SQLite file. The same tests run against PostgreSQL in
 //! `tests/history_postgres.rs`.
 
-#[path = "support/history.rs"]
-mod history;
+mod support;
 
-use history::*;
 use std::process::Command;
+use support::history::*;
 
 fn store(dir: &tempfile::TempDir) -> String {
     dir.path().join("history.db").to_string_lossy().into_owned()

@@ -8,12 +8,11 @@
 //! `cargo test` shows it — and passes, except under CI (`CI` set), where
 //! it fails: CI must test the real thing.
 
-#[path = "support/history.rs"]
-mod history;
+mod support;
 
-use history::*;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use support::history::*;
 
 /// A URL of a new, empty database on the test server, or `None` (and
 /// SKIPPED said) without one.

@@ -2318,7 +2318,7 @@ fn headers_and_precision() -> Vec<Case> {
     let fixture = |name: &str| {
         fs::read(
             Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/data/reference")
+                .join("tests/data/c_tool")
                 .join(name),
         )
         .unwrap()

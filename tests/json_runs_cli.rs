@@ -10,8 +10,8 @@ mod support;
 
 use support::{bestguess, bestreport, report, scripted, stderr_of};
 
-/// Three commands, 100 runs each, from the C tool's reference data.
-const RAW: &str = "tests/data/reference/rawps1.csv";
+/// Three commands, 100 runs each, from C BestGuess's test data.
+const RAW: &str = "tests/data/c_tool/rawps1.csv";
 
 /// Per-result keys of each layout.
 const HYPERFINE1: [&str; 3] = ["times", "memory_usage_byte", "exit_codes"];

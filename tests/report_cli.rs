@@ -1,5 +1,5 @@
 //! `bestreport` (and `bestguess -A report`) through the real binaries: every
-//! reference data file, the round trip from `bestguess -o`, exports from both
+//! C BestGuess data file, the round trip from `bestguess -o`, exports from both
 //! programs, and every kind of bad input.
 
 use std::fs;
@@ -9,11 +9,11 @@ use predicates::prelude::*;
 
 mod support;
 
-use support::{bestguess, bestreport, fixture, format_file, reference, stdout_of};
+use support::{bestguess, bestreport, c_tool, fixture, format_file, stdout_of};
 
 #[test]
-fn reads_every_raw_data_file_of_the_reference() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+fn reads_every_raw_data_file_of_the_c_tool() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c_tool");
     let mut files: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -22,7 +22,7 @@ fn reads_every_raw_data_file_of_the_reference() {
     files.sort();
     assert!(
         files.len() >= 24,
-        "all the reference's raw files are here: {files:?}"
+        "all of C BestGuess's raw files are here: {files:?}"
     );
     for file in &files {
         let a = bestreport().arg(file).arg("-BDTE").assert().success();
@@ -44,31 +44,16 @@ fn reads_every_raw_data_file_of_the_reference() {
 
 #[test]
 fn the_textbook_examples_with_13_column_headers_are_ranked() {
-    let out = stdout_of(
-        &bestreport()
-            .arg(reference("brandAB.csv"))
-            .assert()
-            .success(),
-    );
+    let out = stdout_of(&bestreport().arg(c_tool("brandAB.csv")).assert().success());
     assert!(out.contains("cmd1") && out.contains("cmd2"), "{out}");
-    let out = stdout_of(
-        &bestreport()
-            .arg(reference("farmboys.csv"))
-            .assert()
-            .success(),
-    );
+    let out = stdout_of(&bestreport().arg(c_tool("farmboys.csv")).assert().success());
     // Open, and said so with what the data leave possible.
     assert!(
         out.contains("compared with the best, 1 inconclusive")
             && out.contains("no more than 164.3 % slower, no more than 62.8 % faster"),
         "farm vs town are not shown to differ: {out}"
     );
-    let out = stdout_of(
-        &bestreport()
-            .arg(reference("minitab.csv"))
-            .assert()
-            .success(),
-    );
+    let out = stdout_of(&bestreport().arg(c_tool("minitab.csv")).assert().success());
     assert!(
         out.contains("Too few timed runs to rank: needs 7 of each"),
         "minitab has too few runs: {out}"
@@ -119,19 +104,19 @@ fn options_may_follow_file_names_and_dash_reads_stdin() {
     let before = stdout_of(
         &bestreport()
             .args(["-M"])
-            .arg(reference("raw1.csv"))
+            .arg(c_tool("raw1.csv"))
             .assert()
             .success(),
     );
     let after = stdout_of(
         &bestreport()
-            .arg(reference("raw1.csv"))
+            .arg(c_tool("raw1.csv"))
             .arg("-M")
             .assert()
             .success(),
     );
     assert_eq!(before, after);
-    let stdin = fs::read(reference("raw1.csv")).unwrap();
+    let stdin = fs::read(c_tool("raw1.csv")).unwrap();
     let piped = stdout_of(
         &bestreport()
             .args(["-", "-M"])
@@ -144,7 +129,7 @@ fn options_may_follow_file_names_and_dash_reads_stdin() {
 
 #[test]
 fn the_same_command_in_two_files_is_two_commands() {
-    let raw1 = reference("raw1.csv");
+    let raw1 = c_tool("raw1.csv");
     let out = stdout_of(&bestreport().arg(&raw1).arg(&raw1).assert().success());
     assert!(out.contains("Command 4: ps Aux"), "{out}");
 }
@@ -236,7 +221,7 @@ fn exports_come_from_both_programs() {
 #[test]
 fn an_export_to_stdout_sends_the_report_to_stderr() {
     let a = bestreport()
-        .arg(reference("raw1.csv"))
+        .arg(c_tool("raw1.csv"))
         .args(["--export-json", "-"])
         .assert()
         .success();
@@ -296,7 +281,7 @@ fn bad_input_is_one_line_naming_file_line_and_column() {
         .stderr(predicate::str::contains("no data files"));
     bestreport()
         .args(["-r", "5"])
-        .arg(reference("raw1.csv"))
+        .arg(c_tool("raw1.csv"))
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
@@ -304,7 +289,7 @@ fn bad_input_is_one_line_naming_file_line_and_column() {
         ));
     bestreport()
         .args(["-w", "5"])
-        .arg(reference("raw1.csv"))
+        .arg(c_tool("raw1.csv"))
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
@@ -316,7 +301,7 @@ fn bad_input_is_one_line_naming_file_line_and_column() {
 fn settings_are_checked_and_shown() {
     bestreport()
         .args(["-c", "width=10"])
-        .arg(reference("raw1.csv"))
+        .arg(c_tool("raw1.csv"))
         .assert()
         .code(1)
         .stderr(predicate::str::contains("40 to 1024"));
@@ -354,7 +339,7 @@ fn commands_keep_their_input_numbers_under_random_order() {
 
 /// A file as the C tool writes it on Linux (behaviour notes §3.5 and §4.1:
 /// 13-field rows, `ru_maxrss` in KiB under the "Bytes" header). No such
-/// file is among the reference's (they come from macOS), so this one is
+/// file is among C BestGuess's (they come from macOS), so this one is
 /// made by that documented format, with `ls -l`'s real sizes on Linux.
 #[test]
 fn a_linux_c_tool_file_shows_the_true_max_rss() {
@@ -369,8 +354,8 @@ fn a_linux_c_tool_file_shows_the_true_max_rss() {
         rss.contains(" MB ") && rss.contains("2.945") && rss.contains("2.957"),
         "{rss}"
     );
-    // The reference's macOS files keep their byte counts.
-    let a = bestreport().arg(reference("raw1.csv")).assert().success();
+    // C BestGuess's macOS files keep their byte counts.
+    let a = bestreport().arg(c_tool("raw1.csv")).assert().success();
     let out = stdout_of(&a);
     let rss = out.lines().find(|l| l.contains("Max RSS")).unwrap();
     assert!(rss.contains(" MB"), "{rss}");

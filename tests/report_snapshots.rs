@@ -1,5 +1,5 @@
 //! Every terminal report, pinned by insta snapshots on fixed data: the C
-//! reference's own files (`tests/data/reference/`) and synthetic edge cases
+//! reference's own files (`tests/data/c_tool/`) and synthetic edge cases
 //! (`tests/data/fixtures/`: Unicode names, one run, 30 commands, all-zero
 //! times, identical commands, failed runs, seconds and gigabytes).
 //!
@@ -22,7 +22,7 @@ use bestguess::report::{render, text};
 use bestguess::stats::Threshold;
 use proptest::prelude::*;
 
-const REFERENCE: [&str; 9] = [
+const C_TOOL: [&str; 9] = [
     "raw1.csv",
     "raw100.csv",
     "rawps1.csv",
@@ -47,10 +47,10 @@ const FIXTURES: [&str; 10] = [
     "scan.csv",
 ];
 
-/// `tests/data/reference/<file>` or `tests/data/fixtures/<file>`.
+/// `tests/data/c_tool/<file>` or `tests/data/fixtures/<file>`.
 fn path(file: &str) -> String {
-    let dir = if REFERENCE.contains(&file) {
-        "reference"
+    let dir = if C_TOOL.contains(&file) {
+        "c_tool"
     } else {
         "fixtures"
     };
@@ -93,7 +93,7 @@ macro_rules! snap {
 
 #[test]
 fn default_report_of_every_file() {
-    for file in REFERENCE.iter().chain(FIXTURES.iter()) {
+    for file in C_TOOL.iter().chain(FIXTURES.iter()) {
         snap!(format!("default__{file}"), report(file, &[]));
     }
 }
@@ -262,7 +262,7 @@ fn explained_ranking_with_relative_thresholds() {
 
 #[test]
 fn quiet_prints_nothing() {
-    for file in REFERENCE.iter().chain(FIXTURES.iter()) {
+    for file in C_TOOL.iter().chain(FIXTURES.iter()) {
         assert_eq!(report(file, &[Quiet]), "", "{file}");
     }
     snap!("quiet__raw1.csv", report("raw1.csv", &[Quiet]));
@@ -294,7 +294,7 @@ const EVERYTHING: [ReportSwitch; 6] = [Graph, Dist, Tail, Boxplot, Explain, Summ
 
 #[test]
 fn tables_align_by_display_width_in_every_report() {
-    for file in REFERENCE.iter().chain(FIXTURES.iter()) {
+    for file in C_TOOL.iter().chain(FIXTURES.iter()) {
         for extra in [None, Some(Mini)] {
             let mut switches = EVERYTHING.to_vec();
             switches.extend(extra);
@@ -530,7 +530,7 @@ proptest! {
 #[test]
 fn every_report_fits_the_width() {
     let all = [Summary, Dist, Tail, Graph, Boxplot, Explain];
-    let files = REFERENCE
+    let files = C_TOOL
         .iter()
         .chain(FIXTURES.iter())
         .copied()

@@ -34,7 +34,7 @@ use serde_json::Value;
 
 mod support;
 
-use support::{bestguess, bestreport, fixture, method, reference};
+use support::{bestguess, bestreport, c_tool, fixture, method};
 
 fn stdout(args: &[&str], file: &PathBuf) -> String {
     let out = bestreport().args(args).arg(file).assert().success();
@@ -151,10 +151,10 @@ fn slower_by_is_never_negative_under_the_best_and_follows_the_order() {
         fixture("many.csv"),
         fixture("identical.csv"),
         fixture("utf8.csv"),
-        reference("rawps1.csv"),
-        reference("rosie-grep-awk.csv"),
-        reference("pi1.csv"),
-        reference("farmboys.csv"),
+        c_tool("rawps1.csv"),
+        c_tool("rosie-grep-awk.csv"),
+        c_tool("pi1.csv"),
+        c_tool("farmboys.csv"),
     ] {
         let doc = json(&[], &file);
         let order: Vec<usize> = doc["bestguess"]["ranking"]
@@ -230,7 +230,7 @@ fn explain_labels_its_p_values_and_marks_and_closes_the_table() {
         fixture("aa.csv"),
         fixture("identical.csv"),
         fixture("zeros.csv"),
-        reference("rawps1.csv"),
+        c_tool("rawps1.csv"),
     ] {
         let text = stdout(&["-Q", "-E"], &file);
         assert!(text.contains("p-value, raw"), "{text}");
@@ -261,7 +261,7 @@ fn explain_labels_its_p_values_and_marks_and_closes_the_table() {
     // The C tool's example, every command slower: no ✗, no legend; an
     // A/A: both.
     let marked = |file: &PathBuf| stdout(&["-Q", "-E"], file).contains('✗');
-    assert!(!marked(&reference("rawps1.csv")));
+    assert!(!marked(&c_tool("rawps1.csv")));
     assert!(marked(&fixture("aa.csv")));
     // The defaults are shown.
     let text = stdout(&["-Q", "-E"], &fixture("aa.csv"));
@@ -555,8 +555,8 @@ fn the_same_data_with_and_without_the_reference_agree() {
         fixture("fast_145.csv"),
         fixture("aa.csv"),
         fixture("many.csv"),
-        reference("rawps1.csv"),
-        reference("pi1.csv"),
+        c_tool("rawps1.csv"),
+        c_tool("pi1.csv"),
     ] {
         let chosen = json(&[], &file);
         let best = chosen["bestguess"]["ranking"][0].as_u64().unwrap() + 1;
@@ -577,7 +577,7 @@ fn no_confidence_is_ever_one() {
         fixture("zeros.csv"),
         fixture("identical.csv"),
         fixture("ticks.csv"),
-        reference("rawps1.csv"),
+        c_tool("rawps1.csv"),
     ] {
         let doc = json(&[], &file);
         for (_, _, c) in verdicts(&doc) {

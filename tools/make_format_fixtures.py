@@ -4,7 +4,7 @@ tests/data/formats/ that no real file in /work/shared/reference covers,
 each from a real file or a header quoted from the real tool:
 
 * c-tool-11-columns.csv, c-tool-10-columns.csv: the rows of the C tool's
-  tests/data/reference/raw1.csv (ls -l, ls) under the older headers
+  tests/data/c_tool/raw1.csv (ls -l, ls) under the older headers
   `Command,Shell,Exit code,…,Wall clock (us)` (11 columns) and
   `Command,Exit code,Shell,…,Involuntary Context Switches` (10 columns, no
   wall-clock time), in those orders.

@@ -37,7 +37,7 @@ pub(crate) struct Options {
     /// Threads parsing ahead; 0 for none.
     pub workers: usize,
     /// Use the fast path at all (without it, every row takes the general
-    /// path, as the reference for tests).
+    /// path, the oracle the tests compare the fast path with).
     pub fast: bool,
 }
 

@@ -130,7 +130,7 @@ impl DataError {
 pub enum RowProblem {
     /// Fewer than 13 fields, or exactly 14.
     #[error(
-        "the row has {found} field{}, expected 13 (the C reference's format) or at least 15 \
+        "the row has {found} field{}, expected 13 (C BestGuess's format) or at least 15 \
          (BestGuess's); fix or remove that row",
         if *.found == 1 { "" } else { "s" }
     )]

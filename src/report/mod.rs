@@ -24,7 +24,7 @@
 //! the reports off in [`Selection::from_switches`] (and a later `-R`, `-G`
 //! or `-B` turns one back on), so `quiet` itself is not consulted here.
 //!
-//! Widths: tables are the reference's fixed 78 columns (80 with the
+//! Widths: tables are C BestGuess's fixed 78 columns (80 with the
 //! 2-column indent); the `width` setting applies to the box plot and the
 //! run graph, clamped to 40..=1024 like the setting itself.
 //!

@@ -7,7 +7,7 @@
 //! 78-column table indented 2, the `══════ Command ═══…` header, a `═`
 //! line at the end), with these differences:
 //!
-//! * Labels are cut and padded by display width (the reference cut at 40
+//! * Labels are cut and padded by display width (C BestGuess cut at 40
 //!   bytes, which misaligned or crashed on UTF-8 names).
 //! * One estimate per row, in two units: the difference of the row's
 //!   median from the reference's, without its sign, under a header that
@@ -104,7 +104,7 @@ fn spending_lines(out: &mut dyn Write, analysis: &Analysis<'_>, table: usize) ->
     Ok(())
 }
 
-/// The table's width in a report `width` columns wide: the reference's 78
+/// The table's width in a report `width` columns wide: C BestGuess's 78
 /// at 80 columns, narrower down to 58 (at 60), and wider on a wider
 /// terminal, where the label column takes the extra room (up to 120).
 fn table_width(width: usize) -> usize {
@@ -113,7 +113,7 @@ fn table_width(width: usize) -> usize {
 
 /// The table's width for `analysis`'s labels in a report `width` columns
 /// wide: [`table_width`], but on a wide terminal no wider than the longest
-/// `   N: label` needs (at least the reference's 78), so that a name stays
+/// `   N: label` needs (at least C BestGuess's 78), so that a name stays
 /// near its numbers.
 fn fitted_table(width: usize, analysis: &Analysis<'_>) -> usize {
     let longest = (analysis.dataset.commands.iter())
@@ -125,7 +125,7 @@ fn fitted_table(width: usize, analysis: &Analysis<'_>) -> usize {
 }
 
 /// Width of the `   N: label` column in a table `table` columns wide (40
-/// in the reference's 78).
+/// in C BestGuess's 78).
 fn label_width(table: usize) -> usize {
     table.saturating_sub(38)
 }

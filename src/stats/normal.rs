@@ -275,10 +275,10 @@ mod tests {
         ((a - b) / b).abs()
     }
 
-    // Reference values from mpmath at 40 digits (ncdf, log(ncdf), and
+    // Values from mpmath at 40 digits (ncdf, log(ncdf), and
     // findroot for the quantile), independent of Cody's approximations.
     #[test]
-    fn cdf_matches_reference_values_in_each_region() {
+    fn cdf_matches_mpmath_values_in_each_region() {
         let cases = [
             (0.0, 0.5),
             (0.5, 0.691_462_461_274_013_1),
@@ -317,7 +317,7 @@ mod tests {
     }
 
     #[test]
-    fn quantile_inverts_cdf_and_matches_reference_values() {
+    fn quantile_inverts_cdf_and_matches_mpmath_values() {
         assert_eq!(normal_quantile(0.5), Some(0.0));
         assert!(rel(normal_quantile(0.975).unwrap(), 1.959_963_984_540_054_2) < 1e-15);
         assert!(rel(normal_quantile(0.025).unwrap(), -1.959_963_984_540_054_2) < 1e-15);

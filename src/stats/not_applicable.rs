@@ -1,8 +1,8 @@
 //! Why a statistic has no value for a sample.
 //!
 //! Skewness, kurtosis and the normality test are undefined or meaningless
-//! for tiny or constant samples. Rather than returning a sentinel (the C
-//! reference printed 0 or −1) or NaN, such statistics are
+//! for tiny or constant samples. Rather than returning a sentinel (C BestGuess
+//! printed 0 or −1) or NaN, such statistics are
 //! `Result<T, NotApplicable>`, and the reason is kept so a report can say
 //! "n/a (fewer than 8 values)".
 

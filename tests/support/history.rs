@@ -7,8 +7,6 @@
 //! commit checked out plus a deterministic wobble of ±1.5 % that moves
 //! from run to run, so every series is the same on every machine.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

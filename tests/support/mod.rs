@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod counters;
+pub mod history;
 pub mod pty;
 
 use std::path::{Path, PathBuf};
@@ -104,9 +105,9 @@ pub fn fixture(name: &str) -> PathBuf {
     data("fixtures", name)
 }
 
-/// A raw file of the C BestGuess's own test data (`tests/data/reference/`).
-pub fn reference(name: &str) -> PathBuf {
-    data("reference", name)
+/// A raw file of the C BestGuess's own test data (`tests/data/c_tool/`).
+pub fn c_tool(name: &str) -> PathBuf {
+    data("c_tool", name)
 }
 
 /// A file the method's simulations made (`tests/data/method/`).
