@@ -12,6 +12,7 @@ mod baseline;
 mod budget;
 mod engine;
 mod history;
+mod limits;
 mod live;
 mod output;
 mod provenance;
@@ -156,7 +157,7 @@ fn dispatch(
         ),
         Config::Generate(what) => print(&mut stdout, &what.render(program, running)),
         Config::ShowConfig(settings) => print(&mut stdout, &settings.describe()),
-        Config::ShowLimits => print(&mut stdout, &run::limits()?),
+        Config::ShowLimits => print(&mut stdout, &limits::limits()?),
         Config::Run(rc) => {
             drop(stdout);
             output::set_quiet(rc.output.selection.quiet);

@@ -44,6 +44,7 @@ pub mod hyperfine_csv;
 mod in_order;
 pub mod json;
 pub mod json_layouts;
+mod json_numbers;
 mod json_runs;
 pub mod markdown;
 pub mod markup;

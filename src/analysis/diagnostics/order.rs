@@ -48,7 +48,7 @@ pub fn in_time_order(runs: &CommandRuns, metric: Metric) -> Vec<f64> {
 /// `runs.metric(metric)` exactly).
 pub(crate) fn time_series(runs: &CommandRuns, metric: Metric) -> (Vec<f64>, bool) {
     if in_file_order(runs) {
-        return (crate::analysis::metric_values(runs, metric), true);
+        return (crate::analysis::rounds::metric_values(runs, metric), true);
     }
     let values: Vec<_> = runs.values(metric).collect();
     let series = time_order(runs)
