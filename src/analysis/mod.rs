@@ -287,7 +287,7 @@ impl Analysis<'_> {
     /// runs are divided by the median of the commands in the same round
     /// (with two commands, one by the other); a
     /// Mann–Kendall trend in that ratio (Holm over the commands, below
-    /// [`WARNING_LEVEL`] or the ranking's α if smaller) of at least the
+    /// [`WARNING_LEVEL`](diagnostics::WARNING_LEVEL) or the ranking's α if smaller) of at least the
     /// `effect` threshold, located by
     /// Pettitt's change point, is a change of that command, not of the
     /// machine.
@@ -295,7 +295,7 @@ impl Analysis<'_> {
     /// Without them (sequential order, separate files), a verdict between
     /// commands measured at different times assumes the machine did not
     /// change. The runs of each command, divided by its median, give one
-    /// slope common to all ([`pooled_slope`]), whose interval is carried
+    /// slope common to all ([`pooled_slope`](crate::stats::pooled_slope)), whose interval is carried
     /// from one command's mean position in time to the other's: when some
     /// drift in that interval would bring a "slower" or "faster" within
     /// the `effect` threshold of no difference, the verdict may be the

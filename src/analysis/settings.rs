@@ -4,7 +4,7 @@
 //! significance level, the thresholds, the metric
 //! of interest and the reference command. The command line (`-c`,
 //! `--metric`, `--reference`) only turns strings into this type; the
-//! analysis, the reports and the exports read it from the [`Analysis`]
+//! analysis, the reports and the exports read it from the [`Analysis`](crate::analysis::Analysis)
 //! (`crate::analysis::Analysis::settings`). The ranges are checked by
 //! [`RankingSettings::validate`], which defers to the statistics engine's
 //! own check ([`RankSettings::validate`]) so that there is one rule.

@@ -72,7 +72,7 @@ impl From<ConfigError> for AppError {
     }
 }
 
-/// The program name to show in messages: argv[0]'s file name.
+/// The program name to show in messages: `argv[0]`'s file name.
 fn program_name(argv0: Option<&OsString>, default: &str) -> String {
     argv0
         .and_then(|a| std::path::Path::new(a).file_name())

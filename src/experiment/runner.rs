@@ -2,7 +2,7 @@
 //!
 //! The runner only sequences; measuring is the [`Executor`]'s job and storing
 //! is the [`RunSink`]'s; the order of steps is the [`Schedule`]'s (produced
-//! as the experiment goes) and when to stop is the [`failure`](super::failure)
+//! as the experiment goes) and when to stop is the [`failure`]
 //! policy's. It takes the schedule in batches (so the launcher goes from one
 //! run straight to the next) and handles each outcome as it arrives. Every
 //! timed run — successful or not, and every one that completed before an

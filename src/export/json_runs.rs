@@ -79,8 +79,8 @@ pub(super) fn array(out: &mut impl Out, runs: &CommandRuns, what: PerRun) -> io:
     out.write_all(b"]")
 }
 
-/// [`array`] of the runs `kept` only, in that order (a Hyperfine layout
-/// where some runs lack wall-clock time): each element as [`array`]
+/// [`array`](fn@array) of the runs `kept` only, in that order (a Hyperfine layout
+/// where some runs lack wall-clock time): each element as [`array`](fn@array)
 /// writes it.
 pub(super) fn array_of(
     out: &mut impl Out,
@@ -143,7 +143,7 @@ pub(super) fn hyperfine_runs(runs: &CommandRuns) -> Option<Vec<usize>> {
     Some(kept)
 }
 
-/// The text of [`array`]'s runs `range` (a separator before each but
+/// The text of [`array`](fn@array)'s runs `range` (a separator before each but
 /// the array's first), appended to `buf`.
 fn array_block(buf: &mut Vec<u8>, runs: &CommandRuns, what: PerRun, range: Range<usize>) {
     if let PerRun::TimedOut | PerRun::SignalUnknown = what {

@@ -1,7 +1,7 @@
 //! Markup languages as thin layers over the [`Document`].
 //!
 //! A [`Markup`] says how a code span, strong text, a list item and a table
-//! are spelled; [`write`] walks the document and separates blocks with a
+//! are spelled; [`write`](fn@write) walks the document and separates blocks with a
 //! blank line. Everything else (what the document says) is decided once in
 //! [`super::document`], as in Hyperfine's `MarkupExporter`. Every markup
 //! writes any text so that it cannot break its structure: a label never

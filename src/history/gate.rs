@@ -17,7 +17,7 @@
 //! With fewer (but some) experiments since the change point, the gate
 //! says so and falls back to what it has: the runs of those experiments
 //! pooled, compared with the new runs by the ratio of medians and its
-//! order-statistic bounds ([`crate::stats::independent`]), which counts
+//! order-statistic bounds ([`crate::stats::changepoint::size`]), which counts
 //! the variation within experiments only. With none, the command is not
 //! gated, and the report says that too.
 

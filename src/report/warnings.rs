@@ -45,7 +45,7 @@ pub fn write(
     Ok(())
 }
 
-/// The lines [`write`] prints.
+/// The lines [`write`](fn@write) prints.
 pub fn lines(analysis: &Analysis<'_>, width: usize) -> Vec<String> {
     let printed: Vec<Warning> = (analysis.warnings().into_iter())
         .filter(Warning::printed)

@@ -49,7 +49,7 @@
 //!
 //! The size of a change is the ratio of the medians of the experiment
 //! medians after and before it (the neighbouring segments), with the
-//! order-statistic bounds of [`super::independent`] over experiments.
+//! order-statistic bounds of [`Contrast::between`] over experiments.
 
 use super::medians::{Contrast, MedianBounds, Scale};
 use super::rng::SplitMix64;

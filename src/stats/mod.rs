@@ -27,7 +27,7 @@
 //!   families of p-values elsewhere).
 //! * Adaptive experiments: [`Looks`], the rounds at which the ranking may
 //!   stop and the share of α each spends (anytime-valid verdicts).
-//! * In time order ([`Series`]): the [`best_case`] estimate and its
+//! * In time order ([`Series`]): the [`best_case`](fn@best_case) estimate and its
 //!   stability between the experiment's halves (after `tim`), and the
 //!   [`mann_kendall`] test for a trend, which say whether the machine
 //!   changed while the experiment ran.

@@ -182,7 +182,7 @@ fn mean_of(sorted: &[f64]) -> f64 {
     s.value() / sorted.len() as f64
 }
 
-/// The mean of `sample`, exactly [`mean_of`] of its sorted values.
+/// The mean of `sample`, exactly `mean_of` (the test's definition) of its sorted values.
 ///
 /// When every value is an integer and n·max|x| ≤ 2^53, every partial sum
 /// is an integer within 2^53, so each compensated addition is exact (its

@@ -2,7 +2,7 @@
 //!
 //! [`Sample`](super::Sample) forgets the order of its values, which is right for every
 //! statistic of a distribution. The diagnostics that ask whether the
-//! machine changed during an experiment ([`best_case`](super::best_case),
+//! machine changed during an experiment ([`best_case`](fn@super::best_case),
 //! [`mann_kendall`](super::mann_kendall)) need that order, so they take a
 //! [`Series`] instead: the same validation (non-empty, finite, |x| ≤
 //! [`Sample::MAX_MAGNITUDE`](super::Sample::MAX_MAGNITUDE)), the input order kept.

@@ -29,7 +29,7 @@ pub struct Explained {
 
 /// The check across commands: does the order of the experiment protect
 /// its verdicts from a change of the machine's speed, and if not, did
-/// the speed change enough to matter? [`super::Analysis::drift_check`].
+/// the speed change enough to matter? [`Analysis::drift_check`](crate::analysis::Analysis::drift_check).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DriftCheck {
     /// Complete rounds: every command's median is of the same mixture of
@@ -63,7 +63,7 @@ impl DriftCheck {
     }
 }
 
-/// [`super::Analysis::drift_check`].
+/// [`Analysis::drift_check`](crate::analysis::Analysis::drift_check).
 pub(crate) fn drift_check(
     dataset: &Dataset,
     settings: &crate::analysis::RankingSettings,

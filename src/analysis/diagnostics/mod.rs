@@ -6,9 +6,9 @@
 //! it, such as C BestGuess's):
 //!
 //! * the best-case estimate and its stability between the two halves of
-//!   the experiment ([`best_case`], after `tim`): unstable when the fastest
+//!   the experiment ([`best_case`](fn@crate::stats::best_case), after `tim`): unstable when the fastest
 //!   runs themselves moved;
-//! * the Mann–Kendall test for a monotone trend ([`mann_kendall`]), with
+//! * the Mann–Kendall test for a monotone trend ([`mann_kendall`](crate::stats::mann_kendall)), with
 //!   Holm's adjustment over the commands (each command is one question,
 //!   and a warning for any of them is the family's error) at the ranking's
 //!   α. A trend is reported as a change of speed only when it also

@@ -90,7 +90,7 @@ pub struct Export {
     /// if the export is not put in place.
     placeholder: Option<Placeholder>,
     /// The file this export replaces, locked while this process means to
-    /// replace it ([`lock_for_writing`]).
+    /// replace it ([`lock_for_writing`](super::lock::lock_for_writing)).
     _locked: Option<File>,
 }
 

@@ -4,7 +4,7 @@
 //! Here: the configuration's types and [`build`], which checks what every
 //! command line has; [`options`] checks single options' values,
 //! [`outputs`] that no two outputs clash, [`plan`] turns a run's commands
-//! into its [`Plan`](crate::experiment::Plan) with their [`hooks`] and
+//! into its [`Plan`] with their [`hooks`] and
 //! [`params`] (parameter scans and lists), reading the command [`files`].
 
 use super::lowargs::{Args, Generate, ReportSwitch};

@@ -9,8 +9,8 @@
 //! ([`super::generate`]) are all generated from [`all`]; there is no second
 //! `match` on option names anywhere (ripgrep's `Flag` trait, as data).
 //!
-//! Export options come from [`Format::ALL`] and hook options from
-//! [`HookKind::ALL`], so a new export format or hook kind is a new option
+//! Export options come from [`Format::ALL`](crate::export::Format::ALL) and hook options from
+//! [`HookKind::ALL`](crate::experiment::HookKind::ALL), so a new export format or hook kind is a new option
 //! without touching this file.
 //!
 //! How to add an option: add one entry to its group in [`table`] (names,
@@ -21,7 +21,7 @@
 //!
 //! A default a help line states is taken from the constant or `Default`
 //! the owning stage uses (the table is built once, so `format!` costs
-//! nothing); [`stated_defaults`] checks each default a help line states
+//! nothing); the test module `stated_defaults` checks each default a help line states
 //! against what the code does without the flag.
 
 use std::borrow::Cow;

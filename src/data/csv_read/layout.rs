@@ -112,7 +112,7 @@ impl Layout {
     }
 
     /// The 0-based column read under `name` so far, if any: one of C
-    /// BestGuess's (named as [`is_header`] compares them) or an appended
+    /// BestGuess's (named as [`is_header`](super::header::is_header) compares them) or an appended
     /// one read (named exactly; an appended column not read, such as a
     /// note, may share its name with another).
     pub(super) fn read_as(&self, name: &str) -> Option<usize> {

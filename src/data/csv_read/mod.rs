@@ -23,7 +23,7 @@
 //!   fields use C BestGuess's backslash escapes, which are undone: `\\`
 //!   is `\`, `\n` `\r` `\t` are LF, CR, TAB, `\x` for any other `x` is `x`,
 //!   and a trailing lone `\` is kept. Their Max RSS is `ru_maxrss` as C
-//!   BestGuess wrote it: bytes on macOS, KiB on Linux (see [`c_tool_rss`]).
+//!   BestGuess wrote it: bytes on macOS, KiB on Linux (see [`c_tool_rss`](crate::data::c_tool_rows::c_tool_rss)).
 //! - Rows of 15 or more fields, as BestGuess writes them: pure RFC 4180,
 //!   backslashes are literal. Columns 14 and 15 (Total time, Total Context
 //!   Switches) may be empty; if not, they must equal the sum they stand for,
@@ -192,7 +192,7 @@ impl Rows<'_> {
         self.block.value(i, slot::TIMED_OUT) == Some(1)
     }
 
-    /// The slot of `metric` in [`Rows::value`], if the rows have it.
+    /// The slot of `metric` for [`Rows::column`], if the rows have it.
     pub(crate) fn slot(&self, metric: Metric) -> Option<usize> {
         self.plan
             .metrics

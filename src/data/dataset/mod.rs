@@ -131,10 +131,10 @@ pub struct CommandRuns {
     sequence: Column,
     start_unix_us: Column,
     /// The runs (in ascending order) a signal ended whose number the
-    /// source did not record ([`RunRecord::signal_unknown`]): rare, so
+    /// source did not record ([`RunRecord::signal_unknown`](crate::data::RunRecord::signal_unknown)): rare, so
     /// listed rather than a column.
     signal_unknown: Vec<usize>,
-    /// Indexed by [`Metric`]; derived metrics' columns stay empty.
+    /// Indexed by [`Metric`](crate::data::Metric); derived metrics' columns stay empty.
     metrics: Vec<Column>,
 }
 

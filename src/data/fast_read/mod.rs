@@ -23,7 +23,7 @@
 //! the same texts without looking at them again.
 //!
 //! Here: the plan of what each field is, the block of values, and the
-//! loop over rows; [`fields`] finds one row's fields and reads its numbers.
+//! loop over rows; [`fields`](mod@fields) finds one row's fields and reads its numbers.
 
 use super::c_tool_rows::c_tool_rss;
 

@@ -15,7 +15,7 @@
 //! Without `Batch`, each command string (with its shell and name) is one
 //! command, numbered in order of its first row. Text fields are un-escaped
 //! as the C tool's (`\\` and `\"`), and Max RSS is read as the C tool wrote
-//! it ([`crate::data::csv_read::c_tool_rss`]).
+//! it ([`crate::data::c_tool_rows::c_tool_rss`]).
 
 use std::collections::HashMap;
 use std::io::Read;

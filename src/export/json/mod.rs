@@ -86,7 +86,7 @@ const HYPERFINE_SCHEMA_VERSION: u32 = 2;
 /// compact, see the module docs), ending in a newline.
 ///
 /// The text is made on this thread (its per-run blocks with a helper, see
-/// [`json_runs`]) and written by another, a chunk at a time (a million runs
+/// [`json_runs`](super::json_runs)) and written by another, a chunk at a time (a million runs
 /// per command make hundreds of MB, and writing them costs system time).
 pub fn write(
     analysis: &Analysis<'_>,
@@ -128,7 +128,7 @@ pub fn write(
     }
 }
 
-/// [`write`]'s document, to a buffered `out`.
+/// [`write`](fn@write)'s document, to a buffered `out`.
 fn write_document(
     analysis: &Analysis<'_>,
     metadata: &Metadata,
