@@ -52,7 +52,7 @@ pub struct Launcher {
     spawn_path: SpawnPath,
     requests: Option<File>,
     responses: BufReader<File>,
-    /// argv[0] of each defined program, for error messages.
+    /// `argv[0]` of each defined program, for error messages.
     names: Vec<String>,
     /// Which defined programs are measured commands (they get extras).
     measured: Vec<bool>,

@@ -1,7 +1,7 @@
 //! Everything the measurement path needs beyond POSIX, behind one small
-//! interface, with two implementations: [`linux`] (the measurement path
+//! interface, with two implementations: `linux` (the measurement path
 //! as Linux allows it: the launcher executed from a memfd, counters,
-//! pinning, the run-queue delay, the exact memory floor) and [`portable`]
+//! pinning, the run-queue delay, the exact memory floor) and `portable`
 //! (POSIX alone: what macOS and the BSDs have). The `linux` cargo feature,
 //! on by default, chooses the first when building for Linux
 //! (`cfg(bestguess_linux)`, set by `build.rs`); `cargo build
