@@ -72,7 +72,7 @@ impl ExtraMetrics {
                 MetricsRead::Whole => {}
                 MetricsRead::Cut => notes.push(format!(
                     "$BESTGUESS_METRICS: the file held more than {} bytes; the rest was ignored",
-                    extras::METRICS_MAX
+                    super::protocol::METRICS_MAX
                 )),
                 MetricsRead::NotAFile => notes.push(
                     "$BESTGUESS_METRICS: the command left something other than a regular file \

@@ -12,18 +12,9 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 
 use super::counters::{Counter, RawReading};
-
-pub const OP_SETUP: u8 = 4;
-/// Response kind answering [`OP_SETUP`] (followed by a frame).
-pub const SET_UP: u8 = 6;
-/// Program flag: a measured command (extras apply), not a hook.
-pub const MEASURED: u8 = 4;
-
-/// The most the launcher reads back from a run's metrics file.
-pub const METRICS_MAX: usize = 65536;
-
-/// Largest extra frame accepted (a bound against a corrupt length).
-const FRAME_MAX: usize = 4 + 24 * 16 + 5 + METRICS_MAX;
+use super::protocol::{
+    EXTRA_FRAME_MAX, METRICS_CUT, METRICS_NOT_A_FILE, METRICS_REMOVED, METRICS_WHOLE, OP_SETUP,
+};
 
 /// What the user asked for besides rusage and wall time: `--counters`,
 /// `--custom-metrics`, `--cpus` and `--randomize-env`.
@@ -98,12 +89,14 @@ pub fn format_cpus(cpus: &[u32]) -> String {
 /// What the launcher should do besides measuring rusage and wall time.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExtrasConfig {
-    /// Counters to open (at most 16).
+    /// Counters to open (at most
+    /// [`MAX_COUNTERS`](super::protocol::MAX_COUNTERS)).
     pub counters: Vec<&'static Counter>,
     /// Pin the launcher, and so every command, to these CPUs (empty: no
     /// pinning).
     pub cpus: Vec<u32>,
-    /// Pad each command's environment with a variable of 0–4096 bytes drawn
+    /// Pad each command's environment with a variable of 0 to
+    /// [`PAD_MAX`](super::protocol::PAD_MAX) bytes drawn
     /// from this seed.
     pub env_padding_seed: Option<u64>,
     /// The file each command finds named by `BESTGUESS_METRICS`.
@@ -175,8 +168,9 @@ pub struct RunExtras {
     /// One reading per counter of the SETUP, in its order (also for
     /// counters that could not be opened, whose readings are empty).
     pub counters: Vec<RawReading>,
-    /// What the command wrote to its metrics file (at most [`METRICS_MAX`]
-    /// bytes), if there is a metrics file.
+    /// What the command wrote to its metrics file (at most
+    /// [`METRICS_MAX`](super::protocol::METRICS_MAX) bytes), if there is a
+    /// metrics file.
     pub metrics: Option<Vec<u8>>,
     /// How much of the metrics file `metrics` holds.
     pub metrics_read: MetricsRead,
@@ -221,10 +215,10 @@ impl RunExtras {
             counters: readings,
             metrics: has_metrics_file.then(|| body[fixed..].to_vec()),
             metrics_read: match body[o + 4] {
-                0 => MetricsRead::Whole,
-                1 => MetricsRead::Cut,
-                2 => MetricsRead::NotAFile,
-                3 => MetricsRead::Removed,
+                METRICS_WHOLE => MetricsRead::Whole,
+                METRICS_CUT => MetricsRead::Cut,
+                METRICS_NOT_A_FILE => MetricsRead::NotAFile,
+                METRICS_REMOVED => MetricsRead::Removed,
                 _ => return Err(bad()),
             },
             notes: Vec::new(),
@@ -238,7 +232,8 @@ pub enum MetricsRead {
     /// All of it (or there was none).
     #[default]
     Whole,
-    /// The first [`METRICS_MAX`] bytes of more.
+    /// The first [`METRICS_MAX`](super::protocol::METRICS_MAX) bytes of
+    /// more.
     Cut,
     /// Nothing: the command left something other than a regular file
     /// there (a FIFO, a device, a directory).
@@ -252,7 +247,7 @@ fn read_frame(r: &mut impl Read) -> io::Result<Vec<u8>> {
     let mut len = [0u8; 4];
     r.read_exact(&mut len)?;
     let len = u32::from_le_bytes(len) as usize;
-    if len > FRAME_MAX {
+    if len > EXTRA_FRAME_MAX {
         return Err(io::Error::other("oversized frame from the launcher"));
     }
     let mut body = vec![0u8; len];

@@ -8,18 +8,26 @@
  * /bin/true (~1.1 MB); no Rust binary built with the stable toolchain gets
  * that small (measured: 1.9 MB dynamic, 1.2 MB static).
  *
- * Protocol (all integers little-endian), identical to src/measure/protocol.rs.
- * Requests on fd 3, each `u32 len | u8 op | body`:
- *   op 1 FLOOR     report this process's peak RSS (VmHWM) in KiB
- *   op 2 PROGRAMS  u32 count, then per program: u8 flags | u32 argc |
- *                  argc NUL-terminated words. Replaces the program table.
- *   op 3 BATCH     u8 stop_on_failure | u64 timeout_us | u32 count |
- *                  count x u32 program index. Runs the steps in order.
- *   op 4 SETUP     measurement extras for programs flagged MEASURED (the
- *                  commands, not the hooks); see "Extras" below. Sent at most
- *                  once, before the first batch, only when one is asked for.
- * Responses on fd 4, fixed size: u8 kind | 11 x i64 | u8 signaled |
- *   i32 code | u8 timed_out. FLOOR and PROGRAMS get one; a BATCH gets one
+ * Protocol (all integers little-endian), read by src/measure/protocol/.
+ * Every constant named here in capitals (descriptors, ops, response kinds,
+ * flags, slots, limits, PROTOCOL_VERSION) comes from launcher_protocol.h,
+ * which build.rs writes from src/measure/protocol/consts.rs: one definition
+ * for both sides, so they cannot disagree and still build.
+ * Hello: at start, before reading any request, u32 HELLO_MAGIC |
+ *   u32 PROTOCOL_VERSION on RESPONSE_FD. The tool refuses a launcher whose
+ *   hello differs (one built from other sources than the tool).
+ * Requests on REQUEST_FD, each `u32 len | u8 op | body`:
+ *   OP_FLOOR     report this process's peak RSS (VmHWM) in KiB
+ *   OP_PROGRAMS  u32 count, then per program: u8 flags | u32 argc |
+ *                argc NUL-terminated words. Replaces the program table.
+ *   OP_BATCH     u8 stop_on_failure | u64 timeout_us | u32 count |
+ *                count x u32 program index. Runs the steps in order.
+ *   OP_SETUP     measurement extras for programs flagged FLAG_MEASURED (the
+ *                commands, not the hooks); see "Extras" below. Sent at most
+ *                once, before the first batch, only when one is asked for.
+ * Responses on RESPONSE_FD, fixed size (RESPONSE_LEN): u8 kind | INTS x i64
+ *   (SLOT_*) | u8 signaled | i32 code | u8 timed_out. FLOOR and PROGRAMS
+ *   get one; a BATCH gets one
  *   per step it ran, and ends early after a spawn error, a cancel, or (with
  *   stop_on_failure) a run that did not exit 0 — the rules the tool applies
  *   too, so both sides agree where a batch ends.
@@ -31,20 +39,20 @@
  * 2-vCPU VM).
  * SIGUSR1: kill the running command now, start no other.
  *
- * Extras (op 4 SETUP body): u32 ncounters, ncounters x (u32 type | u64
+ * Extras (OP_SETUP body): u32 ncounters, ncounters x (u32 type | u64
  *   config) perf events | u32 ncpus, ncpus x u32 cpu | u8 pad_env | u64 seed
  *   | NUL-terminated metrics file path (empty: none). Answered by a fixed
  *   response of kind SET_UP followed by an extra frame (u32 len | body):
  *   ncounters x i32 errno (0 = opened) | i32 affinity errno | i32 metrics
- *   file errno. Once set up, every FINISHED response of a MEASURED program
+ *   file errno. Once set up, every FINISHED response of a FLAG_MEASURED program
  *   is followed by an extra frame: u32 env padding | ncounters x (u64 value |
  *   u64 time enabled | u64 time running) | u32 metrics length | u8 state
- *   (0 read whole, 1 cut at METRICS_MAX, 2 not a regular file: not read,
- *   3 removed, or its directory) | the bytes the command wrote to its
- *   metrics file (at most METRICS_MAX). A MEASURED run whose metrics file
+ *   (METRICS_WHOLE, METRICS_CUT at METRICS_MAX, METRICS_NOT_A_FILE: not
+ *   read, METRICS_REMOVED, or its directory) | the bytes the command wrote to its
+ *   metrics file (at most METRICS_MAX). A FLAG_MEASURED run whose metrics file
  *   cannot be made afresh (a command removed its directory and the
  *   directory cannot be made again) is not started: METRICS_ERROR, the
- *   errno in ints[0], ends the batch.
+ *   errno in ints[SLOT_VALUE], ends the batch.
  * Counters are opened once, on this process, disabled, inherited and
  *   enabled on exec: a spawned command's copy starts counting at its exec
  *   and every process it starts inherits it; at exit the copies' counts are
@@ -57,10 +65,10 @@
  *   read; when a hook leaves processes running (kept on purpose), the
  *   counters are reopened, so that those cannot count into later runs.
  * Pinning: sched_setaffinity on this process; commands inherit it.
- * Env padding: MEASURED programs get BESTGUESS_ENV_PAD=<n x 'x'> with n in
- *   0..4096 from SplitMix64(seed) per padded spawn (Mytkowicz et al. 2009).
+ * Env padding: FLAG_MEASURED programs get BESTGUESS_ENV_PAD=<n x 'x'> with n in
+ *   0..PAD_MAX from SplitMix64(seed) per padded spawn (Mytkowicz et al. 2009).
  * Metrics file: made afresh (unlinked, created empty, its directory made
- *   again if a command removed it) before each MEASURED spawn and named by
+ *   again if a command removed it) before each FLAG_MEASURED spawn and named by
  *   BESTGUESS_METRICS in the command's environment; read back after, only
  *   if it is then a regular file. Both opens are
  *   non-blocking: a command that replaced the file with a FIFO (whose open
@@ -68,8 +76,9 @@
  *   must stay free to answer a cancel.
  * Spawning: see "The spawn" below (clone3 with a child that does almost
  *   nothing before execve; posix_spawnp where the kernel refuses that).
- *   The FLOOR response says which: ints[1] = SPAWN_* below, ints[2] = the
- *   errno with which the kernel refused clone3 (SPAWN_REFUSED).
+ *   The FLOOR response says which: ints[SLOT_SPAWN_PATH] = SPAWN_*,
+ *   ints[SLOT_SPAWN_ERRNO] = the errno with which the kernel refused clone3
+ *   (SPAWN_REFUSED).
  * The timed interval is CLOCK_MONOTONIC from just before the spawn to the
  * moment waitid (WNOWAIT) says the child has ended; rusage comes from the
  * wait4 that then reaps exactly that child.
@@ -99,20 +108,17 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
+/* The protocol's constants (written by build.rs, after the system headers
+   so that no name of theirs can clash). */
+#include "launcher_protocol.h"
 
-enum { REQ_FD = 3, RESP_FD = 4 };
-enum { OP_FLOOR = 1, OP_PROGRAMS = 2, OP_BATCH = 3, OP_SETUP = 4 };
-enum { FINISHED = 0, SPAWN_ERROR = 1, CANCELLED = 2, FLOOR = 3, PROTOCOL_ERROR = 4, DEFINED = 5, SET_UP = 6, METRICS_ERROR = 7 };
-enum { FLAG_NULL_STDIO = 1, FLAG_NEW_GROUP = 2, FLAG_MEASURED = 4 };
-enum { MAX_COUNTERS = 16, METRICS_MAX = 65536, PAD_MAX = 4096 };
-#define RESPONSE_LEN (1 + 8 * 11 + 1 + 4 + 1)
+extern char **environ;
 
 struct response {
     uint8_t kind;
-    int64_t ints[11]; /* value, start_unix_us, wall_ns, user, sys, maxrss_kib,
-                         minflt, majflt, nvcsw, nivcsw, run_delay_ns
-                         (-1: not measured) */
+    int64_t ints[INTS]; /* by SLOT_*: value, start_unix_us, wall_ns, user,
+                           sys, maxrss_kib, minflt, majflt, nvcsw, nivcsw,
+                           run_delay_ns (-1: not measured) */
     uint8_t signaled;
     int32_t code;
     uint8_t timed_out;
@@ -205,11 +211,11 @@ static void put_le(unsigned char *p, uint64_t v, int n) {
 static int send_response(const struct response *r) {
     unsigned char b[RESPONSE_LEN];
     b[0] = r->kind;
-    for (int i = 0; i < 11; i++) put_le(b + 1 + 8 * i, (uint64_t)r->ints[i], 8);
-    b[1 + 88] = r->signaled;
-    put_le(b + 1 + 88 + 1, (uint32_t)r->code, 4);
-    b[1 + 88 + 5] = r->timed_out;
-    return write_full(RESP_FD, b, sizeof b);
+    for (int i = 0; i < INTS; i++) put_le(b + 1 + 8 * i, (uint64_t)r->ints[i], 8);
+    b[1 + 8 * INTS] = r->signaled;
+    put_le(b + 1 + 8 * INTS + 1, (uint32_t)r->code, 4);
+    b[1 + 8 * INTS + 5] = r->timed_out;
+    return write_full(RESPONSE_FD, b, sizeof b);
 }
 
 static uint64_t clock_ns(clockid_t id) {
@@ -222,7 +228,7 @@ static uint64_t clock_ns(clockid_t id) {
  * Measurement extras (op 4 SETUP). Nothing here is touched, and nothing
  * costs anything, until SETUP asks for it; buffers are allocated then.
  */
-static int extras = 0; /* SETUP received: MEASURED programs get extras */
+static int extras = 0; /* SETUP received: FLAG_MEASURED programs get extras */
 static uint32_t counter_type[MAX_COUNTERS];
 static uint64_t counter_config[MAX_COUNTERS];
 static int counter_fd[MAX_COUNTERS]; /* -1: could not be opened */
@@ -424,7 +430,7 @@ static int setup_extras(const unsigned char *body, size_t len) {
     }
     put_i32(&out, metrics_error);
 
-    /* The environment of MEASURED programs: ours, without stale copies of
+    /* The environment of FLAG_MEASURED programs: ours, without stale copies of
        the two variables (a bestguess measuring bestguess), plus them. */
     size_t envc = 0;
     while (environ[envc]) envc++;
@@ -439,7 +445,7 @@ static int setup_extras(const unsigned char *body, size_t len) {
     if (pad_env) measured_env[k++] = pad_var;
     measured_env[k] = NULL;
 
-    if (!extra_buf) extra_buf = malloc(4 + 4 + 24 * MAX_COUNTERS + 5 + METRICS_MAX);
+    if (!extra_buf) extra_buf = malloc(4 + EXTRA_FRAME_MAX);
     if (!extra_buf) return -1;
     extras = 1;
 
@@ -448,10 +454,10 @@ static int setup_extras(const unsigned char *body, size_t len) {
     r.kind = SET_UP;
     if (send_response(&r) != 0) return -2;
     put_le(reply, (uint32_t)(out - reply - 4), 4);
-    return write_full(RESP_FD, reply, (size_t)(out - reply)) == 0 ? 0 : -2;
+    return write_full(RESPONSE_FD, reply, (size_t)(out - reply)) == 0 ? 0 : -2;
 }
 
-/* Before a MEASURED spawn: an empty metrics file, this run's padding, the
+/* Before a FLAG_MEASURED spawn: an empty metrics file, this run's padding, the
    counters' starting values (all outside the timed interval). 0, or the
    errno with which the metrics file could not be made afresh (the run is
    then not started: its values would be lost). */
@@ -486,20 +492,20 @@ static void extras_after(void) {
         p += 24;
     }
     size_t got = 0;
-    int state = 0;
+    int state = METRICS_WHOLE;
     if (metrics_path) {
         int fd = open(metrics_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         struct stat st;
         if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-            state = 3; /* removed, or its directory */
+            state = METRICS_REMOVED; /* removed, or its directory */
         } else if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
-            state = 2;
+            state = METRICS_NOT_A_FILE;
         } else if (fd >= 0) {
             ssize_t r;
             while (got < METRICS_MAX && ((r = read(fd, p + 5 + got, METRICS_MAX - got)) > 0 || (r < 0 && errno == EINTR)))
                 if (r > 0) got += (size_t)r;
             char one;
-            state = got == METRICS_MAX && read(fd, &one, 1) == 1;
+            state = got == METRICS_MAX && read(fd, &one, 1) == 1 ? METRICS_CUT : METRICS_WHOLE;
         }
         if (fd >= 0) close(fd);
     }
@@ -512,7 +518,7 @@ static void extras_after(void) {
 
 /*
  * Waiting: the hot path is a plain wait4 on the child, exactly like the
- * reference loop (a pidfd + poll wake-up measured 2-4 % extra wall time on
+ * minimal timing loop of bench/ref_loop.c (a pidfd + poll wake-up measured 2-4 % extra wall time on
  * /bin/true). A timeout arrives as SIGALRM (setitimer) and a cancel as
  * SIGUSR1 (sent by bestguess's SIGINT/SIGTERM handler); both handlers kill
  * the running child's process group. The child is first waited for with
@@ -630,7 +636,6 @@ static void end_leftovers(int hook) {
    (clone3, launcher_linux.c), or posix_spawnp because it was forced, the
    kernel refused the fast path, this architecture has none, or this is
    the portable build. */
-enum { SPAWN_CLONE3 = 0, SPAWN_FORCED = 1, SPAWN_REFUSED = 2, SPAWN_NO_CLONE3 = 3, SPAWN_PORTABLE = 4 };
 static int spawn_path = SPAWN_NO_CLONE3;
 static int spawn_refused_errno = 0;
 
@@ -700,7 +705,7 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
         int err = extras_before();
         if (err) {
             r->kind = METRICS_ERROR;
-            r->ints[0] = err;
+            r->ints[SLOT_VALUE] = err;
             return;
         }
         envp = measured_env;
@@ -713,7 +718,7 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
        after kills the child itself. Killing twice is harmless. The timer
        is armed only once child_pid is set. */
     child_group = group;
-    r->ints[1] = (int64_t)(clock_ns(CLOCK_REALTIME) / 1000u);
+    r->ints[SLOT_START] = (int64_t)(clock_ns(CLOCK_REALTIME) / 1000u);
     uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
     int rc = -1;
     if (spawn_path == SPAWN_CLONE3)
@@ -721,7 +726,7 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
     if (rc < 0) rc = posix_spawnp(&pid, argv[0], actions, attr, argv, envp);
     if (rc != 0) {
         r->kind = SPAWN_ERROR;
-        r->ints[0] = rc;
+        r->ints[SLOT_VALUE] = rc;
         return;
     }
     child_pid = pid;
@@ -738,7 +743,7 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
        a run that ended by itself, which did not time out (below). */
     child_pid = 0;
     if (timeout_us) set_timer(0);
-    r->ints[10] = (flags & FLAG_MEASURED) ? run_delay_ns(pid) : -1;
+    r->ints[SLOT_RUN_DELAY_NS] = (flags & FLAG_MEASURED) ? run_delay_ns(pid) : -1;
     int status;
     struct rusage ru;
     while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
@@ -758,14 +763,14 @@ static void run(char **argv, uint8_t flags, uint64_t timeout_us, struct response
        meanwhile; one that a signal ended while the tool was stopping (our
        SIGKILL, or the terminal's SIGINT under --show-output) is not. */
     r->kind = (uint8_t)(cancelled_flag && WIFSIGNALED(status) ? CANCELLED : FINISHED);
-    r->ints[2] = (int64_t)(t1 - t0);
-    r->ints[3] = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
-    r->ints[4] = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
-    r->ints[5] = ru.ru_maxrss;
-    r->ints[6] = ru.ru_minflt;
-    r->ints[7] = ru.ru_majflt;
-    r->ints[8] = ru.ru_nvcsw;
-    r->ints[9] = ru.ru_nivcsw;
+    r->ints[SLOT_WALL_NS] = (int64_t)(t1 - t0);
+    r->ints[SLOT_USER_US] = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
+    r->ints[SLOT_SYSTEM_US] = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+    r->ints[SLOT_MAXRSS] = ru.ru_maxrss;
+    r->ints[SLOT_MINOR_FAULTS] = ru.ru_minflt;
+    r->ints[SLOT_MAJOR_FAULTS] = ru.ru_majflt;
+    r->ints[SLOT_VOLUNTARY_CSW] = ru.ru_nvcsw;
+    r->ints[SLOT_INVOLUNTARY_CSW] = ru.ru_nivcsw;
     if (WIFSIGNALED(status)) {
         r->signaled = 1;
         r->code = WTERMSIG(status);
@@ -851,7 +856,7 @@ static int run_batch(const unsigned char *body, size_t len) {
         }
         if (send_response(&r) != 0) return -1;
         if (r.kind == FINISHED && extras && (table_flags[prog] & FLAG_MEASURED) &&
-            write_full(RESP_FD, extra_buf, extra_len) != 0)
+            write_full(RESPONSE_FD, extra_buf, extra_len) != 0)
             return -1;
         int failed = r.kind == FINISHED && (r.signaled || r.code != 0 || r.timed_out);
         if (r.kind != FINISHED || (stop_on_failure && failed)) break;
@@ -901,7 +906,7 @@ int main(void) {
     sigaction(SIGALRM, &sa, NULL);
     sa.sa_sigaction = on_cancel;
     sigaction(SIGUSR1, &sa, NULL);
-    for (int fd = REQ_FD; fd <= RESP_FD; fd++)
+    for (int fd = REQUEST_FD; fd <= RESPONSE_FD; fd++)
         if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) return 2;
     int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (devnull < 0) return 2;
@@ -912,12 +917,17 @@ int main(void) {
     const char *forced = getenv("BESTGUESS_SPAWN");
     if (forced && strcmp(forced, "posix_spawn") == 0) spawn_path = SPAWN_FORCED;
     else spawn_choose();
+    /* The hello, before anything is read (see "Hello" at the top). */
+    unsigned char hello[8];
+    put_le(hello, HELLO_MAGIC, 4);
+    put_le(hello + 4, PROTOCOL_VERSION, 4);
+    if (write_full(RESPONSE_FD, hello, sizeof hello) != 0) return 2;
 
     unsigned char *buf = NULL;
     size_t cap = 0;
     for (;;) {
         unsigned char lenb[4];
-        int got = read_full(REQ_FD, lenb, 4);
+        int got = read_full(REQUEST_FD, lenb, 4);
         if (got == 0) { /* bestguess closed the pipe: done */
             /* What the hooks kept for the runs ends with the experiment, as
                every other process a run started (a server a --setup left
@@ -936,16 +946,16 @@ int main(void) {
             buf = nb;
             cap = len + 1;
         }
-        if (read_full(REQ_FD, buf, len) != 1) return 2;
+        if (read_full(REQUEST_FD, buf, len) != 1) return 2;
         buf[len] = 0;
 
         struct response r;
         memset(&r, 0, sizeof r);
         if (len >= 1 && buf[0] == OP_FLOOR) {
             r.kind = FLOOR;
-            r.ints[0] = platform_peak_rss();
-            r.ints[1] = spawn_path;
-            r.ints[2] = spawn_refused_errno;
+            r.ints[SLOT_VALUE] = platform_peak_rss();
+            r.ints[SLOT_SPAWN_PATH] = spawn_path;
+            r.ints[SLOT_SPAWN_ERRNO] = spawn_refused_errno;
         } else if (len >= 1 && buf[0] == OP_PROGRAMS) {
             r.kind = define_programs(buf + 1, len - 1) == 0 ? DEFINED : PROTOCOL_ERROR;
         } else if (len >= 1 && buf[0] == OP_SETUP) {

@@ -50,7 +50,7 @@ pub const MAX_ARG: usize = 32 * 4096;
 /// Room kept for what the launcher adds to a measured command's
 /// environment (`BESTGUESS_ENV_PAD` up to 4096 bytes, `BESTGUESS_METRICS`
 /// with its path).
-const ENV_ADDED: usize = 4096 + 4096;
+const ENV_ADDED: usize = super::protocol::PAD_MAX + 4096;
 
 /// [`resolve`] `argv[0]`, and check what `execve` would check of the rest:
 /// each argument's length, the arguments and this process's environment

@@ -95,7 +95,8 @@ pub enum WireScale {
     NsToMicros,
 }
 
-/// Where the launcher's response carries a metric (see `protocol.rs`).
+/// Where the launcher's response carries a metric (see the `SLOT_`
+/// constants of `measure/protocol/consts.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Wire {
     /// Index of the little-endian i64 in the response's integer block.

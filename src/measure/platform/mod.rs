@@ -1,7 +1,7 @@
 //! Everything the measurement path needs beyond POSIX, behind one small
-//! interface, with two implementations: [`linux`] (the measurement path
+//! interface, with two implementations: `linux` (the measurement path
 //! as Linux allows it: the launcher executed from a memfd, counters,
-//! pinning, the run-queue delay, the exact memory floor) and [`portable`]
+//! pinning, the run-queue delay, the exact memory floor) and `portable`
 //! (POSIX alone: what macOS and the BSDs have). The `linux` cargo feature,
 //! on by default, chooses the first when building for Linux
 //! (`cfg(bestguess_linux)`, set by `build.rs`); `cargo build
@@ -25,7 +25,7 @@
 //!
 //! and [`maxrss_bytes`], the one conversion of `ru_maxrss` (whose unit
 //! differs by platform) into bytes. The few system calls that need
-//! `unsafe` are in `sys.rs`, gated the same way.
+//! `unsafe` are in `sys/`, gated the same way.
 
 #[cfg(bestguess_linux)]
 pub mod linux;

@@ -5,34 +5,28 @@
 //! table sent once (so a long command crosses the pipe once, not per run),
 //! then batches of steps that refer to it by index. Responses are fixed-size,
 //! so reading one needs no allocation.
+//!
+//! Every constant of the protocol (descriptors, ops, response kinds, flags,
+//! slots, spawn paths, limits, its version) is defined once, in
+//! `consts.rs`: build.rs writes the same constants into the header
+//! `launcher.c` includes, so the two sides cannot be built disagreeing.
+//! Before anything else the launcher writes a hello, [`HELLO_MAGIC`] and
+//! [`PROTOCOL_VERSION`]; the tool reads it right after its first request
+//! and refuses a launcher that speaks another version or sends no hello
+//! ([`VersionMismatch`]: a stale build, whose embedded launcher comes from
+//! other sources), with one line that says to rebuild.
 
 use std::io::{self, Read, Write};
 
 use crate::data::{Catalogue, Value, Values};
 
-pub const OP_FLOOR: u8 = 1;
-pub const OP_PROGRAMS: u8 = 2;
-pub const OP_BATCH: u8 = 3;
+/// The protocol's constants, shared with `launcher.c` (build.rs writes
+/// them into the header it includes): descriptors, request ops, response
+/// kinds, program flags, response slots, spawn paths, limits, and the
+/// version the launcher's hello carries.
+mod consts;
 
-/// Response kinds.
-pub const FINISHED: u8 = 0;
-pub const SPAWN_ERROR: u8 = 1;
-pub const CANCELLED: u8 = 2;
-pub const FLOOR: u8 = 3;
-pub const PROTOCOL_ERROR: u8 = 4;
-pub const DEFINED: u8 = 5;
-/// A measured run not started: its metrics file could not be made afresh
-/// (the errno is the value).
-pub const METRICS_ERROR: u8 = 7;
-
-/// Program flag: stdin, stdout and stderr are /dev/null.
-pub const NULL_STDIO: u8 = 1;
-/// Program flag: a process group of its own (so everything it starts can be
-/// killed on timeout or interrupt).
-pub const NEW_GROUP: u8 = 2;
-
-/// Bytes in one response.
-pub const RESPONSE_LEN: usize = 1 + 8 * INTS + 1 + 4 + 1;
+pub use consts::*;
 
 fn frame(op: u8, body: &[u8]) -> Vec<u8> {
     let mut f = Vec::with_capacity(5 + body.len());
@@ -75,23 +69,6 @@ pub fn batch_request(steps: &[u32], timeout_us: u64, stop_on_failure: bool) -> V
     }
     frame(OP_BATCH, &body)
 }
-
-/// Number of little-endian i64 slots in a response's integer block.
-pub const INTS: usize = 11;
-/// Slot of the errno of a failed spawn, or the floor in KiB for [`FLOOR`].
-pub const SLOT_VALUE: usize = 0;
-/// Slot of the run's start, µs since the Unix epoch (CLOCK_REALTIME).
-pub const SLOT_START: usize = 1;
-/// In a [`FLOOR`] response: the slot of the launcher's spawn path (see
-/// `SPAWN_*` in launcher.c and `launcher::SpawnPath`).
-pub const SLOT_SPAWN_PATH: usize = 1;
-/// In a [`FLOOR`] response: the errno with which the kernel refused clone3.
-pub const SLOT_SPAWN_ERRNO: usize = 2;
-// Slots 2 to 10 carry the metrics: each fixed metric's entry in the
-// catalogue (`crate::data::metric`) names its slot and unit conversion; a
-// negative value is one the launcher could not measure (slot 10, the
-// run-queue delay, where the kernel does not keep it). No slot is spare:
-// a further metric extends `INTS` here and in launcher.c.
 
 /// One response frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -179,6 +156,71 @@ impl Response {
     }
 }
 
+/// Bytes of the hello the launcher writes before anything else:
+/// [`HELLO_MAGIC`] and [`PROTOCOL_VERSION`], a little-endian u32 each.
+pub const HELLO_LEN: usize = 8;
+
+/// A launcher that does not speak this tool's protocol: one built from
+/// other sources than the tool that embeds it (a stale build).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VersionMismatch {
+    /// The version its hello names; `None` when it sent no hello at all.
+    pub found: Option<u32>,
+}
+
+impl std::fmt::Display for VersionMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let rebuild = "its embedded launcher comes from other sources than it; rebuild \
+                       bestguess from clean (cargo clean -p bestguess, then cargo build)";
+        match self.found {
+            Some(v) => write!(
+                f,
+                "the launcher speaks protocol version {v}, this bestguess version \
+                 {PROTOCOL_VERSION}: {rebuild}"
+            ),
+            None => write!(
+                f,
+                "the launcher sent no protocol version (this bestguess speaks version \
+                 {PROTOCOL_VERSION}): {rebuild}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for VersionMismatch {}
+
+impl VersionMismatch {
+    /// Whether `e` is a [`VersionMismatch`] (as [`read_hello`] returns it).
+    pub fn is(e: &io::Error) -> bool {
+        e.get_ref()
+            .is_some_and(|inner| inner.is::<VersionMismatch>())
+    }
+}
+
+/// Check the launcher's hello: this protocol's magic and version.
+pub fn check_hello(b: &[u8; HELLO_LEN]) -> Result<(), VersionMismatch> {
+    let magic = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let version = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
+    if magic != HELLO_MAGIC {
+        return Err(VersionMismatch { found: None });
+    }
+    if version != PROTOCOL_VERSION {
+        return Err(VersionMismatch {
+            found: Some(version),
+        });
+    }
+    Ok(())
+}
+
+/// Read the launcher's hello and check it: a launcher that speaks another
+/// protocol is an error of kind `InvalidData` holding the
+/// [`VersionMismatch`].
+pub fn read_hello(r: &mut impl Read) -> io::Result<()> {
+    let mut b = [0u8; HELLO_LEN];
+    r.read_exact(&mut b)?;
+    check_hello(&b).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
 /// Write a whole request and flush it.
 pub fn send(w: &mut impl Write, request: &[u8]) -> io::Result<()> {
     w.write_all(request)?;
@@ -206,7 +248,7 @@ mod tests {
     #[test]
     fn program_tables_are_nul_separated_words() {
         let argv = vec!["ls".to_string(), "-l".to_string(), String::new()];
-        let f = programs_request([(NULL_STDIO | NEW_GROUP, argv.as_slice())].into_iter());
+        let f = programs_request([(FLAG_NULL_STDIO | FLAG_NEW_GROUP, argv.as_slice())].into_iter());
         assert_eq!(
             &f[4..],
             b"\x02\x01\x00\x00\x00\x03\x03\x00\x00\x00ls\0-l\0\0"
@@ -246,6 +288,77 @@ mod tests {
             ..r
         };
         assert_eq!(unmeasured.metrics().get(Metric::RUN_DELAY), None);
+    }
+
+    #[test]
+    fn the_catalogues_slots_are_the_protocols() {
+        use crate::data::Metric;
+        let slots = [
+            (Metric::WALL, SLOT_WALL_NS),
+            (Metric::USER, SLOT_USER_US),
+            (Metric::SYSTEM, SLOT_SYSTEM_US),
+            (Metric::MAXRSS, SLOT_MAXRSS),
+            (Metric::MINOR_FAULTS, SLOT_MINOR_FAULTS),
+            (Metric::MAJOR_FAULTS, SLOT_MAJOR_FAULTS),
+            (Metric::VOLUNTARY_CSW, SLOT_VOLUNTARY_CSW),
+            (Metric::INVOLUNTARY_CSW, SLOT_INVOLUNTARY_CSW),
+            (Metric::RUN_DELAY, SLOT_RUN_DELAY_NS),
+        ];
+        for (metric, slot) in slots {
+            assert_eq!(metric.def().wire.map(|w| w.slot), Some(slot), "{metric:?}");
+        }
+        let catalogue = Catalogue::new();
+        let wired = catalogue.iter().filter(|(_, d)| d.wire.is_some());
+        assert_eq!(
+            wired.count(),
+            slots.len(),
+            "a metric on a slot not named here"
+        );
+        assert_eq!(SLOT_RUN_DELAY_NS, INTS - 1, "no slot is spare");
+    }
+
+    fn hello(magic: u32, version: u32) -> [u8; HELLO_LEN] {
+        let mut b = [0u8; HELLO_LEN];
+        b[..4].copy_from_slice(&magic.to_le_bytes());
+        b[4..].copy_from_slice(&version.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn a_launcher_of_another_protocol_version_is_refused() {
+        assert_eq!(check_hello(&hello(HELLO_MAGIC, PROTOCOL_VERSION)), Ok(()));
+        let stale = hello(HELLO_MAGIC, PROTOCOL_VERSION + 1);
+        let e = read_hello(&mut stale.as_slice()).unwrap_err();
+        assert!(VersionMismatch::is(&e));
+        let said = e.to_string();
+        assert!(
+            said.starts_with(&format!(
+                "the launcher speaks protocol version {}, this bestguess version {PROTOCOL_VERSION}: ",
+                PROTOCOL_VERSION + 1
+            )),
+            "{said}"
+        );
+        assert!(
+            said.ends_with("(cargo clean -p bestguess, then cargo build)"),
+            "{said}"
+        );
+        assert!(!said.contains('\n'));
+        // A launcher that sends no hello answers the FLOOR request first:
+        // a response's bytes are not the magic.
+        let floor = Response {
+            kind: FLOOR,
+            ints: [700, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            ..Response::default()
+        }
+        .encode();
+        let first: [u8; HELLO_LEN] = floor[..HELLO_LEN].try_into().unwrap();
+        assert_eq!(check_hello(&first), Err(VersionMismatch { found: None }));
+        let none = io::Error::new(io::ErrorKind::InvalidData, VersionMismatch { found: None });
+        assert!(none.to_string().contains("sent no protocol version"));
+        // Other errors are not a mismatch (the caller says the launcher
+        // did not answer).
+        let short = read_hello(&mut &b"BGLP"[..]).unwrap_err();
+        assert!(!VersionMismatch::is(&short));
     }
 
     #[test]
