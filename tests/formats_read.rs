@@ -17,6 +17,20 @@ const HF2: &str = "tests/data/formats/hyperfine-2.0-export.json";
 const HF1_CSV: &str = "tests/data/formats/hyperfine-1.20-export.csv";
 const CBDR: &str = "tests/data/formats/cbdr-0.2.4-sample.csv";
 
+/// Writes `bytes` as `name` in `dir`; its path, as an argument.
+fn write_in(dir: &tempfile::TempDir, name: &str, bytes: impl AsRef<[u8]>) -> String {
+    let path = dir.path().join(name);
+    fs::write(&path, bytes).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// The error reading the file at `path` is refused with.
+fn refusal(path: &str) -> String {
+    Dataset::read_files(&[path.to_owned()])
+        .unwrap_err()
+        .to_string()
+}
+
 fn int(v: Option<Value>) -> Option<i64> {
     v.and_then(Value::as_int)
 }
@@ -510,10 +524,8 @@ fn impossible_hyperfine_measurements_are_refused_with_their_place() {
         ),
     ];
     for (k, (json, said)) in cases.iter().enumerate() {
-        let path = dir.path().join(format!("{k}.json"));
-        fs::write(&path, json).unwrap();
-        let e = Dataset::read_files(&[path.to_string_lossy().into_owned()]).unwrap_err();
-        assert!(e.to_string().contains(said), "{k}: {e}");
+        let e = refusal(&write_in(&dir, &format!("{k}.json"), json));
+        assert!(e.contains(said), "{k}: {e}");
     }
     // Just within: 8.9·10⁹ s and 0 are measurements.
     let path = dir.path().join("within.json");
@@ -530,21 +542,12 @@ fn impossible_hyperfine_measurements_are_refused_with_their_place() {
 #[test]
 fn impossible_cbdr_values_are_refused_with_their_place() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        fs::write(&path, text).unwrap();
-        path.to_string_lossy().into_owned()
-    };
-    let error = |path: &str| {
-        Dataset::read_files(&[path.to_owned()])
-            .unwrap_err()
-            .to_string()
-    };
+    let write = |name: &str, text: &str| write_in(&dir, name, text);
     let cbdr = |value: &str| format!("benchmark,wall_time,custom\nx,0.1,-3\nx,{value},2\n");
     let cbdr_custom =
         |value: &str| format!("benchmark,wall_time,custom\nx,0.1,-3\nx,0.2,{value}\n");
     for bad in ["-0.1", "1e300", "9e9"] {
-        let e = error(&write("c.csv", &cbdr(bad)));
+        let e = refusal(&write("c.csv", &cbdr(bad)));
         assert!(
             e.contains(&format!(
                 "line 3: \"{bad}\" in column wall_time is not a time"
@@ -559,7 +562,7 @@ fn impossible_cbdr_values_are_refused_with_their_place() {
         Some(8_900_000_000_000_000)
     );
 
-    let e = error(&write("big.csv", &cbdr_custom("1e101")));
+    let e = refusal(&write("big.csv", &cbdr_custom("1e101")));
     assert!(
         e.contains("line 3: \"1e101\" in column custom is beyond ±1e100"),
         "{e}"
@@ -571,16 +574,7 @@ fn impossible_cbdr_values_are_refused_with_their_place() {
 #[test]
 fn impossible_bestguess_values_are_refused_with_their_place() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        fs::write(&path, text).unwrap();
-        path.to_string_lossy().into_owned()
-    };
-    let error = |path: &str| {
-        Dataset::read_files(&[path.to_owned()])
-            .unwrap_err()
-            .to_string()
-    };
+    let write = |name: &str, text: &str| write_in(&dir, name, text);
     let out = dir.path().join("own.json");
     bestreport()
         .args(["-Q", "--json-runs", "bestguess", "--export-json"])
@@ -637,7 +631,7 @@ fn impossible_bestguess_values_are_refused_with_their_place() {
     ] {
         let mut doc = own.clone();
         doc["results"][0]["bestguess"]["per_run"][key][1] = bad;
-        let e = error(&write("bad.json", &doc.to_string()));
+        let e = refusal(&write("bad.json", &doc.to_string()));
         assert!(
             e.contains(&format!("results[0].bestguess.per_run.{said}")),
             "{e}"
@@ -653,7 +647,7 @@ fn impossible_bestguess_values_are_refused_with_their_place() {
     let mut values = vec![serde_json::json!(1.5); runs];
     values[2] = serde_json::json!(1e101);
     custom["score"] = serde_json::Value::Array(values);
-    let e = error(&write("big.json", &doc.to_string()));
+    let e = refusal(&write("big.json", &doc.to_string()));
     assert!(
         e.contains("per_run.score[2] is 1e+101, not a number within ±1e100"),
         "{e}"
@@ -800,11 +794,7 @@ fn bestguess_totals_must_agree_with_their_parts() {
 #[test]
 fn json_with_a_bom_reads_and_json_without_runs_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, bytes: &[u8]| {
-        let path = dir.path().join(name);
-        fs::write(&path, bytes).unwrap();
-        path.to_string_lossy().into_owned()
-    };
+    let write = |name: &str, bytes: &[u8]| write_in(&dir, name, bytes);
     let bom = write(
         "bom.json",
         b"\xef\xbb\xbf{\"results\":[{\"command\":\"a\",\"times\":[0.001,0.002]}]}",

@@ -1853,25 +1853,33 @@ fn in_dir_with_tmp(dir: &Path, tmp: &Path, args: &[&str]) -> (i32, String, Vec<V
 /// before the next run, saying why, with the runs before kept.
 #[test]
 fn a_run_that_removes_the_metrics_directory_loses_no_later_value() {
-    let dir = tempfile::tempdir().unwrap();
-    let tmp = dir.path().join("tmp");
-    fs::create_dir(&tmp).unwrap();
-    let script = "if [ -e gone ]; then echo 'x 1' > \"$BESTGUESS_METRICS\"; \
-                  else touch gone; rm -rf \"$(dirname \"$BESTGUESS_METRICS\")\"; fi";
-    let args = [
-        "-w",
-        "0",
-        "-r",
-        "4",
-        "--custom-metrics",
-        "x",
-        "-o",
-        "raw.csv",
-        "-s",
-        "/bin/sh -c",
-        script,
-    ];
-    let (status, stderr, rows) = in_dir_with_tmp(dir.path(), &tmp, &args);
+    // Four runs of a script whose first run removes `target` (a shell
+    // expression of $BESTGUESS_METRICS) and whose later runs write x 1.
+    let removing = |target: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = dir.path().join("tmp");
+        fs::create_dir(&tmp).unwrap();
+        let script = format!(
+            "if [ -e gone ]; then echo 'x 1' > \"$BESTGUESS_METRICS\"; \
+             else touch gone; rm -rf \"{target}\"; fi"
+        );
+        let args = [
+            "-w",
+            "0",
+            "-r",
+            "4",
+            "--custom-metrics",
+            "x",
+            "-o",
+            "raw.csv",
+            "-s",
+            "/bin/sh -c",
+            &script,
+        ];
+        let (status, stderr, rows) = in_dir_with_tmp(dir.path(), &tmp, &args);
+        (status, stderr, rows, dir, tmp)
+    };
+    let (status, stderr, rows, _dir, tmp) = removing("$(dirname \"$BESTGUESS_METRICS\")");
     assert_eq!(status, 0, "{stderr}");
     assert!(
         stderr.contains("run 1")
@@ -1885,25 +1893,8 @@ fn a_run_that_removes_the_metrics_directory_loses_no_later_value() {
     assert_eq!(fs::read_dir(&tmp).unwrap().count(), 0, "left in TMPDIR");
 
     // Its parent removed too: nothing can be made again there.
-    let dir = tempfile::tempdir().unwrap();
-    let tmp = dir.path().join("tmp");
-    fs::create_dir(&tmp).unwrap();
-    let script = "if [ -e gone ]; then echo 'x 1' > \"$BESTGUESS_METRICS\"; \
-                  else touch gone; rm -rf \"$(dirname \"$(dirname \"$BESTGUESS_METRICS\")\")\"; fi";
-    let args = [
-        "-w",
-        "0",
-        "-r",
-        "4",
-        "--custom-metrics",
-        "x",
-        "-o",
-        "raw.csv",
-        "-s",
-        "/bin/sh -c",
-        script,
-    ];
-    let (status, stderr, rows) = in_dir_with_tmp(dir.path(), &tmp, &args);
+    let (status, stderr, rows, _dir, _tmp) =
+        removing("$(dirname \"$(dirname \"$BESTGUESS_METRICS\")\")");
     assert_eq!(status, 2, "{stderr}");
     assert!(
         stderr.contains("cannot make a fresh $BESTGUESS_METRICS file for the next run of")
